@@ -1,0 +1,1 @@
+"""Vendored benchmark data (package data only; see PROVENANCE.md)."""

@@ -1,0 +1,1 @@
+"""gqlbench.generators (placeholder)."""

@@ -1,0 +1,167 @@
+"""Loading benchmark samples from JSONL files.
+
+A benchmark is a folder of ``<split>.jsonl`` files in the GraphQLRestBench
+format (``domain``, ``utterance``, ``function_specs``, ``GraphQL_schema``,
+``input``, ``output``) and an optional ``errata.json``. The bundled one is
+GraphQLRestBench, shipped in ``gqlbench.data``. Sample ids are
+``"<split>/<i>"`` with ``i`` the 0-based line number, so they never change
+when the loader does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.records import SPLITS, FunctionSpec, Sample
+
+__all__ = [
+    "DEFAULT_BENCHMARK",
+    "Errata",
+    "default_data_dir",
+    "load_split",
+    "load_samples",
+    "get_sample",
+    "load_errata",
+    "data_hash",
+    "split_of",
+]
+
+DEFAULT_BENCHMARK = "graphqlrestbench"
+
+
+def default_data_dir() -> Path:
+    """The bundled GraphQLRestBench folder inside the installed package."""
+    return Path(str(resources.files("gqlbench.data") / DEFAULT_BENCHMARK))
+
+
+@dataclass(frozen=True)
+class Errata:
+    """Known defects of a benchmark's gold programs, shipped beside the data."""
+
+    invalid_gold: dict[str, str] = field(default_factory=dict)
+    positional_gold_args: dict[str, str] = field(default_factory=dict)
+    other: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def why_invalid(self, sample_id: str) -> str | None:
+        return self.invalid_gold.get(sample_id)
+
+
+def _resolve(data_dir: Path | str | None) -> Path:
+    path = Path(data_dir) if data_dir is not None else default_data_dir()
+    if not path.is_dir():
+        raise GqlbenchError(f"{path}: no such benchmark folder (expected a folder of <split>.jsonl files)")
+    return path
+
+
+def split_of(sample_id: str) -> str:
+    """``"test/3"`` -> ``"test"``; raises a clear error for a malformed id."""
+    split, sep, index = sample_id.partition("/")
+    if not sep or not index.isdigit():
+        raise GqlbenchError(f"sample id {sample_id!r} is not of the form '<split>/<line index>', e.g. 'test/0'")
+    return split
+
+
+def _parse_specs(raw: object, where: str) -> list[FunctionSpec]:
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw) if raw.strip() else []
+        except json.JSONDecodeError as exc:
+            raise GqlbenchError(f"{where}: function_specs is not valid JSON ({exc.msg}); fix the string or leave the field out") from None
+    if not isinstance(raw, list):
+        raise GqlbenchError(f"{where}: function_specs must be a list of signatures")
+    try:
+        return [FunctionSpec.model_validate(f) for f in raw]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise GqlbenchError(f"{where}: bad function spec at {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+
+
+def _sample_from_row(row: dict, split: str, index: int, benchmark: str, where: str) -> Sample:
+    missing = [k for k in ("domain", "utterance", "output") if k not in row]
+    if missing:
+        raise GqlbenchError(f"{where}: missing field(s) {', '.join(missing)}; each line needs domain, utterance and output")
+    return Sample(
+        id=f"{split}/{index}",
+        split=split,
+        index=index,
+        benchmark=benchmark,
+        domain=str(row["domain"]),
+        utterance=str(row["utterance"]),
+        gold_code=str(row["output"]),
+        function_specs=_parse_specs(row.get("function_specs", []), where),
+        graphql_schema=str(row.get("GraphQL_schema", "") or ""),
+        input=str(row.get("input", "") or ""),
+    )
+
+
+@cache
+def _load_split_cached(path: Path, split: str) -> tuple[Sample, ...]:
+    file = path / f"{split}.jsonl"
+    if not file.is_file():
+        raise GqlbenchError(f"{file}: no such split file (splits are train, valid, test)")
+    samples = []
+    with file.open(encoding="utf-8") as fh:
+        for index, line in enumerate(fh):
+            where = f"{file}:{index + 1}"
+            if not line.strip():
+                raise GqlbenchError(f"{where}: empty line; sample ids are line numbers, so remove it")
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise GqlbenchError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            samples.append(_sample_from_row(row, split, index, path.name, where))
+    return tuple(samples)
+
+
+def load_split(split: str, data_dir: Path | str | None = None) -> list[Sample]:
+    """All samples of one split, in file order."""
+    return list(_load_split_cached(_resolve(data_dir).resolve(), split))
+
+
+def load_samples(data_dir: Path | str | None = None, splits: tuple[str, ...] | None = None) -> list[Sample]:
+    """Samples of several splits (default: every split file present)."""
+    path = _resolve(data_dir)
+    if splits is None:
+        splits = tuple(s for s in SPLITS if (path / f"{s}.jsonl").is_file())
+    return [s for split in splits for s in load_split(split, path)]
+
+
+def get_sample(sample_id: str, data_dir: Path | str | None = None) -> Sample:
+    split = split_of(sample_id)
+    samples = load_split(split, data_dir)
+    index = int(sample_id.partition("/")[2])
+    if index >= len(samples):
+        raise GqlbenchError(f"sample {sample_id!r} does not exist: split {split!r} has {len(samples)} samples (0..{len(samples) - 1})")
+    return samples[index]
+
+
+def load_errata(data_dir: Path | str | None = None) -> Errata:
+    """The benchmark's errata file, or empty errata when it has none."""
+    file = _resolve(data_dir) / "errata.json"
+    if not file.is_file():
+        return Errata()
+    try:
+        raw = json.loads(file.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise GqlbenchError(f"{file}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    known = {"invalid_gold", "positional_gold_args"}
+    other = {k: v for k, v in raw.items() if k not in known and isinstance(v, dict)}
+    return Errata(raw.get("invalid_gold", {}), raw.get("positional_gold_args", {}), other)
+
+
+def data_hash(data_dir: Path | str | None = None) -> str:
+    """SHA-256 over the split files and errata, to tie a run to its exact data."""
+    path = _resolve(data_dir)
+    digest = hashlib.sha256()
+    for file in sorted(path.glob("*.jsonl")) + sorted(path.glob("errata.json")):
+        digest.update(file.name.encode())
+        digest.update(file.read_bytes())
+    return digest.hexdigest()[:16]

@@ -1,0 +1,184 @@
+"""Typed records, one per pipeline stage.
+
+Data flows one way::
+
+    Sample -> Prompt -> Completion -> Program -> Scores   (SampleResult)
+                                         \\-> Trace -> exec scores
+
+Every file a run writes is made of these records, so a run folder describes
+itself and can be re-read with ``Model.model_validate_json``. The records are
+plain data: no stage logic lives here, and this module imports nothing else
+from gqlbench.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "ParamSpec",
+    "Parameters",
+    "FunctionSpec",
+    "Sample",
+    "Message",
+    "Prompt",
+    "Completion",
+    "Program",
+    "TraceCall",
+    "ExecError",
+    "Trace",
+    "Scores",
+    "SampleResult",
+    "SPLITS",
+]
+
+SPLITS: tuple[str, ...] = ("train", "valid", "test")
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ParamSpec(BaseModel):
+    """One parameter of a function signature (JSON-schema-like; extra keys kept)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+    description: str = ""
+
+
+class Parameters(BaseModel):
+    """The ``parameters`` object of a signature; property order is significant."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = "dict"
+    properties: dict[str, ParamSpec] = Field(default_factory=dict)
+    required: list[str] = Field(default_factory=list)
+
+
+class FunctionSpec(BaseModel):
+    """A REST endpoint as a Python function signature (BFCL/OpenAI style)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: str
+    description: str = ""
+    parameters: Parameters = Field(default_factory=Parameters)
+
+    @property
+    def param_names(self) -> list[str]:
+        """Parameter names in declaration order (used to map positional args)."""
+        return list(self.parameters.properties)
+
+
+class Sample(_Record):
+    """One benchmark item: a user request and the gold call sequence."""
+
+    id: str  # "<split>/<line index>", e.g. "test/0"
+    split: str
+    index: int
+    benchmark: str = "graphqlrestbench"
+    domain: str
+    utterance: str
+    gold_code: str
+    function_specs: list[FunctionSpec]
+    graphql_schema: str
+    input: str = ""  # the dataset's ready-made zero-shot prompt text
+
+    @property
+    def function_names(self) -> list[str]:
+        return [f.name for f in self.function_specs]
+
+
+class Message(_Record):
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class Prompt(_Record):
+    """What is sent to the model for one sample."""
+
+    sample_id: str
+    style: str  # "cot", "react", ...
+    messages: list[Message]
+    text: str | None = None  # the rendered text, once a tokenizer's template was applied
+    n_tokens: int | None = None
+    shots: list[str] = Field(default_factory=list)  # ids of the few-shot examples used
+    dropped: list[str] = Field(default_factory=list)  # what the context budget removed
+
+
+class Completion(_Record):
+    """The model's raw answer to one prompt (or the error that prevented it)."""
+
+    sample_id: str
+    text: str = ""
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latency_s: float = 0.0
+    finish_reason: str | None = None
+    error: str | None = None
+    steps: list[dict[str, Any]] = Field(default_factory=list)  # ReAct: one entry per step
+
+
+class Program(_Record):
+    """The code extracted from a completion, as analysed and executed."""
+
+    sample_id: str
+    code: str
+    parse_error: str | None = None
+
+
+class TraceCall(_Record):
+    """One endpoint call made while executing a program."""
+
+    function: str
+    arguments: dict[str, Any]
+    response_ids: list[str] = Field(default_factory=list)
+    error: str | None = None
+
+
+class ExecError(_Record):
+    kind: str  # parse_error, refused, unknown_function, bad_arguments, unknown_field, ...
+    message: str
+    line: int | None = None
+
+
+class Trace(_Record):
+    """What happened when a program ran in the sandbox against a mock world."""
+
+    sample_id: str | None = None
+    domain: str
+    seed: int = 0
+    calls: list[TraceCall] = Field(default_factory=list)
+    error: ExecError | None = None
+    world_digest: str | None = None
+    stdout: str = ""
+    elapsed_s: float = 0.0
+
+
+class Scores(_Record):
+    """Per-sample scores; the split-level metrics are aggregates of these."""
+
+    arg_match_full: int = 0
+    matched_calls: int = 0
+    gold_calls: int = 0
+    seq_match_full: int = 0
+    seq_match_conn: int = 0
+    exec_success: int | None = None
+    exec_match: int | None = None
+
+
+class SampleResult(_Record):
+    """One line of ``samples.jsonl``: the scores and why they are what they are."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    domain: str
+    scores: Scores
+    skipped: str | None = None  # why the sample is not scored (invalid gold), never silent
+    explanation: dict[str, Any] = Field(default_factory=dict)

@@ -1,0 +1,1 @@
+"""gqlbench.schemas (placeholder)."""
