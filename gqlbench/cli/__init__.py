@@ -13,7 +13,7 @@ import click
 
 from gqlbench.errors import GqlbenchError
 
-__all__ = ["main", "cli"]
+__all__ = ["main", "cli", "LazyGroup"]
 
 # command name -> "module:attribute" of its click command
 COMMANDS: dict[str, str] = {
@@ -29,13 +29,31 @@ ALIASES: dict[str, str] = {"domain": "domains"}
 
 
 class LazyGroup(click.Group):
-    """A group whose subcommands live in their own modules, imported when used."""
+    """A group whose subcommands live in their own modules, imported when used.
+
+    ``lazy_commands`` maps a command name to ``"module:attribute"``;
+    ``aliases`` maps extra names onto those.
+    """
+
+    def __init__(
+        self,
+        *args: object,
+        lazy_commands: dict[str, str] | None = None,
+        aliases: dict[str, str] | None = None,
+        **kwargs: object,
+    ) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.lazy_commands = lazy_commands or {}
+        self.aliases = aliases or {}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+        return sorted(set(self.lazy_commands) | set(self.commands))
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        target = COMMANDS.get(ALIASES.get(name, name))
+        name = self.aliases.get(name, name)
+        if name in self.commands:
+            return self.commands[name]
+        target = self.lazy_commands.get(name)
         if target is None:
             return None
         module_name, attr = target.split(":")
@@ -48,7 +66,12 @@ class LazyGroup(click.Group):
         return getattr(module, attr)
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyGroup,
+    lazy_commands=COMMANDS,
+    aliases=ALIASES,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(package_name="gqlbench")
 def cli() -> None:
     """gqlbench: sequential REST function calling, scored by dataflow and by execution.
