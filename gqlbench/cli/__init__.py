@@ -84,7 +84,7 @@ def cli() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors become one line on stderr and exit status 2."""
     try:
-        cli.main(args=argv, prog_name="gqlbench", standalone_mode=False)
+        status = cli.main(args=argv, prog_name="gqlbench", standalone_mode=False)
     except GqlbenchError as exc:
         click.echo(f"error: {exc}", err=True)
         return 2
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
-    return 0
+    return status if isinstance(status, int) else 0
 
 
 if __name__ == "__main__":

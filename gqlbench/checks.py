@@ -1,0 +1,295 @@
+"""Checks of a domain, for ``gqlbench domains check``.
+
+Each check is a small function ``check_x(name) -> list[str]`` returning one
+line per problem (empty when all is well); :func:`check_domain` runs them all.
+The catalog-level checks look at ``specs/<name>.json`` and
+``schemas/<name>/*.graphql``; sample-level checks (gold code against the
+catalog) take the benchmark folder as well.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from graphql import GraphQLList, GraphQLObjectType, GraphQLSchema, build_ast_schema, get_nullable_type
+
+from gqlbench.dataset import Errata, default_data_dir, load_errata, load_samples
+from gqlbench.errors import GqlbenchError
+from gqlbench.records import FunctionSpec, Sample
+from gqlbench.schemas import build_schema, endpoints_with_sdl, merge_notes, parse_sdl, query_fields
+from gqlbench.schemas.catalog import endpoint_sdl_path
+from gqlbench.schemas.merge import PRELUDE
+from gqlbench.specs import list_domains, load_specs, spec_problems, specs_path
+from gqlbench.specs.catalog import unknown_domain
+
+__all__ = [
+    "CATALOG_CHECKS",
+    "SAMPLE_CHECKS",
+    "check_specs",
+    "check_endpoint_sdl",
+    "check_domain_merge",
+    "check_gold_code",
+    "check_domain",
+]
+
+
+def check_specs(name: str) -> list[str]:
+    """Signatures are well-formed; samples that disagreed on one are listed."""
+    return spec_problems(name)
+
+
+def check_endpoint_sdl(name: str) -> list[str]:
+    """Each endpoint file parses, declares its own Query field only, builds alone and has a signature."""
+    problems = []
+    try:
+        specs = set(load_specs(name)) if specs_path(name) else set()
+    except GqlbenchError:
+        specs = set()  # check_specs reports the unreadable file
+    for function in endpoints_with_sdl(name):
+        path = endpoint_sdl_path(name, function)
+        assert path is not None
+        try:
+            text = path.read_text(encoding="utf-8")
+            fields = query_fields(parse_sdl(text, str(path)))
+            build_ast_schema(parse_sdl(PRELUDE + text, str(path)))
+        except (GqlbenchError, TypeError) as exc:
+            problems.append(f"{path}: does not build: {exc}")
+            continue
+        if fields != [function]:
+            problems.append(f"{path}: declares Query fields {fields}; an endpoint file declares exactly its own, {function!r}")
+        if specs and function not in specs:
+            problems.append(f"{path}: {function!r} has a response schema but no signature in {specs_path(name)}")
+    return problems
+
+
+def check_domain_merge(name: str) -> list[str]:
+    """All endpoint files merge into one schema; types shared by endpoints must agree."""
+    paths = [endpoint_sdl_path(name, f) for f in endpoints_with_sdl(name)]
+    texts = [p.read_text(encoding="utf-8") for p in paths if p is not None]
+    try:
+        notes = merge_notes(texts)
+        build_schema(name)
+    except (GqlbenchError, TypeError) as exc:
+        return [f"{name}: the endpoint schemas do not merge: {exc}"]
+    return [f"{name}: endpoints define a type differently: {note}" for note in notes]
+
+
+CATALOG_CHECKS: tuple[Callable[[str], list[str]], ...] = (check_specs, check_endpoint_sdl, check_domain_merge)
+
+
+def check_domain(name: str, data_dir: Path | None = None) -> list[str]:
+    """Every problem found with domain ``name``, one line each.
+
+    ``data_dir`` is the benchmark folder whose samples sample-level checks use
+    (None: the domain's bundled samples ``gqlbench.data/<name>/`` if there are
+    any, else the bundled benchmark).
+    """
+    if name not in list_domains():
+        raise unknown_domain(name)
+    problems = [problem for check in CATALOG_CHECKS for problem in check(name)]
+    return problems + [problem for check in SAMPLE_CHECKS for problem in check(name, data_dir)]
+
+
+# ---------------------------------------------------------------------------
+# Sample-level checks: the gold programs of a benchmark folder against the catalog.
+
+_API_NAME = re.compile(r"^(GET|POST|PUT|DELETE|PATCH)_")
+class _NoSchema(str):
+    """The response of the named endpoint, which has no response schema."""
+
+
+def _domain_samples(name: str, data_dir: Path | None) -> tuple[list[Sample], Errata]:
+    """The samples of domain ``name`` in ``data_dir`` (see :func:`check_domain` for the default)."""
+    if data_dir is None and (default_data_dir().parent / name).is_dir():
+        data_dir = default_data_dir().parent / name  # a domain that ships its own samples
+    return [s for s in load_samples(data_dir) if s.domain == name], load_errata(data_dir)
+
+
+def _unwrap(kind: Any) -> Any:
+    return get_nullable_type(kind) if kind is not None and not isinstance(kind, _NoSchema) else kind
+
+
+class _GoldWalker:
+    """Follows response values through a gold program and reports what does not exist.
+
+    Types flow from a call's response (its ``Query`` field type) into variables,
+    loop and comprehension variables, attribute reads and subscripts; each
+    attribute read on an object type must name one of its fields. Anything the
+    walker cannot type (string methods, ``len(...)``, ``JSON`` values) is not
+    checked, so every reported problem is certain.
+    """
+
+    def __init__(self, where: str, functions: dict[str, FunctionSpec], schema: GraphQLSchema | None) -> None:
+        self.where = where
+        self.functions = functions
+        self.queries = schema.query_type.fields if schema is not None and schema.query_type else {}
+        self.env: dict[str, Any] = {}
+        self.problems: list[str] = []
+
+    def report(self, node: ast.AST, text: str) -> None:
+        self.problems.append(f"{self.where}: line {getattr(node, 'lineno', '?')}: {text}")
+
+    # statements ---------------------------------------------------------
+    def run(self, tree: ast.Module) -> list[str]:
+        for statement in tree.body:
+            self.statement(statement)
+        return self.problems
+
+    def statement(self, node: ast.stmt) -> None:
+        if isinstance(node, ast.Assign):
+            kind = self.type_of(node.value)
+            for target in node.targets:
+                self.bind(target, kind)
+        elif isinstance(node, ast.For):
+            self.bind(node.target, self.element(self.type_of(node.iter)))
+            for inner in [*node.body, *node.orelse]:
+                self.statement(inner)
+        elif isinstance(node, ast.If):
+            self.type_of(node.test)
+            for inner in [*node.body, *node.orelse]:
+                self.statement(inner)
+        else:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.stmt):
+                    self.statement(child)
+                elif isinstance(child, ast.expr):
+                    self.type_of(child)
+
+    def bind(self, target: ast.expr, kind: Any) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = kind
+        else:  # tuples, attributes, subscripts: no type to follow, but their reads are checked
+            for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                self.env[name] = None
+            if not isinstance(target, (ast.Tuple, ast.List)):
+                self.type_of(target)
+
+    # expressions --------------------------------------------------------
+    def element(self, kind: Any) -> Any:
+        kind = _unwrap(kind)
+        return _unwrap(kind.of_type) if isinstance(kind, GraphQLList) else None
+
+    def type_of(self, node: ast.expr) -> Any:
+        if isinstance(node, ast.Name):
+            return self.env.get(node.id)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.Attribute):
+            return self.attribute(node)
+        if isinstance(node, ast.Subscript):
+            kind = _unwrap(self.type_of(node.value))
+            self.type_of(node.slice)
+            if isinstance(kind, _NoSchema):
+                self.report(node, f"indexes {ast.unparse(node.value)}, but {kind} has no response schema")
+            elif isinstance(kind, GraphQLList):
+                return kind if isinstance(node.slice, ast.Slice) else _unwrap(kind.of_type)
+            return None
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            return self.comprehension(node)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self.type_of(child)
+            elif isinstance(child, ast.comprehension):  # pragma: no cover - handled above
+                self.type_of(child.iter)
+        return None
+
+    def comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> Any:
+        saved = dict(self.env)
+        for generator in node.generators:
+            self.bind(generator.target, self.element(self.type_of(generator.iter)))
+            for condition in generator.ifs:
+                self.type_of(condition)
+        if isinstance(node, ast.DictComp):
+            self.type_of(node.key)
+            self.type_of(node.value)
+            result = None
+        else:
+            item = self.type_of(node.elt)
+            result = GraphQLList(item) if item is not None and not isinstance(item, _NoSchema) else None
+        self.env = saved
+        return result
+
+    def attribute(self, node: ast.Attribute) -> Any:
+        kind = _unwrap(self.type_of(node.value))
+        source = ast.unparse(node.value)
+        if isinstance(kind, _NoSchema):
+            self.report(node, f"reads .{node.attr} of {source}, but {kind} has no response schema")
+        elif isinstance(kind, GraphQLList):
+            self.report(node, f"reads .{node.attr} of {source}, which is a list ({kind}); index or loop over it first")
+        elif isinstance(kind, GraphQLObjectType):
+            field = kind.fields.get(node.attr)
+            if field is None:
+                close = difflib.get_close_matches(node.attr, list(kind.fields), n=3, cutoff=0.5)
+                hint = f"did you mean {', '.join(close)}?" if close else f"its fields: {', '.join(sorted(kind.fields))}"
+                self.report(node, f"{source}.{node.attr}: type {kind.name} has no field {node.attr!r}; {hint}")
+                return None
+            return _unwrap(field.type)
+        return None
+
+    def call(self, node: ast.Call) -> Any:
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            self.type_of(arg)
+        if not isinstance(node.func, ast.Name):
+            self.type_of(node.func)
+            return None
+        name = node.func.id
+        spec = self.functions.get(name)
+        if spec is None:
+            if _API_NAME.match(name):
+                close = difflib.get_close_matches(name, list(self.functions), n=1)
+                self.report(node, f"calls {name}, which the domain does not have" + (f"; did you mean {close[0]}?" if close else ""))
+            return None
+        params = spec.param_names
+        given = params[: len(node.args)]
+        if len(node.args) > len(params):
+            self.report(node, f"{name} takes {len(params)} parameter(s) but is called with {len(node.args)} positional argument(s)")
+        for keyword in node.keywords:
+            if keyword.arg is not None and keyword.arg not in spec.parameters.properties:
+                close = difflib.get_close_matches(keyword.arg, params, n=1)
+                self.report(node, f"{name} has no parameter {keyword.arg!r}" + (f"; did you mean {close[0]!r}?" if close else ""))
+            given.append(keyword.arg)
+        has_star = any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args)
+        missing = [p for p in spec.parameters.required if p not in given]
+        if missing and not has_star:
+            self.report(node, f"{name} is called without its required parameter(s) {', '.join(missing)}")
+        query = self.queries.get(name)
+        return _unwrap(query.type) if query is not None else _NoSchema(name)
+
+
+def check_gold_code(name: str, data_dir: Path | None = None) -> list[str]:
+    """Each sample's gold code parses, calls known functions with known parameters and reads existing fields.
+
+    Samples the benchmark's errata list as invalid gold are skipped (their
+    defect is already documented).
+    """
+    samples, errata = _domain_samples(name, data_dir)
+    try:
+        functions = load_specs(name)
+    except GqlbenchError:
+        return []  # check_specs reports the missing or unreadable specs
+    problems: list[str] = []
+    for sample in samples:
+        where = f"sample {sample.id} ({sample.benchmark})"
+        if errata.why_invalid(sample.id):
+            continue
+        try:
+            tree = ast.parse(sample.gold_code)
+        except SyntaxError as exc:
+            problems.append(f"{where}: line {exc.lineno}: gold code does not parse: {exc.msg}")
+            continue
+        called = [n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+        try:
+            schema = build_schema(name, [f for f in dict.fromkeys(called) if f in functions])
+        except GqlbenchError as exc:
+            problems.append(f"{where}: the schema of its endpoints does not build: {exc}")
+            schema = None
+        problems += _GoldWalker(where, functions, schema).run(tree)
+    return problems
+
+
+SAMPLE_CHECKS: tuple[Callable[[str, Path | None], list[str]], ...] = (check_gold_code,)

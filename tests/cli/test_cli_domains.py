@@ -1,0 +1,91 @@
+"""``gqlbench domains``: overview, list, show, check and build, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gqlbench.cli import cli, main
+from gqlbench.schemas import endpoints_with_sdl
+from gqlbench.specs import CATALOG_ENV, load_specs
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_overview_counts_endpoints_and_response_schemas() -> None:
+    code, out = run("domains")
+    assert code == 0
+    for domain in ("spotify", "tmdb"):
+        row = next(line.split() for line in out.splitlines() if line.startswith(domain + " "))
+        assert row[1:3] == [str(len(load_specs(domain))), str(len(endpoints_with_sdl(domain)))]
+
+
+def test_list_marks_endpoints_with_a_response_schema() -> None:
+    code, out = run("domains", "list", "spotify")
+    assert code == 0
+    rows = {line.split()[0]: line.split()[1] for line in out.splitlines() if line.startswith(("GET_", "PUT_", "POST_", "DELETE_"))}
+    assert set(rows) == set(load_specs("spotify"))
+    assert {name for name, mark in rows.items() if mark == "yes"} == set(endpoints_with_sdl("spotify"))
+
+
+def test_show_prints_signature_json_and_sdl() -> None:
+    code, out = run("domains", "show", "tmdb", "GET_tv__tv_id_")
+    assert code == 0
+    assert out.startswith("GET_tv__tv_id_(tv_id: int)")
+    start = out.index("Signature (JSON):\n") + len("Signature (JSON):\n")
+    end = out.index("\n\nResponse schema")
+    assert json.loads(out[start:end])["name"] == "GET_tv__tv_id_"
+    assert "returns GET_tv__tv_id_Root" in out and "type GET_tv__tv_id_Root {" in out and "@rest(" in out
+
+
+def test_show_marks_optional_parameters_and_missing_schema_and_variants() -> None:
+    code, out = run("domains", "show", "spotify", "PUT_me_player_pause")
+    assert code == 0
+    assert out.startswith("PUT_me_player_pause(device_id: str = None)")
+    assert "samples disagree on this signature" in out
+    assert "Response schema: none" in out
+
+
+def test_user_errors_are_one_line_with_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["domains", "show", "tmdb", "GET_tv_tv_id"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "closest: GET_tv__tv_id_" in err
+    assert main(["domains", "list", "tmbd"]) == 2
+    assert "did you mean 'tmdb'" in capsys.readouterr().err
+
+
+def test_check_prints_problems_and_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out = run("domains", "check", "spotify")
+    assert code == 1
+    assert "PUT_me_player_pause: samples disagree" in out
+    # a clean user domain passes
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "schemas" / "pets").mkdir(parents=True)
+    spec = {"name": "GET_pets", "description": "List pets.", "parameters": {"type": "dict", "properties": {}, "required": []}}
+    (tmp_path / "specs" / "pets.json").write_text(json.dumps([spec]))
+    sdl = 'type GET_pets_Root {\n  name: String\n}\n\ntype Query {\n  GET_pets: GET_pets_Root @rest(endpoint: "https://pets.example")\n}\n'
+    (tmp_path / "schemas" / "pets" / "GET_pets.graphql").write_text(sdl)
+    monkeypatch.setenv(CATALOG_ENV, str(tmp_path))
+    assert run("domains", "check", "pets") == (0, "pets: no problems\n")
+    # a broken endpoint file is reported with its path
+    (tmp_path / "schemas" / "pets" / "GET_pets.graphql").write_text(sdl.replace("GET_pets_Root @rest", "Missing @rest"))
+    code, out = run("domains", "check", "pets")
+    assert code == 1 and "GET_pets.graphql: does not build" in out
+
+
+def test_build_writes_a_catalog_folder_and_refuses_to_overwrite(tmp_path: Path) -> None:
+    code, out = run("domains", "build", "--out", str(tmp_path))
+    assert code == 0 and "67 written, 0 unchanged" in out
+    assert "problem: specs/spotify.json: PUT_me_player_pause: samples disagree" in out
+    assert (tmp_path / "schemas" / "tmdb" / "GET_tv__tv_id_.graphql").is_file()
+    (tmp_path / "specs" / "tmdb.json").write_text("[]")
+    with pytest.raises(Exception, match="refusing to overwrite 1 file"):
+        run("domains", "build", "--out", str(tmp_path))
+    code, out = run("domains", "build", "--out", str(tmp_path), "--force")
+    assert code == 0 and "1 written, 66 unchanged" in out

@@ -1,0 +1,122 @@
+"""The signature catalog: bundled domains, lookups, sample rebuilds, user catalogs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gqlbench.dataset import load_samples
+from gqlbench.errors import GqlbenchError
+from gqlbench.records import FunctionSpec
+from gqlbench.specs import (
+    CATALOG_ENV,
+    collect_specs,
+    get_spec,
+    list_domains,
+    load_specs,
+    read_specs_file,
+    spec_problems,
+    specs_file_text,
+    specs_for,
+    specs_path,
+)
+
+SAMPLES = load_samples()
+
+
+def test_bundled_domains_hold_every_function_of_the_dataset() -> None:
+    assert {"spotify", "tmdb"} <= set(list_domains())
+    for domain in ("spotify", "tmdb"):
+        used = {f.name for s in SAMPLES if s.domain == domain for f in s.function_specs}
+        assert set(load_specs(domain)) == used
+    assert len(load_specs("spotify")) + len(load_specs("tmdb")) == 80
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda s: s.id)
+def test_catalog_rebuilds_each_sample_specs_exactly(sample) -> None:
+    """Same functions in the same order, equal as JSON text (key order included)."""
+    rebuilt = specs_for(sample.domain, sample.function_names, sample.id)
+    assert [f.model_dump_json() for f in rebuilt] == [f.model_dump_json() for f in sample.function_specs]
+
+
+def test_disagreements_are_recorded_not_overwritten() -> None:
+    specs = read_specs_file(specs_path("spotify"))
+    for name, variants in specs.variants.items():
+        # every sample that uses the function is listed under exactly one variant
+        users = [s.id for s in SAMPLES if s.domain == "spotify" and name in s.function_names]
+        assert sorted(i for v in variants for i in v.samples) == sorted(users)
+        assert len({v.spec.model_dump_json() for v in variants}) == len(variants) > 1
+        assert specs.functions[name] in [v.spec for v in variants]
+    problems = spec_problems("spotify")
+    for name in specs.variants:
+        assert any(f": {name}: samples disagree" in p for p in problems)
+
+
+def test_collect_specs_merges_identical_copies_and_reports_each_disagreement() -> None:
+    collected = collect_specs(SAMPLES)
+    disagreeing = {
+        (s.domain, f.name)
+        for s in SAMPLES
+        for f in s.function_specs
+        for t in SAMPLES
+        for g in t.function_specs
+        if s.domain == t.domain and f.name == g.name and f != g
+    }
+    found = {(d, name) for d, c in collected.items() for name in c.variants}
+    assert found == disagreeing and found  # the dataset has some; each one is reported
+    assert sum(len(c.problems) for c in collected.values()) == len(disagreeing)
+
+
+def test_canonical_signature_is_the_most_complete_variant() -> None:
+    for domain, collected in collect_specs(SAMPLES).items():
+        for name, variants in collected.variants.items():
+            chosen = collected.functions[name]
+            assert all(len(chosen.parameters.properties) >= len(v.spec.parameters.properties) for v in variants)
+
+
+def test_unknown_names_get_close_matches() -> None:
+    with pytest.raises(GqlbenchError, match="known domains are .*spotify.*tmdb"):
+        load_specs("tmbd")
+    with pytest.raises(GqlbenchError, match="closest: GET_tv__tv_id_"):
+        get_spec("tmdb", "GET_tv_tv_id")
+    assert get_spec("tmdb", "GET_tv__tv_id_").param_names == ["tv_id"]
+
+
+def _spec(name: str, *params: str) -> FunctionSpec:
+    return FunctionSpec.model_validate(
+        {"name": name, "description": "d", "parameters": {"type": "dict", "properties": {p: {"type": "string", "description": p} for p in params}, "required": list(params[:1])}}
+    )
+
+
+def test_user_catalog_adds_a_domain_from_a_plain_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "pets.json").write_text(json.dumps([_spec("GET_pets__id_", "id").model_dump()]))
+    monkeypatch.setenv(CATALOG_ENV, str(tmp_path))
+    assert "pets" in list_domains() and "tmdb" in list_domains()
+    assert get_spec("pets", "GET_pets__id_").param_names == ["id"]
+    assert spec_problems("pets") == []
+
+
+def test_specs_file_round_trips_and_bad_files_name_themselves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "specs").mkdir()
+    good = tmp_path / "specs" / "pets.json"
+    good.write_text(specs_file_text([_spec("GET_pets", "kind")], domain="pets"))
+    assert read_specs_file(good).functions["GET_pets"] == _spec("GET_pets", "kind")
+    bad = tmp_path / "specs" / "broken.json"
+    bad.write_text('{"functions": [{"name": "GET_x", "parameters": {"properties": {"a": {}}}}]}')
+    monkeypatch.setenv(CATALOG_ENV, str(tmp_path))
+    with pytest.raises(GqlbenchError, match=r"broken.json: functions\[0\]: bad function signature at parameters.properties.a.type"):
+        load_specs("broken")
+    assert len(spec_problems("broken")) == 1  # reported, not raised, by the check
+    bad.write_text(json.dumps([_spec("GET x", "a b").model_dump()]))
+    assert {"name is not a Python identifier", "not Python identifiers"} <= {
+        key for p in spec_problems("broken") for key in ("name is not a Python identifier", "not Python identifiers") if key in p
+    }
+
+
+def test_missing_catalog_folder_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CATALOG_ENV, str(tmp_path / "nowhere"))
+    with pytest.raises(GqlbenchError, match=f"{CATALOG_ENV} lists .*nowhere.*not a folder"):
+        list_domains()
