@@ -1,1 +1,59 @@
-"""gqlbench.metrics (placeholder)."""
+"""gqlbench.metrics: score generated call sequences by their dataflow.
+
+A program is parsed with LibCST; its API calls are collected in program order
+with standardized arguments (variables inlined, responses named by the call
+that produced them, comprehension variables renamed by position), so that
+renaming variables or reordering independent calls does not change a score.
+The four scores of the GraphQLRestBench paper are then computed exactly as
+defined in the README:
+
+- Arg Match (full / functions): gold calls matched by predicted calls with the
+  same name and equal arguments (maximum bipartite matching);
+- Seq Match (full): the call names in program order equal the gold's;
+- Seq Match (connected subsequences): the dataflow graph's weakly connected
+  components, as call-name tuples, equal the gold's as a multiset.
+
+Model-generated code is only parsed here, never executed. This package imports
+no model backend and no mock.
+
+Typical use::
+
+    from gqlbench.dataset import get_sample
+    from gqlbench.metrics import score_sample
+
+    result = score_sample(get_sample("test/14"), model_answer)
+    result.scores.arg_match_full, result.explanation["gold_calls"]
+"""
+
+from gqlbench.metrics.calls import HTTP_VERB_NAME, ApiCall, DataflowVisitor, ProgramAnalysis, analyze, is_api_name
+from gqlbench.metrics.extract import extract_code
+from gqlbench.metrics.matching import GoldMatch, match_calls, maximum_matching
+from gqlbench.metrics.scores import (
+    EXEC_METRICS,
+    METRICS,
+    aggregate,
+    compare_programs,
+    functions_for,
+    missing_result,
+    score_sample,
+)
+
+__all__ = [
+    "extract_code",
+    "analyze",
+    "ProgramAnalysis",
+    "ApiCall",
+    "DataflowVisitor",
+    "is_api_name",
+    "HTTP_VERB_NAME",
+    "match_calls",
+    "maximum_matching",
+    "GoldMatch",
+    "score_sample",
+    "missing_result",
+    "compare_programs",
+    "functions_for",
+    "aggregate",
+    "METRICS",
+    "EXEC_METRICS",
+]

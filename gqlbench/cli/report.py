@@ -1,0 +1,34 @@
+"""``gqlbench report``: one comparison table across scored runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from tabulate import tabulate_formats
+
+from gqlbench.results import load_run, render_comparison
+
+__all__ = ["report"]
+
+
+@click.command(short_help="Compare scored runs in one table.")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(tabulate_formats),
+    default="github",
+    show_default=True,
+    show_choices=False,
+    metavar="FORMAT",
+    help="Table format: any tabulate format, e.g. github (Markdown), plain, latex_booktabs.",
+)
+def report(run_dirs: tuple[Path, ...], fmt: str) -> None:
+    """Compare runs: one row per run and domain, with the paper's Table 2 metrics.
+
+    Each RUN_DIR is a folder written by `gqlbench run` or `gqlbench evaluate --out`.
+    Runs are labelled by model, prompt style and split from their config.json,
+    or by the folder name when there is none.
+    """
+    click.echo(render_comparison([load_run(d) for d in run_dirs], fmt=fmt))

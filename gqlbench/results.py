@@ -1,0 +1,298 @@
+"""The files a scored run leaves behind, and the tables made from them.
+
+A run folder (from ``gqlbench evaluate`` or ``gqlbench run``) holds:
+
+- ``samples.jsonl``: one :class:`~gqlbench.records.SampleResult` per line, appended
+  as samples finish, so a killed run keeps what it scored;
+- ``results.json``: ``{"metrics": {"overall": {...}, "<domain>": {...}},
+  "skipped": [...], "missing": [...], "meta": {...}}``;
+- ``report.md``: the metrics as the paper's Table 2 (rows overall and one per
+  domain, one column per metric, four decimals).
+
+The same :func:`render_table` prints to the terminal and writes the report, so
+what a user sees is what the file holds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pydantic import ValidationError
+from tabulate import tabulate
+
+from gqlbench import __version__
+from gqlbench.errors import GqlbenchError
+from gqlbench.metrics import EXEC_METRICS, METRICS, aggregate
+from gqlbench.records import SampleResult
+
+__all__ = [
+    "SAMPLES_FILE",
+    "RESULTS_FILE",
+    "REPORT_FILE",
+    "CONFIG_FILE",
+    "METRIC_TITLES",
+    "run_meta",
+    "ensure_writable",
+    "write_samples",
+    "append_sample",
+    "read_samples",
+    "results_document",
+    "write_results",
+    "read_results",
+    "render_table",
+    "render_report",
+    "write_summary",
+    "write_run",
+    "RunSummary",
+    "load_run",
+    "render_comparison",
+]
+
+SAMPLES_FILE = "samples.jsonl"
+RESULTS_FILE = "results.json"
+REPORT_FILE = "report.md"
+CONFIG_FILE = "config.json"  # written by `gqlbench run`: model, prompt, split, ...
+
+METRIC_TITLES: dict[str, str] = {
+    "arg_match_full": "Arg Match (full)",
+    "arg_match_functions": "Arg Match (functions)",
+    "seq_match_full": "Seq Match (full)",
+    "seq_match_conn": "Seq Match (connected subsequences)",
+    "exec_success": "Exec Success",
+    "exec_match": "Exec Match",
+}
+
+
+def run_meta(command: str | None = None, data_hash: str | None = None, **extra: object) -> dict[str, object]:
+    """What ties a results file to the code, data and command that produced it."""
+    return {
+        "gqlbench_version": __version__,
+        "data_hash": data_hash,
+        "command": command if command is not None else " ".join(["gqlbench", *sys.argv[1:]]),
+        "timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        **extra,
+    }
+
+
+# -- samples.jsonl -------------------------------------------------------------
+
+
+def ensure_writable(out_dir: Path, overwrite: bool = False) -> None:
+    """Refuse a folder that already holds results, unless the user asked to overwrite them."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise GqlbenchError(f"{out_dir}: exists and is not a folder; choose another --out")
+    existing = [name for name in (SAMPLES_FILE, RESULTS_FILE, REPORT_FILE) if (out_dir / name).exists()]
+    if existing and not overwrite:
+        raise GqlbenchError(
+            f"{out_dir} already holds results ({', '.join(existing)}); "
+            "pass --overwrite to replace them or choose another --out"
+        )
+
+
+def _line(result: SampleResult) -> str:
+    return result.model_dump_json() + "\n"
+
+
+def write_samples(path: Path, results: Iterable[SampleResult]) -> None:
+    """Write ``samples.jsonl`` from scratch (replacing the file)."""
+    with path.open("w", encoding="utf-8") as fh:
+        fh.writelines(_line(r) for r in results)
+
+
+def append_sample(path: Path, result: SampleResult) -> None:
+    """Append one finished sample and flush it, so an interrupted run keeps it."""
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(_line(result))
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def read_samples(path: Path) -> list[SampleResult]:
+    """Read ``samples.jsonl`` back; a corrupt line is an error naming file and line."""
+    results = []
+    with path.open(encoding="utf-8") as fh:
+        for number, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                results.append(SampleResult.model_validate_json(line))
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(map(str, first["loc"])) or "line"
+                raise GqlbenchError(f"{path}:{number}: not a sample result ({where}: {first['msg']})") from None
+    return results
+
+
+# -- results.json --------------------------------------------------------------
+
+
+def results_document(
+    results: Sequence[SampleResult], missing: Sequence[str] = (), meta: Mapping[str, object] | None = None
+) -> dict[str, object]:
+    """The content of ``results.json`` for a run's sample results."""
+    return {
+        "metrics": aggregate(results),
+        "skipped": [{"id": r.id, "reason": r.skipped} for r in results if r.skipped is not None],
+        "missing": list(missing),
+        "meta": dict(meta or {}),
+    }
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write via a temporary file, so a crash never leaves a half-written summary."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def write_results(path: Path, document: Mapping[str, object]) -> None:
+    _write_text(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+
+
+def read_results(path: Path) -> dict:
+    """Read a ``results.json``; errors name the file."""
+    if not path.is_file():
+        raise GqlbenchError(f"{path}: no such file; is {path.parent} a folder written by gqlbench evaluate or run?")
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise GqlbenchError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    if not isinstance(document, dict) or not isinstance(document.get("metrics"), dict):
+        raise GqlbenchError(f"{path}: has no 'metrics' object; it was not written by gqlbench")
+    return document
+
+
+# -- tables --------------------------------------------------------------------
+
+
+def _columns(metric_groups: Iterable[Mapping[str, object]]) -> list[str]:
+    """The four metrics, then execution metrics when any group has a value for them."""
+    groups = list(metric_groups)
+    extra = [m for m in EXEC_METRICS if any(g.get(m) is not None for g in groups)]
+    return [*METRICS, *extra]
+
+
+def render_table(metrics: Mapping[str, Mapping[str, object]], fmt: str = "github") -> str:
+    """Table 2 of the paper: a row for overall, then one per domain; four decimals.
+
+    ``fmt`` is any tabulate format ("github" for Markdown, "latex" for a paper).
+    """
+    columns = _columns(metrics.values())
+    rows = [[name, *(group.get(c) for c in columns)] for name, group in metrics.items()]
+    headers = ["Domain", *(METRIC_TITLES[c] for c in columns)]
+    return tabulate(rows, headers=headers, tablefmt=fmt, floatfmt=".4f", missingval="-")
+
+
+def _counts(metrics: Mapping[str, Mapping[str, object]]) -> str:
+    overall = metrics.get("overall", {})
+    domains = ", ".join(f"{name} {group.get('n_samples', 0)}" for name, group in metrics.items() if name != "overall")
+    text = f"{overall.get('n_samples', 0)} scored samples"
+    if domains:
+        text += f" ({domains})"
+    return text + f", {overall.get('n_gold_calls', 0)} gold calls"
+
+
+def render_report(document: Mapping[str, object], title: str = "gqlbench results") -> str:
+    """``report.md``: the table, what was scored, and what was not (skipped, missing)."""
+    metrics = document["metrics"]
+    meta = document.get("meta", {})
+    lines = [f"# {title}", "", render_table(metrics), "", _counts(metrics) + "."]  # type: ignore[arg-type]
+    skipped = document.get("skipped") or []
+    if skipped:
+        lines += ["", "Skipped (invalid gold program, excluded from every metric):", ""]
+        lines += [f"- `{s['id']}`: {s['reason']}" for s in skipped]  # type: ignore[index]
+    missing = document.get("missing") or []
+    if missing:
+        lines += ["", f"Missing predictions (scored 0): {', '.join(f'`{m}`' for m in missing)}"]  # type: ignore[union-attr]
+    if meta:
+        lines += ["", "Run:", ""]
+        lines += [f"- {key}: `{value}`" for key, value in meta.items()]  # type: ignore[union-attr]
+    return "\n".join(lines) + "\n"
+
+
+def write_summary(
+    out_dir: Path,
+    results: Sequence[SampleResult],
+    missing: Sequence[str] = (),
+    meta: Mapping[str, object] | None = None,
+) -> dict[str, object]:
+    """Write ``results.json`` and ``report.md`` from sample results; returns the document."""
+    document = results_document(results, missing, meta)
+    write_results(out_dir / RESULTS_FILE, document)
+    _write_text(out_dir / REPORT_FILE, render_report(document))
+    return document
+
+
+def write_run(
+    out_dir: Path,
+    results: Sequence[SampleResult],
+    missing: Sequence[str] = (),
+    meta: Mapping[str, object] | None = None,
+    overwrite: bool = False,
+) -> dict[str, object]:
+    """Write all three files of a scored run into ``out_dir`` (refusing to clobber results)."""
+    ensure_writable(out_dir, overwrite)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_samples(out_dir / SAMPLES_FILE, results)
+    return write_summary(out_dir, results, missing, meta)
+
+
+# -- comparing runs ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """One run folder, labelled for a comparison table."""
+
+    path: Path
+    model: str
+    prompt: str
+    split: str
+    metrics: dict[str, dict]
+
+
+def _label(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+def load_run(run_dir: Path) -> RunSummary:
+    """Read a run's ``results.json`` and, when present, the ``config.json`` that labels it."""
+    if not run_dir.is_dir():
+        raise GqlbenchError(f"{run_dir}: no such run folder")
+    document = read_results(run_dir / RESULTS_FILE)
+    config: dict = {}
+    config_file = run_dir / CONFIG_FILE
+    if config_file.is_file():
+        try:
+            config = json.loads(config_file.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise GqlbenchError(f"{config_file}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    meta = document.get("meta") or {}
+    return RunSummary(
+        path=run_dir,
+        model=_label(config.get("model") or run_dir.name),
+        prompt=_label(config.get("prompt") or "-"),
+        split=_label(config.get("split") or meta.get("splits") or "-"),
+        metrics=document["metrics"],
+    )
+
+
+def render_comparison(runs: Sequence[RunSummary], fmt: str = "github") -> str:
+    """One table across runs: a row per run and split (overall, domains), Table 2's columns."""
+    columns = _columns(group for run in runs for group in run.metrics.values())
+    rows = []
+    for run in runs:
+        label = [run.model, run.prompt, run.split]
+        for i, (domain, group) in enumerate(run.metrics.items()):
+            # the run's label on its first row only, so runs read as blocks
+            rows.append([*(label if i == 0 else ["", "", ""]), domain, *(group.get(c) for c in columns)])
+    headers = ["Model", "Prompt", "Split", "Domain", *(METRIC_TITLES[c] for c in columns)]
+    return tabulate(rows, headers=headers, tablefmt=fmt, floatfmt=".4f", missingval="-")

@@ -1,0 +1,132 @@
+"""`gqlbench evaluate`: a predictions file in, the scored run folder out."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from gqlbench.cli import main
+from gqlbench.dataset import load_split
+from gqlbench.results import read_results, read_samples
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "predictions_example.jsonl"
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def four(group: dict) -> list[float]:
+    return [group[m] for m in ("arg_match_full", "arg_match_functions", "seq_match_full", "seq_match_conn")]
+
+
+def test_gold_predictions_score_one_everywhere(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [{"id": s.id, "prediction": f"```python\n{s.gold_code}```", "model": "gold"} for s in load_split("test")]
+    assert main(["evaluate", str(write_jsonl(tmp_path / "p.jsonl", rows)), "--out", str(tmp_path / "out")]) == 0
+    results = read_results(tmp_path / "out" / "results.json")
+    assert set(results["metrics"]) == {"overall", "spotify", "tmdb"}
+    assert all(four(group) == [1.0] * 4 for group in results["metrics"].values())
+    assert results["metrics"]["overall"]["n_gold_calls"] == 77
+    assert results["missing"] == [] and results["skipped"] == []
+    assert results["meta"]["splits"] == ["test"] and results["meta"]["data_hash"]
+    samples = read_samples(tmp_path / "out" / "samples.jsonl")
+    assert len(samples) == 32 and samples[0].model_extra["model"] == "gold"
+    out = capsys.readouterr().out
+    assert "| overall  |             1.0000 |" in out
+    assert (tmp_path / "out" / "report.md").read_text().count("1.0000") == 12
+
+
+def test_invalid_gold_is_skipped_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [{"id": s.id, "prediction": s.gold_code} for s in load_split("valid")]
+    assert main(["evaluate", str(write_jsonl(tmp_path / "p.jsonl", rows)), "--out", str(tmp_path / "out")]) == 0
+    results = read_results(tmp_path / "out" / "results.json")
+    assert [s["id"] for s in results["skipped"]] == ["valid/0"]
+    assert four(results["metrics"]["overall"]) == [1.0] * 4
+    assert "warning: skipped valid/0" in capsys.readouterr().err
+
+
+def test_empty_file_scores_zero_on_test_and_lists_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "p.jsonl").write_text("")
+    assert main(["evaluate", str(tmp_path / "p.jsonl"), "--out", str(tmp_path / "out")]) == 0
+    results = read_results(tmp_path / "out" / "results.json")
+    assert four(results["metrics"]["overall"]) == [0.0] * 4
+    assert len(results["missing"]) == 32
+    assert "32 samples have no prediction" in capsys.readouterr().err
+
+
+def test_missing_samples_score_zero(tmp_path: Path) -> None:
+    gold = {s.id: s.gold_code for s in load_split("test")}
+    rows = [{"id": i, "prediction": gold[i]} for i in ("test/8", "test/10")]  # two one-call spotify samples
+    assert main(["evaluate", str(write_jsonl(tmp_path / "p.jsonl", rows)), "--out", str(tmp_path / "out")]) == 0
+    results = read_results(tmp_path / "out" / "results.json")
+    assert results["metrics"]["overall"]["arg_match_full"] == pytest.approx(2 / 32)
+    assert results["metrics"]["overall"]["arg_match_functions"] == pytest.approx(2 / 77)
+    assert len(results["missing"]) == 30 and "test/8" not in results["missing"]
+
+
+def test_shipped_example_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["evaluate", str(EXAMPLE), "--out", str(tmp_path / "out")]) == 0
+    metrics = read_results(tmp_path / "out" / "results.json")["metrics"]
+    assert 0.0 < metrics["overall"]["arg_match_full"] < 1.0
+    assert "do not parse" in capsys.readouterr().err
+
+
+def test_without_out_nothing_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["evaluate", str(EXAMPLE)]) == 0
+    assert list(tmp_path.iterdir()) == []
+    assert "Arg Match (full)" in capsys.readouterr().out
+
+
+def test_other_benchmark_folder(tmp_path: Path) -> None:
+    data = tmp_path / "bench"
+    data.mkdir()
+    row = {"domain": "toy", "utterance": "u", "output": "r = GET_a()\nGET_b(id=r.id)\n", "function_specs": "[]"}
+    (data / "test.jsonl").write_text(json.dumps(row) + "\n")
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "test/0", "prediction": "x = GET_a()\nGET_b(id=x.id)"}])
+    assert main(["evaluate", str(preds), "--data", str(data), "--out", str(tmp_path / "out")]) == 0
+    metrics = read_results(tmp_path / "out" / "results.json")["metrics"]
+    assert list(metrics) == ["overall", "toy"] and four(metrics["toy"]) == [1.0] * 4
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (['{"id": "test/0", "prediction": "GET_me()"}', "{oops"], r"p.jsonl:2: not valid JSON"),
+        (['{"id": "test/0", "prediction": "a"}', '{"id": "test/0", "prediction": "b"}'], r"p.jsonl:2: duplicate id 'test/0' \(first on line 1\)"),
+        (['{"id": "test/99", "prediction": "a"}'], r"p.jsonl:1: unknown sample id 'test/99'; graphqlrestbench has test/0..test/31"),
+        (['{"id": "dev/1", "prediction": "a"}'], r"p.jsonl:1: unknown sample id 'dev/1'"),
+        (['{"id": "zero", "prediction": "a"}'], r"p.jsonl:1: sample id 'zero' is not of the form"),
+        (['{"id": "test/1"}'], r'p.jsonl:1: sample \'test/1\' needs a string "prediction"'),
+        (['["test/1", "a"]'], r'p.jsonl:1: expected an object with a string "id"'),
+    ],
+)
+def test_bad_prediction_files_fail_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[str], message: str
+) -> None:
+    (tmp_path / "p.jsonl").write_text("\n".join(lines) + "\n")
+    assert main(["evaluate", str(tmp_path / "p.jsonl"), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    assert re.search(message, err), err
+    assert not (tmp_path / "out" / "results.json").exists()
+
+
+def test_refuses_to_overwrite_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert main(["evaluate", str(EXAMPLE), "--out", str(out)]) == 0
+    before = (out / "results.json").read_text()
+    assert main(["evaluate", str(EXAMPLE), "--out", str(out)]) == 2
+    assert "already holds results" in capsys.readouterr().err
+    assert (out / "results.json").read_text() == before
+    assert main(["evaluate", str(EXAMPLE), "--out", str(out), "--overwrite"]) == 0
+
+
+def test_split_option_rejects_ids_of_other_splits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "test/0", "prediction": "a"}])
+    assert main(["evaluate", str(preds), "--split", "valid"]) == 2
+    assert "'test/0' is not in --split valid" in capsys.readouterr().err

@@ -1,0 +1,113 @@
+"""Run files: samples.jsonl, results.json, report.md, and the tables made from them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.records import SampleResult, Scores
+from gqlbench.results import (
+    append_sample,
+    ensure_writable,
+    load_run,
+    read_results,
+    read_samples,
+    render_comparison,
+    render_table,
+    run_meta,
+    write_run,
+)
+
+RESULTS = [
+    SampleResult(id="test/0", domain="spotify", scores=Scores(arg_match_full=1, matched_calls=2, gold_calls=2, seq_match_full=1, seq_match_conn=1)),
+    SampleResult(id="test/1", domain="tmdb", scores=Scores(matched_calls=1, gold_calls=3)),
+    SampleResult(id="test/2", domain="tmdb", scores=Scores(), skipped="gold program does not parse (line 1: x)"),
+]
+
+
+def test_write_run_writes_three_files(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    document = write_run(out, RESULTS, missing=["test/1"], meta=run_meta(command="gqlbench evaluate p.jsonl", data_hash="abc"))
+    assert read_samples(out / "samples.jsonl") == RESULTS
+    saved = read_results(out / "results.json")
+    assert saved == json.loads(json.dumps(document))
+    assert saved["metrics"]["overall"]["arg_match_functions"] == pytest.approx(3 / 5)
+    assert saved["skipped"] == [{"id": "test/2", "reason": "gold program does not parse (line 1: x)"}]
+    assert saved["missing"] == ["test/1"]
+    assert saved["meta"]["command"] == "gqlbench evaluate p.jsonl" and saved["meta"]["gqlbench_version"]
+    report = (out / "report.md").read_text()
+    assert render_table(saved["metrics"]) in report
+    assert "`test/2`" in report and "`test/1`" in report
+
+
+def test_existing_results_are_never_overwritten_silently(tmp_path: Path) -> None:
+    write_run(tmp_path, RESULTS)
+    with pytest.raises(GqlbenchError, match="--overwrite"):
+        write_run(tmp_path, RESULTS[:1])
+    assert len(read_samples(tmp_path / "samples.jsonl")) == 3
+    write_run(tmp_path, RESULTS[:1], overwrite=True)
+    assert len(read_samples(tmp_path / "samples.jsonl")) == 1
+    ensure_writable(tmp_path / "fresh")  # a folder that does not exist yet is fine
+
+
+def test_samples_are_appended_with_extra_fields(tmp_path: Path) -> None:
+    path = tmp_path / "samples.jsonl"
+    for result in RESULTS[:2]:
+        append_sample(path, result.model_copy(update={"tokens_out": 12}))
+    back = read_samples(path)
+    assert [r.id for r in back] == ["test/0", "test/1"]
+    assert back[0].model_extra == {"tokens_out": 12}
+
+
+def test_corrupt_samples_line_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "samples.jsonl"
+    path.write_text(RESULTS[0].model_dump_json() + "\n{\"id\": 3}\n")
+    with pytest.raises(GqlbenchError, match=r"samples.jsonl:2: "):
+        read_samples(path)
+
+
+def test_table_has_the_paper_layout_with_four_decimals() -> None:
+    metrics = {
+        "overall": {"arg_match_full": 0.5, "arg_match_functions": 1 / 3, "seq_match_full": 0.25, "seq_match_conn": 1.0},
+        "spotify": {"arg_match_full": 0.0, "arg_match_functions": 0.0, "seq_match_full": 0.0, "seq_match_conn": 0.0},
+    }
+    lines = render_table(metrics).splitlines()
+    assert [c.strip() for c in lines[0].strip("|").split("|")] == [
+        "Domain", "Arg Match (full)", "Arg Match (functions)", "Seq Match (full)", "Seq Match (connected subsequences)",
+    ]
+    assert [c.strip() for c in lines[2].strip("|").split("|")] == ["overall", "0.5000", "0.3333", "0.2500", "1.0000"]
+    assert lines[3].split("|")[1].strip() == "spotify"
+
+
+def test_table_adds_execution_columns_when_present() -> None:
+    metrics = {
+        "overall": {"arg_match_full": 1.0, "arg_match_functions": 1.0, "seq_match_full": 1.0, "seq_match_conn": 1.0, "exec_success": 0.75, "exec_match": None},
+    }
+    header, _, row = render_table(metrics).splitlines()
+    assert "Exec Success" in header and "Exec Match" not in header
+    assert "0.7500" in row
+
+
+def test_unreadable_results_name_the_file(tmp_path: Path) -> None:
+    (tmp_path / "results.json").write_text("{not json")
+    with pytest.raises(GqlbenchError, match=r"results.json:1: not valid JSON"):
+        read_results(tmp_path / "results.json")
+    (tmp_path / "results.json").write_text("{}")
+    with pytest.raises(GqlbenchError, match="no 'metrics'"):
+        read_results(tmp_path / "results.json")
+
+
+def test_runs_are_labelled_by_config_or_folder_name(tmp_path: Path) -> None:
+    labelled, bare = tmp_path / "a", tmp_path / "b"
+    write_run(labelled, RESULTS)
+    write_run(bare, RESULTS, meta={"splits": ["test"]})
+    (labelled / "config.json").write_text(json.dumps({"model": "SmolLM2-135M", "prompt": "cot", "split": "test"}))
+    runs = [load_run(labelled), load_run(bare)]
+    assert [(r.model, r.prompt, r.split) for r in runs] == [("SmolLM2-135M", "cot", "test"), ("b", "-", "test")]
+    table = render_comparison(runs).splitlines()
+    assert [c.strip() for c in table[2].strip("|").split("|")][:4] == ["SmolLM2-135M", "cot", "test", "overall"]
+    assert [c.strip() for c in table[3].strip("|").split("|")][:4] == ["", "", "", "spotify"]
+    assert len(table) == 2 + 3 + 3
