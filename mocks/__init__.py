@@ -1,1 +1,50 @@
-"""gqlbench.mocks (placeholder)."""
+"""Executable mock APIs: deterministic worlds, GraphQL resolvers, callable endpoints.
+
+A program written for the benchmark calls REST endpoints as Python functions.
+This package makes those calls real without any network:
+
+* :mod:`~gqlbench.mocks.world` keeps a domain's entities (fixtures in
+  ``mocks/worlds/<domain>.json``, behaviour in ``mocks/spotify.py`` and
+  ``mocks/tmdb.py``); everything it invents is derived from the seed with
+  SHA-256, so runs are reproducible on any machine;
+* :mod:`~gqlbench.mocks.resolvers` builds the ariadne executable schema that
+  answers from the world and fills what the world does not model from the
+  schema; a domain with only a schema runs on the filler alone;
+* :mod:`~gqlbench.mocks.endpoints` turns each function of the specs into a
+  checked Python callable returning :mod:`~gqlbench.mocks.responses` objects,
+  and gives the sandbox its :func:`make_runtime`;
+* :mod:`~gqlbench.mocks.execution` scores a prediction by running it and the
+  gold program (Exec Success, Exec Match);
+* :mod:`~gqlbench.mocks.server` serves a world over HTTP (``gqlbench mock serve``).
+
+Untrusted code only ever runs through :mod:`~gqlbench.mocks.sandbox` after
+:mod:`~gqlbench.mocks.policy` admitted it.
+"""
+
+from gqlbench.mocks.endpoints import Runtime, check_arguments, make_runtime
+from gqlbench.mocks.errors import BadArguments, MockError, NotFound, UnknownField, UnknownFunction
+from gqlbench.mocks.execution import ExecOutcome, exec_scores, execute_samples
+from gqlbench.mocks.responses import Response, ResponseList, unwrap
+from gqlbench.mocks.sandbox import Job, SandboxPool, run_program
+from gqlbench.mocks.world import World
+
+__all__ = [
+    "World",
+    "Runtime",
+    "make_runtime",
+    "check_arguments",
+    "Response",
+    "ResponseList",
+    "unwrap",
+    "MockError",
+    "UnknownFunction",
+    "BadArguments",
+    "UnknownField",
+    "NotFound",
+    "Job",
+    "SandboxPool",
+    "run_program",
+    "exec_scores",
+    "execute_samples",
+    "ExecOutcome",
+]

@@ -1,0 +1,148 @@
+"""The mock API as a real GraphQL endpoint (ariadne's ASGI app, served by uvicorn).
+
+``gqlbench mock serve --domain tmdb`` answers any GraphQL client from one
+world that lives as long as the server:
+
+* every endpoint with a response schema is a ``Query`` field, as in the
+  catalog's SDL (``GET_search_movie(query: "Titanic") { results { id } }``);
+  its arguments are checked like a Python call's (access-token arguments of
+  the StepZen SDL are accepted and ignored);
+* endpoints without a response schema are ``Mutation`` fields returning
+  ``Acknowledgement { ok status_code }``;
+* ``mutation { resetWorld(seed: 0) }`` or ``POST /reset`` (optional JSON body
+  ``{"seed": 0}``) puts the world back to its fresh state.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any
+
+from ariadne import MutationType, format_error
+from ariadne.asgi import GraphQL
+from graphql import GraphQLError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route
+
+from gqlbench.mocks.endpoints import check_arguments
+from gqlbench.mocks.errors import MockError
+from gqlbench.mocks.resolvers import build_mock_schema
+from gqlbench.mocks.world import World
+from gqlbench.records import FunctionSpec
+
+__all__ = ["MockServer", "create_app"]
+
+_GRAPHQL_NAME = re.compile(r"^[_A-Za-z][_0-9A-Za-z]*$")
+_GRAPHQL_TYPES = {"string": "String", "integer": "Int", "number": "Float", "boolean": "Boolean"}
+
+
+def _coerce(value: Any, json_type: str) -> Any:
+    """A GraphQL argument as the JSON type the signature wants (StepZen typed ids as String)."""
+    if json_type == "integer" and isinstance(value, str) and value.lstrip("-").isdigit():
+        return int(value)
+    if json_type == "number" and isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value
+
+
+class MockServer:
+    """One world behind a GraphQL schema; :meth:`reset` starts it afresh."""
+
+    def __init__(self, domain: str, seed: int = 0) -> None:
+        from gqlbench.specs import load_specs
+
+        self.domain = domain
+        self.seed = seed
+        self.specs: dict[str, FunctionSpec] = load_specs(domain)
+        self.world = World.create(domain, seed)
+        mutation = MutationType()
+        mutation.set_field("resetWorld", lambda _obj, _info, seed=None: self.reset(seed))
+        lines = ["type Acknowledgement {\n  ok: Boolean\n  status_code: Int\n}", "type Mutation {",
+                 "  \"Put the world back to its fresh state (optionally with another seed).\"",
+                 "  resetWorld(seed: Int): Boolean!"]
+        from gqlbench.schemas import build_schema
+
+        with_schema = set(build_schema(domain).query_type.fields)
+        for name, spec in self.specs.items():
+            if name in with_schema:
+                continue
+            args = [f"{p}: {_GRAPHQL_TYPES.get(s.type, 'JSON')}" for p, s in spec.parameters.properties.items()
+                    if _GRAPHQL_NAME.match(p)]
+            lines.append(f"  {name}{'(' + ', '.join(args) + ')' if args else ''}: Acknowledgement")
+            mutation.set_field(name, self._acknowledging(name))
+        lines.append("}")
+        self.schema = build_mock_schema(domain, "\n".join(lines), (mutation,))
+
+    def reset(self, seed: int | None = None) -> bool:
+        if seed is not None:
+            self.seed = seed
+        self.world = World.create(self.domain, self.seed)
+        return True
+
+    def prepare(self, function: str, graphql_args: dict[str, Any]) -> dict[str, Any]:
+        """GraphQL arguments -> checked call arguments (raises BadArguments like a Python call)."""
+        spec = self.specs[function]
+        properties = spec.parameters.properties
+        kwargs = {k: (_coerce(v, properties[k].type) if k in properties else v) for k, v in graphql_args.items()
+                  if not k.endswith("_access_token")}
+        return check_arguments(spec, (), kwargs)
+
+    def _acknowledging(self, function: str) -> Any:
+        def resolve(_obj: Any, _info: Any, **graphql_args: Any) -> dict[str, Any]:
+            handler = self.world.handler(function)
+            if handler is not None:
+                handler(self.world, self.prepare(function, graphql_args))
+            return {"ok": True, "status_code": 200}
+
+        return resolve
+
+    def context(self, _request: Any, _data: Any = None) -> dict[str, Any]:
+        return {"world": self.world, "prepare": self.prepare}
+
+
+_LOGGER = logging.getLogger("gqlbench.mocks.server")
+
+
+def _is_mock_error(record: logging.LogRecord) -> bool:
+    error = record.exc_info[1] if record.exc_info else None
+    return isinstance(getattr(error, "original_error", None), MockError)
+
+
+# A client's mistake (unknown id, bad argument) is answered, not logged as a server fault.
+_LOGGER.addFilter(lambda record: not _is_mock_error(record))
+
+
+def _format_error(error: GraphQLError, debug: bool = False) -> dict[str, Any]:
+    """Ariadne's error format plus ``extensions.kind`` for the mock's own errors."""
+    formatted = format_error(error, debug)
+    if isinstance(error.original_error, MockError):
+        formatted.setdefault("extensions", {})["kind"] = error.original_error.kind
+    return formatted
+
+
+def create_app(domain: str, seed: int = 0) -> Starlette:
+    """The ASGI app: GraphQL at ``/`` (and ``/graphql``), ``POST /reset``."""
+    server = MockServer(domain, seed)
+    graphql_app = GraphQL(server.schema, context_value=server.context, debug=False,
+                          logger=_LOGGER.name, error_formatter=_format_error)
+
+    async def reset(request: Request) -> JSONResponse:
+        body = await request.body()
+        try:
+            seed_value = json.loads(body).get("seed") if body.strip() else None
+        except (json.JSONDecodeError, AttributeError):
+            return JSONResponse({"error": 'the body must be empty or JSON like {"seed": 0}'}, status_code=400)
+        server.reset(seed_value)
+        return JSONResponse({"reset": True, "domain": domain, "seed": server.seed})
+
+    app = Starlette(routes=[Route("/reset", reset, methods=["POST"]), Mount("/graphql", graphql_app),
+                            Mount("/", graphql_app)])
+    app.state.mock = server
+    return app

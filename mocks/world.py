@@ -1,0 +1,211 @@
+"""A mock world: the entities one API "contains", and how calls change them.
+
+A :class:`World` is a store of entity records (``kind -> id -> record``) plus
+a few singletons (the current user, the player), seeded from a readable
+fixture (``mocks/worlds/<domain>.json``) and driven by a domain model
+(``gqlbench.mocks.spotify``, ``gqlbench.mocks.tmdb``) that maps each endpoint
+to a handler. Everything the world invents is derived with SHA-256 from the
+seed and a key (never ``hash()`` or an unseeded RNG), so the same seed and the
+same calls give the same responses and the same :meth:`World.digest` on any
+machine and in any process.
+
+Entities are completed lazily: a response that mentions an entity (a movie in
+someone's credits) stores a partial record, and the model fills in the rest
+the first time that entity is looked up. Completion depends only on the seed
+and the partial record, so the final state does not depend on call order.
+
+A domain with no model (schema only) gets an empty world: its endpoints are
+answered by the schema-driven resolvers alone.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import importlib
+import json
+import pickle
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.errors import NotFound
+
+__all__ = [
+    "Handler",
+    "WorldModel",
+    "World",
+    "MODELS",
+    "stable_int",
+    "stable_token",
+    "fixture_path",
+    "load_fixture",
+    "world_model",
+]
+
+Handler = Callable[["World", dict[str, Any]], Any]
+"""An endpoint's behaviour: (world, arguments) -> REST-like JSON response."""
+
+# domain -> module defining MODEL; a domain not listed here is schema-only.
+MODELS: dict[str, str] = {
+    "spotify": "gqlbench.mocks.spotify",
+    "tmdb": "gqlbench.mocks.tmdb",
+}
+
+_BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _digest(parts: Iterable[Any]) -> bytes:
+    text = json.dumps(list(parts), sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).digest()
+
+
+def stable_int(*parts: Any, modulo: int | None = None) -> int:
+    """A non-negative integer derived from ``parts`` only (same on every machine)."""
+    value = int.from_bytes(_digest(parts)[:8], "big")
+    return value % modulo if modulo else value
+
+
+def stable_token(*parts: Any, length: int = 22) -> str:
+    """A base62 string derived from ``parts`` (Spotify ids are 22 such characters)."""
+    value = int.from_bytes(_digest(parts), "big")
+    chars = []
+    for _ in range(length):
+        value, rest = divmod(value, 62)
+        chars.append(_BASE62[rest])
+    return "".join(chars)
+
+
+class WorldModel(Protocol):
+    """What a domain module provides as ``MODEL``."""
+
+    domain: str
+    handlers: Mapping[str, Handler]
+
+    def load(self, world: World, fixture: dict[str, Any]) -> None:
+        """Fill a fresh world from the fixture."""
+
+    def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:
+        """Fill in a partial record the first time it is looked up."""
+
+
+def world_model(domain: str) -> WorldModel | None:
+    """The domain's model, or None for a schema-only domain."""
+    module = MODELS.get(domain)
+    return importlib.import_module(module).MODEL if module else None  # type: ignore[no-any-return]
+
+
+def fixture_path(domain: str) -> Path:
+    """Where the bundled fixture of a domain lives (it may not exist)."""
+    return Path(str(resources.files("gqlbench.mocks") / "worlds" / f"{domain}.json"))
+
+
+def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:
+    """The fixture as JSON; ``{}`` when a domain has none."""
+    file = Path(path) if path is not None else fixture_path(domain)
+    if not file.is_file():
+        if path is not None:
+            raise GqlbenchError(f"{file}: no such world fixture; pass an existing JSON file")
+        return {}
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise GqlbenchError(f"{file}:{exc.lineno}: the world fixture is not valid JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise GqlbenchError(f"{file}: a world fixture must be a JSON object of entity tables")
+    return data
+
+
+@dataclass
+class World:
+    """The state of one mock API for one program run (or one server's life)."""
+
+    domain: str
+    seed: int = 0
+    model: WorldModel | None = None
+    tables: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)
+    completed: set[tuple[str, str]] = field(default_factory=set)
+
+    @classmethod
+    def create(cls, domain: str, seed: int = 0, fixture: Path | str | None = None) -> World:
+        """A fresh world: the domain's fixture loaded by its model (empty if schema-only).
+
+        The first world of a (domain, seed, fixture) is loaded from the fixture;
+        later ones are restored from a snapshot of it (a worker creates one per
+        program, and loading is 20x slower than restoring).
+        """
+        model = world_model(domain)
+        world = cls(domain=domain, seed=seed, model=model)
+        key = (domain, seed, str(fixture) if fixture is not None else None)
+        if key not in _FRESH:
+            if model is not None:
+                model.load(world, copy.deepcopy(load_fixture(domain, fixture)))
+            _FRESH[key] = pickle.dumps((world.tables, world.state, world.completed))
+        else:
+            world.tables, world.state, world.completed = pickle.loads(_FRESH[key])
+        return world
+
+    # -- deterministic values -------------------------------------------------
+    def int(self, *key: Any, lo: int = 0, hi: int = 100) -> int:
+        """An integer in [lo, hi] derived from the seed and ``key``."""
+        return lo + stable_int(self.domain, self.seed, *key, modulo=hi - lo + 1)
+
+    def pick(self, options: list[Any] | tuple[Any, ...], *key: Any) -> Any:
+        return options[stable_int(self.domain, self.seed, *key, modulo=len(options))]
+
+    def token(self, *key: Any, length: int = 22) -> str:
+        return stable_token(self.domain, self.seed, *key, length=length)
+
+    # -- entities --------------------------------------------------------------
+    def table(self, kind: str) -> dict[str, dict[str, Any]]:
+        return self.tables.setdefault(kind, {})
+
+    def put(self, kind: str, record: dict[str, Any], *, complete: bool = False) -> dict[str, Any]:
+        """Store a record unless one with its id exists; returns the stored one."""
+        stored = self.table(kind).setdefault(str(record["id"]), record)
+        if complete:
+            self.completed.add((kind, str(record["id"])))
+        return stored
+
+    def has(self, kind: str, entity_id: Any) -> bool:
+        return str(entity_id) in self.table(kind)
+
+    def get(self, kind: str, entity_id: Any, *, label: str | None = None) -> dict[str, Any]:
+        """The complete record of an entity, or :class:`NotFound` naming the id."""
+        key = str(entity_id)
+        record = self.table(kind).get(key)
+        if record is None:
+            raise NotFound(f"no {label or kind} with id {entity_id!r} in the mock world; use an id returned by an earlier call")
+        if (kind, key) not in self.completed:
+            self.completed.add((kind, key))
+            if self.model is not None:
+                self.model.complete(self, kind, record)
+        return record
+
+    def find(self, kind: str, predicate: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+        """Records of a kind that satisfy ``predicate``, in insertion order."""
+        return [r for r in self.table(kind).values() if predicate(r)]
+
+    def handler(self, function: str) -> Handler | None:
+        return self.model.handlers.get(function) if self.model is not None else None
+
+    def digest(self) -> str:
+        """SHA-256 of the whole state, canonical JSON: equal states, equal digests."""
+        snapshot = {"tables": self.tables, "state": self.state, "completed": sorted(self.completed)}
+        text = json.dumps(snapshot, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def tick(self) -> str:
+        """The next timestamp of the world's clock (deterministic, advances per mutation)."""
+        step = self.state.get("clock", 0) + 1
+        self.state["clock"] = step
+        minutes, seconds = divmod(step, 60)
+        return f"2024-06-01T12:{minutes % 60:02d}:{seconds:02d}Z"
+
+
+_FRESH: dict[tuple[str, int, str | None], bytes] = {}
+"""Pickled state of each fresh world made so far in this process (our own bytes only)."""

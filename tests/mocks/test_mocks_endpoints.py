@@ -1,0 +1,126 @@
+"""Endpoints as Python callables: argument checks, response objects, the trace."""
+
+from __future__ import annotations
+
+import pytest
+
+from gqlbench.mocks.endpoints import make_runtime, response_ids
+from gqlbench.mocks.errors import BadArguments, NotFound, UnknownField, UnknownFunction
+from gqlbench.mocks.responses import ResponseList, unwrap
+
+
+@pytest.fixture
+def tmdb():
+    return make_runtime("tmdb", 0)
+
+
+@pytest.fixture
+def spotify():
+    return make_runtime("spotify", 0)
+
+
+def test_an_unknown_parameter_names_the_valid_ones(tmdb) -> None:
+    with pytest.raises(BadArguments, match=r"GET_search_movie\(\) has no parameter 'querry'; did you mean query\?"):
+        tmdb.namespace["GET_search_movie"](querry="Titanic")
+
+
+def test_a_missing_required_parameter_is_named(tmdb) -> None:
+    with pytest.raises(BadArguments, match=r"missing required parameter\(s\) movie_id"):
+        tmdb.namespace["GET_movie__movie_id__credits"]()
+
+
+def test_a_wrong_json_type_is_named(tmdb) -> None:
+    with pytest.raises(BadArguments, match="movie_id must be a JSON integer, got string '597'"):
+        tmdb.namespace["GET_movie__movie_id__credits"](movie_id="597")
+    with pytest.raises(BadArguments, match="must be a JSON integer, got boolean"):
+        tmdb.namespace["GET_movie__movie_id__credits"](movie_id=True)
+
+
+def test_a_non_json_value_is_refused(spotify) -> None:
+    with pytest.raises(BadArguments, match="is not a JSON value"):
+        spotify.namespace["GET_me_following"](type)
+
+
+def test_positional_arguments_bind_in_signature_order(tmdb) -> None:
+    assert tmdb.namespace["GET_search_movie"]("Titanic").results[0].id == 597
+    with pytest.raises(BadArguments, match="got two values for parameter 'query'"):
+        tmdb.namespace["GET_search_movie"]("Titanic", query="Titanic")
+
+
+def test_an_array_parameter_takes_a_comma_separated_string(spotify) -> None:
+    spotify.namespace["GET_search"](q="Mojito", type="album,track")
+    assert spotify.calls()[-1].arguments["type"] == ["album", "track"]
+
+
+def test_unknown_function_suggests_the_closest(tmdb) -> None:
+    with pytest.raises(UnknownFunction, match="did you mean GET_search_movie"):
+        tmdb.call("GET_search_movies", query="x")
+
+
+def test_reading_a_field_not_in_the_type_names_type_field_and_closest(tmdb) -> None:
+    response = tmdb.namespace["GET_search_movie"](query="Titanic")
+    with pytest.raises(UnknownField, match=r"type GET_search_movie_Root has no field 'result'; did you mean results"):
+        response.result
+    with pytest.raises(UnknownField, match="no field 'name'"):
+        response.results[0]["name"]
+
+
+def test_index_access_and_clear_out_of_range(tmdb) -> None:
+    response = tmdb.namespace["GET_search_movie"](query="Titanic")
+    assert response["results"][0]["title"] == response.results[0].title == "Titanic"
+    assert isinstance(response.results[:1], ResponseList)
+    with pytest.raises(IndexError, match=r"results has 1 items; index 5 is out of range"):
+        response.results[5]
+    with pytest.raises(UnknownField, match=r"is a list of 1 items, not an object"):
+        response.results.id
+
+
+def test_a_lookup_of_an_unknown_id_is_not_found_and_traced(tmdb) -> None:
+    with pytest.raises(NotFound):
+        tmdb.namespace["GET_movie__movie_id_"](movie_id=1)
+    assert tmdb.calls()[-1].error.startswith("not_found:")
+
+
+def test_endpoint_without_response_schema_acknowledges_and_mutates(spotify) -> None:
+    me = spotify.namespace["GET_me_following"](type="artist")
+    before = [a.id for a in me.artists.items]
+    top = spotify.namespace["GET_search"](q="Lana Del Rey", type="artist").artists.items[0]
+    ack = spotify.namespace["PUT_me_following"](type="artist", ids=top.id)
+    assert ack.ok is True and ack.status_code == 200
+    after = [a.id for a in spotify.namespace["GET_me_following"](type="artist").artists.items]
+    assert after == [top.id, *before]
+
+
+def test_playlist_mutations_are_visible_to_later_calls(spotify) -> None:
+    me = spotify.namespace["GET_me"]()
+    created = spotify.namespace["POST_users__user_id__playlists"](user_id=me.id, name="Love Mariah")
+    songs = spotify.namespace["GET_search"](q="Mariah Carey", type="track").tracks.items[:3]
+    spotify.namespace["POST_playlists__playlist_id__tracks"](playlist_id=created.id, uris=",".join(t.uri for t in songs))
+    playlist = spotify.namespace["GET_playlists__playlist_id_"](playlist_id=created.id)
+    assert playlist.name == "Love Mariah"
+    assert [i.track.uri for i in playlist.tracks.items] == [t.uri for t in songs]
+    assert spotify.namespace["GET_me_playlists"]().items[0].id == created.id
+
+
+def test_trace_records_concrete_arguments_and_response_ids(tmdb) -> None:
+    movie = tmdb.namespace["GET_search_movie"](query="Titanic").results[0]
+    tmdb.namespace["GET_movie__movie_id__credits"](movie_id=movie.id)
+    calls = tmdb.calls()
+    assert [c.function for c in calls] == ["GET_search_movie", "GET_movie__movie_id__credits"]
+    assert calls[1].arguments == {"movie_id": 597}
+    assert calls[0].response_ids == ["597"] and calls[1].response_ids[0] == "597"
+
+
+def test_same_calls_same_responses_and_final_state() -> None:
+    def run() -> tuple[list, str | None]:
+        runtime = make_runtime("tmdb", 3)
+        person = runtime.namespace["GET_search_person"](query="Someone Unheard Of").results[0]
+        credits = runtime.namespace["GET_person__person_id__movie_credits"](person_id=person.id)
+        return unwrap(credits), runtime.world_digest()
+
+    assert run() == run()
+
+
+def test_response_ids_fall_back_to_named_ids() -> None:
+    assert response_ids({"results": [{"id": 1}, {"id": 2}], "page": 1}) == ["1", "2"]
+    assert response_ids({"book_id": "b1", "authors": [{"author_id": "a1"}]}) == ["b1", "a1"]

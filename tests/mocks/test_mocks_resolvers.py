@@ -1,0 +1,109 @@
+"""The executable schema: world answers adapted to the types, the rest filled from the schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from graphql import execute, parse
+
+from gqlbench.mocks.endpoints import make_runtime
+from gqlbench.mocks.resolvers import make_mock_schema
+from gqlbench.mocks.responses import unwrap
+from gqlbench.mocks.world import World
+
+SHELF_SDL = {
+    "GET_shelves__shelf_id_": '''
+type GET_shelves__shelf_id__BooksEntry {
+  book_id: String
+  title: String
+  year: Int
+}
+type GET_shelves__shelf_id__Root {
+  shelf_id: String
+  label: String
+  books: [GET_shelves__shelf_id__BooksEntry]
+  owner: GET_shelves__shelf_id__Owner
+}
+type GET_shelves__shelf_id__Owner {
+  id: String
+  name: String
+}
+type Query {
+  GET_shelves__shelf_id_(shelf_id: String!, shelf_access_token: String!): GET_shelves__shelf_id__Root
+}
+''',
+}
+
+
+def _spec(name: str, params: dict[str, str], required: list[str]) -> dict:
+    return {"name": name, "description": name,
+            "parameters": {"type": "dict", "properties": {p: {"type": t, "description": p} for p, t in params.items()},
+                           "required": required}}
+
+
+@pytest.fixture
+def shelf_domain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A schema-only domain in a user catalog folder: no world model, no fixture."""
+    domain = "shelfmock"
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "schemas" / domain).mkdir(parents=True)
+    specs = [_spec("GET_shelves__shelf_id_", {"shelf_id": "string"}, ["shelf_id"]),
+             _spec("POST_shelves", {"label": "string"}, ["label"])]
+    (tmp_path / "specs" / f"{domain}.json").write_text(json.dumps({"domain": domain, "functions": specs}))
+    for name, sdl in SHELF_SDL.items():
+        (tmp_path / "schemas" / domain / f"{name}.graphql").write_text(sdl)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    return domain
+
+
+def test_schema_only_domain_runs_on_the_filler(shelf_domain: str) -> None:
+    runtime = make_runtime(shelf_domain, 0)
+    assert runtime.world.model is None
+    shelf = runtime.namespace["GET_shelves__shelf_id_"](shelf_id="s-42")
+    assert shelf.shelf_id == "s-42"  # id-like root fields echo the id looked up
+    assert len(shelf.books) == 2 and isinstance(shelf.books[0].year, int)
+    assert isinstance(shelf.owner.name, str)
+    ack = runtime.namespace["POST_shelves"](label="new")
+    assert ack.ok is True
+
+
+def test_filled_values_are_deterministic_and_seeded(shelf_domain: str) -> None:
+    def response(seed: int) -> dict:
+        return unwrap(make_runtime(shelf_domain, seed).namespace["GET_shelves__shelf_id_"](shelf_id="s-1"))
+
+    assert response(0) == response(0)
+    assert response(0) != response(1)
+    other = unwrap(make_runtime(shelf_domain, 0).namespace["GET_shelves__shelf_id_"](shelf_id="s-2"))
+    assert other["label"] != response(0)["label"]  # a different call, different filled values
+
+
+def _query(domain: str, world: World, text: str, arguments: dict) -> dict:
+    result = execute(make_mock_schema(domain), parse(text), context_value={"world": world, "arguments": arguments})
+    assert not result.errors, result.errors
+    return result.data
+
+
+def test_world_values_are_adapted_to_the_declared_type() -> None:
+    # StepZen typed GET_me_player_currently_playing.item.album.release_date as Int (it saw "2020").
+    world = World.create("spotify")
+    data = _query("spotify", world, '{ GET_me_player_currently_playing(spotify_access_token: "x") { item { album { release_date } } } }', {})
+    assert data["GET_me_player_currently_playing"]["item"]["album"]["release_date"] == 2022
+
+
+def test_fields_the_world_lacks_are_filled_per_entity() -> None:
+    # available_markets is not modelled: the same track gets the same value in two responses.
+    world = World.create("spotify")
+    track = world.state["player"]["item"]
+    a = _query("spotify", world, '{ GET_tracks__id_(id: "x", spotify_access_token: "x") { available_markets } }', {"id": track})
+    b = _query("spotify", world, '{ GET_me_player_currently_playing(spotify_access_token: "x") { item { id available_markets } } }', {})
+    assert b["GET_me_player_currently_playing"]["item"]["id"] == track
+    assert a["GET_tracks__id_"]["available_markets"] == b["GET_me_player_currently_playing"]["item"]["available_markets"]
+
+
+def test_fields_of_unsearched_types_are_null() -> None:
+    world = World.create("spotify")
+    data = _query("spotify", world, '{ GET_search(q: "x", type: "x", spotify_access_token: "x") { albums { total } tracks { total } } }',
+                  {"q": "Mojito", "type": ["album"]})
+    assert data["GET_search"]["tracks"] is None and data["GET_search"]["albums"]["total"] >= 1

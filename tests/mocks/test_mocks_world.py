@@ -1,0 +1,97 @@
+"""Mock worlds: fixtures load, state is deterministic, searches and mutations behave."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.errors import NotFound
+from gqlbench.mocks.world import World, load_fixture, stable_int, stable_token
+
+
+def test_stable_values_do_not_depend_on_the_process() -> None:
+    code = "from gqlbench.mocks.world import stable_int, stable_token; print(stable_int('a', 1), stable_token('a', 1))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONHASHSEED": "123"}).stdout.split()
+    assert out == [str(stable_int("a", 1)), stable_token("a", 1)]
+
+
+@pytest.mark.parametrize("domain", ["spotify", "tmdb"])
+def test_fresh_worlds_with_one_seed_are_identical(domain: str) -> None:
+    assert World.create(domain, 0).digest() == World.create(domain, 0).digest()
+
+
+def test_fixture_entities_are_there() -> None:
+    world = World.create("spotify")
+    names = [world.table("playlist")[p]["name"] for p in world.state["playlists"]]
+    assert names[:2] == ["My Rock", "My R&B"]
+    assert "My PC" in [d["name"] for d in world.state["devices"]]
+    assert len(world.state["saved_tracks"]) >= 3
+
+
+def test_lookup_of_an_unknown_id_is_not_found() -> None:
+    world = World.create("tmdb")
+    with pytest.raises(NotFound, match="no movie with id 424242"):
+        world.get("movie", 424242)
+
+
+def test_search_creates_entities_that_later_lookups_find() -> None:
+    world = World.create("tmdb")
+    search = world.handler("GET_search_movie")
+    first = search(world, {"query": "A Film Nobody Made"})["results"]
+    assert [r["title"] for r in first] == ["A Film Nobody Made"]
+    again = search(world, {"query": "A Film Nobody Made"})["results"]
+    assert again == first  # the same entity, not a new one
+    credits = world.handler("GET_movie__movie_id__credits")(world, {"movie_id": first[0]["id"]})
+    assert any(c["job"] == "Director" for c in credits["crew"])
+
+
+def test_different_seeds_invent_different_entities() -> None:
+    ids = []
+    for seed in (0, 1):
+        world = World.create("tmdb", seed)
+        ids.append(world.handler("GET_search_person")(world, {"query": "Nobody Known"})["results"][0]["id"])
+    assert ids[0] != ids[1]
+
+
+def test_mutations_change_the_state_and_its_digest() -> None:
+    world = World.create("spotify")
+    before = world.digest()
+    world.handler("PUT_me_player_volume")(world, {"volume_percent": 80})
+    assert world.digest() != before
+    active = [d for d in world.state["devices"] if d["is_active"]]
+    assert active[0]["volume_percent"] == 80
+
+
+def test_lazy_completion_does_not_depend_on_call_order() -> None:
+    def run(order: list[str]) -> str:
+        world = World.create("tmdb")
+        movie = world.handler("GET_search_movie")(world, {"query": "Titanic"})["results"][0]["id"]
+        person = world.handler("GET_search_person")(world, {"query": "Kate Winslet"})["results"][0]["id"]
+        calls = {"credits": lambda: world.handler("GET_movie__movie_id__credits")(world, {"movie_id": movie}),
+                 "person": lambda: world.handler("GET_person__person_id__movie_credits")(world, {"person_id": person})}
+        for name in order:
+            calls[name]()
+        return world.digest()
+
+    assert run(["credits", "person"]) == run(["person", "credits"])
+
+
+def test_a_fixture_reference_to_nothing_is_a_clear_error(tmp_path) -> None:
+    fixture = load_fixture("spotify")
+    fixture["playlists"] = [{"name": "Broken", "tracks": ["No Such Song"]}]
+    path = tmp_path / "spotify.json"
+    path.write_text(json.dumps(fixture))
+    with pytest.raises(GqlbenchError, match="no track named 'No Such Song'"):
+        World.create("spotify", fixture=path)
+
+
+def test_a_fixture_that_is_not_json_names_the_line(tmp_path) -> None:
+    path = tmp_path / "tmdb.json"
+    path.write_text('{\n  "movies": [\n}')
+    with pytest.raises(GqlbenchError, match=r"tmdb.json:3: .*not valid JSON"):
+        World.create("tmdb", fixture=path)
