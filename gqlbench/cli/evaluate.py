@@ -15,6 +15,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import missing_result, score_sample
 from gqlbench.records import SPLITS, Sample, SampleResult
 from gqlbench.results import ensure_writable, render_table, results_document, run_meta, write_run
+from gqlbench.scoring import add_exec_scores
 
 __all__ = ["evaluate", "Prediction", "read_predictions", "score_predictions"]
 
@@ -114,8 +115,12 @@ def _splits_of(predictions: Sequence[Prediction], path: Path, data_dir: Path) ->
     return sorted(found, key=lambda s: (SPLITS.index(s) if s in SPLITS else len(SPLITS), s))
 
 
-def _command(predictions: Path, out: Path | None, data: Path | None, splits: Sequence[str]) -> str:
+def _command(predictions: Path, out: Path | None, data: Path | None, splits: Sequence[str], execute: bool, seed: int) -> str:
     parts = ["gqlbench", "evaluate", str(predictions)]
+    if not execute:
+        parts.append("--no-exec")
+    if seed:
+        parts += ["--seed", str(seed)]
     if out is not None:
         parts += ["--out", str(out)]
     if data is not None:
@@ -136,12 +141,23 @@ def _preview(ids: Sequence[str], limit: int = 10) -> str:
 @click.option("--data", type=click.Path(exists=True, file_okay=False, path_type=Path), help="Benchmark folder of <split>.jsonl files [default: the bundled GraphQLRestBench].")
 @click.option("--split", "splits", multiple=True, help="Split(s) to evaluate [default: the splits of the ids in the file; test for an empty file].")
 @click.option("--overwrite", is_flag=True, help="Replace results already in --out.")
-def evaluate(predictions: Path, out: Path | None, data: Path | None, splits: tuple[str, ...], overwrite: bool) -> None:
+@click.option("--exec/--no-exec", "execute", default=True, show_default=True, help="Also run gold and predicted programs in the sandbox against mock worlds (Exec Success, Exec Match).")
+@click.option("--seed", default=0, show_default=True, help="Seed of the mock worlds the programs run against.")
+def evaluate(
+    predictions: Path,
+    out: Path | None,
+    data: Path | None,
+    splits: tuple[str, ...],
+    overwrite: bool,
+    execute: bool,
+    seed: int,
+) -> None:
     """Score PREDICTIONS, a JSONL file of {"id": "test/0", "prediction": "<raw model text>"} lines.
 
     Code is taken from the fenced blocks of each prediction (or the whole text),
-    parsed (never run), and scored by Arg Match and Seq Match against the gold
-    programs. Every sample of the evaluated split(s) counts: samples missing from
+    parsed and scored by Arg Match and Seq Match against the gold programs.
+    With --exec (the default) gold and predicted programs also run, only in the
+    sandbox, against fresh mock worlds for Exec Success and Exec Match. Every sample of the evaluated split(s) counts: samples missing from
     the file score 0 and are listed. Other fields of each line are kept in
     samples.jsonl.
     """
@@ -159,9 +175,12 @@ def evaluate(predictions: Path, out: Path | None, data: Path | None, splits: tup
     chosen = list(splits) or found or ["test"]
     samples = _samples_by_id(rows, predictions, data_dir, chosen)
     results, missing = score_predictions(rows, samples)
+    if execute:
+        codes = {r.id: (None if r.id in missing else str(r.explanation.get("code", ""))) for r in results}
+        results = add_exec_scores(results, samples, codes, seed=seed)
 
     meta = run_meta(
-        command=_command(predictions, out, data, splits),
+        command=_command(predictions, out, data, splits, execute, seed),
         data_hash=data_hash(data_dir),
         benchmark=data_dir.name,
         splits=chosen,
@@ -176,6 +195,9 @@ def evaluate(predictions: Path, out: Path | None, data: Path | None, splits: tup
     click.echo(render_table(document["metrics"]))  # type: ignore[arg-type]
     for entry in document["skipped"]:  # type: ignore[union-attr]
         click.echo(f"warning: skipped {entry['id']}: {entry['reason']}", err=True)
+    not_run = sorted({r.domain for r in results if "not_run" in r.explanation.get("exec", {})})
+    if not_run:
+        click.echo(f"warning: no execution scores for domain(s) {', '.join(not_run)}: not in the catalog (see GQLBENCH_CATALOG)", err=True)
     if missing:
         click.echo(f"warning: {len(missing)} samples have no prediction and score 0: {_preview(missing)}", err=True)
     parse_errors = [r.id for r in results if r.explanation.get("parse_error")]

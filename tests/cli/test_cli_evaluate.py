@@ -26,7 +26,8 @@ def four(group: dict) -> list[float]:
 
 def test_gold_predictions_score_one_everywhere(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rows = [{"id": s.id, "prediction": f"```python\n{s.gold_code}```", "model": "gold"} for s in load_split("test")]
-    assert main(["evaluate", str(write_jsonl(tmp_path / "p.jsonl", rows)), "--out", str(tmp_path / "out")]) == 0
+    args = ["evaluate", str(write_jsonl(tmp_path / "p.jsonl", rows)), "--out", str(tmp_path / "out"), "--no-exec"]
+    assert main(args) == 0
     results = read_results(tmp_path / "out" / "results.json")
     assert set(results["metrics"]) == {"overall", "spotify", "tmdb"}
     assert all(four(group) == [1.0] * 4 for group in results["metrics"].values())
@@ -130,3 +131,22 @@ def test_split_option_rejects_ids_of_other_splits(tmp_path: Path, capsys: pytest
     preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "test/0", "prediction": "a"}])
     assert main(["evaluate", str(preds), "--split", "valid"]) == 2
     assert "'test/0' is not in --split valid" in capsys.readouterr().err
+
+
+def test_exec_scores_and_traces_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    samples = load_split("test")[12:14]
+    rows = [
+        {"id": samples[0].id, "prediction": samples[0].gold_code},
+        {"id": samples[1].id, "prediction": "r = GET_search_tv(query='House of Cards')\nr.results[0].nme"},
+    ]
+    preds = write_jsonl(tmp_path / "p.jsonl", rows)
+    assert main(["evaluate", str(preds), "--out", str(tmp_path / "out")]) == 0
+    overall = read_results(tmp_path / "out" / "results.json")["metrics"]["overall"]
+    assert overall["n_samples"] == 32 and overall["exec_success"] == pytest.approx(1 / 32)
+    by_id = {r.id: r for r in read_samples(tmp_path / "out" / "samples.jsonl")}
+    assert (by_id["test/12"].scores.exec_success, by_id["test/12"].scores.exec_match) == (1, 1)
+    assert by_id["test/13"].explanation["exec"]["error"]["kind"] == "unknown_field"
+    assert [c["function"] for c in by_id["test/12"].explanation["exec"]["pred_trace"]["calls"]] == [
+        "GET_tv_popular", "GET_tv__tv_id_", "GET_company__company_id_"
+    ]
+    assert "Exec Success" in capsys.readouterr().out

@@ -1,0 +1,65 @@
+"""Joining the two scoring branches: static metrics and sandboxed execution.
+
+``gqlbench.metrics`` scores a program by reading it; ``gqlbench.mocks`` runs
+it. Neither knows the other, so the commands that want both (``evaluate``,
+``run``) call :func:`add_exec_scores` on the metric results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from gqlbench.records import Sample, SampleResult
+
+if TYPE_CHECKING:
+    from gqlbench.mocks.sandbox import SandboxPool
+
+__all__ = ["add_exec_scores"]
+
+
+def add_exec_scores(
+    results: Sequence[SampleResult],
+    samples: Mapping[str, Sample],
+    codes: Mapping[str, str | None],
+    *,
+    seed: int = 0,
+    pool: SandboxPool | None = None,
+) -> list[SampleResult]:
+    """Return ``results`` with ``exec_success``/``exec_match`` set and the traces explained.
+
+    ``codes`` maps a sample id to the extracted program, or ``None`` when the
+    sample has no prediction: such a sample scores 0 (its gold still runs, so
+    ``exec_match`` stays ``None`` exactly when the gold program cannot run and
+    every run averages Exec Match over the same samples). Skipped samples
+    (invalid gold) are left as they are, and so are samples of a domain the
+    catalog does not define (there is nothing to run them against): their
+    explanation says so.
+    """
+    from gqlbench.mocks.execution import execute_samples
+    from gqlbench.specs import list_domains
+
+    known = set(list_domains())
+    scored = [r for r in results if r.skipped is None and r.id in codes and r.domain in known]
+    outcomes = execute_samples(
+        [samples[r.id] for r in scored],
+        {r.id: codes[r.id] or "" for r in scored},
+        seed=seed,
+        pool=pool,
+    )
+    updated = []
+    for result in results:
+        outcome = outcomes.get(result.id)
+        if outcome is None:
+            if result.skipped is None and result.domain not in known:
+                reason = f"domain {result.domain!r} is not in the catalog: no mock world to run it against"
+                result = result.model_copy(update={"explanation": {**result.explanation, "exec": {"not_run": reason}}})
+            updated.append(result)
+            continue
+        success, match = outcome.exec_success, outcome.exec_match
+        if codes[result.id] is None:  # nothing was predicted: nothing ran
+            success, match = 0, (None if match is None else 0)
+        scores = result.scores.model_copy(update={"exec_success": success, "exec_match": match})
+        explanation = {**result.explanation, "exec": outcome.to_dict()}
+        updated.append(result.model_copy(update={"scores": scores, "explanation": explanation}))
+    return updated
