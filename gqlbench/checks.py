@@ -34,6 +34,7 @@ __all__ = [
     "check_endpoint_sdl",
     "check_domain_merge",
     "check_gold_code",
+    "check_gold_executes",
     "check_domain",
 ]
 
@@ -292,4 +293,29 @@ def check_gold_code(name: str, data_dir: Path | None = None) -> list[str]:
     return problems
 
 
-SAMPLE_CHECKS: tuple[Callable[[str, Path | None], list[str]], ...] = (check_gold_code,)
+def check_gold_executes(name: str, data_dir: Path | None = None, seed: int = 0) -> list[str]:
+    """Each sample's gold code runs to the end on the domain's mocks, in the sandbox.
+
+    Skipped, because their failure is already documented in the errata:
+    invalid gold, and gold that passes an undefined name positionally.
+    """
+    from gqlbench.mocks.sandbox import Job, SandboxPool  # mocks are needed only for this check
+
+    samples, errata = _domain_samples(name, data_dir)
+    runnable = [s for s in samples if not errata.why_invalid(s.id) and s.id not in errata.positional_gold_args]
+    if not runnable:
+        return []
+    with SandboxPool() as pool:
+        traces = pool.run_many([Job(code=s.gold_code, domain=name, seed=seed, sample_id=s.id) for s in runnable])
+    problems = []
+    for sample, trace in zip(runnable, traces):
+        if trace.error is not None:
+            line = f"line {trace.error.line}: " if trace.error.line else ""
+            problems.append(
+                f"sample {sample.id} ({sample.benchmark}): {line}gold code fails on the mocks "
+                f"(seed {seed}) with {trace.error.kind}: {trace.error.message}"
+            )
+    return problems
+
+
+SAMPLE_CHECKS: tuple[Callable[[str, Path | None], list[str]], ...] = (check_gold_code, check_gold_executes)

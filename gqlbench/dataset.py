@@ -10,6 +10,7 @@ when the loader does.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ __all__ = [
     "load_errata",
     "data_hash",
     "split_of",
+    "called_functions",
+    "fill_from_catalog",
 ]
 
 DEFAULT_BENCHMARK = "graphqlrestbench"
@@ -84,11 +87,46 @@ def _parse_specs(raw: object, where: str) -> list[FunctionSpec]:
         raise GqlbenchError(f"{where}: bad function spec at {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
 
 
+def called_functions(code: str, known: set[str]) -> list[str]:
+    """The ``known`` functions that ``code`` calls, in order of first appearance.
+
+    Code that does not parse calls nothing here; the checks report it.
+    """
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in known]
+    calls.sort(key=lambda n: (n.lineno, n.col_offset))
+    return list(dict.fromkeys(n.func.id for n in calls))  # type: ignore[attr-defined]
+
+
+def fill_from_catalog(sample: Sample, specs: bool = True, schema: bool = True) -> Sample:
+    """Fill a sample's left-out ``function_specs``/``GraphQL_schema`` from its domain's catalog.
+
+    A new domain's samples need only domain, utterance and output: the
+    signatures and SDL of the functions the gold code calls are the catalog's.
+    A domain without a specs file in any catalog folder leaves them empty.
+    """
+    from gqlbench.schemas import endpoint_sdl  # the catalog sits below the dataset; imported on use
+    from gqlbench.specs import load_specs, specs_for, specs_path
+
+    if specs_path(sample.domain) is None:
+        return sample  # nothing to fill from; `gqlbench domains check` reports the unknown calls
+    names = called_functions(sample.gold_code, set(load_specs(sample.domain)))
+    update: dict[str, object] = {}
+    if specs:
+        update["function_specs"] = specs_for(sample.domain, names)
+    if schema:
+        update["graphql_schema"] = "\n".join(filter(None, (endpoint_sdl(sample.domain, n) for n in names)))
+    return sample.model_copy(update=update)
+
+
 def _sample_from_row(row: dict, split: str, index: int, benchmark: str, where: str) -> Sample:
     missing = [k for k in ("domain", "utterance", "output") if k not in row]
     if missing:
         raise GqlbenchError(f"{where}: missing field(s) {', '.join(missing)}; each line needs domain, utterance and output")
-    return Sample(
+    sample = Sample(
         id=f"{split}/{index}",
         split=split,
         index=index,
@@ -100,6 +138,9 @@ def _sample_from_row(row: dict, split: str, index: int, benchmark: str, where: s
         graphql_schema=str(row.get("GraphQL_schema", "") or ""),
         input=str(row.get("input", "") or ""),
     )
+    if "function_specs" not in row or "GraphQL_schema" not in row:
+        sample = fill_from_catalog(sample, specs="function_specs" not in row, schema="GraphQL_schema" not in row)
+    return sample
 
 
 @cache

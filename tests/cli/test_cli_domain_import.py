@@ -1,0 +1,75 @@
+"""``gqlbench domains import-openapi``: files written, merged, never overwritten silently."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gqlbench.cli import main
+from gqlbench.specs import list_domains, load_specs, read_specs_file
+
+REPO = Path(__file__).resolve().parents[2]
+OPENAPI = REPO / "examples" / "library" / "openapi.yaml"
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_import_writes_a_catalog_folder_that_gqlbench_catalog_finds(tmp_path: Path, capsys, monkeypatch) -> None:
+    code, out, _ = run(["domains", "import-openapi", str(OPENAPI), "--name", "shelf", "--out", str(tmp_path)], capsys)
+    assert code == 0
+    assert "10 signatures" in out and "9 response schemas" in out and "DELETE_loans__loan_id_" in out
+    assert f"export GQLBENCH_CATALOG={tmp_path}" in out
+    assert len(read_specs_file(tmp_path / "specs" / "shelf.json").functions) == 10
+    assert len(list((tmp_path / "schemas" / "shelf").glob("*.graphql"))) == 9
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    assert "shelf" in list_domains() and "POST_loans" in load_specs("shelf")
+
+
+def test_endpoints_add_up_and_changes_need_force(tmp_path: Path, capsys) -> None:
+    base = ["domains", "import-openapi", str(OPENAPI), "--name", "shelf", "--out", str(tmp_path)]
+    assert run([*base, "--endpoints", "GET /search/books"], capsys)[0] == 0
+    assert run([*base, "--endpoints", "POST /loans,GET /me/loans"], capsys)[0] == 0
+    specs_file = tmp_path / "specs" / "shelf.json"
+    assert list(read_specs_file(specs_file).functions) == ["GET_search_books", "POST_loans", "GET_me_loans"]
+    code, out, _ = run([*base, "--endpoints", "POST /loans"], capsys)
+    assert code == 0 and "0 file(s) written, 2 unchanged" in out
+
+    changed = tmp_path / "changed.yaml"
+    changed.write_text(OPENAPI.read_text().replace("Borrow an edition for the current patron", "Borrow a book"))
+    before = specs_file.read_text()
+    code, _, err = run(["domains", "import-openapi", str(changed), "--name", "shelf", "--out", str(tmp_path)], capsys)
+    assert code == 2 and "POST_loans already exists with a different signature; pass --force" in err
+    assert specs_file.read_text() == before  # nothing written, not even the new files
+    assert not (tmp_path / "schemas" / "shelf" / "GET_books__book_id_.graphql").exists()
+    assert run(["domains", "import-openapi", str(changed), "--name", "shelf", "--out", str(tmp_path), "--force"], capsys)[0] == 0
+    assert "Borrow a book" in specs_file.read_text()
+
+
+def test_changed_schema_files_need_force(tmp_path: Path, capsys) -> None:
+    base = ["domains", "import-openapi", str(OPENAPI), "--name", "shelf", "--out", str(tmp_path), "--endpoints", "GET /me/loans"]
+    assert run(base, capsys)[0] == 0
+    sdl = tmp_path / "schemas" / "shelf" / "GET_me_loans.graphql"
+    sdl.write_text(sdl.read_text() + "\n# my edit\n")
+    code, _, err = run(base, capsys)
+    assert code == 2 and "GET_me_loans.graphql already exists with different content" in err
+    assert "# my edit" in sdl.read_text()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--endpoints", "GET /nope"], "endpoint 'GET /nope' is not in the document"),
+        (["--endpoints", "GET"], "is not of the form 'METHOD /path'"),
+        (["--name", "my-lib"], "--name 'my-lib': use letters, digits and _ only"),
+    ],
+)
+def test_bad_input_is_one_line(tmp_path: Path, capsys, extra: list[str], message: str) -> None:
+    args = ["domains", "import-openapi", str(OPENAPI), "--out", str(tmp_path)]
+    args += extra if "--name" in extra else ["--name", "shelf", *extra]
+    code, _, err = run(args, capsys)
+    assert code == 2 and message in err and err.count("\n") == 1
