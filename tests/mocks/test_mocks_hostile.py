@@ -1,0 +1,183 @@
+"""Hostile programs are refused or contained with a clear error, and do no harm.
+
+Two layers are tested separately. With the static check on (as in production)
+every attack below is refused or stopped by a limit. With the check switched
+off (``_unsafe_skip_policy``, tests only) the run-time walls alone must still
+hold: the restricted builtins, the audit hook and the process limits. After
+every program the same pool must run an ordinary program normally, and no
+file the program tried to create may exist.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gqlbench.mocks.sandbox import Job, SandboxPool
+from gqlbench.records import Trace
+
+ECHO = "gqlbench.mocks.sandbox:echo_runtime"
+LIMITS = dict(workers=2, cpu_seconds=1, memory_mb=256, wall_seconds=4, max_output_chars=1_000)
+CONTAINED = {"refused", "resource_limit", "timeout"}
+
+
+@pytest.fixture(scope="module")
+def guarded() -> Iterator[SandboxPool]:
+    with SandboxPool(**LIMITS) as pool:
+        yield pool
+
+
+@pytest.fixture(scope="module")
+def unguarded() -> Iterator[SandboxPool]:
+    with SandboxPool(**LIMITS, _unsafe_skip_policy=True) as pool:
+        yield pool
+
+
+def run(pool: SandboxPool, code: str, target: Path) -> Trace:
+    trace = pool.run(Job(code=code.replace("TARGET", str(target)), domain="tmdb", runtime=ECHO))
+    assert not target.exists(), "the program created a file"
+    after = pool.run(Job(code="GET_search_movie(query='ok')\nprint('still fine')", domain="tmdb", runtime=ECHO))
+    assert after.error is None and after.stdout == "still fine\n" and len(after.calls) == 1
+    return trace
+
+
+# -- refused by the static check -----------------------------------------------------------------
+
+REFUSED_STATICALLY = {
+    "import": "import os\nos.system('touch TARGET')",
+    "import as": "import os as o",
+    "from import": "from os import system",
+    "relative import": "from . import sandbox",
+    "import submodule": "import os.path",
+    "__import__": "__import__('os').system('touch TARGET')",
+    "__builtins__ lookup": "__builtins__['__import__']('os')",
+    "globals()": "globals()['__builtins__']",
+    "eval": "eval(\"open('TARGET', 'w')\")",
+    "exec": "exec('x = 1')",
+    "compile": "compile('1', '<s>', 'eval')",
+    "open": "open('TARGET', 'w').write('x')",
+    "class walk": "().__class__.__bases__[0].__subclasses__()",
+    "getattr": "getattr((), '__class__')",
+    "getattr via variable": "g = getattr\ng((), 'real')",
+    "__getattribute__": "().__getattribute__('__class__')",
+    "vars": "vars()",
+    "type": "type(())",
+    "str.format attribute": "'{0.__class__.__bases__}'.format(())",
+    "str.format via class": "str.format('{0.__class__}', 1)",
+    "format_map": "'{a.__class__}'.format_map({'a': 1})",
+    "format as a value": "f = 'x'.format",
+    "f-string attribute": "print(f'{().__class__!r}')",
+    "percent attribute": "print('%s' % ().__class__)",
+    "frame walk": "g = (x for x in [1])\nx = g.gi_frame.f_back.f_globals",
+    "while": "while True:\n    pass",
+    "def recursion": "def f():\n    return f()\nf()",
+    "lambda recursion": "f = lambda: f()\nf()",
+    "class": "class A:\n    pass",
+    "try swallows limits": "try:\n    x = 1\nexcept BaseException:\n    pass",
+    "tower power": "x = 10 ** 10 ** 8",
+    "big literal power": "x = 10 ** 100000000",
+    "power assign": "x = 2\nx **= 10 ** 8",
+    "nested too deep": "x = " + "[" * 150 + "]" * 150,
+}
+
+
+@pytest.mark.parametrize("code", REFUSED_STATICALLY.values(), ids=REFUSED_STATICALLY.keys())
+def test_refused_by_the_static_check(guarded: SandboxPool, code: str, tmp_path: Path) -> None:
+    trace = run(guarded, code, tmp_path / "pwned")
+    assert trace.error is not None and trace.error.kind == "refused", trace.error
+    assert trace.error.line is not None and "line" in trace.error.message
+    assert trace.calls == []
+
+
+def test_nesting_beyond_the_parser_is_a_parse_error(guarded: SandboxPool, tmp_path: Path) -> None:
+    trace = run(guarded, "x = " + "(" * 300 + ")" * 300, tmp_path / "pwned")
+    assert trace.error is not None and trace.error.kind == "parse_error"
+
+
+# -- admitted, but stopped by a limit ------------------------------------------------------------
+
+BOMBS = {
+    "huge range": "for i in range(10 ** 12):\n    pass",
+    "nested loops": "for a in range(10 ** 6):\n    for b in range(10 ** 6):\n        pass",
+    "huge string": "x = 'a' * 10 ** 10",
+    "huge list": "x = [0] * 10 ** 9",
+    "doubling list": "x = [1]\nfor i in range(40):\n    x = x + x",
+    "enormous integer by squaring": "x = 10\nfor i in range(40):\n    x = x * x",
+    "deep recursion through nesting": "x = []\nfor i in range(10 ** 5):\n    x = [x]\nprint(x)",
+    "output flood": "for i in range(10 ** 6):\n    print(i)",
+    "comprehension bomb": "x = [i for i in range(10 ** 6) for j in range(10 ** 6)]",
+}
+
+
+@pytest.mark.parametrize("code", BOMBS.values(), ids=BOMBS.keys())
+def test_bombs_are_stopped_by_limits(guarded: SandboxPool, code: str, tmp_path: Path) -> None:
+    trace = run(guarded, code, tmp_path / "pwned")
+    assert trace.error is not None and trace.error.kind in {"resource_limit", "timeout"}, trace.error
+    assert trace.error.message
+    assert len(trace.stdout) <= LIMITS["max_output_chars"]
+
+
+# -- with the static check off, the run-time walls hold on their own --------------------------------
+
+# Reach the os module's globals through the class hierarchy: the classic escape.
+WALK = (
+    "w = [c for c in ().__class__.__base__.__subclasses__() if c.__name__ == '_wrap_close'][0]\n"
+    "g = w.__init__.__globals__\n"
+)
+
+# name: (code, what must stop it: a regex matched against "kind: message")
+ATTACKS = {
+    "__import__ is not a builtin": ("__import__('os').system('touch TARGET')", "NameError"),
+    "import statement has no __import__": ("import os\nos.system('touch TARGET')", "__import__ not found"),
+    "open is not a builtin": ("open('TARGET', 'w')", "NameError"),
+    "eval is not a builtin": ("eval(\"open('TARGET', 'w')\")", "NameError"),
+    "os.system": (WALK + "g['system']('touch TARGET')", r"refused: .*\(os\.system\)"),
+    "os.open": (WALK + "g['open']('TARGET', 65)", r"refused: .*\(open\)"),
+    "builtins.open": (WALK + "g['__builtins__']['open']('TARGET', 'w')", r"refused: .*\(open\)"),
+    "read a file": (WALK + "print(g['__builtins__']['open']('/etc/hostname').read())", r"refused: .*\(open\)"),
+    "io.FileIO": (WALK + "g['sys'].modules['_io'].FileIO('TARGET', 'w')", r"refused: .*\(open\)"),
+    "subprocess": (WALK + "g['sys'].modules['subprocess'].Popen(['touch', 'TARGET'])", r"refused: .*subprocess\.Popen"),
+    "raw fork_exec": (WALK + "g['sys'].modules['_posixsubprocess'].fork_exec()", "refused: .*starting processes"),
+    "fork": (WALK + "g['fork']()", r"refused: .*\(os\.fork\)"),
+    "signal the parent": (WALK + "g['kill'](g['getppid'](), 0)", r"refused: .*\(os\.kill\)"),
+    "new import": (
+        WALK + "g['sys'].modules['importlib'].import_module('ctypes')",
+        "refused: the sandbox does not allow",
+    ),
+    "socket": (WALK + "g['__builtins__']['__import__']('socket').socket()", "refused: .*socket"),
+    "builtin module import": (WALK + "g['__builtins__']['__import__']('gc').get_objects()", "refused: .*(import|gc)"),
+    "lift own limits": (
+        WALK + "r = g['sys'].modules['resource']\nr.setrlimit(r.RLIMIT_CPU, (-1, -1))",
+        "resource.setrlimit",
+    ),
+    "frame walk": ("f = (f.gi_frame.f_back.f_globals for _ in [1])\nprint(list(f))", r"object\.__getattr__"),
+    "stdout flood": (WALK + "g['sys'].stdout.write('x' * 10 ** 6)", "resource_limit: .*printed more than"),
+    "while": ("while True:\n    pass", "resource_limit|timeout"),
+    "def recursion": ("def f():\n    return f()\nf()", "resource_limit: .*recursion"),
+    "tower power": ("x = 10 ** 10 ** 8", "resource_limit|timeout"),
+}
+
+
+@pytest.mark.parametrize(("code", "stopped_by"), ATTACKS.values(), ids=ATTACKS.keys())
+def test_contained_without_the_static_check(unguarded: SandboxPool, code: str, stopped_by: str, tmp_path: Path) -> None:
+    trace = run(unguarded, code, tmp_path / "pwned")
+    assert trace.error is not None, "the attack ran to completion"
+    assert re.search(stopped_by, f"{trace.error.kind}: {trace.error.message}"), trace.error
+    assert "hostname" not in trace.stdout and len(trace.stdout) <= LIMITS["max_output_chars"]
+
+
+def test_the_audit_hook_names_what_it_vetoed(unguarded: SandboxPool, tmp_path: Path) -> None:
+    trace = run(unguarded, WALK + "g['system']('touch TARGET')", tmp_path / "pwned")
+    assert trace.error is not None
+    assert (trace.error.kind, trace.error.line) == ("refused", 3)
+    assert "os.system" in trace.error.message
+
+
+def test_a_subverted_worker_cannot_forge_results(unguarded: SandboxPool, tmp_path: Path) -> None:
+    """Writing fake protocol lines to the reply pipe costs the program its worker, nothing more."""
+    forge = WALK + "for fd in range(3, 12):\n    g['write'](fd, b'{\"ready\": true}\\n[[[[1]]]]\\n')\nx = 1"
+    trace = run(unguarded, forge, tmp_path / "pwned")
+    assert trace.error is not None and "protocol" in trace.error.message

@@ -1,0 +1,159 @@
+"""The sandbox pool runs programs in reused workers and turns every outcome into a trace."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+
+import pytest
+
+from gqlbench.dataset import load_errata, load_samples
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.sandbox import DEFAULT_RUNTIME, Job, SandboxPool, echo_runtime, run_program
+
+ECHO = "gqlbench.mocks.sandbox:echo_runtime"
+
+
+def job(code: str, **fields: object) -> Job:
+    return Job(code=code, **{"domain": "tmdb", "runtime": ECHO, **fields})  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[SandboxPool]:
+    with SandboxPool(workers=2, cpu_seconds=1, wall_seconds=20) as pool:
+        yield pool
+
+
+def test_a_program_runs_and_its_calls_output_and_identity_are_traced(pool: SandboxPool) -> None:
+    code = (
+        'r = GET_search_movie(query="Titanic")\n'
+        "GET_movie__movie_id__credits(movie_id=r.results[0].id)\n"
+        "print('first:', r.results[0].id)\n"
+    )
+    trace = pool.run(job(code, seed=7, sample_id="test/99"))
+    assert trace.error is None
+    assert (trace.sample_id, trace.domain, trace.seed) == ("test/99", "tmdb", 7)
+    assert [c.function for c in trace.calls] == ["GET_search_movie", "GET_movie__movie_id__credits"]
+    assert trace.calls[0].arguments == {"query": "Titanic"}
+    assert trace.calls[1].arguments == {"movie_id": "GET_search_movie#1.results[0].id"}
+    assert trace.stdout == "first: GET_search_movie#1.results[0].id\n"
+    assert trace.elapsed_s > 0
+
+
+def test_same_program_and_seed_give_the_same_trace(pool: SandboxPool) -> None:
+    code = 'GET_search_movie(query="Up")'
+    first, second, other_seed = pool.run_many([job(code, seed=1), job(code, seed=1), job(code, seed=2)])
+    assert first.world_digest == second.world_digest != other_seed.world_digest
+    assert first.calls == second.calls
+
+
+ERRORS = {
+    # code: (kind, line)
+    "x = (": ("parse_error", 1),
+    "x = 1\nimport os": ("refused", 2),
+    "x = 1\nGET_movie_details(movie_id=1)": ("unknown_function", 2),
+    "x = query": ("other", 1),
+    "r = GET_search_movie(query='x')\nGET_movie__movie_id_(movie_id=r, colour='red')": ("bad_arguments", 2),
+    "x = []\ny = x[3]": ("index_out_of_range", 2),
+    "d = {}\ny = d['missing']": ("index_out_of_range", 2),
+    "x = 1\ny = x + 'a'": ("other", 2),
+    "for i in range(10 ** 7):\n    pass": ("resource_limit", 1),
+    "x = 1\nfor i in range(100):\n    print('x' * 1000)": ("resource_limit", 3),
+}
+
+
+@pytest.mark.parametrize("code", ERRORS.keys())
+def test_errors_are_classified_with_the_program_line(pool: SandboxPool, code: str) -> None:
+    kind, line = ERRORS[code]
+    trace = pool.run(job(code))
+    assert trace.error is not None, code
+    assert (trace.error.kind, trace.error.line) == (kind, line), trace.error
+    assert trace.error.message
+
+
+def test_calls_made_before_an_error_are_kept(pool: SandboxPool) -> None:
+    trace = pool.run(job("GET_search_movie(query='a')\nx = [][0]\nGET_search_movie(query='b')"))
+    assert trace.error is not None and trace.error.kind == "index_out_of_range"
+    assert [c.arguments for c in trace.calls] == [{"query": "a"}]
+
+
+def test_output_is_capped_at_the_limit(pool: SandboxPool) -> None:
+    trace = pool.run(job("for i in range(10 ** 5):\n    print('abc')"))
+    assert trace.error is not None and trace.error.kind == "resource_limit"
+    assert len(trace.stdout) == 10_000 and trace.stdout.startswith("abc\nabc")
+
+
+def test_a_large_trace_arrives_whole(pool: SandboxPool) -> None:
+    trace = pool.run(job("for i in range(20000):\n    GET_search_movie(query=str(i) * 20)"))
+    assert trace.error is None
+    assert len(trace.calls) == 20000 and trace.calls[-1].arguments == {"query": "19999" * 20}
+
+
+def test_run_many_preserves_order_and_uses_every_worker(pool: SandboxPool) -> None:
+    jobs = [job(f"print({i})") for i in range(40)]
+    traces = pool.run_many(jobs)
+    assert [t.stdout for t in traces] == [f"{i}\n" for i in range(40)]
+    assert pool.run_many([]) == []
+
+
+def test_workers_are_reused_between_jobs(pool: SandboxPool) -> None:
+    pool.run_many([job("x = 1")] * 4)
+    pids = [w.process.pid for w in pool._workers]
+    pool.run_many([job("x = 2")] * 10)
+    assert [w.process.pid for w in pool._workers] == pids
+
+
+def test_an_overrunning_worker_is_killed_and_replaced() -> None:
+    with SandboxPool(workers=1, cpu_seconds=30, wall_seconds=1) as pool:
+        pool.run(job("x = 1"))
+        pid = pool._workers[0].process.pid
+        slow, after = pool.run_many([job("x = 10 ** 1000\nfor i in range(40):\n    x = x * x"), job("print('fine')")])
+        assert slow.error is not None and slow.error.kind == "timeout"
+        assert 1 <= slow.elapsed_s < 5
+        assert after.error is None and after.stdout == "fine\n"
+        assert pool._workers[0].process.pid != pid
+
+
+def test_run_program_is_a_one_off_pool() -> None:
+    trace = run_program(job("print(len('four'))"), wall_seconds=10)
+    assert trace.error is None and trace.stdout == "4\n"
+
+
+def test_a_runtime_that_cannot_start_is_a_user_error(pool: SandboxPool) -> None:
+    with pytest.raises(GqlbenchError, match="domain 'atlantis'"):
+        pool.run(job("x = 1", domain="atlantis"))
+    with pytest.raises(GqlbenchError, match="no_such_module"):
+        pool.run(job("x = 1", runtime="no_such_module:make"))
+    assert pool.run(job("print(1)")).stdout == "1\n"  # the pool is still usable
+
+
+def test_closed_pool_refuses_work() -> None:
+    pool = SandboxPool(workers=1)
+    pool.close()
+    with pytest.raises(GqlbenchError, match="closed"):
+        pool.run(job("x = 1"))
+
+
+def test_echo_runtime_checks_keywords_and_records_calls() -> None:
+    runtime = echo_runtime("spotify", 0)
+    response = runtime.namespace["GET_search"](q="x", type="track")
+    assert str(response.tracks.items[0].uri) == "GET_search#1.tracks.items[0].uri"
+    with pytest.raises(Exception, match="no parameter 'colour'") as raised:
+        runtime.namespace["GET_search"](colour="red")
+    assert raised.value.kind == "bad_arguments"  # type: ignore[attr-defined]
+    assert [c.function for c in runtime.calls()] == ["GET_search"]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("gqlbench.mocks.endpoints") is None, reason="real runtime not built yet")
+def test_the_sandbox_does_not_get_in_the_real_runtimes_way() -> None:
+    """Gold programs on the real runtime: no veto, limit or timeout caused by the sandbox itself."""
+    errata = load_errata()
+    samples = [s for s in load_samples() if not errata.why_invalid(s.id)]
+    with SandboxPool(workers=2, wall_seconds=30) as pool:
+        traces = pool.run_many(
+            [Job(code=s.gold_code, domain=s.domain, sample_id=s.id, runtime=DEFAULT_RUNTIME) for s in samples]
+        )
+    for trace in traces:
+        if trace.error is not None:
+            assert trace.error.kind not in ("timeout", "resource_limit"), (trace.sample_id, trace.error)
+            assert "sandbox does not allow" not in trace.error.message, (trace.sample_id, trace.error)
