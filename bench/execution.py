@@ -6,8 +6,8 @@ and their ratio, measured in the same run. The fresh-process side starts one
 worker process per program, with as many running at once as the pool has
 workers, so the comparison isolates what reusing workers saves.
 
-    .venv/bin/python bench/execution.py                     # placeholder runtime
-    .venv/bin/python bench/execution.py --runtime gqlbench.mocks.endpoints:make_runtime
+    .venv/bin/python bench/execution.py                     # the real mock runtime
+    .venv/bin/python bench/execution.py --runtime gqlbench.mocks.sandbox:echo_runtime   # sandbox cost alone
 
 Goal on a 2-core machine: >= 50 programs/s through the pool and >= 10x the
 fresh-process rate. Figures depend on the machine and its load; this is a
@@ -23,10 +23,9 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from gqlbench.dataset import load_samples
-from gqlbench.mocks.sandbox import Job, SandboxPool
+from gqlbench.mocks.sandbox import DEFAULT_RUNTIME, Job, SandboxPool
 from gqlbench.records import Trace
 
-ECHO_RUNTIME = "gqlbench.mocks.sandbox:echo_runtime"
 
 
 def gold_jobs(runtime: str) -> list[Job]:
@@ -58,7 +57,7 @@ def fresh(jobs: Sequence[Job], workers: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runtime", default=ECHO_RUNTIME, help="runtime factory 'module:function'")
+    parser.add_argument("--runtime", default=DEFAULT_RUNTIME, help="runtime factory 'module:function'")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3, help="rounds over all gold programs through the pool")
     parser.add_argument("--fresh", type=int, default=30, help="programs run with a fresh process each")
