@@ -1,0 +1,57 @@
+"""Few-shot chain-of-thought prompting, the paper's main setting.
+
+The conversation is: an instruction block (system), then for each example a
+user turn with the task and an assistant turn with a worked answer, then the
+evaluated task. A worked answer names the calls in order and what flows
+between them (derived from the gold code), then gives the gold code in a
+```python block, which is the shape the model is asked to answer in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gqlbench.generators.budget import FULL_DETAIL, Detail
+from gqlbench.generators.prompts import NEXT_TURN_STOP, describe_calls, gold_calls, render_task
+from gqlbench.records import Message, Sample
+
+__all__ = ["COT_INSTRUCTIONS", "cot_answer", "cot_messages", "cot_stop"]
+
+COT_INSTRUCTIONS = """\
+You write Python code that fulfils a user's request by calling REST API functions in sequence.
+You are given the functions' signatures (JSON), the GraphQL schema of the responses they return, and the request (the utterance).
+Rules:
+- Call only the given functions, with keyword arguments.
+- Read fields of a response exactly as the GraphQL schema names them, e.g. response_obj.results[0].id.
+- Store a response in a variable (response_obj, response_obj1, ...) when a later call needs a value from it.
+- Do not import modules, define functions or print.
+First reason step by step: which calls are needed, in which order, and which value flows from one response into the next call.
+Then write the whole call sequence in one ```python code block."""
+
+
+def cot_answer(sample: Sample) -> str:
+    """The worked answer for an example: the call plan, then the gold code."""
+    steps = describe_calls(gold_calls(sample.gold_code))
+    plan = "\n".join(steps) if steps else "No function call is needed."
+    n = len(steps)
+    lead = f"The request needs {n} call{'s' if n != 1 else ''}:"
+    return f"{lead}\n{plan}\n\n```python\n{sample.gold_code.strip()}\n```"
+
+
+def cot_messages(sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL) -> list[Message]:
+    """The chat messages of a CoT prompt (the context budget decides ``shots`` and ``detail``)."""
+    messages = [Message(role="system", content=COT_INSTRUCTIONS)]
+    for shot in shots:
+        messages.append(Message(role="user", content=render_task(shot)))
+        messages.append(Message(role="assistant", content=cot_answer(shot)))
+    task = render_task(sample, descriptions=detail.descriptions, parameter_descriptions=detail.parameter_descriptions)
+    messages.append(Message(role="user", content=task))
+    return messages
+
+
+def cot_stop() -> tuple[str, ...]:
+    """Stop when a model starts inventing the next task (base models do).
+
+    The code block is not a stop: its closing fence is part of the answer.
+    """
+    return (NEXT_TURN_STOP,)

@@ -1,0 +1,135 @@
+"""Shared prompt parts: the task block, worked answers and plain-text rendering.
+
+Every prompt style shows a sample the same way the benchmark's own ``input``
+field does (function signatures as JSON, the GraphQL schema of their
+responses, the utterance), so :func:`render_task` reproduces that field byte
+for byte and a zero-shot prompt is exactly the dataset's prompt. Worked
+answers for few-shot examples are derived from the gold code by
+:func:`describe_calls`, never written by hand per sample.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gqlbench.records import FunctionSpec, Sample
+
+__all__ = [
+    "NEXT_TURN_STOP",
+    "GoldCall",
+    "render_signatures",
+    "render_task",
+    "gold_calls",
+    "describe_calls",
+]
+
+# Base models without a chat template get a plain ``Role: content`` transcript
+# (gqlbench.generators.models.render_chat). One that starts inventing the next
+# task writes this, so it is a stop sequence for every prompt style.
+NEXT_TURN_STOP = "\nUser:"
+
+
+def render_signatures(specs: Sequence[FunctionSpec], *, descriptions: bool = True, parameter_descriptions: bool = True) -> str:
+    """Signatures as the dataset's JSON list; the context budget can strip descriptions."""
+    rendered = []
+    for spec in specs:
+        raw = spec.model_dump(mode="json", exclude_unset=True)
+        if not descriptions:
+            raw.pop("description", None)
+        if not parameter_descriptions:
+            for param in raw.get("parameters", {}).get("properties", {}).values():
+                param.pop("description", None)
+        rendered.append(raw)
+    return json.dumps(rendered)
+
+
+def render_task(sample: Sample, *, descriptions: bool = True, parameter_descriptions: bool = True) -> str:
+    """One sample as the benchmark states it: signatures, GraphQL schema, utterance.
+
+    With all descriptions kept this equals the dataset's ``input`` field.
+    """
+    signatures = render_signatures(sample.function_specs, descriptions=descriptions, parameter_descriptions=parameter_descriptions)
+    return f"Function Signatures:\n\n{signatures}\n\nGraphQL schema:\n\n{sample.graphql_schema}\nUtterance: {sample.utterance}"
+
+
+@dataclass(frozen=True)
+class GoldCall:
+    """One line of a gold program, read structurally (``ast``; nothing is run)."""
+
+    line: str  # the source line, as written
+    function: str
+    target: str | None  # the variable the response is stored in
+    arguments: tuple[tuple[str, str], ...]  # (name or "#i" for positional, source text)
+    sources: tuple[str, ...]  # earlier response variables this call reads
+
+
+def _called_function(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id
+    return None
+
+
+def _source(code: str, node: ast.AST) -> str:
+    """An expression as the gold spells it (quotes, spacing), not as ``ast.unparse`` would."""
+    return ast.get_source_segment(code, node) or ast.unparse(node)
+
+
+def gold_calls(code: str) -> list[GoldCall]:
+    """The top-level calls of a (valid) gold program, in order.
+
+    Raises ``SyntaxError`` for invalid code: callers exclude errata samples first.
+    """
+    tree = ast.parse(code)
+    lines = code.splitlines()
+    calls: list[GoldCall] = []
+    stored: list[str] = []
+    for stmt in tree.body:
+        value = stmt.value if isinstance(stmt, (ast.Assign, ast.Expr)) else None
+        function = _called_function(value) if value is not None else None
+        if function is None:
+            continue
+        assert isinstance(value, ast.Call)
+        target = None
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            target = stmt.targets[0].id
+        arguments = [(f"#{i}", _source(code, a)) for i, a in enumerate(value.args)]
+        arguments += [(kw.arg or "**", _source(code, kw.value)) for kw in value.keywords]
+        read = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+        sources = tuple(v for v in stored if v in read)
+        line = "\n".join(lines[stmt.lineno - 1 : (stmt.end_lineno or stmt.lineno)]).strip()
+        calls.append(GoldCall(line, function, target, tuple(arguments), sources))
+        if target:
+            stored.append(target)
+    return calls
+
+
+def _describe_argument(name: str, source: str, stored: Sequence[str]) -> str:
+    label = f"positional argument {name[1:]}" if name.startswith("#") else name
+    readers = [v for v in stored if re.search(rf"\b{re.escape(v)}\b", source)]
+    if not readers:
+        return f"{label}={source}"
+    if len(source) <= 60:
+        return f"{label} taken from {source}"
+    return f"{label} built from {', '.join(readers)}"
+
+
+def describe_calls(calls: Sequence[GoldCall]) -> list[str]:
+    """One sentence per call: what is called, with what, and where its result goes.
+
+    Only facts read off the code (names, literal values, which earlier response
+    a value comes from), so the worked answers carry no invented reasoning.
+    """
+    sentences = []
+    stored: list[str] = []
+    for i, call in enumerate(calls, 1):
+        args = [_describe_argument(n, s, stored) for n, s in call.arguments]
+        with_args = f" with {', '.join(args)}" if args else " (no arguments)"
+        keep = f"; keep the response as {call.target}" if call.target else ""
+        sentences.append(f"{i}. Call {call.function}{with_args}{keep}.")
+        if call.target:
+            stored.append(call.target)
+    return sentences

@@ -1,0 +1,92 @@
+"""Choosing few-shot examples: deterministic, leak-free, only sound gold.
+
+Examples always come from the ``train`` split of the evaluated sample's
+domain, so they can never reveal an answer of the split being evaluated
+(evaluating ``train`` itself therefore requires ``--shots 0``). Samples listed
+in the errata (invalid gold, and gold that passes arguments positionally) are
+never shown as examples: a worked answer must be one the model should copy.
+
+Two rules, both independent of run order and machine:
+
+``similar`` (default)
+    the ``k`` train samples whose utterances share the most words with the
+    evaluated utterance (Jaccard overlap of lower-cased word sets), ties
+    broken by line index. Close examples are what helps small models most.
+``diverse``
+    one fixed set per domain: greedily add the sample whose gold code uses
+    the most functions not yet covered, ties broken by line index. Every
+    sample of a domain gets the same examples, so the prompt prefix is shared
+    (prefix caching in vLLM) and a reader can inspect the one set used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from gqlbench.dataset import Errata
+from gqlbench.errors import GqlbenchError
+from gqlbench.generators.prompts import gold_calls
+from gqlbench.records import Sample
+
+__all__ = ["SHOT_SPLIT", "SHOT_RULES", "DEFAULT_SHOTS", "shot_pool", "select_shots", "utterance_overlap"]
+
+SHOT_SPLIT = "train"
+SHOT_RULES: tuple[str, ...] = ("similar", "diverse")
+DEFAULT_SHOTS = 3
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def utterance_overlap(a: str, b: str) -> float:
+    """Jaccard overlap of the two utterances' lower-cased word sets."""
+    wa, wb = _words(a), _words(b)
+    return len(wa & wb) / len(wa | wb) if wa | wb else 0.0
+
+
+def shot_pool(train: Sequence[Sample], errata: Errata) -> list[Sample]:
+    """Train samples fit to be shown as examples (errata samples left out)."""
+    unfit = set(errata.invalid_gold) | set(errata.positional_gold_args)
+    pool = []
+    for sample in train:
+        if sample.split != SHOT_SPLIT:
+            raise GqlbenchError(f"sample {sample.id} is not a {SHOT_SPLIT} sample; few-shot examples come from {SHOT_SPLIT} only")
+        if sample.id in unfit:
+            continue
+        try:
+            gold_calls(sample.gold_code)
+        except SyntaxError:  # invalid gold the errata do not list yet: still never a shot
+            continue
+        pool.append(sample)
+    return pool
+
+
+def _diverse(candidates: list[Sample], k: int) -> list[Sample]:
+    chosen: list[Sample] = []
+    covered: set[str] = set()
+    remaining = list(candidates)
+    while remaining and len(chosen) < k:
+        best = max(remaining, key=lambda s: (len({c.function for c in gold_calls(s.gold_code)} - covered), -s.index))
+        chosen.append(best)
+        covered |= {c.function for c in gold_calls(best.gold_code)}
+        remaining.remove(best)
+    return chosen
+
+
+def select_shots(sample: Sample, pool: Sequence[Sample], k: int = DEFAULT_SHOTS, rule: str = "similar") -> list[Sample]:
+    """The ``k`` examples for ``sample`` from ``pool`` (see :func:`shot_pool`), best first."""
+    if k <= 0:
+        return []
+    if sample.split == SHOT_SPLIT:
+        raise GqlbenchError(f"sample {sample.id}: few-shot examples come from the {SHOT_SPLIT} split, so evaluating it needs --shots 0")
+    if rule not in SHOT_RULES:
+        raise GqlbenchError(f"unknown shot rule {rule!r}; choose one of {', '.join(SHOT_RULES)}")
+    candidates = sorted((s for s in pool if s.domain == sample.domain and s.split == SHOT_SPLIT), key=lambda s: s.index)
+    if rule == "diverse":
+        return _diverse(candidates, k)
+    ranked = sorted(candidates, key=lambda s: (-utterance_overlap(sample.utterance, s.utterance), s.index))
+    return ranked[:k]

@@ -1,0 +1,111 @@
+"""``gqlbench run``: generate with a model, score, and write a resumable run folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from gqlbench.errors import GqlbenchError
+
+__all__ = ["run"]
+
+
+@click.command("run")
+@click.option("--model", required=True, help="Model folder, Hugging Face id, or a bundled name such as smollm2 (see `gqlbench models`).")
+@click.option(
+    "--backend",
+    default="auto",
+    show_default=True,
+    help="vllm | openai | hf | auto (vLLM when importable, else transformers) | module:Class for your own backend "
+    "(a class implementing gqlbench.generators.Backend, called as Class(model, **model_args); module may be path/to/file.py).",
+)
+@click.option("--prompt", "prompt_style", type=click.Choice(["cot", "react"]), default="cot", show_default=True)
+@click.option("--split", default="test", show_default=True, help="Split to evaluate (train needs --shots 0).")
+@click.option("--limit", type=int, default=None, help="Only the first N samples.")
+@click.option("--ids", default="", help="Comma-separated sample ids, e.g. test/0,test/3.")
+@click.option("--shots", type=int, default=3, show_default=True, help="Few-shot examples from the train split of the same domain.")
+@click.option("--shot-rule", type=click.Choice(["similar", "diverse"]), default="similar", show_default=True,
+              help="similar: most word overlap with the utterance; diverse: one fixed set per domain covering the most functions.")
+@click.option("--max-steps", type=int, default=8, show_default=True, help="ReAct: most steps per sample.")
+@click.option("--observe", type=click.Choice(["schema", "mock"]), default="schema", show_default=True,
+              help="ReAct observation: the GraphQL type of the returned value, or the executed mock response.")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Run folder (default: runs/<model>/<timestamp>_<split>_<prompt>/, resuming the latest with the same settings).")
+@click.option("--model-args", default="", help="Backend/engine arguments, k=v,... (e.g. tensor_parallel_size=2,max_model_len=8192).")
+@click.option("--temperature", type=float, default=0.0, show_default=True, help="0 is greedy decoding; the paper used 0.05.")
+@click.option("--top-p", type=float, default=1.0, show_default=True)
+@click.option("--max-new-tokens", type=int, default=None, help="Generation budget (default: 512 for cot, 192 per react step).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--base-url", default=None, help="openai backend: the server's URL, e.g. http://localhost:8000/v1.")
+@click.option("--api-key-env", default=None, help="openai backend: environment variable holding the API key.")
+@click.option("--data", type=click.Path(path_type=Path, file_okay=False), default=None, help="Benchmark folder (default: the bundled GraphQLRestBench).")
+@click.option("--batch-size", type=int, default=16, show_default=True,
+              help="Samples per batched generation; a killed run loses at most one batch.")
+@click.option("--overwrite", is_flag=True, help="Start the run over (says which files it removes).")
+@click.option("--quiet", is_flag=True, help="No progress bar (batch jobs).")
+def run(
+    model: str,
+    backend: str,
+    prompt_style: str,
+    split: str,
+    limit: int | None,
+    ids: str,
+    shots: int,
+    shot_rule: str,
+    max_steps: int,
+    observe: str,
+    out: Path | None,
+    model_args: str,
+    temperature: float,
+    top_p: float,
+    max_new_tokens: int | None,
+    seed: int,
+    base_url: str | None,
+    api_key_env: str | None,
+    data: Path | None,
+    batch_size: int,
+    overwrite: bool,
+    quiet: bool,
+) -> None:
+    """Run a model on a split, score it, and print the report.
+
+    Re-running the same command resumes the latest unfinished run with the same
+    settings; failed generations are retried then.
+    """
+    from gqlbench.generators.factory import parse_model_args
+    from gqlbench.runner import RunOptions, RunSettings
+    from gqlbench.runner import run as run_benchmark
+
+    settings = RunSettings(
+        model=model,
+        backend=backend,
+        prompt=prompt_style,
+        split=split,
+        ids=tuple(i.strip() for i in ids.split(",") if i.strip()),
+        limit=limit,
+        shots=shots,
+        shot_rule=shot_rule,
+        max_steps=max_steps,
+        observe=observe,
+        model_args=parse_model_args(model_args),
+        temperature=temperature,
+        top_p=top_p,
+        max_new_tokens=max_new_tokens,
+        seed=seed,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        data=str(data.resolve()) if data else None,
+    )
+    outcome = run_benchmark(settings, RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size))
+    if outcome.already_complete and outcome.resumed_from:
+        click.echo(f"already complete: {outcome.run_dir} (use --overwrite to redo it)", err=True)
+    report = outcome.run_dir / "report.md"
+    if report.is_file():
+        click.echo(report.read_text(encoding="utf-8").rstrip())
+    click.echo(f"\nrun folder: {outcome.run_dir}")
+    if outcome.missing:
+        raise GqlbenchError(
+            f"{len(outcome.missing)} of {len(outcome.missing) + len(outcome.results)} samples failed to generate "
+            f"(see {outcome.run_dir / 'errors.jsonl'}); re-run the same command to retry them"
+        )

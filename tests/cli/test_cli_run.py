@@ -1,0 +1,71 @@
+"""`gqlbench run` from the command line, including a resume after SIGKILL."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gqlbench.cli import main
+
+STUB = f"{Path(__file__).parent.parent / 'stub_backends.py'}:StubBackend"
+
+
+def _ids(run_dir: Path) -> list[str]:
+    return [json.loads(line)["id"] for line in (run_dir / "samples.jsonl").read_text().splitlines()]
+
+
+def test_run_prints_the_report_and_the_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code = main(["run", "--model", "stub", "--backend", STUB, "--ids", "test/0,test/20", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "| overall" in out and "Arg Match (full)" in out
+    run_dir = Path(out.split("run folder: ")[1].strip())
+    assert run_dir.parts[:2] == ("runs", "stub") and _ids(run_dir) == ["test/0", "test/20"]
+
+
+def test_failed_generations_exit_nonzero_with_a_retry_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["run", "--model", "stub", "--backend", STUB, "--limit", "2", "--out", str(tmp_path / "r"),
+                 "--model-args", "fail=test/1", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and "1 of 2 samples failed to generate" in err and "re-run the same command" in err
+
+
+def test_bad_options_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--model", "stub", "--backend", STUB, "--split", "train", "--out", str(tmp_path / "r")]) == 2
+    assert "--shots 0" in capsys.readouterr().err
+    assert main(["run", "--model", "stub", "--backend", "nope_module:X", "--out", str(tmp_path / "r2"), "--limit", "1"]) == 2
+    assert "cannot import" in capsys.readouterr().err
+
+
+def test_a_killed_run_resumes_without_lost_or_duplicated_samples(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    command = [sys.executable, "-c", "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
+               "run", "--model", "stub", "--backend", STUB, "--limit", "12", "--batch-size", "2",
+               "--model-args", "delay=0.25", "--out", str(out), "--quiet"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    samples = out / "samples.jsonl"
+    while time.monotonic() < deadline and (not samples.exists() or samples.read_text().count("\n") < 3):
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    killed_with = _ids(out)
+    assert 3 <= len(killed_with) < 12, "the run must be killed mid-way"
+
+    resumed = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{len(killed_with)} of 12 samples done" in resumed.stderr
+    ids = _ids(out)
+    assert ids[: len(killed_with)] == killed_with
+    assert sorted(ids, key=lambda i: int(i.split("/")[1])) == [f"test/{i}" for i in range(12)]
+    assert len(ids) == len(set(ids))
+    results = json.loads((out / "results.json").read_text())
+    assert results["metrics"]["overall"]["n_samples"] == 12 and results["missing"] == []

@@ -1,0 +1,89 @@
+"""Test doubles for the Backend protocol (tests only; never a user-facing backend).
+
+Selectable from the CLI as ``--backend tests/stub_backends.py:StubBackend``.
+The stub answers with the sample's gold program (so the scoring path is
+exercised with known answers), counts tokens as whitespace-separated words,
+and can be slowed down or made to fail through model args:
+
+- ``delay``: seconds per generated sample;
+- ``fail``: sample ids joined by ``+`` whose generation fails;
+- ``fail_while``: a file path; while it exists every generation fails;
+- ``max_model_len``: the context window in words;
+- ``log``: a file that gets one line per ``generate`` call (its batch's ids).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from gqlbench.dataset import get_sample
+from gqlbench.generators.backend import GenerationConfig, GenerationRequest
+from gqlbench.records import Completion, Message
+
+
+class StubBackend:
+    name = "stub"
+
+    def __init__(
+        self,
+        model: str = "stub",
+        *,
+        max_model_len: int = 1_000_000,
+        delay: float = 0.0,
+        fail: str = "",
+        fail_while: str = "",
+        log: str = "",
+    ) -> None:
+        self.model = model
+        self.max_model_len = int(max_model_len)
+        self.delay = float(delay)
+        self.fail = {i for i in str(fail).split("+") if i}
+        self.fail_while = fail_while
+        self.log = log
+        self.closed = False
+
+    def render(self, messages: Sequence[Message], assistant_prefix: str = "") -> str:
+        return "".join(f"<{m.role}> {m.content}\n" for m in messages) + "<assistant> " + assistant_prefix
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+    def answer(self, request: GenerationRequest) -> str:
+        gold = get_sample(request.sample_id).gold_code.strip()
+        if not request.assistant_prefix:
+            return f"I make the calls in order.\n```python\n{gold}\n```"
+        done = request.assistant_prefix.count("\nAction:") + request.assistant_prefix.startswith("Action:")
+        lines = gold.splitlines()
+        if done < len(lines):
+            return f" I call the next function.\nAction: {lines[done]}\nObservation: invented by the model"
+        return " All done.\nAction: finish"
+
+    def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
+        if self.log:
+            with open(self.log, "a", encoding="utf-8") as fh:
+                fh.write(" ".join(r.sample_id for r in requests) + "\n")
+        for request in requests:
+            if self.delay:
+                time.sleep(self.delay)
+            prompt_tokens = self.count_tokens(self.render(request.messages, request.assistant_prefix))
+            if request.sample_id in self.fail or (self.fail_while and Path(self.fail_while).exists()):
+                yield Completion(sample_id=request.sample_id, tokens_in=prompt_tokens, error="stub failure")
+                continue
+            text = self.answer(request)
+            yield Completion(
+                sample_id=request.sample_id,
+                text=text,
+                tokens_in=prompt_tokens,
+                tokens_out=self.count_tokens(text),
+                latency_s=self.delay,
+                finish_reason="stop",
+            )
+
+    def describe(self) -> dict[str, Any]:
+        return {"backend": self.name, "model": self.model, "max_model_len": self.max_model_len}
+
+    def close(self) -> None:
+        self.closed = True

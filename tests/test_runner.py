@@ -1,0 +1,151 @@
+"""The runner: run folders, config.json, resume, retries, settings checks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.runner import RunOptions, RunSettings, load_backend, model_slug, plan_samples, read_samples, run
+
+STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+
+
+def _settings(**changes: object) -> RunSettings:
+    base = {"model": "stub-model", "backend": STUB, "split": "test", "limit": 4}
+    return RunSettings(**{**base, **changes})  # type: ignore[arg-type]
+
+
+def _lines(run_dir: Path, name: str = "samples.jsonl") -> list[dict]:
+    path = run_dir / name
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_a_run_writes_its_folder_with_config_samples_results_and_report(tmp_path: Path) -> None:
+    outcome = run(_settings(), RunOptions(runs_root=tmp_path, quiet=True))
+    run_dir = outcome.run_dir
+    assert run_dir.parent == tmp_path / "stub-model" and run_dir.name.endswith("_test_cot")
+    assert {p.name for p in run_dir.iterdir()} >= {"config.json", "samples.jsonl", "results.json", "report.md"}
+    config = json.loads((run_dir / "config.json").read_text())
+    assert (config["model"], config["prompt"], config["split"]) == ("stub-model", "cot", "test")
+    assert config["sample_ids"] == ["test/0", "test/1", "test/2", "test/3"]
+    assert config["settings"]["shots"] == 3 and config["settings"]["temperature"] == 0.0
+    assert config["settings"]["max_steps"] is None  # ReAct-only settings never split CoT runs
+    assert config["generation"]["max_new_tokens"] == 512 and config["generation"]["stop"]
+    assert config["backend"] == {"backend": "stub", "model": "stub-model", "max_model_len": 1_000_000}
+    assert config["data_hash"] and "python" in config["versions"] and "pydantic" in config["versions"]
+    lines = _lines(run_dir)
+    assert [line["id"] for line in lines] == config["sample_ids"]
+    first = lines[0]
+    assert first["prompt"]["messages"][0]["role"] == "system" and first["prompt"]["text"].startswith("<system>")
+    assert len(first["prompt"]["shots"]) == 3 and first["code"].strip() and first["raw_output"].startswith("I make")
+    assert first["tokens_in"] > 0 and first["tokens_out"] > 0 and first["scores"]["gold_calls"] > 0
+    results = json.loads((run_dir / "results.json").read_text())
+    assert results["metrics"]["overall"]["n_samples"] == 4 and results["missing"] == []
+    assert results["metrics"]["overall"]["seq_match_full"] == 1.0  # the stub answers with the gold code
+    assert "Arg Match (full)" in (run_dir / "report.md").read_text()
+
+
+def test_the_same_settings_resume_the_latest_run_and_failures_are_retried(tmp_path: Path) -> None:
+    flag = tmp_path / "fail"
+    flag.write_text("")
+    settings = _settings(model_args={"fail_while": str(flag)})
+    options = RunOptions(runs_root=tmp_path / "runs", quiet=True)
+    first = run(settings, options)
+    assert first.missing == ["test/0", "test/1", "test/2", "test/3"] and _lines(first.run_dir) == []
+    assert len(_lines(first.run_dir, "errors.jsonl")) == 4
+    assert json.loads((first.run_dir / "results.json").read_text())["metrics"]["overall"]["arg_match_full"] == 0.0
+    flag.unlink()
+    second = run(settings, options)
+    assert second.run_dir == first.run_dir and second.missing == []
+    assert [line["id"] for line in _lines(second.run_dir)] == ["test/0", "test/1", "test/2", "test/3"]
+    third = run(settings, options)  # complete: nothing generated again, the report is rewritten
+    assert third.already_complete and third.run_dir == first.run_dir and len(_lines(third.run_dir)) == 4
+
+
+def test_a_partial_run_generates_only_the_missing_samples(tmp_path: Path) -> None:
+    log = tmp_path / "calls.log"
+    settings = _settings(model_args={"log": str(log)})
+    out = tmp_path / "run"
+    first = run(settings, RunOptions(out=out, quiet=True))
+    samples = (out / "samples.jsonl").read_text().splitlines(keepends=True)
+    (out / "samples.jsonl").write_text("".join(samples[:2]) + samples[2][:40])  # killed while writing line 3
+    log.unlink()
+    second = run(settings, RunOptions(out=out, quiet=True, batch_size=1))
+    assert log.read_text().split() == ["test/2", "test/3"]
+    assert [r.id for r in read_samples(out)] == ["test/0", "test/1", "test/2", "test/3"]
+    assert second.resumed_from == 2 and second.metrics == first.metrics
+
+
+def test_other_settings_get_their_own_folder_and_out_refuses_a_mismatch(tmp_path: Path) -> None:
+    options = RunOptions(runs_root=tmp_path, quiet=True)
+    a = run(_settings(limit=1), options)
+    b = run(_settings(limit=1, shots=1), options)
+    assert a.run_dir != b.run_dir
+    with pytest.raises(GqlbenchError, match=r"other settings \(shots: 3 in the folder, 2 now"):
+        run(_settings(limit=1, shots=2), RunOptions(out=a.run_dir, quiet=True))
+
+
+def test_overwrite_starts_over_and_says_what_it_removes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    run(_settings(limit=2), RunOptions(out=out, quiet=True))
+    (out / "notes.txt").write_text("mine")
+    again = run(_settings(limit=1), RunOptions(out=out, quiet=True, overwrite=True))
+    assert "removing config.json, samples.jsonl" in capsys.readouterr().err
+    assert [r.id for r in again.results] == ["test/0"] and (out / "notes.txt").read_text() == "mine"
+
+
+def test_out_refuses_a_folder_that_is_not_a_run(tmp_path: Path) -> None:
+    (tmp_path / "x.txt").write_text("user file")
+    with pytest.raises(GqlbenchError, match="not a gqlbench run"):
+        run(_settings(), RunOptions(out=tmp_path, quiet=True))
+
+
+def test_react_runs_score_the_action_sequence(tmp_path: Path) -> None:
+    outcome = run(_settings(prompt="react", ids=("test/3", "test/7")), RunOptions(runs_root=tmp_path, quiet=True))
+    lines = _lines(outcome.run_dir)
+    assert [line["finish_reason"] for line in lines] == ["finish", "finish"]
+    assert all(line["steps"][-1]["action"] == "finish" for line in lines)
+    assert outcome.metrics["overall"]["seq_match_full"] == 1.0
+    assert json.loads((outcome.run_dir / "config.json").read_text())["generation"]["stop"][0] == "\nObservation:"
+
+
+def test_mock_observations_are_refused_before_a_model_is_loaded(tmp_path: Path) -> None:
+    def no_model(settings: RunSettings) -> None:
+        raise AssertionError("no model may be loaded")
+
+    with pytest.raises(GqlbenchError, match="--observe mock"):
+        run(_settings(prompt="react", observe="mock"), RunOptions(runs_root=tmp_path, quiet=True), backend_factory=no_model)  # type: ignore[arg-type]
+    assert not tmp_path.joinpath("stub-model").exists()
+
+
+def test_a_prompt_that_cannot_fit_is_scored_zero_with_the_reason(tmp_path: Path) -> None:
+    outcome = run(_settings(limit=1, model_args={"max_model_len": 600}), RunOptions(runs_root=tmp_path, quiet=True))
+    line = _lines(outcome.run_dir)[0]
+    assert "prompt exceeds context" in line["error"] and line["scores"]["arg_match_full"] == 0
+    assert line["prompt"]["dropped"][-1] == "parameter descriptions" and outcome.missing == []
+
+
+def test_planning_ids_limit_and_train_checks() -> None:
+    assert [s.id for s in plan_samples(_settings(ids=("test/5", "test/2", "test/5"), limit=None))] == ["test/5", "test/2"]
+    with pytest.raises(GqlbenchError, match="not in split 'test'"):
+        plan_samples(_settings(ids=("valid/1",)))
+    with pytest.raises(GqlbenchError, match="does not exist"):
+        plan_samples(_settings(ids=("test/99",)))
+    with pytest.raises(GqlbenchError, match="--shots 0"):
+        _settings(split="train")
+    assert len(plan_samples(_settings(split="train", shots=0, limit=None))) == 107
+
+
+def test_custom_backends_and_model_slugs(tmp_path: Path) -> None:
+    backend = load_backend(_settings(model_args={"max_model_len": 77}))
+    assert backend.max_model_len == 77 and backend.describe()["backend"] == "stub"
+    with pytest.raises(GqlbenchError, match="cannot import"):
+        load_backend(_settings(backend="no_such_module_xyz:Backend"))
+    with pytest.raises(GqlbenchError, match="no attribute"):
+        load_backend(_settings(backend=STUB.replace(":StubBackend", ":Missing")))
+    assert model_slug("HuggingFaceTB/SmolLM2-135M-Instruct") == "HuggingFaceTB--SmolLM2-135M-Instruct"
+    (tmp_path / "my model").mkdir()
+    assert model_slug(str(tmp_path / "my model")) == "my_model"
