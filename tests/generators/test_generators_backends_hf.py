@@ -1,0 +1,77 @@
+"""The transformers backend on the bundled model, on CPU (slow: loads the real model)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
+from gqlbench.generators.factory import make_backend
+from gqlbench.records import Message
+
+pytestmark = pytest.mark.slow
+
+
+def ask(sample_id: str, content: str, prefix: str = "") -> GenerationRequest:
+    return GenerationRequest(sample_id, (Message(role="user", content=content),), prefix)
+
+
+@pytest.fixture(scope="module")
+def hf() -> Iterator[Backend]:
+    backend = make_backend("hf", "smollm2")
+    yield backend
+    backend.close()
+
+
+def test_answers_stops_and_continues_prefixes(hf: Backend) -> None:
+    assert isinstance(hf, Backend) and hf.name == "hf"
+    requests = [
+        ask("capital", "What is the capital of France?"),
+        ask("count", "Count from 1 to 20, separated by commas."),
+        ask("code", "Write a Python function that adds two numbers.", prefix="def add("),
+    ]
+    out = {c.sample_id: c for c in hf.generate(requests, GenerationConfig(max_new_tokens=40, stop=("7",)))}
+    assert set(out) == {"capital", "count", "code"} and all(c.error is None for c in out.values())
+    assert "Paris" in out["capital"].text and out["capital"].finish_reason == "stop"  # ended on EOS
+    assert "7" not in out["count"].text and "6" in out["count"].text and out["count"].finish_reason == "stop"
+    assert not out["code"].text.lstrip().startswith("def ")  # it continued the prefix
+    for request in requests:
+        completion = out[request.sample_id]
+        assert completion.tokens_in == hf.count_tokens(hf.render(request.messages, request.assistant_prefix))
+        assert 0 < completion.tokens_out <= 40 and completion.latency_s > 0
+
+
+def test_length_limit_and_overlong_prompt(hf: Backend) -> None:
+    (cut,) = hf.generate([ask("long", "Write a long story about a dragon.")], GenerationConfig(max_new_tokens=5))
+    assert cut.tokens_out == 5 and cut.finish_reason == "length"
+    huge = ask("huge", "word " * hf.max_model_len)
+    (refused,) = hf.generate([huge], GenerationConfig(max_new_tokens=8))
+    assert refused.error and "exceeds max_model_len" in refused.error and refused.text == ""
+
+
+def test_describe_records_what_reproduces_the_run(hf: Backend) -> None:
+    info = hf.describe()
+    assert info["weights_sha256"].startswith("sha256:") and info["chat_template_sha256"].startswith("sha256:")
+    assert info["dtype"] == "bfloat16" and info["max_model_len"] == 8192
+    assert {"torch", "transformers"} <= set(info["versions"])
+
+
+def test_cpu_half_precision_batching_is_refused() -> None:
+    with pytest.raises(GqlbenchError, match="batch_size=1, dtype=float32"):
+        make_backend("hf", "smollm2", model_args={"batch_size": 4})
+    with pytest.raises(GqlbenchError, match="unknown model arg"):
+        make_backend("hf", "smollm2", model_args={"tensor_parallel_size": 2})
+
+
+def test_float32_batches_match_one_at_a_time() -> None:
+    """Left padding must not change greedy answers (checked in float32, where CPU batching is allowed)."""
+    requests = [ask("a", "What is the capital of France?"), ask("b", "Name three colors of the rainbow.")]
+    config = GenerationConfig(max_new_tokens=16)
+    batched = make_backend("hf", "smollm2", model_args={"dtype": "float32", "batch_size": 2})
+    together = {c.sample_id: c.text for c in batched.generate(requests, config)}
+    batched.batch_size = 1
+    alone = {c.sample_id: c.text for c in batched.generate(requests, config)}
+    batched.close()
+    assert together == alone

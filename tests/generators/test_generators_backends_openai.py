@@ -1,0 +1,270 @@
+"""The OpenAI-compatible backend: retries, concurrency and prefix continuation against a tiny local
+fake server (fast), then the real thing against `vllm serve` on the bundled model (slow)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.generators.backend import GenerationConfig, GenerationRequest
+from gqlbench.generators.openai_backend import OpenAIBackend
+from gqlbench.records import Message
+
+# -- a fake server: each POST is answered by `script(n, body)` -> (status, json, headers) -----------
+
+Reply = tuple[int, dict[str, Any], dict[str, str]]
+
+
+def ok(text: str, prompt_tokens: int = 5, completion_tokens: int = 3) -> Reply:
+    body = {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                      "total_tokens": prompt_tokens + completion_tokens}}
+    return 200, body, {}
+
+
+def fail(status: int, headers: dict[str, str] | None = None) -> Reply:
+    return status, {"error": {"message": f"status {status}", "type": "error", "code": status}}, headers or {}
+
+
+class FakeServer:
+    def __init__(self, script: Callable[[int, dict[str, Any]], Reply], delay_s: float = 0.0,
+                 max_model_len: int | None = 4096) -> None:
+        self.script, self.delay_s, self.max_model_len = script, delay_s, max_model_len
+        self.bodies: list[dict[str, Any]] = []
+        self.in_flight = self.max_in_flight = 0
+        self.lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _send(self, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:  # /v1/models
+                card = {"id": "m", "object": "model", "created": 0, "owned_by": "test"}
+                if server.max_model_len:
+                    card["max_model_len"] = server.max_model_len
+                self._send(200, {"object": "list", "data": [card]}, {})
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+                with server.lock:
+                    n = len(server.bodies)
+                    server.bodies.append(body)
+                    server.in_flight += 1
+                    server.max_in_flight = max(server.max_in_flight, server.in_flight)
+                try:
+                    time.sleep(server.delay_s)
+                    self._send(*server.script(n, body))
+                finally:
+                    with server.lock:
+                        server.in_flight -= 1
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[..., FakeServer]]:
+    servers: list[FakeServer] = []
+
+    def start(script: Callable[[int, dict[str, Any]], Reply], **kw: Any) -> FakeServer:
+        servers.append(FakeServer(script, **kw))
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        server.close()
+
+
+def request(sample_id: str, prefix: str = "") -> GenerationRequest:
+    return GenerationRequest(sample_id, (Message(role="user", content=f"question {sample_id}"),), prefix)
+
+
+def backend(server: FakeServer, sleeps: list[float] | None = None, **options: Any) -> OpenAIBackend:
+    record = sleeps.append if sleeps is not None else (lambda s: None)
+    return OpenAIBackend("m", base_url=server.url, sleep=record, **options)
+
+
+# -- fast tests ----------------------------------------------------------------------------------
+
+
+def test_transient_errors_are_retried_with_growing_backoff(serve: Callable[..., FakeServer]) -> None:
+    server = serve(lambda n, body: [fail(503), fail(429), fail(500)][n] if n < 3 else ok("done"))
+    sleeps: list[float] = []
+    (completion,) = backend(server, sleeps, backoff_s=1.0).generate([request("a")], GenerationConfig())
+    assert completion.error is None and completion.text == "done"
+    assert (completion.tokens_in, completion.tokens_out, completion.finish_reason) == (5, 3, "stop")
+    assert len(server.bodies) == 4 and len(sleeps) == 3
+    assert 0.5 <= sleeps[0] <= 1.0 and 1.0 <= sleeps[1] <= 2.0 and 2.0 <= sleeps[2] <= 4.0
+
+
+def test_retry_after_header_is_honoured(serve: Callable[..., FakeServer]) -> None:
+    server = serve(lambda n, body: fail(429, {"retry-after": "7"}) if n == 0 else ok("late"))
+    sleeps: list[float] = []
+    (completion,) = backend(server, sleeps, backoff_s=0.01).generate([request("a")], GenerationConfig())
+    assert completion.text == "late" and sleeps == [7.0]
+
+
+def test_retries_are_bounded_and_failure_is_recorded(serve: Callable[..., FakeServer]) -> None:
+    server = serve(lambda n, body: fail(502))
+    sleeps: list[float] = []
+    (completion,) = backend(server, sleeps, max_retries=2).generate([request("a")], GenerationConfig())
+    assert completion.error and "after 3 attempts" in completion.error and completion.text == ""
+    assert len(server.bodies) == 3 and len(sleeps) == 2
+
+
+def test_client_errors_are_not_retried(serve: Callable[..., FakeServer]) -> None:
+    server = serve(lambda n, body: fail(400))
+    (completion,) = backend(server).generate([request("a")], GenerationConfig())
+    assert completion.error and completion.error.startswith("BadRequestError")
+    assert len(server.bodies) == 1
+
+
+def test_bad_credentials_stop_the_run(serve: Callable[..., FakeServer]) -> None:
+    server = serve(lambda n, body: fail(401))
+    with pytest.raises(GqlbenchError, match="OPENAI_API_KEY"):
+        list(backend(server).generate([request("a"), request("b")], GenerationConfig()))
+
+
+def test_timeouts_are_transient(serve: Callable[..., FakeServer]) -> None:
+    server = serve(lambda n, body: ok("slow"), delay_s=0.5)
+    (completion,) = backend(server, timeout_s=0.1, max_retries=1).generate([request("a")], GenerationConfig())
+    assert completion.error and completion.error.startswith("APITimeoutError after 2 attempts")
+
+
+def test_concurrency_is_bounded(serve: Callable[..., FakeServer]) -> None:
+    server = serve(lambda n, body: ok(body["messages"][0]["content"]), delay_s=0.1)
+    out = list(backend(server, concurrency=3).generate([request(str(i)) for i in range(9)], GenerationConfig()))
+    assert sorted(c.sample_id for c in out) == [str(i) for i in range(9)]
+    assert all(c.text == f"question {c.sample_id}" for c in out)  # answers are matched to their requests
+    assert server.max_in_flight == 3
+
+
+def test_request_carries_sampling_config_and_prefix_continuation(serve: Callable[..., FakeServer]) -> None:
+    server = serve(lambda n, body: ok("x"))
+    config = GenerationConfig(temperature=0.05, top_p=0.9, max_new_tokens=77, stop=("Observation:",), seed=3)
+    list(backend(server).generate([request("a", prefix="Thought: ")], config))
+    body = server.bodies[0]
+    assert (body["temperature"], body["top_p"], body["max_tokens"], body["stop"], body["seed"]) == (
+        0.05, 0.9, 77, ["Observation:"], 3)
+    assert body["messages"][-1] == {"role": "assistant", "content": "Thought: "}
+    assert body["continue_final_message"] is True and body["add_generation_prompt"] is False
+    list(backend(server, continue_final_message=False).generate([request("b", prefix="Thought: ")], config))
+    assert "continue_final_message" not in server.bodies[1]  # hosted APIs reject vLLM's extension
+
+
+def test_context_length_and_token_estimate_are_labelled(serve: Callable[..., FakeServer]) -> None:
+    described = backend(serve(lambda n, body: ok("x"))).describe()
+    assert described["max_model_len"] == 4096 and described["max_model_len_source"] == "server"
+    silent = backend(serve(lambda n, body: ok("x"), max_model_len=None))
+    assert silent.max_model_len == 8192 and silent.describe()["max_model_len_source"].startswith("assumed")
+    assert silent.describe()["token_counting"].startswith("estimate")
+    assert silent.count_tokens("x" * 30) == 10
+
+
+def test_unknown_model_and_missing_key(serve: Callable[..., FakeServer], monkeypatch: pytest.MonkeyPatch) -> None:
+    server = serve(lambda n, body: ok("x"))
+    with pytest.raises(GqlbenchError, match="does not serve model 'other'"):
+        OpenAIBackend("other", base_url=server.url)
+    monkeypatch.delenv("GQLBENCH_TEST_KEY", raising=False)
+    with pytest.raises(GqlbenchError, match=r"set \$GQLBENCH_TEST_KEY"):
+        OpenAIBackend("m", base_url="https://api.example.com/v1", api_key_env="GQLBENCH_TEST_KEY")
+
+
+# -- slow: a real `vllm serve` on the bundled model -----------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def vllm_server() -> Iterator[tuple[str, Path]]:
+    pytest.importorskip("vllm")
+    from gqlbench.generators.models import resolve_model
+
+    model = resolve_model("smollm2")
+    port = free_port()
+    env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": os.environ.get("VLLM_CPU_KVCACHE_SPACE", "2")}
+    command = [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", str(model),
+               "--served-model-name", "smollm2", "--host", "127.0.0.1", "--port", str(port),
+               "--max-model-len", "4096", "--enforce-eager", "--dtype", "bfloat16"]
+    log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"gqlbench-vllm-serve-{port}.log", "w")
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 600
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"vllm serve exited with {process.returncode}; see {log.name}")
+            try:
+                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"vllm serve not healthy after 600 s; see {log.name}")
+            time.sleep(2)
+        yield f"{url}/v1", model
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        log.close()
+
+
+@pytest.mark.slow
+def test_real_vllm_server(vllm_server: tuple[str, Path]) -> None:
+    url, model = vllm_server
+    served = OpenAIBackend("smollm2", base_url=url, tokenizer=str(model), concurrency=2)
+    assert served.max_model_len == 4096 and served.describe()["token_counting"] == "tokenizer"
+    requests = [
+        GenerationRequest("capital", (Message(role="user", content="What is the capital of France?"),)),
+        GenerationRequest("count", (Message(role="user", content="Count from 1 to 20, separated by commas."),)),
+        GenerationRequest("code", (Message(role="user", content="Write a Python function that adds two numbers."),),
+                          assistant_prefix="def add("),
+    ]
+    config = GenerationConfig(max_new_tokens=40, stop=("7",))
+    out = {c.sample_id: c for c in served.generate(requests, config)}
+    assert all(c.error is None for c in out.values()), out
+    assert "Paris" in out["capital"].text
+    assert "7" not in out["count"].text and out["count"].finish_reason == "stop" and "6" in out["count"].text
+    assert not out["code"].text.lstrip().startswith("def ")  # it continued the prefix instead of restarting
+    rendered = served.render(requests[0].messages)
+    assert out["capital"].tokens_in == served.count_tokens(rendered)  # our rendering is what the server saw
+    served.close()

