@@ -12,8 +12,11 @@ batched ``backend.generate`` call, so a batch of N samples costs at most
 ``GenerationRequest.assistant_prefix``.
 
 Observers are pluggable. ``schema`` (here) answers with the GraphQL type of
-the value the action returned, so the model learns which fields exist; a
-``mock`` observer that executes the action is provided by the mocks package.
+the value the action returned, so the model learns which fields exist; the
+``mock`` observer (:mod:`gqlbench.observers`) executes the action in the
+sandbox. An observer that also has ``observe_many`` (:class:`BatchObserver`)
+gets the observations of one step of all samples as one call, so it can run
+them as one batch.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ __all__ = [
     "FINISH",
     "DEFAULT_MAX_STEPS",
     "Observer",
+    "BatchObserver",
     "SchemaObserver",
     "Step",
     "parse_step",
@@ -62,6 +66,24 @@ class Observer(Protocol):
     def observe(self, sample: Sample, actions_so_far: list[str], action: str) -> str:
         """The observation for ``action``, given the actions already taken for ``sample``."""
         ...
+
+
+@runtime_checkable
+class BatchObserver(Observer, Protocol):
+    """An observer that answers one step of many samples at once (e.g. one sandbox batch)."""
+
+    def observe_many(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[str]:
+        """One observation per ``(sample, actions_so_far, action)``, in order."""
+        ...
+
+
+def _observe_step(observer: Observer, requests: Sequence[tuple[Sample, list[str], str]]) -> list[str]:
+    """The observations of one step, batched when the observer can batch."""
+    if not requests:
+        return []
+    if isinstance(observer, BatchObserver):
+        return list(observer.observe_many(requests))
+    return [observer.observe(sample, actions, action) for sample, actions, action in requests]
 
 
 def _unwrap(type_node: Any) -> str:
@@ -275,6 +297,9 @@ def run_react(
 ) -> Iterator[Completion]:
     """Advance all samples one step per batched call; yield each as it finishes.
 
+    The step's observations are made together after the call (one
+    ``observe_many`` when the observer is a :class:`BatchObserver`).
+
     ``finish_reason`` is ``finish`` (the model said so), ``no_action``,
     ``max_steps`` or ``context`` (the next step would not fit). A backend
     error ends the sample with ``error`` set, to be retried, never scored.
@@ -289,6 +314,7 @@ def run_react(
         requests = [
             GenerationRequest(sid, tuple(s.prompt.messages), assistant_prefix=s.scratchpad + THOUGHT) for sid, s in active.items()
         ]
+        acted: list[tuple[_State, str, str, dict[str, Any]]] = []  # state, thought, action, step record
         for done in backend.generate(requests, config):
             state = active.get(done.sample_id)
             if state is None:
@@ -317,10 +343,12 @@ def run_react(
                 yield state.completion(FINISH if step.action is not None else "no_action")
                 continue
             assert step.action is not None
-            observation = observer.observe(state.sample, list(state.actions), step.action)
+            acted.append((state, step.thought, step.action, record))
+        observations = _observe_step(observer, [(s.sample, list(s.actions), action) for s, _, action, _ in acted])
+        for (state, thought, action, record), observation in zip(acted, observations, strict=True):
             record["observation"] = observation
-            state.actions.append(step.action)
-            state.scratchpad += _format_step(step.thought, step.action, observation)
+            state.actions.append(action)
+            state.scratchpad += _format_step(thought, action, observation)
     for state in active.values():
         yield state.completion("max_steps")
 

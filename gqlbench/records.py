@@ -158,6 +158,8 @@ class Trace(_Record):
     world_digest: str | None = None
     stdout: str = ""
     elapsed_s: float = 0.0
+    # with Job.observe_last: the last statement's value as JSON text (cut, with a note, at the pool's cap)
+    result: Any = None
 
 
 class Scores(_Record):

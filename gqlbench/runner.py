@@ -9,8 +9,9 @@ A run folder holds::
     report.md      the Table-2 style report
 
 Samples are generated in chunks of ``batch_size`` (default 16): each chunk is
-one batched generation, and its samples are appended as they finish, so a
-killed run loses at most the chunk in flight. Re-running the same command
+one batched generation, scored (with ``execute``, also run in the sandbox
+against mock worlds for Exec Success and Exec Match, as ``gqlbench evaluate``
+does) and appended, so a killed run loses at most the chunk in flight. Re-running the same command
 finds the latest run folder with the same settings and continues it; a
 folder whose settings differ is never reused. A sample is "done" only when
 its line is in ``samples.jsonl``; a failed generation is never cached as an
@@ -33,7 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gqlbench.dataset import data_hash, load_errata, load_split, split_of
 from gqlbench.errors import GqlbenchError
@@ -43,6 +44,9 @@ from gqlbench.generators.cot import cot_messages, cot_stop
 from gqlbench.generators.react import DEFAULT_MAX_STEPS, Observer, ReactPrompter, SchemaObserver, react_program, react_stop, run_react
 from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES, SHOT_SPLIT, select_shots, shot_pool
 from gqlbench.records import Completion, Prompt, Sample, SampleResult
+
+if TYPE_CHECKING:
+    from gqlbench.mocks.sandbox import SandboxPool
 
 __all__ = [
     "PROMPT_STYLES",
@@ -84,6 +88,7 @@ class RunSettings:
     shot_rule: str = "similar"
     max_steps: int = DEFAULT_MAX_STEPS
     observe: str = "schema"
+    execute: bool = True  # also run gold and predicted programs in the sandbox (Exec Success, Exec Match)
     model_args: dict[str, Any] = field(default_factory=dict)
     temperature: float = 0.0
     top_p: float = 1.0
@@ -140,6 +145,25 @@ class RunOutcome:
     missing: list[str]  # planned samples without a result (failed generations)
     resumed_from: int = 0  # samples already done when this invocation started
     already_complete: bool = False
+
+
+class _LazyPool:
+    """The run's one sandbox pool, started on first use (a run that executes nothing starts no workers)."""
+
+    def __init__(self) -> None:
+        self._pool: SandboxPool | None = None
+
+    def __call__(self) -> SandboxPool:
+        if self._pool is None:
+            from gqlbench.mocks.sandbox import SandboxPool
+
+            self._pool = SandboxPool()
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
 
 
 # -- planning -----------------------------------------------------------------------------------
@@ -377,13 +401,19 @@ def load_backend(settings: RunSettings) -> Backend:
     return make_backend(settings.backend, settings.model, model_args=settings.model_args, **connection)
 
 
-def _observer(settings: RunSettings) -> Observer | None:
+def _observer(settings: RunSettings, samples: Sequence[Sample], pool: Callable[[], SandboxPool]) -> Observer | None:
     """The ReAct observer (None for CoT); checked before any model is loaded."""
     if settings.prompt != "react":
         return None
     if settings.observe == "schema":
         return SchemaObserver()
-    raise GqlbenchError("--observe mock needs the sandboxed mock executor, which this build does not have yet; use --observe schema")
+    from gqlbench.observers import MockObserver
+    from gqlbench.specs import list_domains
+
+    unknown = sorted({s.domain for s in samples} - set(list_domains()))
+    if unknown:
+        raise GqlbenchError(f"--observe mock: domain(s) {', '.join(unknown)} are not in the catalog, so there is no mock API to run actions against; use --observe schema")
+    return MockObserver(seed=settings.seed, pool=pool)
 
 
 # -- generation ---------------------------------------------------------------------------------
@@ -441,31 +471,47 @@ def _too_long(sample: Sample, style: str, error: PromptTooLong) -> SampleResult:
 class _Generator:
     """Builds prompts for one run and turns chunks of samples into scored results."""
 
-    def __init__(self, settings: RunSettings, backend: Backend, observer: Observer | None) -> None:
+    def __init__(self, settings: RunSettings, backend: Backend, observer: Observer | None, pool: Callable[[], SandboxPool]) -> None:
         self.settings = settings
+        self.sandbox = pool
         self.backend = backend
         self.config = settings.generation_config()
-        self.pool = shot_pool(load_split(SHOT_SPLIT, settings.data), load_errata(settings.data)) if settings.shots else []
+        self.shot_pool = shot_pool(load_split(SHOT_SPLIT, settings.data), load_errata(settings.data)) if settings.shots else []
         self.observer = observer
         self.build = cot_messages if self.observer is None else ReactPrompter(self.observer)
         self.prefix = "" if self.observer is None else "Thought:"
 
     def _prompt(self, sample: Sample) -> Prompt:
-        shots = select_shots(sample, self.pool, self.settings.shots, self.settings.shot_rule) if self.settings.shots else []
+        shots = select_shots(sample, self.shot_pool, self.settings.shots, self.settings.shot_rule) if self.settings.shots else []
         return fit_prompt(sample, shots, self.build, self.backend, style=self.settings.prompt, reserve=self.config.max_new_tokens, assistant_prefix=self.prefix)
 
     def run_chunk(self, chunk: Sequence[Sample], sink: _Sink) -> Iterator[SampleResult | str]:
-        """Yield each sample's result as it is written (or its id, when generation failed)."""
+        """Yield the id of each sample whose generation failed as it fails, then the chunk's results as they are written."""
+        finished: list[tuple[SampleResult, str | None]] = []  # a result and its program (None: nothing was predicted)
         work: list[tuple[Sample, Prompt]] = []
         for sample in chunk:
             try:
                 work.append((sample, self._prompt(sample)))
             except PromptTooLong as exc:
-                result = _too_long(sample, self.settings.prompt, exc)
-                sink.sample(result)
-                yield result
-        if not work:
-            return
+                finished.append((_too_long(sample, self.settings.prompt, exc), None))
+        if work:
+            yield from self._complete(work, sink, finished)
+        for result in self._executed(chunk, finished):
+            sink.sample(result)
+            yield result
+
+    def _executed(self, chunk: Sequence[Sample], finished: list[tuple[SampleResult, str | None]]) -> list[SampleResult]:
+        """The results with Exec Success / Exec Match (when the run executes), in one sandbox batch."""
+        results = [result for result, _ in finished]
+        if not self.settings.execute or not results:
+            return results
+        from gqlbench.scoring import add_exec_scores
+
+        codes = {result.id: code for result, code in finished}
+        return add_exec_scores(results, {s.id: s for s in chunk}, codes, seed=self.settings.seed, pool=self.sandbox())
+
+    def _complete(self, work: Sequence[tuple[Sample, Prompt]], sink: _Sink, finished: list[tuple[SampleResult, str | None]]) -> Iterator[str]:
+        """Generate and statically score ``work`` into ``finished``; yield the ids whose generation failed."""
         by_id = dict((s.id, (s, p)) for s, p in work)
         if self.observer is None:
             requests = [GenerationRequest(s.id, tuple(p.messages)) for s, p in work]
@@ -488,9 +534,7 @@ class _Generator:
                 code, prediction = extract_code(completion.text), completion.text
             else:
                 code = prediction = react_program(completion)
-            result = _scored(sample, prompt, completion, code, prediction)
-            sink.sample(result)
-            yield result
+            finished.append((_scored(sample, prompt, completion, code, prediction), code))
         for sample, _ in work:
             if sample.id not in seen:
                 sink.error(sample.id, "the backend returned no completion for this sample", None)
@@ -500,14 +544,23 @@ class _Generator:
 # -- outputs ------------------------------------------------------------------------------------
 
 
-def _write_outputs(run_dir: Path, samples: Sequence[Sample], results: list[SampleResult], config: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def _write_outputs(
+    run_dir: Path, samples: Sequence[Sample], results: list[SampleResult], config: dict[str, Any], pool: Callable[[], SandboxPool]
+) -> tuple[dict[str, Any], list[str]]:
     """results.json and report.md as ``gqlbench evaluate`` writes them: a sample without a result scores 0 and is listed."""
     from gqlbench.metrics import missing_result
     from gqlbench.results import run_meta, write_summary
 
     by_id = {r.id: r for r in results}
     missing = [s.id for s in samples if s.id not in by_id]
-    scored = [by_id[s.id] if s.id in by_id else missing_result(s) for s in samples]
+    absent = [missing_result(s) for s in samples if s.id not in by_id]
+    if absent and config["settings"].get("execute"):  # 0 on execution too, as in evaluate
+        from gqlbench.scoring import add_exec_scores
+
+        seed = config["settings"]["seed"]
+        absent = add_exec_scores(absent, {s.id: s for s in samples}, {r.id: None for r in absent}, seed=seed, pool=pool())
+    by_id.update({r.id: r for r in absent})
+    scored = [by_id[s.id] for s in samples]
     meta = run_meta(
         command=" ".join(["gqlbench", *config.get("command", [])[1:]]),
         data_hash=config.get("data_hash"),
@@ -516,6 +569,8 @@ def _write_outputs(run_dir: Path, samples: Sequence[Sample], results: list[Sampl
         split=config["split"],
         backend=config["settings"]["backend"],
         shots=config["settings"]["shots"],
+        execute=config["settings"].get("execute"),
+        seed=config["settings"]["seed"],
     )
     return write_summary(run_dir, scored, missing, meta), missing
 
@@ -536,7 +591,21 @@ def run(
     if options.batch_size < 1:
         raise GqlbenchError("--batch-size must be >= 1")
     samples = plan_samples(settings)
-    observer = _observer(settings)
+    pool = _LazyPool()
+    try:
+        return _run(settings, options, backend_factory, samples, pool)
+    finally:
+        pool.close()
+
+
+def _run(
+    settings: RunSettings,
+    options: RunOptions,
+    backend_factory: Callable[[RunSettings], Backend],
+    samples: Sequence[Sample],
+    pool: _LazyPool,
+) -> RunOutcome:
+    observer = _observer(settings, samples, pool)
     digest = data_hash(settings.data)
     run_dir, clear = _choose_dir(settings, options, digest)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -554,11 +623,11 @@ def run(
         if planned:
             if existed:
                 print(f"resuming {run_dir}: {resumed_from} of {len(samples)} samples done", file=sys.stderr)
-            _generate(settings, options, run_dir, config, len(samples), planned, backend_factory, observer)
+            _generate(settings, options, run_dir, config, len(samples), planned, backend_factory, observer, pool)
         results = read_samples(run_dir)
         by_id = {r.id: r for r in results}
         ordered = [by_id[s.id] for s in samples if s.id in by_id]
-        document, missing = _write_outputs(run_dir, samples, ordered, config)
+        document, missing = _write_outputs(run_dir, samples, ordered, config, pool)
     return RunOutcome(run_dir, ordered, document["metrics"], missing, resumed_from, already_complete=not planned)
 
 
@@ -571,6 +640,7 @@ def _generate(
     planned: Sequence[Sample],
     backend_factory: Callable[[RunSettings], Backend],
     observer: Observer | None,
+    pool: _LazyPool,
 ) -> None:
     backend = backend_factory(settings)
     try:
@@ -580,7 +650,7 @@ def _generate(
         else:
             config["backend"] = description
         _write_json(run_dir / "config.json", config)
-        generator = _Generator(settings, backend, observer)
+        generator = _Generator(settings, backend, observer, pool)
         sink = _Sink(run_dir)
         bar = _progress(total, total - len(planned), options.quiet)
         started, tokens_out, failed = time.perf_counter(), 0, 0

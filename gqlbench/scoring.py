@@ -29,7 +29,8 @@ def add_exec_scores(
     """Return ``results`` with ``exec_success``/``exec_match`` set and the traces explained.
 
     ``codes`` maps a sample id to the extracted program, or ``None`` when the
-    sample has no prediction: such a sample scores 0 (its gold still runs, so
+    sample has no prediction. A blank program counts as no prediction (running
+    nothing is not a successful call chain). Such a sample scores 0 (its gold still runs, so
     ``exec_match`` stays ``None`` exactly when the gold program cannot run and
     every run averages Exec Match over the same samples). Skipped samples
     (invalid gold) are left as they are, and so are samples of a domain the
@@ -40,6 +41,7 @@ def add_exec_scores(
     from gqlbench.specs import list_domains
 
     known = set(list_domains())
+    codes = {sample_id: (code if code and code.strip() else None) for sample_id, code in codes.items()}
     scored = [r for r in results if r.skipped is None and r.id in codes and r.domain in known]
     outcomes = execute_samples(
         [samples[r.id] for r in scored],

@@ -25,6 +25,12 @@ re-imported, which multiprocessing's spawn and forkserver modes would do).
 They are started once and reused, which is what makes execution fast: a job
 costs a round trip and the program's own work, not an interpreter start.
 
+With ``Job.observe_last`` the worker also reports the value of the program's
+last statement (the value assigned, or the expression's value) as JSON text
+(``Trace.result``): converted with :func:`~gqlbench.mocks.responses.unwrap`
+inside the worker, still under the job's limits and the audit hook, and cut
+at ``max_result_chars`` with a note. ReAct's ``mock`` observations use it.
+
 The runtime a program talks to is named by ``Job.runtime`` ("module:function")
 and built per job in the worker as ``factory(domain, seed)``; see
 :class:`Runtime`. :func:`echo_runtime` is a stand-in that answers every call
@@ -44,6 +50,7 @@ huge ``**``) is stopped by the wall clock, not the CPU limit.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
 import io
@@ -88,6 +95,8 @@ _WORKER_ENTRY = "from gqlbench.mocks.sandbox import _serve; _serve()"
 _STARTUP_SECONDS = 60.0  # a worker imports the runtime before it is ready; generous for slow disks
 _MAX_REPLY_BYTES = 64 * 1024 * 1024
 _MAX_MESSAGE_CHARS = 2_000
+_RESULT_NAME = "__observed__"  # where the last statement's value goes; programs cannot name it (no dunders)
+_CUT_NOTE = " ... (cut at {limit} characters)"
 
 
 @dataclass(frozen=True)
@@ -99,6 +108,7 @@ class Job:
     seed: int = 0
     sample_id: str | None = None
     runtime: str = DEFAULT_RUNTIME  # "module:function", imported in the worker
+    observe_last: bool = False  # also report the last statement's value as JSON text (Trace.result)
 
 
 class Runtime(Protocol):
@@ -121,6 +131,7 @@ class _Limits:
     memory_mb: int
     max_output_chars: int
     check_policy: bool = True
+    max_result_chars: int = 100_000
 
 
 # ================================================================== parent side
@@ -132,7 +143,8 @@ class SandboxPool:
     ``cpu_seconds`` and ``memory_mb`` bound each job inside its worker (memory is
     the address space a job may add on top of the worker's own), ``wall_seconds``
     is enforced by the parent, ``max_output_chars`` caps what ``print`` may
-    produce. A pool is not thread-safe: give each thread its own.
+    produce and ``max_result_chars`` the JSON text of an observed value
+    (``Job.observe_last``). A pool is not thread-safe: give each thread its own.
     """
 
     def __init__(
@@ -144,11 +156,14 @@ class SandboxPool:
         max_output_chars: int = 10_000,
         *,
         max_jobs_per_worker: int = 1_000,
+        max_result_chars: int = 100_000,
         _unsafe_skip_policy: bool = False,  # tests only: proves the run-time walls hold on their own
     ) -> None:
         if workers < 1:
             raise GqlbenchError(f"a sandbox pool needs at least one worker, got workers={workers}")
-        self._limits = _Limits(cpu_seconds, memory_mb, max_output_chars, check_policy=not _unsafe_skip_policy)
+        self._limits = _Limits(
+            cpu_seconds, memory_mb, max_output_chars, check_policy=not _unsafe_skip_policy, max_result_chars=max_result_chars
+        )
         self._wall_seconds = wall_seconds
         self._max_jobs = max_jobs_per_worker
         self._workers = [_Worker(self._limits) for _ in range(workers)]
@@ -219,7 +234,7 @@ class SandboxPool:
                     )
                 elif worker.ready and worker.busy and "calls" in message:
                     index, elapsed = worker.finish()
-                    yield index, _trace_from_reply(jobs[index], message, elapsed)
+                    yield index, _trace_from_reply(jobs[index], message, elapsed, self._limits.max_result_chars)
                     if message.get("recycle"):
                         self._replace(slot)
                         break
@@ -285,7 +300,7 @@ class _Worker:
         return not self.closed and self.process.poll() is None
 
     def assign(self, index: int, job: Job, wall_seconds: float) -> None:
-        request = {"code": job.code, "domain": job.domain, "seed": job.seed, "runtime": job.runtime}
+        request = {"code": job.code, "domain": job.domain, "seed": job.seed, "runtime": job.runtime, "observe_last": job.observe_last}
         assert self.process.stdin is not None
         try:
             self.process.stdin.write(json.dumps(request).encode() + b"\n")
@@ -376,8 +391,18 @@ def _trace(job: Job, error: ExecError | None, elapsed: float, **fields: Any) -> 
     return Trace(sample_id=job.sample_id, domain=job.domain, seed=job.seed, error=error, elapsed_s=elapsed, **fields)
 
 
-def _trace_from_reply(job: Job, reply: Mapping[str, Any], elapsed: float) -> Trace:
+def _cut(text: str, limit: int) -> str:
+    """``text`` if it fits in ``limit`` characters, else its start and a note saying it was cut."""
+    return text if len(text) <= limit else text[:limit] + _CUT_NOTE.format(limit=limit)
+
+
+def _trace_from_reply(job: Job, reply: Mapping[str, Any], elapsed: float, max_result_chars: int) -> Trace:
     """Build the trace from a worker's reply, trusting nothing but its shape."""
+    result = reply.get("result") if job.observe_last else None
+    if result is not None and not isinstance(result, str):
+        return _trace(job, ExecError(kind="other", message="the sandbox worker sent an invalid result"), elapsed)
+    if result is not None and len(result) > max_result_chars + len(_CUT_NOTE.format(limit=max_result_chars)):
+        result = _cut(result, max_result_chars)  # a well-behaved worker already cut it
     try:
         return _trace(
             job,
@@ -386,6 +411,7 @@ def _trace_from_reply(job: Job, reply: Mapping[str, Any], elapsed: float) -> Tra
             calls=[TraceCall.model_validate(call) for call in reply.get("calls", [])],
             world_digest=reply.get("world_digest"),
             stdout=str(reply.get("stdout", "")),
+            result=result,
         )
     except (ValueError, TypeError, KeyError) as exc:
         return _trace(job, ExecError(kind="other", message=f"the sandbox worker sent an invalid reply: {exc}"), elapsed)
@@ -560,10 +586,18 @@ def _execute(request: Mapping[str, Any], limits: _Limits) -> dict[str, Any]:
         namespace = dict(runtime.namespace)
     except Exception as exc:
         return {"setup_error": f"{type(exc).__name__}: {exc}"}
+    observe_last = bool(request.get("observe_last"))
+    if observe_last:
+        from gqlbench.mocks.responses import unwrap  # imported now: imports are vetoed while the program runs
+
+        observer: Callable[[Any], Any] | None = unwrap
+    else:
+        observer = None
     output = _CappedOutput(limits.max_output_chars)
-    admitted = _admit(request["code"], namespace, limits)
+    admitted = _admit(request["code"], namespace, limits, capture_last=observe_last)
     ran = isinstance(admitted, CodeType)
-    error = _run(admitted, namespace, output, limits) if isinstance(admitted, CodeType) else admitted
+    result: list[str] = []
+    error = _run(admitted, namespace, output, limits, observer, result) if isinstance(admitted, CodeType) else admitted
     try:
         calls = [c.model_dump(mode="json") if isinstance(c, TraceCall) else dict(c) for c in runtime.calls()]
         digest = runtime.world_digest()
@@ -575,15 +609,39 @@ def _execute(request: Mapping[str, Any], limits: _Limits) -> dict[str, Any]:
         "error": error,
         "world_digest": digest,
         "stdout": output.getvalue(),
+        "result": result[0] if result and not error else None,
         # a program that hit a limit or a veto may have left the worker in a bad state: replace it
         "recycle": bool(ran and error and error["kind"] in ("resource_limit", "refused")),
     }
 
 
-def _admit(code: str, namespace: Mapping[str, Any], limits: _Limits) -> CodeType | dict[str, Any]:
-    """Compile and check the program: its code object, or the error that stops it."""
+def _capture_last(tree: ast.Module) -> ast.Module:
+    """Make the last statement also store its value under ``_RESULT_NAME``.
+
+    ``a = f()`` becomes ``__observed__ = a = f()`` (targets are assigned left to
+    right, the value once), an expression ``f()`` becomes ``__observed__ = f()``,
+    ``a += 1`` is followed by ``__observed__ = a``. Any other statement has no value.
+    """
+    last = tree.body[-1] if tree.body else None
+    store = ast.Name(_RESULT_NAME, ast.Store())
+    if isinstance(last, ast.Assign):
+        last.targets.insert(0, store)
+    elif isinstance(last, ast.Expr):
+        tree.body[-1] = ast.copy_location(ast.Assign(targets=[store], value=last.value), last)
+    elif isinstance(last, (ast.AugAssign, ast.AnnAssign)) and isinstance(last.target, ast.Name):
+        tree.body.append(ast.copy_location(ast.Assign(targets=[store], value=ast.Name(last.target.id, ast.Load())), last))
+    return ast.fix_missing_locations(tree)
+
+
+def _admit(code: str, namespace: Mapping[str, Any], limits: _Limits, capture_last: bool = False) -> CodeType | dict[str, Any]:
+    """Compile and check the program: its code object, or the error that stops it.
+
+    The check always reads the program as written; ``capture_last`` only adds
+    the store of the last value (:func:`_capture_last`) to what is compiled.
+    """
     try:
-        program = compile(code, _PROGRAM_FILE, "exec", dont_inherit=True)
+        source: str | ast.Module = _capture_last(ast.parse(code, _PROGRAM_FILE)) if capture_last else code
+        program = compile(source, _PROGRAM_FILE, "exec", dont_inherit=True)
     except SyntaxError as exc:
         return _error("parse_error", f"{exc.msg}", exc.lineno)
     except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
@@ -599,8 +657,14 @@ def _admit(code: str, namespace: Mapping[str, Any], limits: _Limits) -> CodeType
 
 
 def _run(
-    program: CodeType, namespace: Mapping[str, Any], output: _CappedOutput, limits: _Limits
+    program: CodeType,
+    namespace: Mapping[str, Any],
+    output: _CappedOutput,
+    limits: _Limits,
+    observer: Callable[[Any], Any] | None = None,
+    result: list[str] | None = None,
 ) -> dict[str, Any] | None:
+    """Execute an admitted program; with an ``observer`` (``unwrap``), append the JSON text of its last value to ``result``."""
     program_globals = {"__builtins__": _program_builtins(), "__name__": "__program__", **namespace}
     _job_limits(limits)
     sys.stdout = sys.stderr = output
@@ -608,12 +672,34 @@ def _run(
     failure: BaseException | None = None
     try:
         exec(program, program_globals)
+        if observer is not None and result is not None:  # still under the job's limits and the audit hook
+            result.append(_result_text(program_globals.get(_RESULT_NAME), observer, limits.max_result_chars))
     except BaseException as exc:
         failure = exc
     finally:
         _GUARD.program = None
         _lift_job_limits()
     return None if failure is None else _classify(failure)
+
+
+def _result_text(value: Any, convert: Callable[[Any], Any], limit: int) -> str:
+    """``convert(value)`` as compact JSON, encoded only as far as ``limit`` characters (then cut, with a note).
+
+    Objects JSON does not know are written as ``str(value)``. A value nested
+    too deeply (or containing itself) is a resource-limit error, not a crash.
+    """
+    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+    parts: list[str] = []
+    size = 0
+    try:
+        for chunk in encoder.iterencode(convert(value)):
+            parts.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                break
+    except (RecursionError, ValueError) as exc:  # ValueError: a list that contains itself
+        raise _ResourceLimit(f"the value of the last statement cannot be shown as JSON ({type(exc).__name__}: nested too deeply or circular)") from None
+    return _cut("".join(parts), limit)
 
 
 def _classify(exc: BaseException) -> dict[str, Any]:

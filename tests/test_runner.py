@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from gqlbench.dataset import default_data_dir
 from gqlbench.errors import GqlbenchError
 from gqlbench.runner import RunOptions, RunSettings, load_backend, model_slug, plan_samples, read_samples, run
 
@@ -46,6 +47,45 @@ def test_a_run_writes_its_folder_with_config_samples_results_and_report(tmp_path
     assert results["metrics"]["overall"]["n_samples"] == 4 and results["missing"] == []
     assert results["metrics"]["overall"]["seq_match_full"] == 1.0  # the stub answers with the gold code
     assert "Arg Match (full)" in (run_dir / "report.md").read_text()
+
+
+def test_a_run_executes_gold_and_prediction_and_reports_exec_scores(tmp_path: Path) -> None:
+    outcome = run(_settings(limit=3), RunOptions(runs_root=tmp_path, quiet=True))
+    config = json.loads((outcome.run_dir / "config.json").read_text())
+    assert config["settings"]["execute"] is True
+    lines = _lines(outcome.run_dir)
+    runnable = [line for line in lines if line["explanation"]["exec"]["gold_trace"]["error"] is None]
+    assert len(runnable) >= 2  # test/1's gold asks for the builtin `type`: it cannot run, so it has no Exec Match
+    for line in lines:
+        trace = line["explanation"]["exec"]
+        assert trace["pred_trace"]["calls"] == trace["gold_trace"]["calls"]  # the stub answers gold
+        if line in runnable:
+            assert line["scores"]["exec_success"] == line["scores"]["exec_match"] == 1 and trace["pred_trace"]["calls"]
+            assert trace["pred_trace"]["world_digest"] == trace["gold_trace"]["world_digest"]
+        else:
+            assert line["scores"]["exec_match"] is None and trace["gold_error"]["kind"] == "refused"
+    overall = json.loads((outcome.run_dir / "results.json").read_text())["metrics"]["overall"]
+    assert (overall["exec_match"], overall["n_exec_match"], overall["n_exec_success"]) == (1.0, len(runnable), 3)
+    assert "Exec Success" in (outcome.run_dir / "report.md").read_text()
+
+
+def test_no_exec_runs_nothing_and_is_a_setting_resume_checks(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    outcome = run(_settings(limit=2, execute=False), RunOptions(out=out, quiet=True))
+    overall = json.loads((out / "results.json").read_text())["metrics"]["overall"]
+    assert "exec_success" not in overall and "exec_match" not in overall
+    assert all(line["scores"]["exec_success"] is None and "exec" not in line["explanation"] for line in _lines(out))
+    assert "Exec" not in (out / "report.md").read_text() and outcome.metrics["overall"]["seq_match_full"] == 1.0
+    with pytest.raises(GqlbenchError, match="execute: False in the folder, True now"):
+        run(_settings(limit=2), RunOptions(out=out, quiet=True))
+
+
+def test_failed_generations_score_zero_on_execution_too(tmp_path: Path) -> None:
+    settings = _settings(ids=("test/0", "test/2"), limit=None, model_args={"fail": "test/2"})
+    outcome = run(settings, RunOptions(out=tmp_path / "run", quiet=True))
+    assert outcome.missing == ["test/2"] and [line["id"] for line in _lines(outcome.run_dir)] == ["test/0"]
+    overall = outcome.metrics["overall"]  # test/2 counts 0 on every metric (its gold runs), as in evaluate
+    assert (overall["exec_success"], overall["exec_match"], overall["n_exec_match"]) == (0.5, 0.5, 2)
 
 
 def test_the_same_settings_resume_the_latest_run_and_failures_are_retried(tmp_path: Path) -> None:
@@ -112,13 +152,30 @@ def test_react_runs_score_the_action_sequence(tmp_path: Path) -> None:
     assert json.loads((outcome.run_dir / "config.json").read_text())["generation"]["stop"][0] == "\nObservation:"
 
 
-def test_mock_observations_are_refused_before_a_model_is_loaded(tmp_path: Path) -> None:
+def test_react_with_mock_observations_shows_the_executed_responses(tmp_path: Path) -> None:
+    outcome = run(_settings(prompt="react", observe="mock", ids=("test/3", "test/7")), RunOptions(runs_root=tmp_path, quiet=True))
+    assert json.loads((outcome.run_dir / "config.json").read_text())["settings"]["observe"] == "mock"
+    lines = {line["id"]: line for line in _lines(outcome.run_dir)}
+    devices = json.loads(lines["test/7"]["steps"][0]["observation"])  # GET_me_player_devices(), run on the world
+    assert "My PC" in [d["name"] for d in devices["devices"]]
+    assert lines["test/7"]["steps"][1]["observation"] == '{"ok":true,"status_code":200}'
+    assert "Observation: {" in lines["test/3"]["raw_output"]
+    assert outcome.metrics["overall"]["exec_match"] == 1.0 and outcome.metrics["overall"]["seq_match_full"] == 1.0
+
+
+def test_mock_observations_need_a_catalog_domain_and_are_refused_before_a_model_is_loaded(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    line = json.loads((default_data_dir() / "test.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    (data / "test.jsonl").write_text(json.dumps({**line, "domain": "atlantis"}) + "\n")
+
     def no_model(settings: RunSettings) -> None:
         raise AssertionError("no model may be loaded")
 
-    with pytest.raises(GqlbenchError, match="--observe mock"):
-        run(_settings(prompt="react", observe="mock"), RunOptions(runs_root=tmp_path, quiet=True), backend_factory=no_model)  # type: ignore[arg-type]
-    assert not tmp_path.joinpath("stub-model").exists()
+    settings = _settings(prompt="react", observe="mock", data=str(data), shots=0, limit=None)
+    with pytest.raises(GqlbenchError, match="--observe mock: domain\\(s\\) atlantis are not in the catalog"):
+        run(settings, RunOptions(runs_root=tmp_path / "runs", quiet=True), backend_factory=no_model)  # type: ignore[arg-type]
+    assert not (tmp_path / "runs").exists()
 
 
 def test_a_prompt_that_cannot_fit_is_scored_zero_with_the_reason(tmp_path: Path) -> None:
@@ -126,6 +183,8 @@ def test_a_prompt_that_cannot_fit_is_scored_zero_with_the_reason(tmp_path: Path)
     line = _lines(outcome.run_dir)[0]
     assert "prompt exceeds context" in line["error"] and line["scores"]["arg_match_full"] == 0
     assert line["prompt"]["dropped"][-1] == "parameter descriptions" and outcome.missing == []
+    assert (line["scores"]["exec_success"], line["scores"]["exec_match"]) == (0, 0)  # nothing ran; the gold did
+    assert line["explanation"]["exec"]["gold_trace"]["error"] is None
 
 
 def test_planning_ids_limit_and_train_checks() -> None:

@@ -52,3 +52,9 @@ def test_crashing_prediction_has_classified_error(pool: SandboxPool) -> None:
     (scored,) = add_exec_scores([score_sample(sample, code)], {sample.id: sample}, {sample.id: code}, pool=pool)
     assert scored.scores.exec_success == 0
     assert scored.explanation["exec"]["error"]["kind"] == "unknown_field"
+
+
+def test_blank_program_is_no_prediction(pool: SandboxPool) -> None:
+    sample = load_split("test")[15]
+    (scored,) = add_exec_scores([score_sample(sample, "  \n")], {sample.id: sample}, {sample.id: "\n"}, pool=pool)
+    assert (scored.scores.exec_success, scored.scores.exec_match) == (0, 0)

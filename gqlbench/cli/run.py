@@ -30,13 +30,15 @@ __all__ = ["run"]
 @click.option("--max-steps", type=int, default=8, show_default=True, help="ReAct: most steps per sample.")
 @click.option("--observe", type=click.Choice(["schema", "mock"]), default="schema", show_default=True,
               help="ReAct observation: the GraphQL type of the returned value, or the executed mock response.")
+@click.option("--exec/--no-exec", "execute", default=True, show_default=True,
+              help="Also run gold and predicted programs in the sandbox against mock worlds seeded with --seed (Exec Success, Exec Match).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Run folder (default: runs/<model>/<timestamp>_<split>_<prompt>/, resuming the latest with the same settings).")
 @click.option("--model-args", default="", help="Backend/engine arguments, k=v,... (e.g. tensor_parallel_size=2,max_model_len=8192).")
 @click.option("--temperature", type=float, default=0.0, show_default=True, help="0 is greedy decoding; the paper used 0.05.")
 @click.option("--top-p", type=float, default=1.0, show_default=True)
 @click.option("--max-new-tokens", type=int, default=None, help="Generation budget (default: 512 for cot, 192 per react step).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed, and the seed of the mock worlds (--exec, --observe mock).")
 @click.option("--base-url", default=None, help="openai backend: the server's URL, e.g. http://localhost:8000/v1.")
 @click.option("--api-key-env", default=None, help="openai backend: environment variable holding the API key.")
 @click.option("--data", type=click.Path(path_type=Path, file_okay=False), default=None, help="Benchmark folder (default: the bundled GraphQLRestBench).")
@@ -55,6 +57,7 @@ def run(
     shot_rule: str,
     max_steps: int,
     observe: str,
+    execute: bool,
     out: Path | None,
     model_args: str,
     temperature: float,
@@ -88,6 +91,7 @@ def run(
         shot_rule=shot_rule,
         max_steps=max_steps,
         observe=observe,
+        execute=execute,
         model_args=parse_model_args(model_args),
         temperature=temperature,
         top_p=top_p,
@@ -100,6 +104,9 @@ def run(
     outcome = run_benchmark(settings, RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size))
     if outcome.already_complete and outcome.resumed_from:
         click.echo(f"already complete: {outcome.run_dir} (use --overwrite to redo it)", err=True)
+    not_run = sorted({r.domain for r in outcome.results if "not_run" in r.explanation.get("exec", {})})
+    if not_run:
+        click.echo(f"warning: no execution scores for domain(s) {', '.join(not_run)}: not in the catalog (see GQLBENCH_CATALOG)", err=True)
     report = outcome.run_dir / "report.md"
     if report.is_file():
         click.echo(report.read_text(encoding="utf-8").rstrip())

@@ -69,3 +69,16 @@ def test_a_killed_run_resumes_without_lost_or_duplicated_samples(tmp_path: Path)
     assert len(ids) == len(set(ids))
     results = json.loads((out / "results.json").read_text())
     assert results["metrics"]["overall"]["n_samples"] == 12 and results["missing"] == []
+
+
+def test_exec_scores_are_reported_and_no_exec_leaves_them_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["run", "--model", "stub", "--backend", STUB, "--ids", "test/0,test/2", "--quiet"]
+    assert main([*base, "--out", str(tmp_path / "a")]) == 0
+    assert "Exec Success" in capsys.readouterr().out
+    line = json.loads((tmp_path / "a" / "samples.jsonl").read_text().splitlines()[0])
+    assert (line["scores"]["exec_success"], line["scores"]["exec_match"]) == (1, 1)
+    assert line["explanation"]["exec"]["pred_trace"]["calls"][0]["function"] == "GET_search"
+    assert main([*base, "--out", str(tmp_path / "b"), "--no-exec"]) == 0
+    assert "Exec" not in capsys.readouterr().out
+    metrics = json.loads((tmp_path / "b" / "results.json").read_text())["metrics"]["overall"]
+    assert "exec_success" not in metrics and json.loads((tmp_path / "b" / "config.json").read_text())["settings"]["execute"] is False

@@ -174,3 +174,41 @@ def test_react_prompts_fit_the_budget_with_the_thought_prefix() -> None:
     assert prompt.shots == ["train/0", "train/1"] and prompt.text.endswith("Thought:")
     assert [m.role for m in prompt.messages] == ["system", "user", "assistant", "user", "assistant", "user"]
     assert "Action: finish" in prompt.messages[2].content and "Observation: response_obj has type" in prompt.messages[2].content
+
+
+def test_a_batch_observer_gets_each_step_of_all_samples_in_one_call() -> None:
+    class BatchRecorder(RecordingObserver):
+        def __init__(self) -> None:
+            super().__init__()
+            self.batches: list[list[str]] = []
+
+        def observe_many(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[str]:
+            self.batches.append([sample.id for sample, _, _ in requests])
+            return [self.observe(*request) for request in requests]
+
+    backend = ScriptedBackend({"test/0": [_act("a = GET_a()"), FINISH], "test/1": [_act("b = GET_b()"), _act("GET_c(x=b.id)"), FINISH]})
+    observer = BatchRecorder()
+    done = {c.sample_id: c for c in run_react(_work("test/0", "test/1"), backend, CONFIG, observer)}
+    assert observer.batches == [["test/0", "test/1"], ["test/1"]]
+    assert done["test/1"].steps[1]["observation"] == "ok 1"
+
+
+def test_mock_observations_let_the_model_see_and_fix_its_error() -> None:
+    from gqlbench.observers import MockObserver
+
+    script = [
+        _act("response_obj = GET_me_player_devices()"),
+        _act("device = response_obj.devices[0].nmae"),  # a typo the observation names
+        _act("device = response_obj.devices[0].name"),
+        FINISH,
+    ]
+    observer = MockObserver()
+    try:
+        done = next(run_react(_work("test/7"), ScriptedBackend({"test/7": script}), CONFIG, observer))
+    finally:
+        observer.close()
+    observations = [step.get("observation") for step in done.steps]
+    assert '"name":"My PC"' in observations[0]
+    assert observations[1].startswith("Error (unknown_field): ") and "did you mean name" in observations[1]
+    assert observations[2] == '"My PC"' and observations[3] is None
+    assert done.finish_reason == "finish" and "Observation: Error (unknown_field)" in done.text

@@ -157,3 +157,44 @@ def test_the_sandbox_does_not_get_in_the_real_runtimes_way() -> None:
         if trace.error is not None:
             assert trace.error.kind not in ("timeout", "resource_limit"), (trace.sample_id, trace.error)
             assert "sandbox does not allow" not in trace.error.message, (trace.sample_id, trace.error)
+
+
+@pytest.mark.parametrize(
+    ("code", "result"),
+    [
+        ("x = [1, 2]", "[1,2]"),
+        ("x = 1\nx + 1", "2"),
+        ("x = 1\nx += 2", "3"),
+        ("a = b = {'k': 'é'}", '{"k":"é"}'),
+        ("print(1)", "null"),
+        ("for i in range(3):\n    pass", "null"),
+        ("r = GET_search_movie(query='Up')", '"GET_search_movie#1"'),  # no JSON form: its str()
+    ],
+)
+def test_observe_last_reports_the_last_statements_value_as_json(pool: SandboxPool, code: str, result: str) -> None:
+    trace = pool.run(job(code, observe_last=True))
+    assert trace.error is None and trace.result == result
+    assert pool.run(job(code)).result is None  # only when asked
+
+
+def test_an_observed_value_is_capped_and_contained() -> None:
+    with SandboxPool(workers=1, wall_seconds=20, max_result_chars=1000) as pool:
+        huge = pool.run(job("x = 'ab' * 10 ** 7", observe_last=True))
+        assert huge.error is None and huge.result == '"' + "ab" * 499 + "a ... (cut at 1000 characters)"
+        circular = pool.run(job("a = []\na.append(a)\na", observe_last=True))
+        assert circular.error is not None and circular.error.kind == "resource_limit" and "circular" in circular.error.message
+        deep = pool.run(job("a = []\nfor i in range(10 ** 5):\n    a = [a]\na", observe_last=True))
+        assert deep.error is not None and deep.error.kind == "resource_limit" and deep.result is None
+        assert pool.run(job("import os", observe_last=True)).error.kind == "refused"  # type: ignore[union-attr]
+        assert pool.run(job("x = (", observe_last=True)).error.kind == "parse_error"  # type: ignore[union-attr]
+        assert pool.run(job("[1][5]", observe_last=True)).error.kind == "index_out_of_range"  # type: ignore[union-attr]
+        assert pool.run(job("len('four')", observe_last=True)).result == "4"  # the pool is still fine
+
+
+def test_the_parent_trusts_no_result_it_did_not_ask_for_or_cannot_bound() -> None:
+    from gqlbench.mocks.sandbox import _trace_from_reply
+
+    asked = job("x = 1", observe_last=True)
+    assert _trace_from_reply(asked, {"calls": [], "result": "x" * 5000}, 0.0, 100).result == "x" * 100 + " ... (cut at 100 characters)"
+    assert _trace_from_reply(asked, {"calls": [], "result": {"a": 1}}, 0.0, 100).error.kind == "other"  # type: ignore[union-attr]
+    assert _trace_from_reply(job("x = 1"), {"calls": [], "result": "1"}, 0.0, 100).result is None

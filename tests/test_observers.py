@@ -1,0 +1,91 @@
+"""The mock observer: actions really run (in the sandbox), replayed step by step on a fresh world."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from gqlbench.dataset import get_sample
+from gqlbench.generators.react import BatchObserver, Observer
+from gqlbench.mocks.sandbox import SandboxPool
+from gqlbench.observers import MockObserver
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[SandboxPool]:
+    with SandboxPool(workers=2, wall_seconds=20) as pool:
+        yield pool
+
+
+@pytest.fixture()
+def observer(pool: SandboxPool) -> MockObserver:
+    return MockObserver(pool=lambda: pool)
+
+
+def test_it_is_a_batch_observer_by_shape() -> None:
+    assert isinstance(MockObserver(), Observer) and isinstance(MockObserver(), BatchObserver)
+
+
+def test_a_search_observes_the_real_json_response(observer: MockObserver) -> None:
+    sample = get_sample("test/0")  # searches Mariah Carey's tracks, then makes a playlist of them
+    action = sample.gold_code.splitlines()[0]
+    assert action.startswith("response_obj = GET_search(")
+    response = json.loads(MockObserver(max_chars=10**6, pool=observer.pool).observe(sample, [], action))
+    assert response["tracks"]["items"] and all(item["uri"].startswith("spotify:track:") for item in response["tracks"]["items"])
+    cut = observer.observe(sample, [], action)
+    assert len(cut) < 2100 and cut.startswith('{"albums":') and "more characters not shown)" in cut
+
+
+def test_a_bad_field_is_a_clear_error_naming_the_valid_ones(observer: MockObserver) -> None:
+    sample = get_sample("test/7")
+    first = sample.gold_code.splitlines()[0]  # response_obj = GET_me_player_devices()
+    text = observer.observe(sample, [first], "device = response_obj.devices[0].nmae")
+    assert text.startswith("Error (unknown_field): ") and "'nmae'" in text and "name" in text
+    assert observer.observe(sample, [], "GET_me_player_devices(colour='red')").startswith("Error (bad_arguments): ")
+    assert observer.observe(sample, [], "import os") == (
+        "Error (refused): import is not allowed: every function the program needs is already defined"
+    )
+
+
+def test_earlier_mutations_are_visible_to_the_next_step(observer: MockObserver) -> None:
+    sample = get_sample("test/0")
+    me = "me = GET_me()"
+    create = 'playlist = POST_users__user_id__playlists(user_id=me.id, name="Road Trip")'
+    created = json.loads(observer.observe(sample, [me], create))
+    assert created["name"] == "Road Trip"
+    listing = observer.observe(sample, [me, create], "GET_me_playlists()")
+    assert created["id"] in listing and "Road Trip" in listing
+    assert "Road Trip" not in observer.observe(sample, [me], "GET_me_playlists()")  # a fresh world each time
+
+
+def test_a_failed_action_is_left_out_of_later_replays(observer: MockObserver) -> None:
+    sample = get_sample("test/7")
+    steps = ["r = GET_me_player_devices()", "x = r.devices[99]", "r.devices[0].name"]
+    assert observer.observe(sample, steps[:1], steps[1]).startswith("Error (index_out_of_range): ")
+    assert observer.observe(sample, steps[:2], steps[2]) == '"My PC"'
+    fresh = MockObserver(pool=observer.pool)  # never saw the earlier steps: it works them out
+    assert fresh.observe(sample, steps[:2], steps[2]) == '"My PC"'
+
+
+def test_one_step_of_many_samples_is_one_batch(pool: SandboxPool) -> None:
+    batches: list[int] = []
+
+    class CountingPool:
+        def run_many(self, jobs: list) -> list:
+            batches.append(len(jobs))
+            return pool.run_many(jobs)
+
+    observer = MockObserver(pool=lambda: CountingPool())  # type: ignore[arg-type,return-value]
+    requests = [(get_sample(i), [], "GET_me()") for i in ("test/0", "test/2", "test/3")]
+    observations = observer.observe_many(requests)
+    assert batches == [3] and len({json.loads(o)["id"] for o in observations}) == 1
+
+
+def test_an_own_pool_starts_on_first_use_and_closes() -> None:
+    observer = MockObserver()
+    assert observer._own_pool is None
+    assert observer.observe(get_sample("test/7"), [], "1 + 1") == "2"
+    observer.close()
+    assert observer._own_pool is None
