@@ -4,7 +4,9 @@ On the same prompts, in one process:
 
 (a) the vLLM backend's batched run vs. transformers generating one sample at
     a time (what most local evaluation paths do), on the dataset's ready-made
-    zero-shot prompts (the ``input`` field of the first ``--n`` test samples);
+    zero-shot prompts (the ``input`` field of the first ``--n`` test samples)
+    and on the few-shot prompts of (b), as a few-shot run sends them (vLLM
+    with its prefix cache on, as ``gqlbench run`` uses it);
 (b) the vLLM backend with and without prefix caching on few-shot prompts that
     share a long prefix (the same ``--shots`` train examples before every
     test sample, as few-shot CoT prompts of one domain do);
@@ -127,6 +129,7 @@ def main() -> None:
     if not args.skip_hf:
         hf, results["load_s_hf"] = load("hf", args.model, batch_size=1)
         report("hf_one_at_a_time_zero_shot", timed_generate(hf, zero, config))
+        report("hf_one_at_a_time_few_shot", timed_generate(hf, few, config))
         hf.close()
         del hf
 
@@ -147,10 +150,14 @@ def main() -> None:
     if not args.skip_hf:
         results["speedup_vllm_batched_vs_hf_one_at_a_time"] = round(
             results["hf_one_at_a_time_zero_shot"]["per_sample_s"] / results["vllm_batched_zero_shot"]["per_sample_s"], 2)
+        results["speedup_vllm_batched_vs_hf_one_at_a_time_few_shot"] = round(
+            results["hf_one_at_a_time_few_shot"]["per_sample_s"]
+            / results["vllm_batched_few_shot_prefix_cache"]["per_sample_s"], 2)
     results["speedup_prefix_cache"] = round(
         results["vllm_batched_few_shot_no_cache"]["per_sample_s"]
         / results["vllm_batched_few_shot_prefix_cache"]["per_sample_s"], 2)
-    for key in ("speedup_vllm_batched_vs_hf_one_at_a_time", "speedup_prefix_cache"):
+    for key in ("speedup_vllm_batched_vs_hf_one_at_a_time", "speedup_vllm_batched_vs_hf_one_at_a_time_few_shot",
+                "speedup_prefix_cache"):
         if key in results:
             print(f"{key}: {results[key]}x")
     if args.out:

@@ -22,6 +22,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.models import (
     encode_prompt,
+    encode_requests,
     package_versions,
     render_chat,
     text_sha256,
@@ -93,15 +94,8 @@ class HFBackend:
 
     def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
         """Batches of ``batch_size`` prompts of similar length (less padding); yields each batch as it ends."""
-        encoded: list[tuple[GenerationRequest, list[int]]] = []
-        for request in requests:
-            ids = encode_prompt(self.tokenizer, self.render(request.messages, request.assistant_prefix))
-            if len(ids) + config.max_new_tokens > self.max_model_len:
-                yield Completion(sample_id=request.sample_id, tokens_in=len(ids), error=(
-                    f"prompt of {len(ids)} tokens + {config.max_new_tokens} new tokens exceeds "
-                    f"max_model_len={self.max_model_len}"))
-                continue
-            encoded.append((request, ids))
+        encoded, too_long = encode_requests(self.tokenizer, requests, config.max_new_tokens, self.max_model_len)
+        yield from too_long
         encoded.sort(key=lambda pair: len(pair[1]))
         for start in range(0, len(encoded), self.batch_size):
             yield from self._generate_batch(encoded[start : start + self.batch_size], config)

@@ -337,6 +337,27 @@ def encode_prompt(tokenizer: Any, text: str) -> list[int]:
     return list(tokenizer(text, add_special_tokens=add_special)["input_ids"])
 
 
+def encode_requests(
+    tokenizer: Any, requests: Sequence[Any], max_new_tokens: int, max_model_len: int
+) -> tuple[list[tuple[Any, list[int]]], list[Any]]:
+    """Render and tokenize requests; ``(fitting (request, ids) pairs, Completions for the ones that do not fit)``.
+
+    Local engines share this so a prompt too long for the window becomes a
+    recorded error for that sample instead of an engine exception for the batch.
+    """
+    from gqlbench.records import Completion
+
+    fitting, errors = [], []
+    for request in requests:
+        ids = encode_prompt(tokenizer, render_chat(tokenizer, request.messages, request.assistant_prefix))
+        if len(ids) + max_new_tokens > max_model_len:
+            errors.append(Completion(sample_id=request.sample_id, tokens_in=len(ids), error=(
+                f"prompt of {len(ids)} tokens + {max_new_tokens} new tokens exceeds max_model_len={max_model_len}")))
+        else:
+            fitting.append((request, ids))
+    return fitting, errors
+
+
 def truncate_at_stop(text: str, stop: Sequence[str]) -> tuple[str, bool]:
     """``text`` cut before the earliest stop sequence (excluded, as vLLM and OpenAI do) and whether one was found."""
     found = [text.find(s) for s in stop if s and s in text]

@@ -31,6 +31,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.models import (
     encode_prompt,
+    encode_requests,
     package_versions,
     render_chat,
     text_sha256,
@@ -97,15 +98,8 @@ class VLLMBackend:
         from vllm import SamplingParams
         from vllm.inputs import TokensPrompt
 
-        batch: list[tuple[GenerationRequest, list[int]]] = []
-        for request in requests:
-            ids = encode_prompt(self.tokenizer, self.render(request.messages, request.assistant_prefix))
-            if len(ids) + config.max_new_tokens > self.max_model_len:
-                yield Completion(sample_id=request.sample_id, tokens_in=len(ids), error=(
-                    f"prompt of {len(ids)} tokens + {config.max_new_tokens} new tokens exceeds "
-                    f"max_model_len={self.max_model_len}"))
-                continue
-            batch.append((request, ids))
+        batch, too_long = encode_requests(self.tokenizer, requests, config.max_new_tokens, self.max_model_len)
+        yield from too_long
         if not batch:
             return
         params = SamplingParams(
