@@ -49,8 +49,13 @@ def utterance_overlap(a: str, b: str) -> float:
 
 
 def shot_pool(train: Sequence[Sample], errata: Errata) -> list[Sample]:
-    """Train samples fit to be shown as examples (errata samples left out)."""
-    unfit = set(errata.invalid_gold) | set(errata.positional_gold_args)
+    """Train samples fit to be shown as examples.
+
+    Gold programs the errata list as defective (invalid, positional arguments,
+    or failing to execute for a reason in the gold code) are left out: a
+    few-shot example teaches by being copied.
+    """
+    unfit = set(errata.invalid_gold) | set(errata.positional_gold_args) | set(errata.other.get("non_executable_gold", {}))
     pool = []
     for sample in train:
         if sample.split != SHOT_SPLIT:

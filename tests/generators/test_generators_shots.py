@@ -29,7 +29,9 @@ def test_errata_samples_are_never_in_the_pool(pool: list[Sample]) -> None:
     ids = {s.id for s in pool}
     assert errata.invalid_gold and not ids & set(errata.invalid_gold)
     assert not ids & set(errata.positional_gold_args)
-    unfit = {i for i in set(errata.invalid_gold) | set(errata.positional_gold_args) if i.startswith("train/")}
+    broken = set(errata.other["non_executable_gold"])
+    assert "train/15" in broken and not ids & broken
+    unfit = {i for i in set(errata.invalid_gold) | set(errata.positional_gold_args) | broken if i.startswith("train/")}
     assert len(pool) == len(load_split("train")) - len(unfit)
 
 
