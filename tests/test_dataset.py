@@ -89,3 +89,16 @@ def test_minimal_rows_get_empty_specs_and_schema(tmp_path: Path) -> None:
     (tmp_path / "test.jsonl").write_text(json.dumps({"domain": "d", "utterance": "u", "output": "GET_x()"}) + "\n")
     (sample,) = load_split("test", tmp_path)
     assert sample.function_specs == [] and sample.graphql_schema == "" and sample.benchmark == tmp_path.name
+
+
+def test_errata_lists_exactly_the_gold_calls_without_a_sample_signature() -> None:
+    lacking = set()
+    for sample in load_samples():
+        try:
+            tree = ast.parse(sample.gold_code)
+        except SyntaxError:
+            continue
+        called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        if {name for name in called if name.split("_")[0] in {"GET", "POST", "PUT", "DELETE"}} - set(sample.function_names):
+            lacking.add(sample.id)
+    assert lacking == set(load_errata().other["missing_function_specs"])
