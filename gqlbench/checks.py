@@ -36,6 +36,8 @@ __all__ = [
     "check_gold_code",
     "check_gold_executes",
     "check_domain",
+    "known_reason",
+    "split_known",
 ]
 
 
@@ -94,6 +96,37 @@ def check_domain(name: str, data_dir: Path | None = None) -> list[str]:
         raise unknown_domain(name)
     problems = [problem for check in CATALOG_CHECKS for problem in check(name)]
     return problems + [problem for check in SAMPLE_CHECKS for problem in check(name, data_dir)]
+
+
+_SAMPLE_SUBJECT = re.compile(r"^sample (\S+) \(")
+_FUNCTION_SUBJECT = re.compile(r": ((?:GET|POST|PUT|DELETE|PATCH)_\w*): ")
+
+
+def known_reason(problem: str, errata: Errata) -> str | None:
+    """The errata's reason when ``problem`` is about a sample or function the benchmark documents.
+
+    Every check names its subject the same way (``sample <id> (...)`` or
+    ``<file>: <FUNCTION>: ...``), so a problem is matched to the errata by
+    that subject; a problem the errata do not explain stays new.
+    """
+    if match := _SAMPLE_SUBJECT.match(problem):
+        return errata.about(match.group(1))
+    if match := _FUNCTION_SUBJECT.search(problem):
+        return errata.about(match.group(1))
+    return None
+
+
+def split_known(problems: list[str], name: str, data_dir: Path | None = None) -> tuple[list[str], list[tuple[str, str]]]:
+    """``(new problems, (known problem, errata reason) pairs)`` for domain ``name``."""
+    _, errata = _domain_samples(name, data_dir)
+    new, known = [], []
+    for problem in problems:
+        reason = known_reason(problem, errata)
+        if reason is None:
+            new.append(problem)
+        else:
+            known.append((problem, reason))
+    return new, known
 
 
 # ---------------------------------------------------------------------------

@@ -56,6 +56,12 @@ class Errata:
     def why_invalid(self, sample_id: str) -> str | None:
         return self.invalid_gold.get(sample_id)
 
+    def about(self, subject: str) -> str | None:
+        """Every documented defect of a sample id or function name, joined; None when there is none."""
+        categories = {"invalid_gold": self.invalid_gold, "positional_gold_args": self.positional_gold_args, **self.other}
+        reasons = [f"{category}: {entries[subject]}" for category, entries in categories.items() if subject in entries]
+        return "; ".join(reasons) or None
+
 
 def _resolve(data_dir: Path | str | None) -> Path:
     path = Path(data_dir) if data_dir is not None else default_data_dir()

@@ -41,7 +41,7 @@ def test_walkthrough_from_scratch(tmp_path: Path) -> None:
 
     result = run_bash(script, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "library: no problems" in result.stderr
+    assert "library: no new problems" in result.stderr
     assert "GET_books__book_id__editions(book_id: str, limit: int = None)" in result.stdout
 
     # the bundled domain is exactly what these commands produce

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from gqlbench.checks import check_domain
+from gqlbench.checks import check_domain, split_known
 from gqlbench.specs import list_domains
 
 __all__ = ["check"]
@@ -21,18 +21,27 @@ __all__ = ["check"]
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Benchmark folder whose samples to check (default: the bundled one).",
 )
-def check(name: str | None, data_dir: Path | None) -> None:
+@click.option("--show-known", is_flag=True, help="Also print each problem the benchmark's errata.json documents.")
+def check(name: str | None, data_dir: Path | None, show_known: bool) -> None:
     """Check domain NAME (default: every domain) and print each problem.
 
-    Exits with status 1 when any problem is found.
+    Problems the benchmark's errata.json already documents (defects of the
+    dataset itself) are counted as known and listed with --show-known; the
+    exit status is 1 when any problem is new.
     """
     names = [name] if name else list_domains()
-    total = 0
+    new_total = 0
     for domain in names:
-        problems = check_domain(domain, data_dir)
-        for problem in problems:
+        new, known = split_known(check_domain(domain, data_dir), domain, data_dir)
+        for problem in new:
             click.echo(problem)
-        total += len(problems)
-        click.echo(f"{domain}: {len(problems) or 'no'} problem{'' if len(problems) == 1 else 's'}", err=True)
-    if total:
+        if show_known:
+            for problem, reason in known:
+                click.echo(f"known: {problem} [errata: {reason}]")
+        summary = f"{domain}: {len(new) or 'no'} new problem{'' if len(new) == 1 else 's'}"
+        if known:
+            summary += f", {len(known)} known from errata.json" + ("" if show_known else " (--show-known lists them)")
+        click.echo(summary, err=True)
+        new_total += len(new)
+    if new_total:
         sys.exit(1)  # SystemExit, not ctx.exit: gqlbench.cli.main runs click with standalone_mode=False

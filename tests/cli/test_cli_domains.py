@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from gqlbench.cli import cli, main
+from gqlbench.dataset import default_data_dir
 from gqlbench.schemas import endpoints_with_sdl
 from gqlbench.specs import CATALOG_ENV, load_specs
 
@@ -60,10 +61,29 @@ def test_user_errors_are_one_line_with_exit_2(capsys: pytest.CaptureFixture[str]
     assert "did you mean 'tmdb'" in capsys.readouterr().err
 
 
-def test_check_prints_problems_and_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out = run("domains", "check", "spotify")
+def test_check_counts_documented_dataset_defects_as_known(tmp_path: Path) -> None:
+    code, out = run("domains", "check", "spotify", "--show-known")
+    assert code == 0
+    assert "known: " in out and "PUT_me_player_pause: samples disagree" in out
+    assert "[errata: spec_disagreements: spotify: only test/7's signature has 'device_id'" in out
+    assert "spotify: no new problems, " in out and " known from errata.json" in out
+    # the same defects are new problems once the benchmark's errata stop documenting them
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    for split in ("train", "valid", "test"):
+        (bench / f"{split}.jsonl").write_bytes((default_data_dir() / f"{split}.jsonl").read_bytes())
+    errata = json.loads((default_data_dir() / "errata.json").read_text())
+    del errata["spec_disagreements"], errata["non_executable_gold"]["train/10"]
+    (bench / "errata.json").write_text(json.dumps(errata))
+    code, out = run("domains", "check", "spotify", "--data", str(bench))
     assert code == 1
-    assert "PUT_me_player_pause: samples disagree" in out
+    new = [line for line in out.splitlines() if not line.startswith("spotify:")]
+    assert any("PUT_me_player_pause: samples disagree" in line for line in new)
+    assert any(line.startswith("sample train/10 ") for line in new)
+    assert "spotify: 5 new problems" in out
+
+
+def test_check_prints_problems_and_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a clean user domain passes
     (tmp_path / "specs").mkdir()
     (tmp_path / "schemas" / "pets").mkdir(parents=True)
@@ -72,7 +92,7 @@ def test_check_prints_problems_and_fails(tmp_path: Path, monkeypatch: pytest.Mon
     sdl = 'type GET_pets_Root {\n  name: String\n}\n\ntype Query {\n  GET_pets: GET_pets_Root @rest(endpoint: "https://pets.example")\n}\n'
     (tmp_path / "schemas" / "pets" / "GET_pets.graphql").write_text(sdl)
     monkeypatch.setenv(CATALOG_ENV, str(tmp_path))
-    assert run("domains", "check", "pets") == (0, "pets: no problems\n")
+    assert run("domains", "check", "pets") == (0, "pets: no new problems\n")
     # a broken endpoint file is reported with its path
     (tmp_path / "schemas" / "pets" / "GET_pets.graphql").write_text(sdl.replace("GET_pets_Root @rest", "Missing @rest"))
     code, out = run("domains", "check", "pets")
