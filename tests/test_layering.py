@@ -1,0 +1,67 @@
+"""Data flows one way: each package imports only the layers beneath it (checked on the source)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = {"gqlbench.errors", "gqlbench.records"}
+# folder -> the gqlbench modules it may import (besides its own package)
+ALLOWED = {
+    "specs": BASE,
+    "schemas": BASE | {"gqlbench.specs"},
+    "metrics": BASE | {"gqlbench.dataset", "gqlbench.specs", "gqlbench.schemas"},
+    "mocks": BASE | {"gqlbench.dataset", "gqlbench.specs", "gqlbench.schemas"},
+    "generators": BASE | {"gqlbench.dataset", "gqlbench.specs", "gqlbench.schemas"},
+}
+MODEL_LIBRARIES = {"vllm", "torch", "transformers", "openai"}
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a file imports, at top level or inside functions."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def outside(folder: str, module: str) -> bool:
+    if not module.startswith("gqlbench"):
+        return False
+    own = f"gqlbench.{folder}"
+    permitted = ALLOWED[folder] | {own}
+    return not any(module == p or module.startswith(p + ".") for p in permitted)
+
+
+@pytest.mark.parametrize("folder", sorted(ALLOWED))
+def test_package_imports_only_lower_layers(folder: str) -> None:
+    wrong = {
+        f"{path.name}: {module}"
+        for path in sorted((ROOT / folder).glob("*.py"))
+        for module in imported_modules(path)
+        if outside(folder, module)
+    }
+    assert not wrong, f"{folder}/ reaches above its layer: {sorted(wrong)}"
+
+
+@pytest.mark.parametrize("folder", ["specs", "schemas", "metrics", "mocks"])
+def test_scoring_and_catalog_never_touch_a_model_library(folder: str) -> None:
+    used = {
+        f"{path.name}: {module}"
+        for path in sorted((ROOT / folder).glob("*.py"))
+        for module in imported_modules(path)
+        if module.split(".")[0] in MODEL_LIBRARIES
+    }
+    assert not used, used
+
+
+def test_the_check_sees_imports_inside_functions(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text("def f():\n    from gqlbench.generators import factory\n")
+    assert outside("metrics", next(iter(imported_modules(source))))
