@@ -12,6 +12,7 @@ import click
 
 from gqlbench.dataset import data_hash, default_data_dir, load_split, split_of
 from gqlbench.errors import GqlbenchError
+from gqlbench.jsonl import read_lines
 from gqlbench.metrics import missing_result, score_sample
 from gqlbench.records import SPLITS, Sample, SampleResult
 from gqlbench.results import ensure_writable, render_table, results_document, run_meta, write_run
@@ -33,30 +34,33 @@ class Prediction:
 
 
 def read_predictions(path: Path) -> list[Prediction]:
-    """Parse a predictions JSONL file; every problem is reported with its file:line."""
+    """Parse a predictions JSONL file; every problem is reported with its file:line.
+
+    The file is UTF-8 (a leading byte-order mark is accepted, as in utf-8-sig);
+    an undecodable byte is reported with its line and offset.
+    """
     predictions: list[Prediction] = []
     first_line: dict[str, int] = {}
-    with path.open(encoding="utf-8") as fh:
-        for number, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            where = f"{path}:{number}"
-            try:
-                row = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise GqlbenchError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-            if not isinstance(row, dict) or not isinstance(row.get("id"), str):
-                raise GqlbenchError(f'{where}: expected an object with a string "id", e.g. {{"id": "test/0", "prediction": "..."}}')
-            sample_id = row.pop("id")
-            if not isinstance(row.get("prediction"), str):
-                raise GqlbenchError(f'{where}: sample {sample_id!r} needs a string "prediction" (the raw model text)')
-            if sample_id in first_line:
-                raise GqlbenchError(
-                    f"{where}: duplicate id {sample_id!r} (first on line {first_line[sample_id]}); keep one prediction per sample"
-                )
-            first_line[sample_id] = number
-            text = row.pop("prediction")
-            predictions.append(Prediction(sample_id, text, row, number))
+    for number, raw in read_lines(path):
+        if not raw.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            row = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise GqlbenchError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+        if not isinstance(row, dict) or not isinstance(row.get("id"), str):
+            raise GqlbenchError(f'{where}: expected an object with a string "id", e.g. {{"id": "test/0", "prediction": "..."}}')
+        sample_id = row.pop("id")
+        if not isinstance(row.get("prediction"), str):
+            raise GqlbenchError(f'{where}: sample {sample_id!r} needs a string "prediction" (the raw model text)')
+        if sample_id in first_line:
+            raise GqlbenchError(
+                f"{where}: duplicate id {sample_id!r} (first on line {first_line[sample_id]}); keep one prediction per sample"
+            )
+        first_line[sample_id] = number
+        text = row.pop("prediction")
+        predictions.append(Prediction(sample_id, text, row, number))
     return predictions
 
 

@@ -150,3 +150,24 @@ def test_exec_scores_and_traces_are_reported(tmp_path: Path, capsys: pytest.Capt
         "GET_tv_popular", "GET_tv__tv_id_", "GET_company__company_id_"
     ]
     assert "Exec Success" in capsys.readouterr().out
+
+
+def test_invalid_utf8_is_one_line_naming_file_line_and_byte(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(b'{"id": "test/0", "prediction": "GET_me()"}\n{"id": "test/1", "prediction": "a\xff\xfeb"}\n')
+    assert main(["evaluate", str(path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {path}:2: not valid UTF-8: byte 0xff at offset 76 of the file (byte 34 of the line); save the file as UTF-8\n"
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    gold = load_split("test")[8].gold_code
+    line = json.dumps({"id": "test/8", "prediction": gold}).encode("utf-8")
+    (tmp_path / "bom.jsonl").write_bytes(b"\xef\xbb\xbf" + line + b"\r\n")
+    (tmp_path / "plain.jsonl").write_bytes(line + b"\n")
+    for name in ("bom", "plain"):
+        assert main(["evaluate", str(tmp_path / f"{name}.jsonl"), "--no-exec", "--out", str(tmp_path / name)]) == 0
+    bom, plain = (read_results(tmp_path / name / "results.json")["metrics"] for name in ("bom", "plain"))
+    assert bom == plain and bom["overall"]["arg_match_full"] == pytest.approx(1 / 32)
+
