@@ -111,3 +111,38 @@ def test_runs_are_labelled_by_config_or_folder_name(tmp_path: Path) -> None:
     assert [c.strip() for c in table[2].strip("|").split("|")][:4] == ["SmolLM2-135M", "cot", "test", "overall"]
     assert [c.strip() for c in table[3].strip("|").split("|")][:4] == ["", "", "", "spotify"]
     assert len(table) == 2 + 3 + 3
+
+
+def test_a_failure_mid_way_through_samples_leaves_the_previous_run(tmp_path: Path) -> None:
+    write_run(tmp_path, RESULTS)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    unwritable = RESULTS[1].model_copy(update={"handle": object()})  # fails after the first line is serialized
+    with pytest.raises(ValueError, match="unknown type"):
+        write_run(tmp_path, [RESULTS[0], unwritable, RESULTS[2]], overwrite=True)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    with pytest.raises(ValueError, match="unknown type"):
+        write_run(tmp_path / "new", [RESULTS[0], unwritable])
+    assert not (tmp_path / "new").exists()
+
+
+def test_lone_surrogates_are_written_as_replacement_characters(tmp_path: Path) -> None:
+    odd = RESULTS[0].model_copy(update={"explanation": {"stdout": "\ud800!", "k\udc00": 1}, "note": "\udfff"})
+    write_run(tmp_path, [odd], meta={"predictions": "p\udcff.jsonl"})
+    line = json.loads((tmp_path / "samples.jsonl").read_bytes().decode("utf-8"))
+    assert line["explanation"] == {"stdout": "\ufffd!", "k\ufffd": 1} and line["note"] == "\ufffd"
+    assert read_results(tmp_path / "results.json")["meta"]["predictions"] == "p\ufffd.jsonl"
+    assert "p\ufffd.jsonl" in (tmp_path / "report.md").read_bytes().decode("utf-8")
+    path = tmp_path / "samples.jsonl"
+    append_sample(path, odd.model_copy(update={"id": "test/9"}))
+    assert [r.explanation["stdout"] for r in read_samples(path)] == ["\ufffd!", "\ufffd!"]
+
+
+def test_surrogate_escapes_and_bad_bytes_written_by_others_are_read(tmp_path: Path) -> None:
+    path = tmp_path / "samples.jsonl"
+    line = json.loads(RESULTS[0].model_dump_json())
+    line["explanation"] = {"stdout": "\ud800"}
+    path.write_text(json.dumps(line) + "\n", encoding="ascii")  # "\ud800" as an escape, which pydantic's parser refuses
+    assert read_samples(path)[0].explanation == {"stdout": "\ufffd"}
+    path.write_bytes(path.read_bytes() + b'{"id": "\xff"}\n')
+    with pytest.raises(GqlbenchError, match=r"samples.jsonl:2: not valid UTF-8: byte 0xff at offset \d+ of the file \(byte 9 of the line\)"):
+        read_samples(path)

@@ -119,6 +119,17 @@ def test_a_partial_run_generates_only_the_missing_samples(tmp_path: Path) -> Non
     assert second.resumed_from == 2 and second.metrics == first.metrics
 
 
+def test_a_completion_with_a_lone_surrogate_is_written_and_read_back(tmp_path: Path) -> None:
+    settings = _settings(limit=2, model_args={"surrogate": "yes"})
+    out = tmp_path / "run"
+    first = run(settings, RunOptions(out=out, quiet=True))
+    lines = [json.loads(line) for line in (out / "samples.jsonl").read_bytes().decode("utf-8").splitlines()]
+    assert [line["raw_output"][:27] for line in lines] == ["I make the calls in order\ufffd."] * 2
+    assert first.metrics["overall"]["seq_match_full"] == 1.0 and first.missing == []
+    again = run(settings, RunOptions(out=out, quiet=True))  # the resume reads the file back
+    assert again.already_complete and again.metrics == first.metrics
+
+
 def test_other_settings_get_their_own_folder_and_out_refuses_a_mismatch(tmp_path: Path) -> None:
     options = RunOptions(runs_root=tmp_path, quiet=True)
     a = run(_settings(limit=1), options)
