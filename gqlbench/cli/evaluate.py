@@ -207,5 +207,8 @@ def evaluate(
     parse_errors = [r.id for r in results if r.explanation.get("parse_error")]
     if parse_errors:
         click.echo(f"note: {len(parse_errors)} predictions do not parse as Python: {_preview(parse_errors)}", err=True)
+    too_large = [r.id for r in results if r.explanation.get("too_large")]
+    if too_large:
+        click.echo(f"note: {len(too_large)} predictions are too large to score and count 0: {_preview(too_large)}", err=True)
     if out is not None:
         click.echo(f"wrote {out}/results.json, samples.jsonl, report.md")

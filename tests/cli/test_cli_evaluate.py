@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -223,3 +224,20 @@ def test_a_failed_write_keeps_the_previous_results(tmp_path: Path, capsys: pytes
     synced.clear()
     assert main(["evaluate", str(preds), "--no-exec", "--out", str(tmp_path / "fresh")]) == 2
     assert not (tmp_path / "fresh").exists()  # nothing, rather than a half-written folder
+
+
+def test_a_hundred_thousand_line_prediction_is_too_large_and_the_file_scores_fast(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chain = "r0 = GET_me()\n" + "".join(f"r{i} = GET_me(id=r{i - 1}.id)\n" for i in range(1, 100_000))
+    cases = {"x": ("x = 1\n" * 100_000, []), "chain": (chain, ["--no-exec"])}
+    for name, (prediction, options) in cases.items():
+        preds = write_jsonl(tmp_path / f"{name}.jsonl", [{"id": "test/0", "prediction": prediction}])
+        start = time.perf_counter()
+        assert main(["evaluate", str(preds), *options, "--out", str(tmp_path / name)]) == 0
+        assert time.perf_counter() - start < 20  # unbounded: 25 s (x, with execution) and 77 s (chain, without)
+        line = next(r for r in read_samples(tmp_path / name / "samples.jsonl") if r.id == "test/0")
+        assert line.explanation["too_large"].startswith("the program has 100,000 lines (the limit is 1,000)")
+        assert line.scores.arg_match_full == line.scores.matched_calls == line.scores.seq_match_full == line.scores.seq_match_conn == 0
+        assert "note: 1 predictions are too large to score and count 0: test/0" in capsys.readouterr().err
+    executed = next(r for r in read_samples(tmp_path / "x" / "samples.jsonl") if r.id == "test/0")
+    assert (executed.scores.exec_success, executed.scores.exec_match) == (0, 0)  # not run; its gold did
+    assert executed.explanation["exec"]["pred_not_run"] == "too large to analyse" and executed.explanation["exec"]["gold_trace"]["calls"]
