@@ -1,7 +1,8 @@
 """Joining the two scoring branches: static metrics and sandboxed execution.
 
 ``gqlbench.metrics`` scores a program by reading it; ``gqlbench.mocks`` runs
-it. Neither knows the other, so the commands that want both (``evaluate``,
+it. Neither knows the other, so the two places that want both
+(:mod:`gqlbench.evaluation` for ``evaluate``, :mod:`gqlbench.runner` for
 ``run``) call :func:`add_exec_scores` on the metric results.
 """
 
