@@ -36,7 +36,7 @@ from tabulate import tabulate
 
 from gqlbench import __version__
 from gqlbench.errors import GqlbenchError
-from gqlbench.jsonl import read_lines, utf8_data, utf8_text
+from gqlbench.jsonl import BOM, decode_line, read_lines, utf8_data, utf8_text
 from gqlbench.metrics import EXEC_METRICS, METRICS, aggregate
 from gqlbench.records import SampleResult
 
@@ -51,6 +51,7 @@ __all__ = [
     "write_samples",
     "append_sample",
     "read_samples",
+    "repair_samples",
     "results_document",
     "write_results",
     "read_results",
@@ -140,13 +141,63 @@ def _parse_line(line: str, where: str) -> SampleResult:
         raise GqlbenchError(f"{where}: not a sample result ({place}: {first['msg']})") from None
 
 
+def _split(data: bytes) -> tuple[list[bytes], bytes]:
+    """Complete lines (each with its ``\\n``) and what follows the last newline."""
+    cut = data.rfind(b"\n") + 1
+    return data[:cut].split(b"\n")[:-1], data[cut:]
+
+
+def _is_result(fragment: bytes) -> bool:
+    try:
+        _parse_line(fragment.decode("utf-8"), "")
+    except (UnicodeDecodeError, GqlbenchError):
+        return False
+    return True
+
+
 def read_samples(path: Path) -> list[SampleResult]:
-    """Read ``samples.jsonl`` back; a corrupt line is an error naming file and line."""
-    results = []
-    for number, line in read_lines(path):
+    """Read ``samples.jsonl`` back: one result per id (the first, should a hand edit repeat one), in file order.
+
+    A last line without its newline is kept when it is a whole result, and left
+    out otherwise: it was cut by a kill while being appended (see
+    :func:`repair_samples`). Any other line that is not a sample result is an
+    error naming the file and the line.
+    """
+    data = path.read_bytes()
+    offset = len(BOM) if data.startswith(BOM) else 0  # a hand edit in an editor that adds one
+    lines, tail = _split(data[offset:])
+    if tail.strip() and _is_result(tail):
+        lines.append(tail)
+    results: dict[str, SampleResult] = {}
+    for number, raw in enumerate(lines, start=1):
+        where = f"{path}:{number}"
+        line = decode_line(raw, where, offset)
+        offset += len(raw) + 1
         if line.strip():
-            results.append(_parse_line(line, f"{path}:{number}"))
-    return results
+            result = _parse_line(line, where)
+            results.setdefault(result.id, result)
+    return list(results.values())
+
+
+def repair_samples(path: Path) -> str | None:
+    """Make ``samples.jsonl`` end with a newline again, so appends start a line; says what changed (None: nothing).
+
+    A last line cut by a kill is removed; a whole result that only lacks its
+    newline gets one.
+    """
+    if not path.is_file():
+        return None
+    data = path.read_bytes()
+    _, tail = _split(data)
+    if not tail:
+        return None
+    if _is_result(tail):
+        with path.open("ab") as fh:
+            fh.write(b"\n")
+        return None
+    with path.open("r+b") as fh:
+        fh.truncate(len(data) - len(tail))
+    return f"{path}: dropped an unfinished last line ({len(tail)} bytes; the previous run was interrupted while writing it)"
 
 
 # -- results.json --------------------------------------------------------------
