@@ -11,10 +11,17 @@ A run folder (from ``gqlbench evaluate`` or ``gqlbench run``) holds:
 
 The same :func:`render_table` prints to the terminal and writes the report, so
 what a user sees is what the file holds.
+
+Every file is valid UTF-8: a lone surrogate (from a ``"\\ud800"`` escape in a
+prediction, or a program's output) is written as U+FFFD (see :mod:`gqlbench.jsonl`).
+:func:`write_run` replaces the three files together: each is complete in a
+temporary file before any is renamed over the old one, so a failure while
+writing leaves ``--out`` as it was (the previous results, or nothing).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -24,10 +31,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 from tabulate import tabulate
 
 from gqlbench import __version__
 from gqlbench.errors import GqlbenchError
+from gqlbench.jsonl import BOM, decode_line, read_lines, utf8_data, utf8_text
 from gqlbench.metrics import EXEC_METRICS, METRICS, aggregate
 from gqlbench.records import SampleResult
 
@@ -42,6 +51,7 @@ __all__ = [
     "write_samples",
     "append_sample",
     "read_samples",
+    "repair_samples",
     "results_document",
     "write_results",
     "read_results",
@@ -96,37 +106,98 @@ def ensure_writable(out_dir: Path, overwrite: bool = False) -> None:
 
 
 def _line(result: SampleResult) -> str:
-    return result.model_dump_json() + "\n"
+    """One ``samples.jsonl`` line; text UTF-8 cannot encode (lone surrogates) becomes U+FFFD."""
+    try:
+        return result.model_dump_json() + "\n"
+    except PydanticSerializationError:  # other failures raise again below
+        return SampleResult.model_validate(utf8_data(result.model_dump())).model_dump_json() + "\n"
 
 
 def write_samples(path: Path, results: Iterable[SampleResult]) -> None:
-    """Write ``samples.jsonl`` from scratch (replacing the file)."""
-    with path.open("w", encoding="utf-8") as fh:
-        fh.writelines(_line(r) for r in results)
+    """Write ``samples.jsonl`` from scratch, replacing the file only once it is complete."""
+    _replace_all({path: (_line(r) for r in results)})
 
 
 def append_sample(path: Path, result: SampleResult) -> None:
     """Append one finished sample and flush it, so an interrupted run keeps it."""
+    line = _line(result)  # serialized first: a failure never leaves half a line
     with path.open("a", encoding="utf-8") as fh:
-        fh.write(_line(result))
+        fh.write(line)
         fh.flush()
         os.fsync(fh.fileno())
 
 
-def read_samples(path: Path) -> list[SampleResult]:
-    """Read ``samples.jsonl`` back; a corrupt line is an error naming file and line."""
-    results = []
-    with path.open(encoding="utf-8") as fh:
-        for number, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
+def _parse_line(line: str, where: str) -> SampleResult:
+    try:
+        return SampleResult.model_validate_json(line)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        if first["type"] == "json_invalid":  # e.g. a "\ud800" escape, which pydantic's parser refuses
             try:
-                results.append(SampleResult.model_validate_json(line))
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(map(str, first["loc"])) or "line"
-                raise GqlbenchError(f"{path}:{number}: not a sample result ({where}: {first['msg']})") from None
-    return results
+                return SampleResult.model_validate(utf8_data(json.loads(line)))
+            except (ValueError, ValidationError):
+                pass
+        place = ".".join(map(str, first["loc"])) or "line"
+        raise GqlbenchError(f"{where}: not a sample result ({place}: {first['msg']})") from None
+
+
+def _split(data: bytes) -> tuple[list[bytes], bytes]:
+    """Complete lines (each with its ``\\n``) and what follows the last newline."""
+    cut = data.rfind(b"\n") + 1
+    return data[:cut].split(b"\n")[:-1], data[cut:]
+
+
+def _is_result(fragment: bytes) -> bool:
+    try:
+        _parse_line(fragment.decode("utf-8"), "")
+    except (UnicodeDecodeError, GqlbenchError):
+        return False
+    return True
+
+
+def read_samples(path: Path) -> list[SampleResult]:
+    """Read ``samples.jsonl`` back: one result per id (the first, should a hand edit repeat one), in file order.
+
+    A last line without its newline is kept when it is a whole result, and left
+    out otherwise: it was cut by a kill while being appended (see
+    :func:`repair_samples`). Any other line that is not a sample result is an
+    error naming the file and the line.
+    """
+    data = path.read_bytes()
+    offset = len(BOM) if data.startswith(BOM) else 0  # a hand edit in an editor that adds one
+    lines, tail = _split(data[offset:])
+    if tail.strip() and _is_result(tail):
+        lines.append(tail)
+    results: dict[str, SampleResult] = {}
+    for number, raw in enumerate(lines, start=1):
+        where = f"{path}:{number}"
+        line = decode_line(raw, where, offset)
+        offset += len(raw) + 1
+        if line.strip():
+            result = _parse_line(line, where)
+            results.setdefault(result.id, result)
+    return list(results.values())
+
+
+def repair_samples(path: Path) -> str | None:
+    """Make ``samples.jsonl`` end with a newline again, so appends start a line; says what changed (None: nothing).
+
+    A last line cut by a kill is removed; a whole result that only lacks its
+    newline gets one.
+    """
+    if not path.is_file():
+        return None
+    data = path.read_bytes()
+    _, tail = _split(data)
+    if not tail:
+        return None
+    if _is_result(tail):
+        with path.open("ab") as fh:
+            fh.write(b"\n")
+        return None
+    with path.open("r+b") as fh:
+        fh.truncate(len(data) - len(tail))
+    return f"{path}: dropped an unfinished last line ({len(tail)} bytes; the previous run was interrupted while writing it)"
 
 
 # -- results.json --------------------------------------------------------------
@@ -144,25 +215,61 @@ def results_document(
     }
 
 
-def _write_text(path: Path, text: str) -> None:
-    """Write via a temporary file, so a crash never leaves a half-written summary."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+def _stage(path: Path, chunks: Iterable[str]) -> Path:
+    """Write ``chunks`` to a new temporary file next to ``path`` and sync it; returns the temporary file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # per process, created with the usual permissions
+    try:
+        with tmp.open("w", encoding="utf-8") as fh:
+            for chunk in chunks:
+                fh.write(chunk)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def _replace_all(files: Mapping[Path, Iterable[str]]) -> None:
+    """Replace every file once all of them are written in full, so a failure changes none.
+
+    Each rename is atomic; only a kill in the instant between two renames can
+    leave complete old and new files side by side, never a truncated one.
+    """
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for path, chunks in files.items():
+            staged.append((_stage(path, chunks), path))
+    except BaseException:
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
+        raise
+    for tmp, path in staged:
+        tmp.replace(path)
+
+
+def _results_text(document: Mapping[str, object]) -> str:
+    return utf8_text(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"
 
 
 def write_results(path: Path, document: Mapping[str, object]) -> None:
-    _write_text(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    _replace_all({path: [_results_text(document)]})
+
+
+def _read_json(path: Path) -> object:
+    """A JSON file, its strings made UTF-8-safe (a ``"\\ud800"`` escape would break printing them)."""
+    text = "".join(line for _, line in read_lines(path))
+    try:
+        return utf8_data(json.loads(text))
+    except json.JSONDecodeError as exc:
+        raise GqlbenchError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
 
 
 def read_results(path: Path) -> dict:
     """Read a ``results.json``; errors name the file."""
     if not path.is_file():
         raise GqlbenchError(f"{path}: no such file; is {path.parent} a folder written by gqlbench evaluate or run?")
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise GqlbenchError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    document = _read_json(path)
     if not isinstance(document, dict) or not isinstance(document.get("metrics"), dict):
         raise GqlbenchError(f"{path}: has no 'metrics' object; it was not written by gqlbench")
     return document
@@ -224,9 +331,12 @@ def write_summary(
 ) -> dict[str, object]:
     """Write ``results.json`` and ``report.md`` from sample results; returns the document."""
     document = results_document(results, missing, meta)
-    write_results(out_dir / RESULTS_FILE, document)
-    _write_text(out_dir / REPORT_FILE, render_report(document))
+    _replace_all(_summary_files(out_dir, document))
     return document
+
+
+def _summary_files(out_dir: Path, document: Mapping[str, object]) -> dict[Path, Iterable[str]]:
+    return {out_dir / RESULTS_FILE: [_results_text(document)], out_dir / REPORT_FILE: [utf8_text(render_report(document))]}
 
 
 def write_run(
@@ -236,11 +346,26 @@ def write_run(
     meta: Mapping[str, object] | None = None,
     overwrite: bool = False,
 ) -> dict[str, object]:
-    """Write all three files of a scored run into ``out_dir`` (refusing to clobber results)."""
+    """Write all three files of a scored run into ``out_dir`` (refusing to clobber results).
+
+    All or nothing: should writing fail, ``out_dir`` keeps its previous files,
+    and a folder this call created is removed again. A file system error (a full
+    disk, no permission) is a :class:`GqlbenchError` that says so.
+    """
     ensure_writable(out_dir, overwrite)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    write_samples(out_dir / SAMPLES_FILE, results)
-    return write_summary(out_dir, results, missing, meta)
+    document = results_document(results, missing, meta)
+    created = not out_dir.exists()
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        _replace_all({out_dir / SAMPLES_FILE: (_line(r) for r in results), **_summary_files(out_dir, document)})
+    except BaseException as exc:
+        if created:
+            with contextlib.suppress(OSError):
+                out_dir.rmdir()  # only when empty: nothing of ours was left in it
+        if isinstance(exc, OSError):
+            raise GqlbenchError(f"{out_dir}: could not write the results ({exc.strerror or exc}); check free space and permissions, then run again") from None
+        raise
+    return document
 
 
 # -- comparing runs ------------------------------------------------------------
@@ -271,10 +396,8 @@ def load_run(run_dir: Path) -> RunSummary:
     config: dict = {}
     config_file = run_dir / CONFIG_FILE
     if config_file.is_file():
-        try:
-            config = json.loads(config_file.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise GqlbenchError(f"{config_file}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+        loaded = _read_json(config_file)
+        config = loaded if isinstance(loaded, dict) else {}
     meta = document.get("meta") or {}
     return RunSummary(
         path=run_dir,

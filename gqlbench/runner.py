@@ -60,7 +60,6 @@ __all__ = [
     "plan_samples",
     "model_slug",
     "load_backend",
-    "read_samples",
     "run",
 ]
 
@@ -267,34 +266,26 @@ def _read_config(run_dir: Path) -> dict[str, Any] | None:
         raise GqlbenchError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg}); fix it or use --overwrite") from None
 
 
-def read_samples(run_dir: Path, *, repair: bool = False) -> list[SampleResult]:
-    """The finished samples of a run. A line cut by a kill is dropped (and removed with ``repair``)."""
-    path = Path(run_dir) / "samples.jsonl"
+def _finished(run_dir: Path, *, repair: bool = False) -> list[SampleResult]:
+    """The finished samples of a run (none before its first); ``repair`` first removes a line cut by a kill."""
+    from gqlbench.results import SAMPLES_FILE, read_samples, repair_samples
+
+    path = run_dir / SAMPLES_FILE
+    if repair and (note := repair_samples(path)):
+        print(note, file=sys.stderr)
     if not path.is_file():
         return []
-    raw = path.read_bytes()
-    complete = raw[: raw.rfind(b"\n") + 1]
-    if repair and len(complete) < len(raw):
-        print(f"{path}: dropping an unfinished last line (the previous run was interrupted while writing it)", file=sys.stderr)
-        with path.open("r+b") as fh:
-            fh.truncate(len(complete))
-    results: dict[str, SampleResult] = {}
-    for number, line in enumerate(complete.decode("utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            result = SampleResult.model_validate_json(line)
-        except ValueError as exc:
-            raise GqlbenchError(f"{path}:{number}: not a sample result ({str(exc).splitlines()[0]}); fix the line or use --overwrite") from None
-        results.setdefault(result.id, result)  # a duplicate can only come from a hand edit: the first wins
-    return list(results.values())
+    try:
+        return read_samples(path)
+    except GqlbenchError as exc:
+        raise GqlbenchError(f"{exc}; fix the line or use --overwrite") from None
 
 
 def _clear(run_dir: Path) -> None:
     """``--overwrite``: remove the run's own files (and say which); anything else in the folder stays."""
     present = [name for name in ("config.json", *RUN_FILES) if (run_dir / name).exists()]
     if present:
-        done = len(read_samples(run_dir))
+        done = len(_finished(run_dir))
         print(f"--overwrite: removing {', '.join(present)} from {run_dir} ({done} finished samples)", file=sys.stderr)
         for name in present:
             (run_dir / name).unlink()
@@ -617,14 +608,14 @@ def _run(
         if config is None:
             config = _new_config(settings, samples)
             _write_json(run_dir / "config.json", config)
-        done = {r.id for r in read_samples(run_dir, repair=True)}
+        done = {r.id for r in _finished(run_dir, repair=True)}
         planned = [s for s in samples if s.id not in done]
         resumed_from = len(samples) - len(planned)
         if planned:
             if existed:
                 print(f"resuming {run_dir}: {resumed_from} of {len(samples)} samples done", file=sys.stderr)
             _generate(settings, options, run_dir, config, len(samples), planned, backend_factory, observer, pool)
-        results = read_samples(run_dir)
+        results = _finished(run_dir)
         by_id = {r.id: r for r in results}
         ordered = [by_id[s.id] for s in samples if s.id in by_id]
         document, missing = _write_outputs(run_dir, samples, ordered, config, pool)

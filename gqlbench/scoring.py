@@ -1,7 +1,8 @@
 """Joining the two scoring branches: static metrics and sandboxed execution.
 
 ``gqlbench.metrics`` scores a program by reading it; ``gqlbench.mocks`` runs
-it. Neither knows the other, so the commands that want both (``evaluate``,
+it. Neither knows the other, so the two places that want both
+(:mod:`gqlbench.evaluation` for ``evaluate``, :mod:`gqlbench.runner` for
 ``run``) call :func:`add_exec_scores` on the metric results.
 """
 
@@ -30,7 +31,9 @@ def add_exec_scores(
 
     ``codes`` maps a sample id to the extracted program, or ``None`` when the
     sample has no prediction. A blank program counts as no prediction (running
-    nothing is not a successful call chain). Such a sample scores 0 (its gold still runs, so
+    nothing is not a successful call chain), and so does one the metrics found
+    too large to analyse (``explanation["too_large"]``: it is not run either).
+    Such a sample scores 0 (its gold still runs, so
     ``exec_match`` stays ``None`` exactly when the gold program cannot run and
     every run averages Exec Match over the same samples). Skipped samples
     (invalid gold) are left as they are, and so are samples of a domain the
@@ -41,7 +44,8 @@ def add_exec_scores(
     from gqlbench.specs import list_domains
 
     known = set(list_domains())
-    codes = {sample_id: (code if code and code.strip() else None) for sample_id, code in codes.items()}
+    too_large = {r.id for r in results if r.explanation.get("too_large")}
+    codes = {sample_id: (code if code and code.strip() and sample_id not in too_large else None) for sample_id, code in codes.items()}
     scored = [r for r in results if r.skipped is None and r.id in codes and r.domain in known]
     outcomes = execute_samples(
         [samples[r.id] for r in scored],
@@ -59,9 +63,12 @@ def add_exec_scores(
             updated.append(result)
             continue
         success, match = outcome.exec_success, outcome.exec_match
-        if codes[result.id] is None:  # nothing was predicted: nothing ran
+        details = outcome.to_dict()
+        if codes[result.id] is None:  # nothing was predicted, or nothing that may run: nothing ran
             success, match = 0, (None if match is None else 0)
+            reason = "too large to analyse" if result.id in too_large else "no program"
+            details |= {"exec_success": success, "exec_match": match, "pred_not_run": reason}
         scores = result.scores.model_copy(update={"exec_success": success, "exec_match": match})
-        explanation = {**result.explanation, "exec": outcome.to_dict()}
+        explanation = {**result.explanation, "exec": details}
         updated.append(result.model_copy(update={"scores": scores, "explanation": explanation}))
     return updated

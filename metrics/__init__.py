@@ -13,8 +13,9 @@ defined in the README:
 - Seq Match (connected subsequences): the dataflow graph's weakly connected
   components, as call-name tuples, equal the gold's as a multiset.
 
-Model-generated code is only parsed here, never executed. This package imports
-no model backend and no mock.
+Model-generated code is only parsed here, never executed, and only up to the
+bounds of :mod:`.limits` (beyond them a prediction scores 0 as
+``explanation["too_large"]``). This package imports no model backend and no mock.
 
 Typical use::
 
@@ -27,6 +28,7 @@ Typical use::
 
 from gqlbench.metrics.calls import HTTP_VERB_NAME, ApiCall, DataflowVisitor, ProgramAnalysis, analyze, is_api_name
 from gqlbench.metrics.extract import extract_code
+from gqlbench.metrics.limits import DEFAULT_LIMITS, Limits
 from gqlbench.metrics.matching import GoldMatch, match_calls, maximum_matching
 from gqlbench.metrics.scores import (
     EXEC_METRICS,
@@ -40,6 +42,8 @@ from gqlbench.metrics.scores import (
 
 __all__ = [
     "extract_code",
+    "Limits",
+    "DEFAULT_LIMITS",
     "analyze",
     "ProgramAnalysis",
     "ApiCall",

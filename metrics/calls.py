@@ -16,6 +16,9 @@ differently:
 The standardized argument is rendered canonically (through :mod:`ast`, so
 formatting, redundant parentheses and quote style disappear, and an integral
 float is written as an int). Two arguments are equal when their renderings are.
+
+Inlining can make an argument exponentially larger than the program, so the
+walk counts what it renders and stops at the bounds of :mod:`.limits`.
 """
 
 from __future__ import annotations
@@ -28,9 +31,10 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from gqlbench.metrics.limits import DEFAULT_LIMITS, Limits, source_too_large
 from gqlbench.records import FunctionSpec
 
-__all__ = ["ApiCall", "ProgramAnalysis", "DataflowVisitor", "analyze", "is_api_name", "HTTP_VERB_NAME"]
+__all__ = ["ApiCall", "ProgramAnalysis", "DataflowVisitor", "TooLarge", "analyze", "is_api_name", "HTTP_VERB_NAME"]
 
 HTTP_VERB_NAME = re.compile(r"^(GET|POST|PUT|DELETE|PATCH)_")
 """Names that count as API calls even when the catalog does not know them (hallucinated endpoints)."""
@@ -66,6 +70,7 @@ class ProgramAnalysis:
     code: str
     calls: tuple[ApiCall, ...] = ()
     parse_error: str | None = None
+    too_large: str | None = None  # which bound of Limits the program passed (then it was not analysed)
 
     @property
     def names(self) -> list[str]:
@@ -105,6 +110,7 @@ class _Binding:
 
     value: cst.BaseExpression
     depends_on: frozenset[int]
+    size: int  # syntax nodes of the value with every variable inlined
 
 
 def _bound_names(target: cst.CSTNode) -> list[str]:
@@ -181,11 +187,16 @@ class _Substitute(_ComprehensionScopes, cst.CSTTransformer):
         self.env = env
         self.call_refs = call_refs  # id(call node) -> (call index, placeholder name)
         self.depends_on: set[int] = set()
+        self.size = 0  # syntax nodes of the result: those visited, plus what inlining adds
         self._lambda_params: list[set[str]] = []
         self._not_variables: set[int] = set()  # ids of Name nodes that are attribute/keyword names
 
     def _shadowed(self, name: str) -> bool:
         return any(name in scope for scope in (*self._scopes, *self._lambda_params))
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.size += 1
+        return super().on_visit(node)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self._not_variables.add(id(node.attr))
@@ -222,6 +233,7 @@ class _Substitute(_ComprehensionScopes, cst.CSTTransformer):
         if binding is None:
             return updated_node
         self.depends_on.update(binding.depends_on)
+        self.size += binding.size
         return _parenthesize(binding.value)
 
 
@@ -308,11 +320,13 @@ class DataflowVisitor(_ComprehensionScopes, cst.CSTVisitor):
 
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, functions: Mapping[str, FunctionSpec], placeholder_prefix: str) -> None:
+    def __init__(self, functions: Mapping[str, FunctionSpec], placeholder_prefix: str, limits: Limits | None = None) -> None:
         cst.CSTVisitor.__init__(self)
         _ComprehensionScopes.__init__(self)
         self.functions = functions
         self.prefix = placeholder_prefix
+        self.limits = limits
+        self.expanded = 0  # syntax nodes of the arguments rendered so far
         self.calls: list[ApiCall] = []
         self.env: dict[str, _Binding] = {}
         self._call_refs: dict[int, tuple[int, str]] = {}  # id(call node) -> (index, placeholder)
@@ -322,10 +336,11 @@ class DataflowVisitor(_ComprehensionScopes, cst.CSTVisitor):
 
     # -- standardization ---------------------------------------------------------
 
-    def standardize(self, expr: cst.BaseExpression) -> tuple[cst.BaseExpression, frozenset[int]]:
-        """``expr`` with variables and recorded calls substituted, and the calls it uses."""
+    def standardize(self, expr: cst.BaseExpression) -> _Binding:
+        """``expr`` with variables and recorded calls substituted, the calls it uses, and its size."""
         substitute = _Substitute(self.env, self._call_refs, self.shadowed_names())
-        return expr.visit(substitute), frozenset(substitute.depends_on)  # type: ignore[return-value]
+        value = expr.visit(substitute)
+        return _Binding(value, frozenset(substitute.depends_on), substitute.size)  # type: ignore[arg-type]
 
     def _arguments(self, name: str, node: cst.Call) -> tuple[dict[str, str], frozenset[int]]:
         spec = self.functions.get(name)
@@ -341,9 +356,12 @@ class DataflowVisitor(_ComprehensionScopes, cst.CSTVisitor):
             else:
                 key = params[position] if position < len(params) else f"_{position}"
                 position += 1
-            value, uses = self.standardize(arg.value)
-            args[key] = _canonical(value, self._tokens)
-            depends |= uses
+            standard = self.standardize(arg.value)
+            self.expanded += standard.size
+            if self.limits is not None and self.expanded > self.limits.max_expanded:
+                raise TooLarge(f"its call arguments grow past {self.limits.max_expanded:,} syntax nodes once variables are inlined")
+            args[key] = _canonical(standard.value, self._tokens)
+            depends |= standard.depends_on
         return args, frozenset(depends)
 
     # -- calls -----------------------------------------------------------------
@@ -352,6 +370,8 @@ class DataflowVisitor(_ComprehensionScopes, cst.CSTVisitor):
         name = _callee_name(original_node)
         if name is None or not is_api_name(name, self.functions):
             return
+        if self.limits is not None and len(self.calls) == self.limits.max_calls:
+            raise TooLarge(f"the program makes more than {self.limits.max_calls:,} API calls")
         args, depends = self._arguments(name, original_node)
         index = len(self.calls)
         occurrence = self._occurrences[name] = self._occurrences.get(name, 0) + 1
@@ -378,7 +398,7 @@ class DataflowVisitor(_ComprehensionScopes, cst.CSTVisitor):
         """``x = value`` binds x to the standardized value; any other target unbinds its names."""
         binding = None
         if value is not None:
-            binding = _Binding(*self.standardize(value))
+            binding = self.standardize(value)
         for target in targets:
             if isinstance(target, cst.Name) and binding is not None:
                 self.env[target.value] = binding
@@ -438,20 +458,30 @@ def _python_syntax_error(code: str) -> str | None:
     return None
 
 
-def analyze(code: str, functions: Mapping[str, FunctionSpec]) -> ProgramAnalysis:
+class TooLarge(Exception):
+    """Raised inside the walk when a program passes a bound; :func:`analyze` records it."""
+
+
+def analyze(code: str, functions: Mapping[str, FunctionSpec], limits: Limits | None = DEFAULT_LIMITS) -> ProgramAnalysis:
     """Parse ``code`` and extract its API calls; a syntax error is recorded, never raised.
 
-    A program parses when both Python and LibCST accept it.
+    A program parses when both Python and LibCST accept it. A program beyond
+    ``limits`` (see :mod:`.limits`; ``None``: no bound, for trusted gold
+    programs) is recorded as ``too_large`` with no calls, and not parsed further.
     """
+    if limits is not None and (reason := source_too_large(code, limits)) is not None:
+        return ProgramAnalysis(code=code, too_large=reason)
     error = _python_syntax_error(code)
     if error is not None:
         return ProgramAnalysis(code=code, parse_error=error)
     try:
         module = cst.parse_module(code)
-        visitor = DataflowVisitor(functions, _placeholder_prefix(module))
+        visitor = DataflowVisitor(functions, _placeholder_prefix(module), limits)
         MetadataWrapper(module, unsafe_skip_copy=True).visit(visitor)
     except cst.ParserSyntaxError as exc:
         return ProgramAnalysis(code=code, parse_error=exc.message)
     except RecursionError:
         return ProgramAnalysis(code=code, parse_error="too deeply nested to analyze")
+    except TooLarge as exc:
+        return ProgramAnalysis(code=code, too_large=str(exc))
     return ProgramAnalysis(code=code, calls=tuple(visitor.calls))

@@ -9,7 +9,9 @@ and can be slowed down or made to fail through model args:
 - ``fail``: sample ids joined by ``+`` whose generation fails;
 - ``fail_while``: a file path; while it exists every generation fails;
 - ``max_model_len``: the context window in words;
-- ``log``: a file that gets one line per ``generate`` call (its batch's ids).
+- ``log``: a file that gets one line per ``generate`` call (its batch's ids);
+- ``surrogate``: any non-empty value puts a lone surrogate (as a JSON ``"\\ud800"``
+  escape would decode to) into the prose around the code.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class StubBackend:
         fail: str = "",
         fail_while: str = "",
         log: str = "",
+        surrogate: str = "",
     ) -> None:
         self.model = model
         self.max_model_len = int(max_model_len)
@@ -43,6 +46,7 @@ class StubBackend:
         self.fail = {i for i in str(fail).split("+") if i}
         self.fail_while = fail_while
         self.log = log
+        self.surrogate = "\ud800" if surrogate else ""
         self.closed = False
 
     def render(self, messages: Sequence[Message], assistant_prefix: str = "") -> str:
@@ -54,7 +58,7 @@ class StubBackend:
     def answer(self, request: GenerationRequest) -> str:
         gold = get_sample(request.sample_id).gold_code.strip()
         if not request.assistant_prefix:
-            return f"I make the calls in order.\n```python\n{gold}\n```"
+            return f"I make the calls in order{self.surrogate}.\n```python\n{gold}\n```"
         done = request.assistant_prefix.count("\nAction:") + request.assistant_prefix.startswith("Action:")
         lines = gold.splitlines()
         if done < len(lines):

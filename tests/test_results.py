@@ -16,6 +16,7 @@ from gqlbench.results import (
     read_results,
     read_samples,
     render_comparison,
+    repair_samples,
     render_table,
     run_meta,
     write_run,
@@ -111,3 +112,67 @@ def test_runs_are_labelled_by_config_or_folder_name(tmp_path: Path) -> None:
     assert [c.strip() for c in table[2].strip("|").split("|")][:4] == ["SmolLM2-135M", "cot", "test", "overall"]
     assert [c.strip() for c in table[3].strip("|").split("|")][:4] == ["", "", "", "spotify"]
     assert len(table) == 2 + 3 + 3
+
+
+def test_a_failure_mid_way_through_samples_leaves_the_previous_run(tmp_path: Path) -> None:
+    write_run(tmp_path, RESULTS)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    unwritable = RESULTS[1].model_copy(update={"handle": object()})  # fails after the first line is serialized
+    with pytest.raises(ValueError, match="unknown type"):
+        write_run(tmp_path, [RESULTS[0], unwritable, RESULTS[2]], overwrite=True)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    with pytest.raises(ValueError, match="unknown type"):
+        write_run(tmp_path / "new", [RESULTS[0], unwritable])
+    assert not (tmp_path / "new").exists()
+
+
+def test_lone_surrogates_are_written_as_replacement_characters(tmp_path: Path) -> None:
+    odd = RESULTS[0].model_copy(update={"explanation": {"stdout": "\ud800!", "k\udc00": 1}, "note": "\udfff"})
+    write_run(tmp_path, [odd], meta={"predictions": "p\udcff.jsonl"})
+    line = json.loads((tmp_path / "samples.jsonl").read_bytes().decode("utf-8"))
+    assert line["explanation"] == {"stdout": "\ufffd!", "k\ufffd": 1} and line["note"] == "\ufffd"
+    assert read_results(tmp_path / "results.json")["meta"]["predictions"] == "p\ufffd.jsonl"
+    assert "p\ufffd.jsonl" in (tmp_path / "report.md").read_bytes().decode("utf-8")
+    path = tmp_path / "samples.jsonl"
+    append_sample(path, odd.model_copy(update={"id": "test/9"}))
+    assert [r.explanation["stdout"] for r in read_samples(path)] == ["\ufffd!", "\ufffd!"]
+
+
+def test_surrogate_escapes_and_bad_bytes_written_by_others_are_read(tmp_path: Path) -> None:
+    path = tmp_path / "samples.jsonl"
+    line = json.loads(RESULTS[0].model_dump_json())
+    line["explanation"] = {"stdout": "\ud800"}
+    path.write_text(json.dumps(line) + "\n", encoding="ascii")  # "\ud800" as an escape, which pydantic's parser refuses
+    assert read_samples(path)[0].explanation == {"stdout": "\ufffd"}
+    path.write_bytes(path.read_bytes() + b'{"id": "\xff"}\n')
+    with pytest.raises(GqlbenchError, match=r"samples.jsonl:2: not valid UTF-8: byte 0xff at offset \d+ of the file \(byte 9 of the line\)"):
+        read_samples(path)
+
+
+def test_a_line_cut_by_a_kill_is_left_out_and_repaired_away(tmp_path: Path) -> None:
+    path = tmp_path / "samples.jsonl"
+    whole = "".join(r.model_dump_json() + "\n" for r in RESULTS[:2])
+    path.write_text(whole + RESULTS[2].model_dump_json()[:30])
+    assert [r.id for r in read_samples(path)] == ["test/0", "test/1"]
+    assert repair_samples(path) == f"{path}: dropped an unfinished last line (30 bytes; the previous run was interrupted while writing it)"
+    assert path.read_text() == whole and repair_samples(path) is None
+    append_sample(path, RESULTS[2])
+    assert read_samples(path) == RESULTS
+
+
+def test_a_whole_last_line_without_its_newline_is_kept_and_repair_ends_it(tmp_path: Path) -> None:
+    path = tmp_path / "samples.jsonl"
+    path.write_text(RESULTS[0].model_dump_json() + "\n" + RESULTS[1].model_dump_json())
+    assert read_samples(path) == RESULTS[:2]
+    assert repair_samples(path) is None and path.read_text().endswith("}\n")
+    append_sample(path, RESULTS[2])
+    assert read_samples(path) == RESULTS
+    assert repair_samples(tmp_path / "absent.jsonl") is None
+
+
+def test_one_result_per_id_and_a_byte_order_mark_is_fine(tmp_path: Path) -> None:
+    path = tmp_path / "samples.jsonl"
+    first = RESULTS[0]
+    edited = first.model_copy(update={"domain": "tmdb"})
+    path.write_bytes(b"\xef\xbb\xbf" + (first.model_dump_json() + "\n" + edited.model_dump_json() + "\n").encode())
+    assert read_samples(path) == [first]  # a hand edit that repeats an id: the first line wins

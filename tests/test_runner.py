@@ -9,7 +9,8 @@ import pytest
 
 from gqlbench.dataset import default_data_dir
 from gqlbench.errors import GqlbenchError
-from gqlbench.runner import RunOptions, RunSettings, load_backend, model_slug, plan_samples, read_samples, run
+from gqlbench.results import read_samples
+from gqlbench.runner import RunOptions, RunSettings, load_backend, model_slug, plan_samples, run
 
 STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
 
@@ -105,7 +106,7 @@ def test_the_same_settings_resume_the_latest_run_and_failures_are_retried(tmp_pa
     assert third.already_complete and third.run_dir == first.run_dir and len(_lines(third.run_dir)) == 4
 
 
-def test_a_partial_run_generates_only_the_missing_samples(tmp_path: Path) -> None:
+def test_a_partial_run_generates_only_the_missing_samples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "calls.log"
     settings = _settings(model_args={"log": str(log)})
     out = tmp_path / "run"
@@ -114,9 +115,21 @@ def test_a_partial_run_generates_only_the_missing_samples(tmp_path: Path) -> Non
     (out / "samples.jsonl").write_text("".join(samples[:2]) + samples[2][:40])  # killed while writing line 3
     log.unlink()
     second = run(settings, RunOptions(out=out, quiet=True, batch_size=1))
+    assert "samples.jsonl: dropped an unfinished last line (40 bytes;" in capsys.readouterr().err
     assert log.read_text().split() == ["test/2", "test/3"]
-    assert [r.id for r in read_samples(out)] == ["test/0", "test/1", "test/2", "test/3"]
+    assert [r.id for r in read_samples(out / "samples.jsonl")] == ["test/0", "test/1", "test/2", "test/3"]
     assert second.resumed_from == 2 and second.metrics == first.metrics
+
+
+def test_a_completion_with_a_lone_surrogate_is_written_and_read_back(tmp_path: Path) -> None:
+    settings = _settings(limit=2, model_args={"surrogate": "yes"})
+    out = tmp_path / "run"
+    first = run(settings, RunOptions(out=out, quiet=True))
+    lines = [json.loads(line) for line in (out / "samples.jsonl").read_bytes().decode("utf-8").splitlines()]
+    assert [line["raw_output"][:27] for line in lines] == ["I make the calls in order\ufffd."] * 2
+    assert first.metrics["overall"]["seq_match_full"] == 1.0 and first.missing == []
+    again = run(settings, RunOptions(out=out, quiet=True))  # the resume reads the file back
+    assert again.already_complete and again.metrics == first.metrics
 
 
 def test_other_settings_get_their_own_folder_and_out_refuses_a_mismatch(tmp_path: Path) -> None:

@@ -58,3 +58,19 @@ def test_blank_program_is_no_prediction(pool: SandboxPool) -> None:
     sample = load_split("test")[15]
     (scored,) = add_exec_scores([score_sample(sample, "  \n")], {sample.id: sample}, {sample.id: "\n"}, pool=pool)
     assert (scored.scores.exec_success, scored.scores.exec_match) == (0, 0)
+
+
+def test_a_too_large_program_is_not_run(pool: SandboxPool) -> None:
+    sample = load_split("test")[12]
+    code = "x = 1\n" * 100_000
+    (scored,) = add_exec_scores([score_sample(sample, code)], {sample.id: sample}, {sample.id: code}, pool=pool)
+    assert (scored.scores.exec_success, scored.scores.exec_match) == (0, 0)
+    executed = scored.explanation["exec"]
+    assert executed["pred_not_run"] == "too large to analyse" and (executed["exec_success"], executed["exec_match"]) == (0, 0)
+    assert executed["pred_trace"]["calls"] == [] and executed["gold_trace"]["calls"]
+
+
+def test_a_missing_prediction_is_explained_as_not_run(pool: SandboxPool) -> None:
+    sample = load_split("test")[12]
+    (scored,) = add_exec_scores([missing_result(sample)], {sample.id: sample}, {sample.id: None}, pool=pool)
+    assert scored.explanation["exec"]["pred_not_run"] == "no program" and scored.explanation["exec"]["exec_success"] == 0

@@ -1,118 +1,22 @@
-"""``gqlbench evaluate``: score a file of model predictions with the benchmark's metrics."""
+"""``gqlbench evaluate``: score a file of model predictions with the benchmark's metrics.
+
+The scoring is :func:`gqlbench.evaluation.evaluate_predictions`; this module
+parses the options, writes the run folder and prints the table and notes.
+"""
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from gqlbench.dataset import data_hash, default_data_dir, load_split, split_of
-from gqlbench.errors import GqlbenchError
-from gqlbench.metrics import missing_result, score_sample
-from gqlbench.records import SPLITS, Sample, SampleResult
+from gqlbench.dataset import data_hash
+from gqlbench.evaluation import evaluate_predictions
 from gqlbench.results import ensure_writable, render_table, results_document, run_meta, write_run
-from gqlbench.scoring import add_exec_scores
 
-__all__ = ["evaluate", "Prediction", "read_predictions", "score_predictions"]
-
-_RESULT_FIELDS = set(SampleResult.model_fields)
-
-
-@dataclass(frozen=True)
-class Prediction:
-    """One line of a predictions file: the raw model text for a sample, plus whatever else it carried."""
-
-    id: str
-    text: str
-    extra: dict[str, object]
-    line: int
-
-
-def read_predictions(path: Path) -> list[Prediction]:
-    """Parse a predictions JSONL file; every problem is reported with its file:line."""
-    predictions: list[Prediction] = []
-    first_line: dict[str, int] = {}
-    with path.open(encoding="utf-8") as fh:
-        for number, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            where = f"{path}:{number}"
-            try:
-                row = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise GqlbenchError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-            if not isinstance(row, dict) or not isinstance(row.get("id"), str):
-                raise GqlbenchError(f'{where}: expected an object with a string "id", e.g. {{"id": "test/0", "prediction": "..."}}')
-            sample_id = row.pop("id")
-            if not isinstance(row.get("prediction"), str):
-                raise GqlbenchError(f'{where}: sample {sample_id!r} needs a string "prediction" (the raw model text)')
-            if sample_id in first_line:
-                raise GqlbenchError(
-                    f"{where}: duplicate id {sample_id!r} (first on line {first_line[sample_id]}); keep one prediction per sample"
-                )
-            first_line[sample_id] = number
-            text = row.pop("prediction")
-            predictions.append(Prediction(sample_id, text, row, number))
-    return predictions
-
-
-def _samples_by_id(predictions: Sequence[Prediction], path: Path, data_dir: Path, splits: Sequence[str]) -> dict[str, Sample]:
-    """The samples of the evaluated splits; an id outside them is an error naming its line."""
-    available = [s for s in SPLITS if (data_dir / f"{s}.jsonl").is_file()]
-    for split in splits:
-        if split not in available:
-            raise GqlbenchError(f"{data_dir}: has no split {split!r} (it has {', '.join(available) or 'none'})")
-    by_split = {split: load_split(split, data_dir) for split in splits}
-    samples = {s.id: s for split_samples in by_split.values() for s in split_samples}
-    for p in predictions:
-        if p.id not in samples:
-            ranges = ", ".join(f"{split}/0..{split}/{len(ss) - 1}" for split, ss in by_split.items())
-            raise GqlbenchError(f"{path}:{p.line}: unknown sample id {p.id!r}; {data_dir.name} has {ranges}")
-    return samples
-
-
-def _with_inputs(result: SampleResult, prediction: Prediction) -> SampleResult:
-    """Carry the prediction line's fields into the result line (renamed if they clash)."""
-    carried = {"prediction": prediction.text}
-    for key, value in prediction.extra.items():
-        carried[f"input_{key}" if key in _RESULT_FIELDS or key == "prediction" else key] = value
-    return SampleResult.model_validate({**carried, **result.model_dump()})
-
-
-def score_predictions(
-    predictions: Sequence[Prediction], samples: dict[str, Sample]
-) -> tuple[list[SampleResult], list[str]]:
-    """Score every sample of the evaluated splits; those without a prediction score 0."""
-    by_id = {p.id: p for p in predictions}
-    results, missing = [], []
-    for sample_id, sample in samples.items():
-        prediction = by_id.get(sample_id)
-        if prediction is None:
-            result = missing_result(sample)
-            if result.skipped is None:
-                missing.append(sample_id)
-        else:
-            result = _with_inputs(score_sample(sample, prediction.text), prediction)
-        results.append(result)
-    return results, missing
-
-
-def _splits_of(predictions: Sequence[Prediction], path: Path, data_dir: Path) -> list[str]:
-    """The splits the ids name, in train/valid/test order; an unknown split names its line."""
-    found: set[str] = set()
-    for p in predictions:
-        try:
-            split = split_of(p.id)
-        except GqlbenchError as exc:
-            raise GqlbenchError(f"{path}:{p.line}: {exc}") from None
-        if not (data_dir / f"{split}.jsonl").is_file():
-            raise GqlbenchError(f"{path}:{p.line}: unknown sample id {p.id!r}; {data_dir.name} has no split {split!r}")
-        found.add(split)
-    return sorted(found, key=lambda s: (SPLITS.index(s) if s in SPLITS else len(SPLITS), s))
+__all__ = ["evaluate"]
 
 
 def _command(predictions: Path, out: Path | None, data: Path | None, splits: Sequence[str], execute: bool, seed: int) -> str:
@@ -163,21 +67,8 @@ def evaluate(
     """
     if out is not None:
         ensure_writable(out, overwrite)  # fail before scoring, not after
-    data_dir = data if data is not None else default_data_dir()
-    rows = read_predictions(predictions)
-    found = _splits_of(rows, predictions, data_dir)
-    if splits:
-        outside = [p for p in rows if split_of(p.id) not in splits]
-        if outside:
-            raise GqlbenchError(
-                f"{predictions}:{outside[0].line}: {outside[0].id!r} is not in --split {','.join(splits)}; remove the line or the option"
-            )
-    chosen = list(splits) or found or ["test"]
-    samples = _samples_by_id(rows, predictions, data_dir, chosen)
-    results, missing = score_predictions(rows, samples)
-    if execute:
-        codes = {r.id: (None if r.id in missing else str(r.explanation.get("code", ""))) for r in results}
-        results = add_exec_scores(results, samples, codes, seed=seed)
+    evaluation = evaluate_predictions(predictions, data, splits, execute=execute, seed=seed)
+    data_dir, chosen, results, missing = evaluation.data_dir, evaluation.splits, evaluation.results, evaluation.missing
 
     meta = run_meta(
         command=_command(predictions, out, data, splits, execute, seed),
@@ -191,17 +82,20 @@ def evaluate(
     else:
         document = results_document(results, missing, meta)
 
-    click.echo(f"{data_dir.name} {'+'.join(chosen)}: {len(rows)} predictions for {len(samples)} samples")
+    click.echo(f"{data_dir.name} {'+'.join(chosen)}: {len(evaluation.predictions)} predictions for {len(evaluation.samples)} samples")
     click.echo(render_table(document["metrics"]))  # type: ignore[arg-type]
     for entry in document["skipped"]:  # type: ignore[union-attr]
         click.echo(f"warning: skipped {entry['id']}: {entry['reason']}", err=True)
-    not_run = sorted({r.domain for r in results if "not_run" in r.explanation.get("exec", {})})
+    not_run = evaluation.domains_not_run
     if not_run:
         click.echo(f"warning: no execution scores for domain(s) {', '.join(not_run)}: not in the catalog (see GQLBENCH_CATALOG)", err=True)
     if missing:
         click.echo(f"warning: {len(missing)} samples have no prediction and score 0: {_preview(missing)}", err=True)
-    parse_errors = [r.id for r in results if r.explanation.get("parse_error")]
+    parse_errors = evaluation.ids_with("parse_error")
     if parse_errors:
         click.echo(f"note: {len(parse_errors)} predictions do not parse as Python: {_preview(parse_errors)}", err=True)
+    too_large = evaluation.ids_with("too_large")
+    if too_large:
+        click.echo(f"note: {len(too_large)} predictions are too large to score and count 0: {_preview(too_large)}", err=True)
     if out is not None:
         click.echo(f"wrote {out}/results.json, samples.jsonl, report.md")

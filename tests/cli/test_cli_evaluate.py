@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -150,3 +151,93 @@ def test_exec_scores_and_traces_are_reported(tmp_path: Path, capsys: pytest.Capt
         "GET_tv_popular", "GET_tv__tv_id_", "GET_company__company_id_"
     ]
     assert "Exec Success" in capsys.readouterr().out
+
+
+def test_invalid_utf8_is_one_line_naming_file_line_and_byte(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(b'{"id": "test/0", "prediction": "GET_me()"}\n{"id": "test/1", "prediction": "a\xff\xfeb"}\n')
+    assert main(["evaluate", str(path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {path}:2: not valid UTF-8: byte 0xff at offset 76 of the file (byte 34 of the line); save the file as UTF-8\n"
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    gold = load_split("test")[8].gold_code
+    line = json.dumps({"id": "test/8", "prediction": gold}).encode("utf-8")
+    (tmp_path / "bom.jsonl").write_bytes(b"\xef\xbb\xbf" + line + b"\r\n")
+    (tmp_path / "plain.jsonl").write_bytes(line + b"\n")
+    for name in ("bom", "plain"):
+        assert main(["evaluate", str(tmp_path / f"{name}.jsonl"), "--no-exec", "--out", str(tmp_path / name)]) == 0
+    bom, plain = (read_results(tmp_path / name / "results.json")["metrics"] for name in ("bom", "plain"))
+    assert bom == plain and bom["overall"]["arg_match_full"] == pytest.approx(1 / 32)
+
+
+def _strict_lines(path: Path) -> list[dict]:
+    """Every line of a file as JSON, decoding the bytes strictly as UTF-8 (a lone surrogate cannot pass)."""
+    return [json.loads(line) for line in path.read_bytes().decode("utf-8").splitlines()]
+
+
+def test_lone_surrogates_are_replaced_and_the_files_complete(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    preds = tmp_path / "p.jsonl"  # the surrogate arrives as JSON escapes, in the prediction and in an extra field
+    preds.write_text('{"id": "test/8", "prediction": "GET_search(q=\\"\\ud800\\")", "model": "m\\udc00"}\n', encoding="ascii")
+    out = tmp_path / "out"
+    assert main(["evaluate", str(preds), "--no-exec", "--out", str(out)]) == 0
+    lines = _strict_lines(out / "samples.jsonl")
+    assert len(lines) == 32 and [line["id"] for line in lines] == [s.id for s in load_split("test")]
+    (line,) = [line for line in lines if line["id"] == "test/8"]
+    assert line["prediction"] == 'GET_search(q="\ufffd")' and line["model"] == "m\ufffd"
+    assert "\\ud800" in line["explanation"]["parse_error"]  # Python refuses the surrogate: scored 0, explained
+    assert read_samples(out / "samples.jsonl")[8].model_extra["model"] == "m\ufffd"
+    json.loads((out / "results.json").read_bytes().decode("utf-8"))
+    (out / "report.md").read_bytes().decode("utf-8")
+    assert [p.name for p in out.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_a_program_printing_a_lone_surrogate_is_recorded(tmp_path: Path) -> None:
+    program = 'r = GET_tv_popular()\nprint("\\ud800")\nGET_search_tv(query="\\udc00")\n'  # ASCII source, surrogates at run time
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "test/12", "prediction": program}])
+    assert main(["evaluate", str(preds), "--out", str(tmp_path / "out")]) == 0
+    (line,) = [line for line in _strict_lines(tmp_path / "out" / "samples.jsonl") if line["id"] == "test/12"]
+    trace = line["explanation"]["exec"]["pred_trace"]
+    assert line["scores"]["exec_success"] == 1 and trace["stdout"] == "\ufffd\n"
+    assert trace["calls"][1]["arguments"] == {"query": "\ufffd"}
+
+
+def test_a_failed_write_keeps_the_previous_results(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out"
+    assert main(["evaluate", str(EXAMPLE), "--no-exec", "--out", str(out)]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    synced = []
+
+    def full_disk(fd: int) -> None:  # samples.jsonl is staged, then the disk fills up
+        synced.append(fd)
+        if len(synced) == 2:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("gqlbench.results.os.fsync", full_disk)
+    gold = load_split("test")[8].gold_code
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "test/8", "prediction": gold}])
+    assert main(["evaluate", str(preds), "--no-exec", "--out", str(out), "--overwrite"]) == 2
+    assert capsys.readouterr().err.endswith("could not write the results (No space left on device); check free space and permissions, then run again\n")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # the previous run, whole; no temporary files
+    synced.clear()
+    assert main(["evaluate", str(preds), "--no-exec", "--out", str(tmp_path / "fresh")]) == 2
+    assert not (tmp_path / "fresh").exists()  # nothing, rather than a half-written folder
+
+
+def test_a_hundred_thousand_line_prediction_is_too_large_and_the_file_scores_fast(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chain = "r0 = GET_me()\n" + "".join(f"r{i} = GET_me(id=r{i - 1}.id)\n" for i in range(1, 100_000))
+    cases = {"x": ("x = 1\n" * 100_000, []), "chain": (chain, ["--no-exec"])}
+    for name, (prediction, options) in cases.items():
+        preds = write_jsonl(tmp_path / f"{name}.jsonl", [{"id": "test/0", "prediction": prediction}])
+        start = time.perf_counter()
+        assert main(["evaluate", str(preds), *options, "--out", str(tmp_path / name)]) == 0
+        assert time.perf_counter() - start < 20  # unbounded: 25 s (x, with execution) and 77 s (chain, without)
+        line = next(r for r in read_samples(tmp_path / name / "samples.jsonl") if r.id == "test/0")
+        assert line.explanation["too_large"].startswith("the program has 100,000 lines (the limit is 1,000)")
+        assert line.scores.arg_match_full == line.scores.matched_calls == line.scores.seq_match_full == line.scores.seq_match_conn == 0
+        assert "note: 1 predictions are too large to score and count 0: test/0" in capsys.readouterr().err
+    executed = next(r for r in read_samples(tmp_path / "x" / "samples.jsonl") if r.id == "test/0")
+    assert (executed.scores.exec_success, executed.scores.exec_match) == (0, 0)  # not run; its gold did
+    assert executed.explanation["exec"]["pred_not_run"] == "too large to analyse" and executed.explanation["exec"]["gold_trace"]["calls"]

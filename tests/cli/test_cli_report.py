@@ -53,3 +53,17 @@ def test_folder_without_results_is_an_error(tmp_path: Path, capsys: pytest.Captu
 
 def test_needs_at_least_one_run() -> None:
     assert main(["report"]) == 2
+
+
+def test_lone_surrogate_escapes_in_run_files_are_printed_replaced(runs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "odd-run"
+    run.mkdir()
+    document = json.loads((runs[1] / "results.json").read_text())
+    document["metrics"]["sp\ud800tify"] = document["metrics"].pop("spotify")
+    (run / "results.json").write_text(json.dumps(document), encoding="ascii")  # written as "\ud800" escapes
+    (run / "config.json").write_bytes(b'\xef\xbb\xbf{"model": "m\\udc00", "prompt": "cot"}')
+    capsys.readouterr()
+    assert main(["report", str(run)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert cells(lines[2])[:4] == ["m\ufffd", "cot", "test", "overall"]
+    assert [cells(line)[3] for line in lines[3:]] == ["tmdb", "sp\ufffdtify"]
