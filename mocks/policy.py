@@ -45,6 +45,7 @@ from __future__ import annotations
 import builtins
 import math
 import re
+import unicodedata
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
@@ -57,6 +58,7 @@ __all__ = [
     "SAFE_BUILTINS",
     "SAFE_METHODS",
     "is_safe_attribute",
+    "python_name",
 ]
 
 # Callable by name. Chosen for what call-chain programs do (count, convert,
@@ -155,8 +157,19 @@ def check_program(code: str, allowed_functions: Collection[str]) -> list[Violati
 
 
 def is_safe_attribute(name: str) -> bool:
-    """Whether a program may read attribute ``name`` (no underscores, no internals)."""
+    """Whether a program may read attribute ``name`` (no underscores, no internals), as Python will read it."""
+    name = python_name(name)
     return not _INTERNAL_ATTRIBUTE.match(name) and name not in _REFUSED_ATTRIBUTES
+
+
+def python_name(written: str) -> str:
+    """The identifier Python compiles for ``written``: CPython folds identifiers with NFKC.
+
+    ``ｆｏｒｍａｔ`` (fullwidth), ``𝐟𝐨𝐫𝐦𝐚𝐭`` (mathematical bold) and ``ﬁ`` (a
+    ligature) are ``format`` and ``fi`` to the interpreter; every rule here is
+    applied to this form, never to the spelling.
+    """
+    return unicodedata.normalize("NFKC", written)
 
 
 class _Checker(cst.CSTVisitor):
@@ -183,7 +196,7 @@ class _Checker(cst.CSTVisitor):
     def _bind(self, target: cst.BaseExpression) -> None:
         """Record the names a target binds; refuse targets that would set attributes."""
         if isinstance(target, cst.Name):
-            self.bound.add(target.value)
+            self.bound.add(python_name(target.value))
             self.bindings.add(id(target))
         elif isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:
@@ -196,7 +209,7 @@ class _Checker(cst.CSTVisitor):
     def finish(self) -> Iterator[Violation]:
         yield from self.violations
         for line, node in self.loads:
-            name = node.value
+            name = python_name(node.value)
             if name in self.bound:
                 if id(node) in self.callees and name not in self.allowed_functions:
                     yield Violation(line, f"calling the variable {name!r} is not allowed: call functions by name")
@@ -245,10 +258,14 @@ class _Checker(cst.CSTVisitor):
         self._bind(node.target)
 
     def visit_Name(self, node: cst.Name) -> None:
+        name = python_name(node.value)
+        if name != node.value:  # every identifier: names, attributes, keywords, definitions, aliases
+            self._refuse(node, f"the identifier {node.value!r} is not written as Python reads it ({name!r}): "
+                               "write it in plain form")
         if id(node) in self.labels:
             return
-        if node.value.startswith("__"):
-            self._refuse(node, f"the name {node.value!r} is not allowed: dunder names reach the interpreter")
+        if name.startswith("__"):
+            self._refuse(node, f"the name {name!r} is not allowed: dunder names reach the interpreter")
         elif id(node) not in self.bindings:
             self.loads.append((self._line(node), node))
 
@@ -258,7 +275,7 @@ class _Checker(cst.CSTVisitor):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self.labels.add(id(node.attr))
-        name = node.attr.value
+        name = python_name(node.attr.value)
         if not is_safe_attribute(name):
             self._refuse(node, f"the attribute .{name} is not allowed: only data fields and listed methods")
 
@@ -267,7 +284,7 @@ class _Checker(cst.CSTVisitor):
         if isinstance(func, cst.Name):
             self.callees.add(id(func))
         elif isinstance(func, cst.Attribute):
-            method = func.attr.value
+            method = python_name(func.attr.value)
             if method not in SAFE_METHODS and is_safe_attribute(method):
                 self._refuse(node, f"the method .{method}() is not allowed: only common str, list and dict methods")
         else:
