@@ -7,7 +7,7 @@ worker process per program, with as many running at once as the pool has
 workers, so the comparison isolates what reusing workers saves.
 
     .venv/bin/python bench/execution.py                     # the real mock runtime
-    .venv/bin/python bench/execution.py --runtime gqlbench.mocks.sandbox:echo_runtime   # sandbox cost alone
+    .venv/bin/python bench/execution.py --runtime tests/mocks/echo_runtime.py:echo_runtime   # sandbox cost alone
 
 Goal on a 2-core machine: >= 50 programs/s through the pool and >= 10x the
 fresh-process rate. Figures depend on the machine and its load; this is a

@@ -19,7 +19,7 @@ import pytest
 from gqlbench.mocks.sandbox import Job, SandboxPool
 from gqlbench.records import Trace
 
-ECHO = "gqlbench.mocks.sandbox:echo_runtime"
+ECHO = f"{Path(__file__).parent / 'echo_runtime.py'}:echo_runtime"
 LIMITS = dict(workers=2, cpu_seconds=1, memory_mb=256, wall_seconds=4, max_output_chars=1_000)
 CONTAINED = {"refused", "resource_limit", "timeout"}
 

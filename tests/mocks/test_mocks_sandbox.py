@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from gqlbench.dataset import load_errata, load_samples
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.sandbox import DEFAULT_RUNTIME, Job, SandboxPool, echo_runtime, run_program
+from gqlbench.mocks.sandbox import DEFAULT_RUNTIME, Job, SandboxPool, run_program
+from gqlbench.mocks.sandbox_worker import load_factory
 
-ECHO = "gqlbench.mocks.sandbox:echo_runtime"
+ECHO = f"{Path(__file__).parent / 'echo_runtime.py'}:echo_runtime"
 
 
 def job(code: str, **fields: object) -> Job:
@@ -135,7 +137,7 @@ def test_closed_pool_refuses_work() -> None:
 
 
 def test_echo_runtime_checks_keywords_and_records_calls() -> None:
-    runtime = echo_runtime("spotify", 0)
+    runtime = load_factory(ECHO)("spotify", 0)
     response = runtime.namespace["GET_search"](q="x", type="track")
     assert str(response.tracks.items[0].uri) == "GET_search#1.tracks.items[0].uri"
     with pytest.raises(Exception, match="no parameter 'colour'") as raised:
