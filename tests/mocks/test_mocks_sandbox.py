@@ -200,3 +200,45 @@ def test_the_parent_trusts_no_result_it_did_not_ask_for_or_cannot_bound() -> Non
     assert _trace_from_reply(asked, {"calls": [], "result": "x" * 5000}, 0.0, 100).result == "x" * 100 + " ... (cut at 100 characters)"
     assert _trace_from_reply(asked, {"calls": [], "result": {"a": 1}}, 0.0, 100).error.kind == "other"  # type: ignore[union-attr]
     assert _trace_from_reply(job("x = 1"), {"calls": [], "result": "1"}, 0.0, 100).result is None
+
+
+def test_workers_are_isolated_from_the_current_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkout's gqlbench/ folder where the user stands must not shadow the installed package."""
+    fake = tmp_path / "gqlbench"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise SystemExit('the fake gqlbench package was imported')\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    trace = run_program(job("GET_search_movie(query='x')\nprint('real')"))
+    assert trace.error is None and trace.stdout == "real\n"
+
+
+def test_a_worker_that_dies_says_why(tmp_path: Path) -> None:
+    dying = tmp_path / "dying_runtime.py"
+    dying.write_text(
+        "import os\n\n"
+        "def make(domain, seed):\n"
+        "    os.write(2, b'dying runtime: the fixture store is unreachable\\nmore detail\\n')\n"
+        "    os._exit(3)\n"
+    )
+    trace = run_program(job("x = 1", runtime=f"{dying}:make"))
+    assert trace.error is not None and trace.error.kind == "other"
+    assert trace.error.message == (
+        "the sandbox worker died unexpectedly (exit status 3): dying runtime: the fixture store is unreachable"
+    )
+
+
+def test_a_worker_that_cannot_start_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gqlbench.mocks import sandbox_process
+
+    monkeypatch.setattr(sandbox_process, "_WORKER_ENTRY", "import gqlbench_no_such_module")
+    with pytest.raises(GqlbenchError, match="could not start: ModuleNotFoundError: No module named 'gqlbench_no_such_module'"):
+        run_program(job("x = 1"))
+
+
+def test_a_runtime_is_loaded_from_a_module_or_a_file(pool: SandboxPool) -> None:
+    assert pool.run(job("x = 1", runtime=DEFAULT_RUNTIME)).error is None
+    with pytest.raises(GqlbenchError, match="no runtime file"):
+        pool.run(job("x = 1", runtime="/no/such/runtime.py:make"))
+    with pytest.raises(GqlbenchError, match="is not 'module:function'"):
+        pool.run(job("x = 1", runtime="make_runtime"))
