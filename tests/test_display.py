@@ -1,4 +1,4 @@
-"""Program output is shown, never obeyed: control characters and lone surrogates are escaped."""
+"""Program output is shown, never obeyed: control characters are escaped, lone surrogates replaced."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from gqlbench.display import escape_controls
         ("over\rwrite\x08\x7f", "over\\x0dwrite\\x08\\x7f"),
         ("nul\x00bell\x07", "nul\\x00bell\\x07"),
         ("abc\u202edcba", "abc\\u202edcba"),  # right-to-left override
-        ("lone \ud800 surrogate", "lone \\ud800 surrogate"),
+        ("lone \ud800 surrogate", "lone \ufffd surrogate"),
         ("tab\tand\nnewline, é, 日本, 🎬", "tab\tand\nnewline, é, 日本, 🎬"),  # ordinary text untouched
     ],
 )
@@ -30,5 +30,5 @@ def test_report_md_escapes_what_input_files_put_in_it() -> None:
     from gqlbench.results import render_report
 
     report = render_report({"metrics": {}, "missing": ["a\x1b]0;title\x07"], "skipped": [{"id": "b\ud800", "reason": "r\x9b2J"}]})
-    assert "`a\\x1b]0;title\\x07`" in report and "`b\\ud800`: r\\x9b2J" in report
+    assert "`a\\x1b]0;title\\x07`" in report and "`b\ufffd`: r\\x9b2J" in report
     assert escape_controls(report) == report

@@ -67,4 +67,7 @@ def test_exec_survives_a_lone_surrogate_in_the_output(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         assert b"Traceback" not in done.stderr
         output = done.stdout.decode("utf-8")  # strict: what was written is valid UTF-8
-        assert "\\ud800" in output and "\\udfff" in output
+        if options:  # JSON escapes them
+            assert '"a\\ud800b\\n"' in output and '"x\\udfff"' in output
+        else:  # printed text gets U+FFFD; the argument is shown as its repr
+            assert "  a\ufffdb\n" in output and "query='x\\udfff'" in output
