@@ -38,6 +38,39 @@ Decisions worth knowing:
   size, which the sandbox bounds.
 - The walrus operator is refused: the programs never need it and it hides
   assignments inside expressions.
+
+What Python does to the text after this check has read it (re-read for issue
+#13, where ``ｆ = str.ｆｏｒｍａｔ`` passed because the check compared names as
+written while CPython folds identifiers with NFKC):
+
+- **Identifiers** are the only thing the compiler normalizes. Every rule here
+  is applied to :func:`python_name` (the NFKC form), and an identifier not
+  written in that form is refused outright (fullwidth letters, mathematical
+  bold/italic, ligatures such as ``ﬁ``, fullwidth low line), so what is
+  checked is what runs. Names, attributes, keywords, definitions and import
+  aliases are all ``Name`` nodes and all go through the same rule.
+- **Coding declarations** (``# -*- coding: utf-7 -*-``, rot13...): the
+  sandbox compiles the same ``str`` the check parsed, and CPython ignores a
+  cookie in a ``str`` source, so a cookie cannot make the compiler read
+  different text (tested with utf-7).
+- **String escapes** (``\N{...}``, ``\x5f``, implicit concatenation) can build
+  any text, but text only becomes a name through ``getattr``/``setattr``/
+  ``vars``/``globals``/``__import__``/``eval``, ``operator.attrgetter``,
+  ``string.Formatter`` or a format field. The builtins among those are
+  refused (everything outside :data:`SAFE_BUILTINS`, including ``help``,
+  ``breakpoint``, ``type``, ``format``), modules cannot be imported, and
+  ``format``/``format_map`` are refused as attributes in any spelling and
+  however they are reached (``"".format``, ``str.format``, a variable).
+  ``%``-formatting with a mapping only looks up keys.
+- **Dunders and the class hierarchy** (``type.__subclasses__``, ``.mro``,
+  frames, generators, tracebacks, code objects) are refused by attribute
+  name after normalization.
+- Behind the check, at run time (for code that got past it): API functions and
+  the bounded ``range`` are sealed objects with no readable attribute, responses
+  refuse every ``_`` attribute (so a format field on them cannot walk to
+  ``__globals__``), and workers hold no secrets in their environment. C
+  builtins still lead to the interpreter for code that may use dunders (e.g.
+  ``print.__self__``); that is why the check stays the first wall.
 """
 
 from __future__ import annotations
