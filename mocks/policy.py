@@ -53,7 +53,7 @@ written while CPython folds identifiers with NFKC):
   sandbox compiles the same ``str`` the check parsed, and CPython ignores a
   cookie in a ``str`` source, so a cookie cannot make the compiler read
   different text (tested with utf-7).
-- **String escapes** (``\N{...}``, ``\x5f``, implicit concatenation) can build
+- **String escapes** (``\\N{...}``, ``\\x5f``, implicit concatenation) can build
   any text, but text only becomes a name through ``getattr``/``setattr``/
   ``vars``/``globals``/``__import__``/``eval``, ``operator.attrgetter``,
   ``string.Formatter`` or a format field. The builtins among those are
