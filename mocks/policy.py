@@ -46,8 +46,8 @@ written while CPython folds identifiers with NFKC):
 - **Identifiers** are the only thing the compiler normalizes. Every rule here
   is applied to :func:`python_name` (the NFKC form), and an identifier not
   written in that form is refused outright (fullwidth letters, mathematical
-  bold/italic, ligatures such as ``ﬁ``, fullwidth low line), so what is
-  checked is what runs. Names, attributes, keywords, definitions and import
+  bold/italic, ligatures such as ``ﬁ``; the fullwidth low line the compiler
+  refuses itself), so what is checked is what runs. Names, attributes, keywords, definitions and import
   aliases are all ``Name`` nodes and all go through the same rule.
 - **Coding declarations** (``# -*- coding: utf-7 -*-``, rot13...): the
   sandbox compiles the same ``str`` the check parsed, and CPython ignores a
