@@ -57,7 +57,7 @@ def fresh(jobs: Sequence[Job], workers: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runtime", default=DEFAULT_RUNTIME, help="runtime factory 'module:function'")
+    parser.add_argument("--runtime", default=DEFAULT_RUNTIME, help="runtime factory 'module:function' or 'path/to/file.py:function'")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3, help="rounds over all gold programs through the pool")
     parser.add_argument("--fresh", type=int, default=30, help="programs run with a fresh process each")

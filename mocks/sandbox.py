@@ -24,7 +24,10 @@ over their stdin/stdout (no pickle: a compromised worker cannot attack the
 parent through the protocol, and the parent's ``__main__`` is never
 re-imported, which multiprocessing's spawn and forkserver modes would do).
 They are started once and reused, which is what makes execution fast: a job
-costs a round trip and the program's own work, not an interpreter start.
+costs a round trip and the program's own work, not an interpreter start. A
+job's wall clock starts when its runtime is set up (the worker says
+``{"running": true}``), so building a domain's schema the first time is not
+counted against the program.
 
 With ``Job.observe_last`` the worker also reports the value of the program's
 last statement (the value assigned, or the expression's value) as JSON text
@@ -79,7 +82,6 @@ __all__ = [
 ]
 
 DEFAULT_RUNTIME = "gqlbench.mocks.endpoints:make_runtime"
-
 
 @dataclass(frozen=True)
 class Job:
@@ -167,7 +169,7 @@ class SandboxPool:
                         if not worker.alive() or worker.jobs_done >= self._max_jobs:
                             worker = self._replace(slot)
                         index = queue.popleft()
-                        worker.assign(index, _request(jobs[index]), self._wall_seconds)
+                        worker.assign(index, _request(jobs[index]))
                 for index, trace in self._collect(jobs):
                     traces[index] = trace
         except BaseException:  # a setup error or Ctrl-C: no worker may keep a job it was given
@@ -195,14 +197,16 @@ class SandboxPool:
                 if not worker.ready and "ready" in message:
                     if not message["ready"]:
                         raise GqlbenchError(f"a sandbox worker could not start: {message.get('error')}")
-                    worker.started(self._wall_seconds)
-                elif worker.ready and worker.busy and "setup_error" in message:
+                    worker.mark_ready()
+                elif worker.ready and worker.busy and not worker.running and "running" in message:
+                    worker.started(self._wall_seconds)  # once per job: a second one is a protocol break
+                elif worker.ready and worker.busy and not worker.running and "setup_error" in message:
                     job = jobs[worker.finish()[0]]  # the worker is fine; the job cannot run anywhere
                     raise GqlbenchError(
                         f"runtime {job.runtime!r} failed for domain {job.domain!r} (sample {job.sample_id}): "
                         f"{message['setup_error']}; check the domain name and the runtime"
                     )
-                elif worker.ready and worker.busy and "calls" in message:
+                elif worker.ready and worker.busy and worker.running and "calls" in message:
                     index, elapsed = worker.finish()
                     yield index, _trace_from_reply(jobs[index], message, elapsed, self._limits.max_result_chars)
                     if message.get("recycle"):
@@ -227,6 +231,10 @@ class SandboxPool:
             if worker.busy and now >= worker.deadline:
                 if not worker.ready:
                     raise GqlbenchError(f"a sandbox worker did not start within {STARTUP_SECONDS:.0f} s")
+                if not worker.running:
+                    job = jobs[worker.index]  # type: ignore[index]
+                    raise GqlbenchError(f"runtime {job.runtime!r} did not set up domain {job.domain!r} "
+                                        f"within {STARTUP_SECONDS:.0f} s (sample {job.sample_id})")
                 index, elapsed = worker.finish()
                 message = f"the program ran longer than {self._wall_seconds:g} s (wall clock) and was stopped"
                 yield index, _trace(jobs[index], ExecError(kind="timeout", message=message), elapsed)

@@ -61,6 +61,7 @@ class WorkerProcess:
         self.closed = False  # the worker's stdout reached EOF, or the parent gave up on it
         self.failure: ExecError | None = None
         self.ready = False
+        self.running = False  # the current job's program has started (its runtime is set up)
         self.index: int | None = None
         self.started_at = 0.0
         self.deadline = 0.0
@@ -76,8 +77,8 @@ class WorkerProcess:
     def alive(self) -> bool:
         return not self.closed and self.process.poll() is None
 
-    def assign(self, index: int, request: dict[str, Any], wall_seconds: float) -> None:
-        """Send one job; its wall-clock budget starts now, or once the worker is ready."""
+    def assign(self, index: int, request: dict[str, Any]) -> None:
+        """Send one job. Until the worker says the job's runtime is set up, the start-up budget applies."""
         assert self.process.stdin is not None
         try:
             self.process.stdin.write(json.dumps(request).encode() + b"\n")
@@ -85,15 +86,18 @@ class WorkerProcess:
         except BrokenPipeError:
             self.closed = True  # reported as a death by the next collect
         self.index = index
-        if self.ready:
-            self.started(wall_seconds)
-        else:
-            self.started_at = time.monotonic()
-            self.deadline = self.started_at + STARTUP_SECONDS
+        self.running = False
+        self.started_at = time.monotonic()
+        self.deadline = self.started_at + STARTUP_SECONDS
+
+    def mark_ready(self) -> None:
+        """The worker has started; the job's runtime is set up next, on the start-up budget."""
+        self.ready = True
+        self.deadline = time.monotonic() + STARTUP_SECONDS
 
     def started(self, wall_seconds: float) -> None:
-        """The worker is (now) ready: the job's wall-clock budget starts."""
-        self.ready = True
+        """The runtime is set up and the program starts: the job's wall-clock budget starts now."""
+        self.running = True
         self.started_at = time.monotonic()
         self.deadline = self.started_at + wall_seconds
 

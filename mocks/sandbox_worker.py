@@ -77,20 +77,25 @@ def serve() -> None:
         return
     send({"ready": True})
     for line in sys.stdin.buffer:
-        reply = _execute(json.loads(line), limits)
+        reply = _execute(json.loads(line), limits, send)
         send(reply)
         sys.stdout = sys.stderr = io.StringIO()
         if reply.get("recycle"):
             return
 
 
-def _execute(request: Mapping[str, Any], limits: Limits) -> dict[str, Any]:
-    """Check and run one program; every outcome becomes a reply, never an exception."""
+def _execute(request: Mapping[str, Any], limits: Limits, send: Callable[[Mapping[str, Any]], None]) -> dict[str, Any]:
+    """Check and run one program; every outcome becomes a reply, never an exception.
+
+    Setting up the runtime (a domain's schema, its world) is not the program's
+    time: ``{"running": true}`` tells the parent to start the wall clock.
+    """
     try:
         runtime = load_factory(request["runtime"])(request["domain"], request["seed"])
         namespace = seal_namespace(runtime.namespace)
     except Exception as exc:
         return {"setup_error": f"{type(exc).__name__}: {exc}"}
+    send({"running": True})
     observe_last = bool(request.get("observe_last"))
     if observe_last:
         from gqlbench.mocks.responses import unwrap  # imported now: imports are vetoed while the program runs

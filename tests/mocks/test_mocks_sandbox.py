@@ -242,3 +242,23 @@ def test_a_runtime_is_loaded_from_a_module_or_a_file(pool: SandboxPool) -> None:
         pool.run(job("x = 1", runtime="/no/such/runtime.py:make"))
     with pytest.raises(GqlbenchError, match="is not 'module:function'"):
         pool.run(job("x = 1", runtime="make_runtime"))
+
+
+def test_the_wall_clock_starts_when_the_runtime_is_set_up(tmp_path: Path) -> None:
+    """Building a domain's schema the first time (seconds on a loaded machine) is not the program's time."""
+    slow = tmp_path / "slow_runtime.py"
+    slow.write_text(
+        "import time\n\n"
+        "class Slow:\n"
+        "    namespace = {}\n"
+        "    def calls(self):\n        return []\n"
+        "    def world_digest(self):\n        return None\n\n"
+        "def make(domain, seed):\n"
+        "    time.sleep(2.5)\n"
+        "    return Slow()\n"
+    )
+    with SandboxPool(workers=1, wall_seconds=1) as pool:
+        trace = pool.run(job("x = 1", runtime=f"{slow}:make"))
+        assert trace.error is None and trace.elapsed_s < 1
+        stuck = pool.run(job("for i in range(10 ** 6):\n    for j in range(10 ** 6):\n        pass", runtime=f"{slow}:make"))
+        assert stuck.error is not None and stuck.error.kind in {"timeout", "resource_limit"}
