@@ -7,7 +7,7 @@ worker process per program, with as many running at once as the pool has
 workers, so the comparison isolates what reusing workers saves.
 
     .venv/bin/python bench/execution.py                     # the real mock runtime
-    .venv/bin/python bench/execution.py --runtime gqlbench.mocks.sandbox:echo_runtime   # sandbox cost alone
+    .venv/bin/python bench/execution.py --runtime tests/mocks/echo_runtime.py:echo_runtime   # sandbox cost alone
 
 Goal on a 2-core machine: >= 50 programs/s through the pool and >= 10x the
 fresh-process rate. Figures depend on the machine and its load; this is a
@@ -57,7 +57,7 @@ def fresh(jobs: Sequence[Job], workers: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runtime", default=DEFAULT_RUNTIME, help="runtime factory 'module:function'")
+    parser.add_argument("--runtime", default=DEFAULT_RUNTIME, help="runtime factory 'module:function' or 'path/to/file.py:function'")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3, help="rounds over all gold programs through the pool")
     parser.add_argument("--fresh", type=int, default=30, help="programs run with a fresh process each")

@@ -35,6 +35,7 @@ from pydantic_core import PydanticSerializationError
 from tabulate import tabulate
 
 from gqlbench import __version__
+from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.jsonl import BOM, decode_line, read_lines, utf8_data, utf8_text
 from gqlbench.metrics import EXEC_METRICS, METRICS, aggregate
@@ -320,7 +321,7 @@ def render_report(document: Mapping[str, object], title: str = "gqlbench results
     if meta:
         lines += ["", "Run:", ""]
         lines += [f"- {key}: `{value}`" for key, value in meta.items()]  # type: ignore[union-attr]
-    return "\n".join(lines) + "\n"
+    return escape_controls("\n".join(lines)) + "\n"  # ids and reasons come from input files
 
 
 def write_summary(

@@ -38,6 +38,39 @@ Decisions worth knowing:
   size, which the sandbox bounds.
 - The walrus operator is refused: the programs never need it and it hides
   assignments inside expressions.
+
+What Python does to the text after this check has read it (re-read for issue
+#13, where ``ｆ = str.ｆｏｒｍａｔ`` passed because the check compared names as
+written while CPython folds identifiers with NFKC):
+
+- **Identifiers** are the only thing the compiler normalizes. Every rule here
+  is applied to :func:`python_name` (the NFKC form), and an identifier not
+  written in that form is refused outright (fullwidth letters, mathematical
+  bold/italic, ligatures such as ``ﬁ``; the fullwidth low line the compiler
+  refuses itself), so what is checked is what runs. Names, attributes, keywords, definitions and import
+  aliases are all ``Name`` nodes and all go through the same rule.
+- **Coding declarations** (``# -*- coding: utf-7 -*-``, rot13...): the
+  sandbox compiles the same ``str`` the check parsed, and CPython ignores a
+  cookie in a ``str`` source, so a cookie cannot make the compiler read
+  different text (tested with utf-7).
+- **String escapes** (``\\N{...}``, ``\\x5f``, implicit concatenation) can build
+  any text, but text only becomes a name through ``getattr``/``setattr``/
+  ``vars``/``globals``/``__import__``/``eval``, ``operator.attrgetter``,
+  ``string.Formatter`` or a format field. The builtins among those are
+  refused (everything outside :data:`SAFE_BUILTINS`, including ``help``,
+  ``breakpoint``, ``type``, ``format``), modules cannot be imported, and
+  ``format``/``format_map`` are refused as attributes in any spelling and
+  however they are reached (``"".format``, ``str.format``, a variable).
+  ``%``-formatting with a mapping only looks up keys.
+- **Dunders and the class hierarchy** (``type.__subclasses__``, ``.mro``,
+  frames, generators, tracebacks, code objects) are refused by attribute
+  name after normalization.
+- Behind the check, at run time (for code that got past it): API functions and
+  the bounded ``range`` are sealed objects with no readable attribute, responses
+  refuse every ``_`` attribute (so a format field on them cannot walk to
+  ``__globals__``), and workers hold no secrets in their environment. C
+  builtins still lead to the interpreter for code that may use dunders (e.g.
+  ``print.__self__``); that is why the check stays the first wall.
 """
 
 from __future__ import annotations
@@ -45,6 +78,7 @@ from __future__ import annotations
 import builtins
 import math
 import re
+import unicodedata
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
@@ -57,6 +91,7 @@ __all__ = [
     "SAFE_BUILTINS",
     "SAFE_METHODS",
     "is_safe_attribute",
+    "python_name",
 ]
 
 # Callable by name. Chosen for what call-chain programs do (count, convert,
@@ -155,8 +190,19 @@ def check_program(code: str, allowed_functions: Collection[str]) -> list[Violati
 
 
 def is_safe_attribute(name: str) -> bool:
-    """Whether a program may read attribute ``name`` (no underscores, no internals)."""
+    """Whether a program may read attribute ``name`` (no underscores, no internals), as Python will read it."""
+    name = python_name(name)
     return not _INTERNAL_ATTRIBUTE.match(name) and name not in _REFUSED_ATTRIBUTES
+
+
+def python_name(written: str) -> str:
+    """The identifier Python compiles for ``written``: CPython folds identifiers with NFKC.
+
+    ``ｆｏｒｍａｔ`` (fullwidth), ``𝐟𝐨𝐫𝐦𝐚𝐭`` (mathematical bold) and ``ﬁ`` (a
+    ligature) are ``format`` and ``fi`` to the interpreter; every rule here is
+    applied to this form, never to the spelling.
+    """
+    return unicodedata.normalize("NFKC", written)
 
 
 class _Checker(cst.CSTVisitor):
@@ -183,7 +229,7 @@ class _Checker(cst.CSTVisitor):
     def _bind(self, target: cst.BaseExpression) -> None:
         """Record the names a target binds; refuse targets that would set attributes."""
         if isinstance(target, cst.Name):
-            self.bound.add(target.value)
+            self.bound.add(python_name(target.value))
             self.bindings.add(id(target))
         elif isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:
@@ -196,7 +242,7 @@ class _Checker(cst.CSTVisitor):
     def finish(self) -> Iterator[Violation]:
         yield from self.violations
         for line, node in self.loads:
-            name = node.value
+            name = python_name(node.value)
             if name in self.bound:
                 if id(node) in self.callees and name not in self.allowed_functions:
                     yield Violation(line, f"calling the variable {name!r} is not allowed: call functions by name")
@@ -245,10 +291,14 @@ class _Checker(cst.CSTVisitor):
         self._bind(node.target)
 
     def visit_Name(self, node: cst.Name) -> None:
+        name = python_name(node.value)
+        if name != node.value:  # every identifier: names, attributes, keywords, definitions, aliases
+            self._refuse(node, f"the identifier {node.value!r} is not written as Python reads it ({name!r}): "
+                               "write it in plain form")
         if id(node) in self.labels:
             return
-        if node.value.startswith("__"):
-            self._refuse(node, f"the name {node.value!r} is not allowed: dunder names reach the interpreter")
+        if name.startswith("__"):
+            self._refuse(node, f"the name {name!r} is not allowed: dunder names reach the interpreter")
         elif id(node) not in self.bindings:
             self.loads.append((self._line(node), node))
 
@@ -258,7 +308,7 @@ class _Checker(cst.CSTVisitor):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self.labels.add(id(node.attr))
-        name = node.attr.value
+        name = python_name(node.attr.value)
         if not is_safe_attribute(name):
             self._refuse(node, f"the attribute .{name} is not allowed: only data fields and listed methods")
 
@@ -267,7 +317,7 @@ class _Checker(cst.CSTVisitor):
         if isinstance(func, cst.Name):
             self.callees.add(id(func))
         elif isinstance(func, cst.Attribute):
-            method = func.attr.value
+            method = python_name(func.attr.value)
             if method not in SAFE_METHODS and is_safe_attribute(method):
                 self._refuse(node, f"the method .{method}() is not allowed: only common str, list and dict methods")
         else:

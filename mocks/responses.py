@@ -9,7 +9,11 @@ and the closest valid fields, which is what a real client of the API would
 need to fix the program. ``JSON``-typed values are plain data.
 
 Nothing public is defined on these classes besides the fields themselves, so a
-schema field can never be shadowed by a method.
+schema field can never be shadowed by a method. Nothing private can be read
+either: every attribute starting with ``_`` (``r._data``, ``r.__class__``,
+and the same through a format field such as ``"{0.__class__}"``) is refused,
+so a response never leads a program to the classes, modules or world behind it.
+The classes reach their own state through ``object.__getattribute__``.
 """
 
 from __future__ import annotations
@@ -43,10 +47,18 @@ def wrap(value: Any, graphql_type: GraphQLType | None, path: str) -> Any:
     return value
 
 
+_get = object.__getattribute__
+
+
+def _refuse_private(owner: str, name: str) -> None:
+    if name.startswith("_"):
+        raise AttributeError(f"{owner} has no attribute {name!r}: responses have only their data fields")
+
+
 def unwrap(value: Any) -> Any:
     """Plain JSON data again (for arguments, traces and observations)."""
     if isinstance(value, Response):
-        return {k: unwrap(v) for k, v in object.__getattribute__(value, "_data").items()}
+        return {k: unwrap(v) for k, v in _get(value, "_data").items()}
     if isinstance(value, (list, tuple)):
         return [unwrap(v) for v in value]
     if isinstance(value, dict):
@@ -64,35 +76,26 @@ class Response:
         object.__setattr__(self, "_type", graphql_type)
         object.__setattr__(self, "_path", path)
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return self._field(name)
+    def __getattribute__(self, name: str) -> Any:
+        _refuse_private(_get(self, "_path"), name)
+        return _field(self, name)  # nothing public but the fields
 
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, str):
-            return self._field(key)
-        raise TypeError(f"{self._path} is a {self._type.name} object, not a list; read one of its fields "
-                        f"({', '.join(list(self._type.fields)[:8])})")
-
-    def _field(self, name: str) -> Any:
-        fields = self._type.fields
-        if name not in fields:
-            near = closest(name, list(fields))
-            hint = f"did you mean {', '.join(near)}?" if near else f"its fields are {', '.join(fields)}"
-            raise UnknownField(f"{self._path}: type {self._type.name} has no field {name!r}; {hint}")
-        if name not in self._data:
-            raise MockError(f"{self._path}.{name} lies deeper than the mock's selection depth; read a shallower field")
-        return wrap(self._data[name], fields[name].type, f"{self._path}.{name}")
+            return _field(self, key)
+        path, graphql_type = _get(self, "_path"), _get(self, "_type")
+        raise TypeError(f"{path} is a {graphql_type.name} object, not a list; read one of its fields "
+                        f"({', '.join(list(graphql_type.fields)[:8])})")
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and self._data.get(name) is not None
+        return isinstance(name, str) and _get(self, "_data").get(name) is not None
 
     def __iter__(self) -> Any:
-        raise TypeError(f"{self._path} is a {self._type.name} object, not a list; iterate over one of its list fields")
+        raise TypeError(f"{_get(self, '_path')} is a {_get(self, '_type').name} object, not a list; "
+                        "iterate over one of its list fields")
 
     def __setattr__(self, name: str, value: Any) -> None:
-        raise TypeError(f"responses are read-only ({self._path})")
+        raise TypeError(f"responses are read-only ({_get(self, '_path')})")
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Response):
@@ -103,9 +106,22 @@ class Response:
 
     def __repr__(self) -> str:
         text = json.dumps(unwrap(self), ensure_ascii=False, default=str)
-        return f"{self._type.name}({text[:300]}{'...' if len(text) > 300 else ''})"
+        return f"{_get(self, '_type').name}({text[:300]}{'...' if len(text) > 300 else ''})"
 
     __str__ = __repr__
+
+
+def _field(response: Response, name: str) -> Any:
+    """One field of ``response``: its value wrapped, or an error naming the type and the closest fields."""
+    path, graphql_type, data = _get(response, "_path"), _get(response, "_type"), _get(response, "_data")
+    fields = graphql_type.fields
+    if name not in fields:
+        near = closest(name, list(fields))
+        hint = f"did you mean {', '.join(near)}?" if near else f"its fields are {', '.join(fields)}"
+        raise UnknownField(f"{path}: type {graphql_type.name} has no field {name!r}; {hint}")
+    if name not in data:
+        raise MockError(f"{path}.{name} lies deeper than the mock's selection depth; read a shallower field")
+    return wrap(data[name], fields[name].type, f"{path}.{name}")
 
 
 class ResponseList(list):  # type: ignore[type-arg]
@@ -118,18 +134,22 @@ class ResponseList(list):  # type: ignore[type-arg]
         self._path = path
 
     def __getitem__(self, index: Any) -> Any:  # type: ignore[override]
+        path = _get(self, "_path")
         if isinstance(index, slice):
-            return ResponseList(list.__getitem__(self, index), self._path)
+            return ResponseList(list.__getitem__(self, index), path)
         if isinstance(index, str):
-            raise TypeError(f"{self._path} is a list of {len(self)} items, not an object; index it with a number "
-                            f"(e.g. {self._path}[0].{index})")
+            raise TypeError(f"{path} is a list of {len(self)} items, not an object; index it with a number "
+                            f"(e.g. {path}[0].{index})")
         try:
             return list.__getitem__(self, index)
         except IndexError:
-            raise IndexError(f"{self._path} has {len(self)} items; index {index} is out of range") from None
+            raise IndexError(f"{path} has {len(self)} items; index {index} is out of range") from None
+
+    def __getattribute__(self, name: str) -> Any:
+        _refuse_private(_get(self, "_path"), name)
+        return _get(self, name)  # the list methods
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        raise UnknownField(f"{self._path} is a list of {len(self)} items, not an object; "
-                           f"index it first (e.g. {self._path}[0].{name})")
+        path = _get(self, "_path")
+        _refuse_private(path, name)
+        raise UnknownField(f"{path} is a list of {len(self)} items, not an object; index it first (e.g. {path}[0].{name})")

@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 
 __all__ = ["main", "cli", "LazyGroup"]
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         status = cli.main(args=argv, prog_name="gqlbench", standalone_mode=False)
     except GqlbenchError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {escape_controls(str(exc))}", err=True)
         return 2
     except click.exceptions.Abort:
         click.echo("aborted", err=True)

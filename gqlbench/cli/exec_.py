@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import Trace
 
@@ -18,7 +19,7 @@ def _call_text(function: str, arguments: dict) -> str:
 
 
 def format_trace(trace: Trace) -> str:
-    """The trace as a person reads it: numbered calls, then the outcome."""
+    """The trace as a person reads it: numbered calls, then the outcome (control characters escaped)."""
     lines = [f"trace ({trace.domain}, seed {trace.seed}):"]
     for number, call in enumerate(trace.calls, start=1):
         outcome = f"error: {call.error}" if call.error else f"ids {', '.join(call.response_ids) or '-'}"
@@ -35,7 +36,7 @@ def format_trace(trace: Trace) -> str:
         where = f" (line {trace.error.line})" if trace.error.line else ""
         lines.append(f"result: failed after {len(trace.calls)} call(s)")
         lines.append(f"error: {trace.error.kind}{where}: {trace.error.message}")
-    return "\n".join(lines)
+    return escape_controls("\n".join(lines))
 
 
 @click.command("exec")

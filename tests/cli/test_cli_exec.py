@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -39,3 +42,32 @@ def test_exec_of_a_missing_file_is_a_one_line_error(tmp_path: Path, capsys) -> N
 def test_mock_serve_help_says_how_to_reset() -> None:
     result = CliRunner().invoke(cli, ["mock", "serve", "--help"])
     assert result.exit_code == 0 and "resetWorld" in result.output and "/reset" in result.output
+
+
+def _exec_in_a_process(tmp_path: Path, code: str, *options: str) -> subprocess.CompletedProcess[bytes]:
+    """``gqlbench exec`` as a user runs it: its own process, stdout a pipe encoded as UTF-8."""
+    program = tmp_path / "prog.py"
+    program.write_text(code, encoding="utf-8")
+    command = [sys.executable, "-c", "import sys; from gqlbench.cli import main; sys.exit(main())"]
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run([*command, "exec", str(program), "--domain", "tmdb", *options], capture_output=True, env=env, timeout=120)
+
+
+def test_exec_shows_terminal_control_sequences_instead_of_sending_them(tmp_path: Path) -> None:
+    done = _exec_in_a_process(tmp_path, 'print("\\x1b]0;title\\x07…")\n')
+    assert done.returncode == 0, done.stderr
+    output = done.stdout.decode("utf-8")
+    assert "\x1b" not in output and "\x07" not in output
+    assert "  \\x1b]0;title\\x07…\n" in output
+
+
+def test_exec_survives_a_lone_surrogate_in_the_output(tmp_path: Path) -> None:
+    for options in ((), ("--json",)):
+        done = _exec_in_a_process(tmp_path, 'print("a\\ud800b")\nGET_search_movie(query="x\\udfff")\n', *options)
+        assert done.returncode == 0, done.stderr
+        assert b"Traceback" not in done.stderr
+        output = done.stdout.decode("utf-8")  # strict: what was written is valid UTF-8
+        if options:  # JSON escapes them
+            assert '"a\\ud800b\\n"' in output and '"x\\udfff"' in output
+        else:  # printed text gets U+FFFD; the argument is shown as its repr
+            assert "  a\ufffdb\n" in output and "query='x\\udfff'" in output

@@ -19,7 +19,7 @@ import pytest
 from gqlbench.mocks.sandbox import Job, SandboxPool
 from gqlbench.records import Trace
 
-ECHO = "gqlbench.mocks.sandbox:echo_runtime"
+ECHO = f"{Path(__file__).parent / 'echo_runtime.py'}:echo_runtime"
 LIMITS = dict(workers=2, cpu_seconds=1, memory_mb=256, wall_seconds=4, max_output_chars=1_000)
 CONTAINED = {"refused", "resource_limit", "timeout"}
 
@@ -181,3 +181,92 @@ def test_a_subverted_worker_cannot_forge_results(unguarded: SandboxPool, tmp_pat
     forge = WALK + "for fd in range(3, 12):\n    g['write'](fd, b'{\"ready\": true}\\n[[[[1]]]]\\n')\nx = 1"
     trace = run(unguarded, forge, tmp_path / "pwned")
     assert trace.error is not None and "protocol" in trace.error.message
+
+
+# -- names Python normalizes (NFKC) after the check has read them -----------------------------------
+
+SECRETS = {"GQLBENCH_TEST_SECRET": "hunter2", "OPENAI_API_KEY": "sk-test-hunter3"}
+
+# Every spelling below is, to CPython, an attack the ASCII form of which is refused.
+NORMALIZED = {
+    "fullwidth attribute format": "ｆ = str.ｆｏｒｍａｔ\nprint(ｆ('{0.__globals__[os].environ}', range))",
+    "fullwidth format on a response": (
+        "r = GET_search_movie(query='x')\n"
+        "print(str.ｆｏｒｍａｔ('{0.__class__.__init__.__globals__[__builtins__][open]}', r))"
+    ),
+    "fullwidth format on an API function": "print(str.ｆｏｒｍａｔ('{0.__globals__}', GET_search_movie))",
+    "fullwidth mro": "print(str.ｍｒｏ())",
+    "fullwidth name bound then used": "ｆ = 1\nprint(f)",
+    "fullwidth builtin call": "print(ｅｖａｌ('1 + 1'))",
+    "fullwidth getattr call": "print(ｇｅｔａｔｔｒ(range, '__globals__'))",
+    "fullwidth keyword": "print('x', ｓｅｐ='')",
+    "fullwidth dunder via low line": "print(().＿＿class＿＿.＿＿base＿＿.＿＿subclasses＿＿())",
+    "fullwidth dunder name": "print(＿＿builtins＿＿)",
+    "mathematical bold format": "print('{0.__globals__}'.𝐟𝐨𝐫𝐦𝐚𝐭(range))",
+    "mathematical italic format_map": "print('{a.__globals__}'.𝑓𝑜𝑟𝑚𝑎𝑡_𝑚𝑎𝑝({'a': range}))",
+    "ligature name": "ﬁ = 1\nprint(fi)",
+    "ligature attribute": "x = 'abc'.ﬁnd('b')",
+    "format field globals": "print('{0.__globals__}'.format(range))",
+    "format field index builtins": "print('{0[__builtins__]}'.format(GET_search_movie))",
+    "format_map": "print('{a.__class__}'.format_map({'a': range}))",
+}
+
+
+@pytest.fixture(scope="module")
+def secret_pools() -> Iterator[tuple[SandboxPool, SandboxPool]]:
+    """A guarded and an unguarded pool started while the parent holds secrets in its environment."""
+    with pytest.MonkeyPatch.context() as env:
+        for name, value in SECRETS.items():
+            env.setenv(name, value)
+        with SandboxPool(**LIMITS) as guarded_pool, SandboxPool(**LIMITS, _unsafe_skip_policy=True) as unguarded_pool:
+            yield guarded_pool, unguarded_pool
+
+
+def assert_nothing_leaked(trace: Trace) -> None:
+    text = f"{trace.stdout}\n{trace.result}\n{trace.error}"
+    for name, value in SECRETS.items():
+        assert value not in text and name not in text, text[:500]
+    for host_detail in ("<module", "'__builtins__'", "'__name__'", "gqlbench.", "<built-in"):  # globals, modules, classes
+        assert host_detail not in text, text[:500]
+
+
+@pytest.mark.parametrize("code", NORMALIZED.values(), ids=NORMALIZED.keys())
+def test_normalized_names_are_refused_as_python_reads_them(
+    secret_pools: tuple[SandboxPool, SandboxPool], code: str
+) -> None:
+    trace = secret_pools[0].run(Job(code=code, domain="tmdb"))
+    # the compiler itself refuses some spellings (U+FF3F is no identifier character): a parse error
+    assert trace.error is not None and trace.error.kind in {"refused", "parse_error"}, trace.error
+    assert trace.error.line is not None and trace.calls == []
+    assert_nothing_leaked(trace)
+
+
+@pytest.mark.parametrize("code", NORMALIZED.values(), ids=NORMALIZED.keys())
+def test_normalized_names_are_contained_without_the_static_check(
+    secret_pools: tuple[SandboxPool, SandboxPool], code: str
+) -> None:
+    """Sealed API functions and range, responses without private attributes, a worker without secrets."""
+    trace = secret_pools[1].run(Job(code=code, domain="tmdb"))
+    assert_nothing_leaked(trace)
+
+
+# Walks that do reach module globals without the static check (C builtins lead to the import
+# machinery): what they find is a worker environment that holds no secret.
+ENVIRONMENT_WALKS = {
+    "format field through print": "print(str.format('{0.__self__.__loader__.find_spec.__globals__[sys].modules[os].environ}', print))",
+    "class walk": WALK + "print(dict(g['environ']))",
+}
+
+
+@pytest.mark.parametrize("code", ENVIRONMENT_WALKS.values(), ids=ENVIRONMENT_WALKS.keys())
+def test_a_worker_environment_holds_no_secret(secret_pools: tuple[SandboxPool, SandboxPool], code: str) -> None:
+    trace = secret_pools[1].run(Job(code=code, domain="tmdb"))
+    assert "PATH" in trace.stdout, (trace.error, trace.stdout[:300])  # the walk did reach the environment
+    assert_nothing_leaked(trace)
+
+
+def test_a_coding_declaration_does_not_change_what_runs(guarded: SandboxPool, tmp_path: Path) -> None:
+    """The check and the compiler read the same str: a utf-7 cookie (``+AAo-`` is a newline) is inert."""
+    trace = run(guarded, "# -*- coding: utf-7 -*-\nx = 1 +AAo-import os\n", tmp_path / "pwned")
+    assert trace.error is not None and trace.error.kind in {"parse_error", "refused"}
+    assert trace.calls == []

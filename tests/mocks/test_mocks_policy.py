@@ -109,6 +109,15 @@ REFUSED = {
     "x = 10 ** 100000000": (1, "too large"),
     "x = 2\nx **= 2": (2, "**="),
     "x = 1\nprint(f'{x.__class__!r}')": (2, ".__class__"),
+    # identifiers are judged as CPython reads them (NFKC), and must be written that way
+    "x = 1\nｆ = str.ｆｏｒｍａｔ": (2, ".format"),
+    "x = str.ｍｒｏ()": (1, ".mro"),
+    "x = '{0}'.𝐟𝐨𝐫𝐦𝐚𝐭(y)": (1, ".format"),
+    "x = '{a}'.𝑓𝑜𝑟𝑚𝑎𝑡_𝑚𝑎𝑝(y)": (1, ".format_map"),
+    "x = ｅｖａｌ('1')": (1, "'eval'"),
+    "ﬁ = 1": (1, "not written as Python reads it ('fi')"),
+    "print(1, ｓｅｐ='')": (1, "not written as Python reads it ('sep')"),
+    "x = y.ｇｉ_frame": (1, ".gi_frame"),
 }
 
 

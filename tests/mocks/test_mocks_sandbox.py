@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from gqlbench.dataset import load_errata, load_samples
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.sandbox import DEFAULT_RUNTIME, Job, SandboxPool, echo_runtime, run_program
+from gqlbench.mocks.sandbox import DEFAULT_RUNTIME, Job, SandboxPool, run_program
+from gqlbench.mocks.sandbox_worker import load_factory
 
-ECHO = "gqlbench.mocks.sandbox:echo_runtime"
+ECHO = f"{Path(__file__).parent / 'echo_runtime.py'}:echo_runtime"
 
 
 def job(code: str, **fields: object) -> Job:
@@ -135,7 +137,7 @@ def test_closed_pool_refuses_work() -> None:
 
 
 def test_echo_runtime_checks_keywords_and_records_calls() -> None:
-    runtime = echo_runtime("spotify", 0)
+    runtime = load_factory(ECHO)("spotify", 0)
     response = runtime.namespace["GET_search"](q="x", type="track")
     assert str(response.tracks.items[0].uri) == "GET_search#1.tracks.items[0].uri"
     with pytest.raises(Exception, match="no parameter 'colour'") as raised:
@@ -198,3 +200,65 @@ def test_the_parent_trusts_no_result_it_did_not_ask_for_or_cannot_bound() -> Non
     assert _trace_from_reply(asked, {"calls": [], "result": "x" * 5000}, 0.0, 100).result == "x" * 100 + " ... (cut at 100 characters)"
     assert _trace_from_reply(asked, {"calls": [], "result": {"a": 1}}, 0.0, 100).error.kind == "other"  # type: ignore[union-attr]
     assert _trace_from_reply(job("x = 1"), {"calls": [], "result": "1"}, 0.0, 100).result is None
+
+
+def test_workers_are_isolated_from_the_current_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkout's gqlbench/ folder where the user stands must not shadow the installed package."""
+    fake = tmp_path / "gqlbench"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise SystemExit('the fake gqlbench package was imported')\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    trace = run_program(job("GET_search_movie(query='x')\nprint('real')"))
+    assert trace.error is None and trace.stdout == "real\n"
+
+
+def test_a_worker_that_dies_says_why(tmp_path: Path) -> None:
+    dying = tmp_path / "dying_runtime.py"
+    dying.write_text(
+        "import os\n\n"
+        "def make(domain, seed):\n"
+        "    os.write(2, b'dying runtime: the fixture store is unreachable\\nmore detail\\n')\n"
+        "    os._exit(3)\n"
+    )
+    trace = run_program(job("x = 1", runtime=f"{dying}:make"))
+    assert trace.error is not None and trace.error.kind == "other"
+    assert trace.error.message == (
+        "the sandbox worker died unexpectedly (exit status 3): dying runtime: the fixture store is unreachable"
+    )
+
+
+def test_a_worker_that_cannot_start_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gqlbench.mocks import sandbox_process
+
+    monkeypatch.setattr(sandbox_process, "_WORKER_ENTRY", "import gqlbench_no_such_module")
+    with pytest.raises(GqlbenchError, match="could not start: ModuleNotFoundError: No module named 'gqlbench_no_such_module'"):
+        run_program(job("x = 1"))
+
+
+def test_a_runtime_is_loaded_from_a_module_or_a_file(pool: SandboxPool) -> None:
+    assert pool.run(job("x = 1", runtime=DEFAULT_RUNTIME)).error is None
+    with pytest.raises(GqlbenchError, match="no runtime file"):
+        pool.run(job("x = 1", runtime="/no/such/runtime.py:make"))
+    with pytest.raises(GqlbenchError, match="is not 'module:function'"):
+        pool.run(job("x = 1", runtime="make_runtime"))
+
+
+def test_the_wall_clock_starts_when_the_runtime_is_set_up(tmp_path: Path) -> None:
+    """Building a domain's schema the first time (seconds on a loaded machine) is not the program's time."""
+    slow = tmp_path / "slow_runtime.py"
+    slow.write_text(
+        "import time\n\n"
+        "class Slow:\n"
+        "    namespace = {}\n"
+        "    def calls(self):\n        return []\n"
+        "    def world_digest(self):\n        return None\n\n"
+        "def make(domain, seed):\n"
+        "    time.sleep(2.5)\n"
+        "    return Slow()\n"
+    )
+    with SandboxPool(workers=1, wall_seconds=1) as pool:
+        trace = pool.run(job("x = 1", runtime=f"{slow}:make"))
+        assert trace.error is None and trace.elapsed_s < 1
+        stuck = pool.run(job("for i in range(10 ** 6):\n    for j in range(10 ** 6):\n        pass", runtime=f"{slow}:make"))
+        assert stuck.error is not None and stuck.error.kind in {"timeout", "resource_limit"}

@@ -1,0 +1,255 @@
+"""The sandbox worker process: check and run one program per request, reply with its trace.
+
+Everything here runs inside a worker (started by
+:mod:`gqlbench.mocks.sandbox_process` as ``python -I -B -c ...``), never in the
+parent. The protocol is one JSON line per message: the worker says
+``{"ready": ...}`` once, then answers each job line with its calls, error,
+output and world digest.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import io
+import json
+import os
+import re
+import sys
+import traceback
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+from types import CodeType, TracebackType
+from typing import Any
+
+from gqlbench.mocks.policy import check_program
+from gqlbench.mocks.sandbox_limits import GUARD, Limits, ResourceLimit, cut, job_limits, lift_job_limits, lock_down
+from gqlbench.mocks.sandbox_sealed import CappedOutput, program_builtins, seal_namespace
+from gqlbench.records import TraceCall
+
+__all__ = ["serve", "load_factory", "PROGRAM_FILE", "RESULT_NAME"]
+
+PROGRAM_FILE = "<program>"
+RESULT_NAME = "__observed__"  # where the last statement's value goes; programs cannot name it (no dunders)
+_API_NAME = re.compile(r"^(GET|POST|PUT|DELETE|PATCH)_")
+_MAX_MESSAGE_CHARS = 2_000
+
+
+@cache
+def load_factory(name: str) -> Callable[[str, int], Any]:
+    """The runtime factory named ``module:function`` or ``path/to/file.py:function``."""
+    where, _, function = name.rpartition(":")
+    if not where or not function:
+        raise ValueError(f"runtime {name!r} is not 'module:function' or 'path/to/file.py:function'")
+    if where.endswith(".py") or os.sep in where:
+        path = Path(where).resolve()
+        spec = importlib.util.spec_from_file_location(f"gqlbench_runtime_{path.stem}", path)
+        if spec is None or spec.loader is None or not path.is_file():
+            raise FileNotFoundError(f"no runtime file {path}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses and pickling look their module up there
+        spec.loader.exec_module(module)
+    else:
+        module = importlib.import_module(where)
+    return getattr(module, function)  # type: ignore[no-any-return]
+
+
+def serve() -> None:
+    """Worker main loop: one JSON job per stdin line, one JSON reply per stdout line."""
+    limits = Limits(**json.loads(sys.argv[-1]))
+    reply_fd = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # stray writes to fd 1 must not corrupt the protocol
+    os.close(devnull)
+    sys.stdout = sys.stderr = io.StringIO()
+
+    def send(message: Mapping[str, Any]) -> None:
+        data = (json.dumps(message, default=str) + "\n").encode()
+        while data:
+            data = data[os.write(reply_fd, data) :]
+
+    try:
+        lock_down()
+    except Exception as exc:  # pragma: no cover - depends on the platform
+        send({"ready": False, "error": f"{type(exc).__name__}: {exc}"})
+        return
+    send({"ready": True})
+    for line in sys.stdin.buffer:
+        reply = _execute(json.loads(line), limits, send)
+        send(reply)
+        sys.stdout = sys.stderr = io.StringIO()
+        if reply.get("recycle"):
+            return
+
+
+def _execute(request: Mapping[str, Any], limits: Limits, send: Callable[[Mapping[str, Any]], None]) -> dict[str, Any]:
+    """Check and run one program; every outcome becomes a reply, never an exception.
+
+    Setting up the runtime (a domain's schema, its world) is not the program's
+    time: ``{"running": true}`` tells the parent to start the wall clock.
+    """
+    try:
+        runtime = load_factory(request["runtime"])(request["domain"], request["seed"])
+        namespace = seal_namespace(runtime.namespace)
+    except Exception as exc:
+        return {"setup_error": f"{type(exc).__name__}: {exc}"}
+    send({"running": True})
+    observe_last = bool(request.get("observe_last"))
+    if observe_last:
+        from gqlbench.mocks.responses import unwrap  # imported now: imports are vetoed while the program runs
+
+        observer: Callable[[Any], Any] | None = unwrap
+    else:
+        observer = None
+    output = CappedOutput(limits.max_output_chars)
+    admitted = _admit(request["code"], namespace, limits, capture_last=observe_last)
+    ran = isinstance(admitted, CodeType)
+    result: list[str] = []
+    error = _run(admitted, namespace, output, limits, observer, result) if isinstance(admitted, CodeType) else admitted
+    try:
+        calls = [c.model_dump(mode="json") if isinstance(c, TraceCall) else dict(c) for c in runtime.calls()]
+        digest = runtime.world_digest()
+    except Exception as exc:
+        calls, digest = [], None
+        error = error or _error("other", f"the runtime failed to report the calls: {exc}")
+    return {
+        "calls": calls,
+        "error": error,
+        "world_digest": digest,
+        "stdout": output.getvalue(),
+        "result": result[0] if result and not error else None,
+        # a program that hit a limit or a veto may have left the worker in a bad state: replace it
+        "recycle": bool(ran and error and error["kind"] in ("resource_limit", "refused")),
+    }
+
+
+def _capture_last(tree: ast.Module) -> ast.Module:
+    """Make the last statement also store its value under ``RESULT_NAME``.
+
+    ``a = f()`` becomes ``__observed__ = a = f()`` (targets are assigned left to
+    right, the value once), an expression ``f()`` becomes ``__observed__ = f()``,
+    ``a += 1`` is followed by ``__observed__ = a``. Any other statement has no value.
+    """
+    last = tree.body[-1] if tree.body else None
+    store = ast.Name(RESULT_NAME, ast.Store())
+    if isinstance(last, ast.Assign):
+        last.targets.insert(0, store)
+    elif isinstance(last, ast.Expr):
+        tree.body[-1] = ast.copy_location(ast.Assign(targets=[store], value=last.value), last)
+    elif isinstance(last, (ast.AugAssign, ast.AnnAssign)) and isinstance(last.target, ast.Name):
+        tree.body.append(ast.copy_location(ast.Assign(targets=[store], value=ast.Name(last.target.id, ast.Load())), last))
+    return ast.fix_missing_locations(tree)
+
+
+def _admit(code: str, namespace: Mapping[str, Any], limits: Limits, capture_last: bool = False) -> CodeType | dict[str, Any]:
+    """Compile and check the program: its code object, or the error that stops it.
+
+    The check always reads the program as written; ``capture_last`` only adds
+    the store of the last value (:func:`_capture_last`) to what is compiled.
+    Both compile the same ``str``, so a coding declaration in the program is
+    ignored by the compiler as it is by the check.
+    """
+    try:
+        source: str | ast.Module = _capture_last(ast.parse(code, PROGRAM_FILE)) if capture_last else code
+        program = compile(source, PROGRAM_FILE, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return _error("parse_error", f"{exc.msg}", exc.lineno)
+    except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
+        return _error("parse_error", f"the program cannot be compiled: {type(exc).__name__}: {exc}")
+    if limits.check_policy:
+        try:
+            violations = check_program(code, namespace.keys())
+        except SyntaxError as exc:
+            return _error("refused", f"the program could not be analysed: {exc}")
+        if violations:
+            return _error("refused", "; ".join(str(v) for v in violations), violations[0].line)
+    return program
+
+
+def _run(
+    program: CodeType,
+    namespace: Mapping[str, Any],
+    output: CappedOutput,
+    limits: Limits,
+    observer: Callable[[Any], Any] | None = None,
+    result: list[str] | None = None,
+) -> dict[str, Any] | None:
+    """Execute an admitted program; with an ``observer`` (``unwrap``), append the JSON text of its last value to ``result``."""
+    program_globals = {"__builtins__": program_builtins(), "__name__": "__program__", **namespace}
+    job_limits(limits)
+    sys.stdout = sys.stderr = output
+    GUARD.program = program
+    failure: BaseException | None = None
+    try:
+        exec(program, program_globals)
+        if observer is not None and result is not None:  # still under the job's limits and the audit hook
+            result.append(_result_text(program_globals.get(RESULT_NAME), observer, limits.max_result_chars))
+    except BaseException as exc:
+        failure = exc
+    finally:
+        GUARD.program = None
+        lift_job_limits()
+    return None if failure is None else _classify(failure)
+
+
+def _result_text(value: Any, convert: Callable[[Any], Any], limit: int) -> str:
+    """``convert(value)`` as compact JSON, encoded only as far as ``limit`` characters (then cut, with a note).
+
+    Objects JSON does not know are written as ``str(value)``. A value nested
+    too deeply (or containing itself) is a resource-limit error, not a crash.
+    """
+    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+    parts: list[str] = []
+    size = 0
+    try:
+        for chunk in encoder.iterencode(convert(value)):
+            parts.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                break
+    except (RecursionError, ValueError) as exc:  # ValueError: a list that contains itself
+        raise ResourceLimit(f"the value of the last statement cannot be shown as JSON ({type(exc).__name__}: nested too deeply or circular)") from None
+    return cut("".join(parts), limit)
+
+
+def _classify(exc: BaseException) -> dict[str, Any]:
+    """Map an exception raised while the program ran to an error kind and program line."""
+    line = _program_line(exc.__traceback__)
+    kind = getattr(exc, "kind", None)
+    if isinstance(kind, str):
+        return _error(kind, _describe(exc, with_type=False), line)
+    if isinstance(exc, MemoryError):
+        return _error("resource_limit", "the program exceeded its memory limit", line)
+    if isinstance(exc, RecursionError):
+        return _error("resource_limit", "the program nests too deeply (recursion limit)", line)
+    if isinstance(exc, (IndexError, KeyError)):
+        return _error("index_out_of_range", _describe(exc), line)
+    if isinstance(exc, NameError):
+        looks_like_api = bool(_API_NAME.match(getattr(exc, "name", None) or ""))
+        return _error("unknown_function" if looks_like_api else "other", _describe(exc), line)
+    return _error("other", _describe(exc), line)
+
+
+def _program_line(tb: TracebackType | None) -> int | None:
+    """The line of the innermost program frame in a traceback."""
+    line = None
+    for frame, lineno in traceback.walk_tb(tb):
+        if frame.f_code.co_filename == PROGRAM_FILE:
+            line = lineno
+    return line
+
+
+def _describe(exc: BaseException, with_type: bool = True) -> str:
+    try:
+        text = str(exc)
+    except Exception:
+        text = "(unprintable error)"
+    if with_type:
+        text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return text if len(text) <= _MAX_MESSAGE_CHARS else text[:_MAX_MESSAGE_CHARS] + "..."
+
+
+def _error(kind: str, message: str, line: int | None = None) -> dict[str, Any]:
+    return {"kind": kind, "message": message, "line": line}
