@@ -23,7 +23,7 @@ Untrusted code only ever runs through :mod:`~gqlbench.mocks.sandbox` after
 
 from gqlbench.mocks.endpoints import Runtime, check_arguments, make_runtime
 from gqlbench.mocks.errors import BadArguments, MockError, NotFound, UnknownField, UnknownFunction
-from gqlbench.mocks.execution import ExecOutcome, exec_scores, execute_samples
+from gqlbench.mocks.execution import TracePair, execute_samples
 from gqlbench.mocks.responses import Response, ResponseList, unwrap
 from gqlbench.mocks.sandbox import Job, SandboxPool, run_program
 from gqlbench.mocks.world import World
@@ -44,7 +44,6 @@ __all__ = [
     "Job",
     "SandboxPool",
     "run_program",
-    "exec_scores",
     "execute_samples",
-    "ExecOutcome",
+    "TracePair",
 ]
