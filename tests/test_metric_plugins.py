@@ -136,3 +136,17 @@ def test_a_bad_spec_is_a_one_line_error_naming_it(spec: str, message: str, tmp_p
     done = _gqlbench(site, spec, "evaluate", str(site / "p.jsonl"), "--no-exec")
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.strip().count("\n") == 0 and message in done.stderr
+
+
+def test_the_readme_recipe_works_as_written(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Add a metric", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    command = next(line for line in section.splitlines() if line.startswith("GQLBENCH_METRICS="))
+    spec = command.split()[0].partition("=")[2]
+    (tmp_path / "my_metrics.py").write_text(code)
+    out = tmp_path / "run"
+    done = _gqlbench(tmp_path, spec, "evaluate", str(ROOT / "examples" / "predictions_example.jsonl"), "--no-exec", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "No extra calls" in (out / "report.md").read_text()
+    assert "no_extra_calls" in json.loads((out / "results.json").read_text())["metrics"]["overall"]
