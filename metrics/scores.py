@@ -78,7 +78,7 @@ def seq_match_conn(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> int:
 def _catalog(domain: str) -> dict[str, FunctionSpec]:
     """Every known endpoint of a domain, from ``gqlbench.specs`` when that catalog has it."""
     try:
-        from gqlbench.specs import load_specs  # type: ignore[attr-defined]
+        from gqlbench.specs import load_specs
     except ImportError:
         return {}
     try:
