@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
+from types import ModuleType
 from typing import Any, Literal
 
 from gqlbench.errors import GqlbenchError
@@ -164,14 +165,22 @@ def _builtins() -> None:
     importlib.import_module("gqlbench.metrics.traces")
 
 
+def _one_line(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+
+
 def _register_loaded(obj: object, source: str) -> None:
-    if isinstance(obj, Metric):
-        add_metric(obj)
-    elif isinstance(obj, (list, tuple)) and all(isinstance(m, Metric) for m in obj):
-        for metric in obj:
-            add_metric(metric)
-    elif obj is not None:
+    """Register what a spec or entry point named: a Metric, a list of them, or a module that registers its own."""
+    if isinstance(obj, ModuleType):
+        return  # its @register_metric definitions ran on import
+    metrics = list(obj) if isinstance(obj, (list, tuple)) else [obj]
+    if not metrics or not all(isinstance(m, Metric) for m in metrics):
         raise GqlbenchError(f"{source}: is a {type(obj).__name__}, not a Metric (define it with @register_metric)")
+    for metric in metrics:
+        try:
+            add_metric(metric)
+        except GqlbenchError as exc:
+            raise GqlbenchError(f"{source}: {exc}") from None
 
 
 def _load_spec(spec: str) -> None:
@@ -180,7 +189,7 @@ def _load_spec(spec: str) -> None:
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:  # an import error of any kind is the user's to fix, in one line
-        raise GqlbenchError(f"{source}: cannot import {module_name!r} ({type(exc).__name__}: {exc}); check the module is on PYTHONPATH") from None
+        raise GqlbenchError(f"{source}: cannot import {module_name!r} ({_one_line(exc)}); check the module is on PYTHONPATH") from None
     if attribute:
         if not hasattr(module, attribute):
             raise GqlbenchError(f"{source}: module {module_name!r} has no {attribute!r}; use module:object naming a Metric")
@@ -195,7 +204,7 @@ def _load_plugins() -> None:
         try:
             loaded = point.load()
         except Exception as exc:
-            raise GqlbenchError(f"{source}: cannot load it ({type(exc).__name__}: {exc}); fix or uninstall its package") from None
+            raise GqlbenchError(f"{source}: cannot load it ({_one_line(exc)}); fix or uninstall its package") from None
         _register_loaded(loaded, source)
 
 

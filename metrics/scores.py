@@ -38,9 +38,10 @@ _last_match: tuple[ProgramAnalysis, ProgramAnalysis, list[GoldMatch]] | None = N
 def matched_calls(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> list[GoldMatch]:
     """Gold calls and the predicted call matched to each; the last pair is kept, as three metrics and the explanation ask."""
     global _last_match
-    if _last_match is None or _last_match[0] is not gold or _last_match[1] is not predicted:
-        _last_match = (gold, predicted, match_calls(gold.calls, predicted.calls))
-    return _last_match[2]
+    last = _last_match  # read once: another thread may replace it (then this one recomputes)
+    if last is None or last[0] is not gold or last[1] is not predicted:
+        last = _last_match = (gold, predicted, match_calls(gold.calls, predicted.calls))
+    return last[2]
 
 
 @register_metric("arg_match_full", title="Arg Match (full)", reads="analyses", table2=True)

@@ -70,9 +70,13 @@ def _gqlbench(site: Path, metrics: str, *args: str) -> subprocess.CompletedProce
 def plugin_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     tmp_path = tmp_path_factory.mktemp("plugins")
     site, out = _site(tmp_path), tmp_path / "run"
-    done = _gqlbench(site, "toy_metrics:no_extra_calls,toy_metrics:clean_calls", "evaluate", str(FIXTURE / "predictions.jsonl"), "--out", str(out))
-    assert done.returncode == 0, done.stderr
-    return site, out
+    for _ in range(2):  # once more when the machine was too loaded for the sandbox's wall clock
+        args = ["evaluate", str(FIXTURE / "predictions.jsonl"), "--out", str(out), "--overwrite"]
+        done = _gqlbench(site, "toy_metrics:no_extra_calls,toy_metrics:clean_calls", *args)
+        assert done.returncode == 0, done.stderr
+        if '"kind":"timeout"' not in (out / "samples.jsonl").read_text():
+            return site, out
+    pytest.fail("programs hit the sandbox's wall clock in two runs; rerun on a quieter machine")
 
 
 def test_outside_metrics_are_scored_per_sample_from_what_they_read(plugin_run: tuple[Path, Path]) -> None:
@@ -128,14 +132,24 @@ def test_outside_metrics_are_columns_of_the_report_and_of_gqlbench_report(plugin
         ("no_such_module:metric", "GQLBENCH_METRICS entry 'no_such_module:metric': cannot import 'no_such_module'"),
         ("toy_metrics:nothing", "GQLBENCH_METRICS entry 'toy_metrics:nothing': module 'toy_metrics' has no 'nothing'"),
         ("json:dumps", "GQLBENCH_METRICS entry 'json:dumps': is a function, not a Metric"),
+        ("toy_clash:metric", "GQLBENCH_METRICS entry 'toy_clash:metric': metric 'exec_match' is already registered"),
     ],
 )
 def test_a_bad_spec_is_a_one_line_error_naming_it(spec: str, message: str, tmp_path: Path) -> None:
     site = _site(tmp_path)
+    (site / "toy_clash.py").write_text(ENTRY_POINT_MODULE.replace('"toy_stdout_silent"', '"exec_match"'))
     (site / "p.jsonl").write_text('{"id": "test/0", "prediction": "GET_me()"}\n')
     done = _gqlbench(site, spec, "evaluate", str(site / "p.jsonl"), "--no-exec")
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.strip().count("\n") == 0 and message in done.stderr
+
+
+def test_the_same_definition_named_twice_is_registered_once(tmp_path: Path) -> None:
+    site = _site(tmp_path)  # toy_ep_metric:metric is also its entry point
+    (site / "p.jsonl").write_text('{"id": "test/0", "prediction": "GET_me()"}\n')
+    done = _gqlbench(site, "toy_ep_metric:metric,toy_ep_metric:metric,toy_metrics", "evaluate", str(site / "p.jsonl"), "--no-exec")
+    assert done.returncode == 0, done.stderr
+    assert "Toy: no extra calls" in done.stdout
 
 
 def test_the_readme_recipe_works_as_written(tmp_path: Path) -> None:

@@ -40,6 +40,17 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     return [_untimed(json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def _timed_out(samples: Path) -> list[str]:
+    """Samples where the sandbox stopped a program for its wall clock (a loaded machine, not a score change)."""
+    lines = [json.loads(line) for line in samples.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        line["id"]
+        for line in lines
+        for trace in ("gold_trace", "pred_trace")
+        if ((line["explanation"].get("exec", {}).get(trace) or {}).get("error") or {}).get("kind") == "timeout"
+    ]
+
+
 def _table(report: str) -> str:
     """report.md up to the run metadata (which holds a timestamp and the command's paths)."""
     return report.split("\nRun:\n")[0]
@@ -49,7 +60,12 @@ def _table(report: str) -> str:
 def test_rescoring_a_saved_run_gives_identical_files(name: str, tmp_path: Path) -> None:
     saved = FIXTURE / name
     out = tmp_path / name
-    assert main([*RUNS[name], "--out", str(out)]) == 0
+    for _ in range(2):  # once more when the machine was too loaded for the sandbox's wall clock
+        assert main([*RUNS[name], "--out", str(out), "--overwrite"]) == 0
+        if not _timed_out(out / "samples.jsonl"):
+            break
+    else:
+        pytest.fail(f"programs hit the sandbox's wall clock in two runs ({_timed_out(out / 'samples.jsonl')}); rerun on a quieter machine")
 
     before, after = _lines(saved / "samples.jsonl"), _lines(out / "samples.jsonl")
     assert [r["id"] for r in after] == [r["id"] for r in before]
