@@ -31,6 +31,8 @@ __all__ = [
     "Trace",
     "Scores",
     "SampleResult",
+    "SkippedSample",
+    "ResultsDocument",
     "SPLITS",
 ]
 
@@ -162,8 +164,15 @@ class Trace(_Record):
     result: Any = None
 
 
-class Scores(_Record):
-    """Per-sample scores; the split-level metrics are aggregates of these."""
+class Scores(BaseModel):
+    """Per-sample scores, one field per registered metric (``gqlbench.metrics.registry``).
+
+    The built-in metrics' fields are declared for their types; a metric
+    registered from outside adds its own as extra fields, after these.
+    The split-level metrics are aggregates of these.
+    """
+
+    model_config = ConfigDict(extra="allow")
 
     arg_match_full: int = 0
     matched_calls: int = 0
@@ -184,3 +193,25 @@ class SampleResult(_Record):
     scores: Scores
     skipped: str | None = None  # why the sample is not scored (invalid gold), never silent
     explanation: dict[str, Any] = Field(default_factory=dict)
+
+
+class SkippedSample(_Record):
+    """A sample left out of every metric, and why (its gold program does not parse)."""
+
+    id: str
+    reason: str
+
+
+class ResultsDocument(_Record):
+    """``results.json``: the split-level metrics of a scored run and what they leave out.
+
+    ``metrics`` maps ``"overall"`` and then each domain to its aggregate, whose
+    keys come from the metric registry (``gqlbench.metrics.aggregate``);
+    ``missing`` lists the samples without a prediction (scored 0); ``meta``
+    ties the file to the code, data and command that produced it.
+    """
+
+    metrics: dict[str, dict[str, int | float | None]]
+    skipped: list[SkippedSample] = Field(default_factory=list)
+    missing: list[str] = Field(default_factory=list)
+    meta: dict[str, Any] = Field(default_factory=dict)

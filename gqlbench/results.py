@@ -4,8 +4,9 @@ A run folder (from ``gqlbench evaluate`` or ``gqlbench run``) holds:
 
 - ``samples.jsonl``: one :class:`~gqlbench.records.SampleResult` per line, appended
   as samples finish, so a killed run keeps what it scored;
-- ``results.json``: ``{"metrics": {"overall": {...}, "<domain>": {...}},
-  "skipped": [...], "missing": [...], "meta": {...}}``;
+- ``results.json``: a :class:`~gqlbench.records.ResultsDocument`, ``{"metrics":
+  {"overall": {...}, "<domain>": {...}}, "skipped": [...], "missing": [...], "meta": {...}}``,
+  its metric keys and the report's columns taken from the metric registry;
 - ``report.md``: the metrics as the paper's Table 2 (rows overall and one per
   domain, one column per metric, four decimals).
 
@@ -38,15 +39,14 @@ from gqlbench import __version__
 from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.jsonl import BOM, decode_line, read_lines, utf8_data, utf8_text
-from gqlbench.metrics import EXEC_METRICS, METRICS, aggregate
-from gqlbench.records import SampleResult
+from gqlbench.metrics import Metric, aggregate, all_metrics
+from gqlbench.records import ResultsDocument, SampleResult, SkippedSample
 
 __all__ = [
     "SAMPLES_FILE",
     "RESULTS_FILE",
     "REPORT_FILE",
     "CONFIG_FILE",
-    "METRIC_TITLES",
     "run_meta",
     "ensure_writable",
     "write_samples",
@@ -69,16 +69,6 @@ SAMPLES_FILE = "samples.jsonl"
 RESULTS_FILE = "results.json"
 REPORT_FILE = "report.md"
 CONFIG_FILE = "config.json"  # written by `gqlbench run`: model, prompt, split, ...
-
-METRIC_TITLES: dict[str, str] = {
-    "arg_match_full": "Arg Match (full)",
-    "arg_match_functions": "Arg Match (functions)",
-    "seq_match_full": "Seq Match (full)",
-    "seq_match_conn": "Seq Match (connected subsequences)",
-    "exec_success": "Exec Success",
-    "exec_match": "Exec Match",
-}
-
 
 def run_meta(command: str | None = None, data_hash: str | None = None, **extra: object) -> dict[str, object]:
     """What ties a results file to the code, data and command that produced it."""
@@ -206,14 +196,14 @@ def repair_samples(path: Path) -> str | None:
 
 def results_document(
     results: Sequence[SampleResult], missing: Sequence[str] = (), meta: Mapping[str, object] | None = None
-) -> dict[str, object]:
+) -> ResultsDocument:
     """The content of ``results.json`` for a run's sample results."""
-    return {
-        "metrics": aggregate(results),
-        "skipped": [{"id": r.id, "reason": r.skipped} for r in results if r.skipped is not None],
-        "missing": list(missing),
-        "meta": dict(meta or {}),
-    }
+    return ResultsDocument(
+        metrics=aggregate(results),
+        skipped=[SkippedSample(id=r.id, reason=r.skipped) for r in results if r.skipped is not None],
+        missing=list(missing),
+        meta=dict(meta or {}),
+    )
 
 
 def _stage(path: Path, chunks: Iterable[str]) -> Path:
@@ -249,11 +239,11 @@ def _replace_all(files: Mapping[Path, Iterable[str]]) -> None:
         tmp.replace(path)
 
 
-def _results_text(document: Mapping[str, object]) -> str:
-    return utf8_text(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"
+def _results_text(document: ResultsDocument) -> str:
+    return utf8_text(json.dumps(document.model_dump(), indent=2, ensure_ascii=False)) + "\n"
 
 
-def write_results(path: Path, document: Mapping[str, object]) -> None:
+def write_results(path: Path, document: ResultsDocument) -> None:
     _replace_all({path: [_results_text(document)]})
 
 
@@ -266,34 +256,45 @@ def _read_json(path: Path) -> object:
         raise GqlbenchError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
 
 
-def read_results(path: Path) -> dict:
-    """Read a ``results.json``; errors name the file."""
+def read_results(path: Path) -> ResultsDocument:
+    """Read a ``results.json``; errors name the file and the field."""
     if not path.is_file():
         raise GqlbenchError(f"{path}: no such file; is {path.parent} a folder written by gqlbench evaluate or run?")
     document = _read_json(path)
     if not isinstance(document, dict) or not isinstance(document.get("metrics"), dict):
         raise GqlbenchError(f"{path}: has no 'metrics' object; it was not written by gqlbench")
-    return document
+    try:
+        return ResultsDocument.model_validate(document)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        place = ".".join(map(str, first["loc"]))
+        raise GqlbenchError(f"{path}: {place}: {first['msg']}; it was not written by gqlbench, or was edited by hand") from None
 
 
 # -- tables --------------------------------------------------------------------
 
 
-def _columns(metric_groups: Iterable[Mapping[str, object]]) -> list[str]:
-    """The four metrics, then execution metrics when any group has a value for them."""
+def _columns(metric_groups: Iterable[Mapping[str, object]], table2_only: bool = False) -> list[Metric]:
+    """The registered metrics in order: those not optional, and optional ones some group has a value for.
+
+    ``table2_only`` keeps the paper's Table 2 metrics only.
+    """
     groups = list(metric_groups)
-    extra = [m for m in EXEC_METRICS if any(g.get(m) is not None for g in groups)]
-    return [*METRICS, *extra]
+    return [
+        m
+        for m in all_metrics()
+        if (m.table2 or not table2_only) and (not m.optional or any(g.get(m.name) is not None for g in groups))
+    ]
 
 
-def render_table(metrics: Mapping[str, Mapping[str, object]], fmt: str = "github") -> str:
+def render_table(metrics: Mapping[str, Mapping[str, object]], fmt: str = "github", table2_only: bool = False) -> str:
     """Table 2 of the paper: a row for overall, then one per domain; four decimals.
 
     ``fmt`` is any tabulate format ("github" for Markdown, "latex" for a paper).
     """
-    columns = _columns(metrics.values())
-    rows = [[name, *(group.get(c) for c in columns)] for name, group in metrics.items()]
-    headers = ["Domain", *(METRIC_TITLES[c] for c in columns)]
+    columns = _columns(metrics.values(), table2_only)
+    rows = [[name, *(group.get(c.name) for c in columns)] for name, group in metrics.items()]
+    headers = ["Domain", *(c.title for c in columns)]
     return tabulate(rows, headers=headers, tablefmt=fmt, floatfmt=".4f", missingval="-")
 
 
@@ -306,21 +307,18 @@ def _counts(metrics: Mapping[str, Mapping[str, object]]) -> str:
     return text + f", {overall.get('n_gold_calls', 0)} gold calls"
 
 
-def render_report(document: Mapping[str, object], title: str = "gqlbench results") -> str:
+def render_report(document: ResultsDocument, title: str = "gqlbench results") -> str:
     """``report.md``: the table, what was scored, and what was not (skipped, missing)."""
-    metrics = document["metrics"]
-    meta = document.get("meta", {})
-    lines = [f"# {title}", "", render_table(metrics), "", _counts(metrics) + "."]  # type: ignore[arg-type]
-    skipped = document.get("skipped") or []
-    if skipped:
+    metrics = document.metrics
+    lines = [f"# {title}", "", render_table(metrics), "", _counts(metrics) + "."]
+    if document.skipped:
         lines += ["", "Skipped (invalid gold program, excluded from every metric):", ""]
-        lines += [f"- `{s['id']}`: {s['reason']}" for s in skipped]  # type: ignore[index]
-    missing = document.get("missing") or []
-    if missing:
-        lines += ["", f"Missing predictions (scored 0): {', '.join(f'`{m}`' for m in missing)}"]  # type: ignore[union-attr]
-    if meta:
+        lines += [f"- `{s.id}`: {s.reason}" for s in document.skipped]
+    if document.missing:
+        lines += ["", f"Missing predictions (scored 0): {', '.join(f'`{m}`' for m in document.missing)}"]
+    if document.meta:
         lines += ["", "Run:", ""]
-        lines += [f"- {key}: `{value}`" for key, value in meta.items()]  # type: ignore[union-attr]
+        lines += [f"- {key}: `{value}`" for key, value in document.meta.items()]
     return escape_controls("\n".join(lines)) + "\n"  # ids and reasons come from input files
 
 
@@ -329,14 +327,14 @@ def write_summary(
     results: Sequence[SampleResult],
     missing: Sequence[str] = (),
     meta: Mapping[str, object] | None = None,
-) -> dict[str, object]:
+) -> ResultsDocument:
     """Write ``results.json`` and ``report.md`` from sample results; returns the document."""
     document = results_document(results, missing, meta)
     _replace_all(_summary_files(out_dir, document))
     return document
 
 
-def _summary_files(out_dir: Path, document: Mapping[str, object]) -> dict[Path, Iterable[str]]:
+def _summary_files(out_dir: Path, document: ResultsDocument) -> dict[Path, Iterable[str]]:
     return {out_dir / RESULTS_FILE: [_results_text(document)], out_dir / REPORT_FILE: [utf8_text(render_report(document))]}
 
 
@@ -346,7 +344,7 @@ def write_run(
     missing: Sequence[str] = (),
     meta: Mapping[str, object] | None = None,
     overwrite: bool = False,
-) -> dict[str, object]:
+) -> ResultsDocument:
     """Write all three files of a scored run into ``out_dir`` (refusing to clobber results).
 
     All or nothing: should writing fail, ``out_dir`` keeps its previous files,
@@ -399,24 +397,24 @@ def load_run(run_dir: Path) -> RunSummary:
     if config_file.is_file():
         loaded = _read_json(config_file)
         config = loaded if isinstance(loaded, dict) else {}
-    meta = document.get("meta") or {}
+    meta = document.meta
     return RunSummary(
         path=run_dir,
         model=_label(config.get("model") or run_dir.name),
         prompt=_label(config.get("prompt") or "-"),
         split=_label(config.get("split") or meta.get("splits") or "-"),
-        metrics=document["metrics"],
+        metrics=document.metrics,
     )
 
 
-def render_comparison(runs: Sequence[RunSummary], fmt: str = "github") -> str:
-    """One table across runs: a row per run and split (overall, domains), Table 2's columns."""
-    columns = _columns(group for run in runs for group in run.metrics.values())
+def render_comparison(runs: Sequence[RunSummary], fmt: str = "github", table2_only: bool = False) -> str:
+    """One table across runs: a row per run and split (overall, domains), a column per registered metric."""
+    columns = _columns((group for run in runs for group in run.metrics.values()), table2_only)
     rows = []
     for run in runs:
         label = [run.model, run.prompt, run.split]
         for i, (domain, group) in enumerate(run.metrics.items()):
             # the run's label on its first row only, so runs read as blocks
-            rows.append([*(label if i == 0 else ["", "", ""]), domain, *(group.get(c) for c in columns)])
-    headers = ["Model", "Prompt", "Split", "Domain", *(METRIC_TITLES[c] for c in columns)]
+            rows.append([*(label if i == 0 else ["", "", ""]), domain, *(group.get(c.name) for c in columns)])
+    headers = ["Model", "Prompt", "Split", "Domain", *(c.title for c in columns)]
     return tabulate(rows, headers=headers, tablefmt=fmt, floatfmt=".4f", missingval="-")

@@ -43,7 +43,7 @@ from gqlbench.generators.budget import PromptTooLong, fit_prompt
 from gqlbench.generators.cot import cot_messages, cot_stop
 from gqlbench.generators.react import DEFAULT_MAX_STEPS, Observer, ReactPrompter, SchemaObserver, react_program, react_stop, run_react
 from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES, SHOT_SPLIT, select_shots, shot_pool
-from gqlbench.records import Completion, Prompt, Sample, SampleResult
+from gqlbench.records import Completion, Prompt, ResultsDocument, Sample, SampleResult
 
 if TYPE_CHECKING:
     from gqlbench.mocks.sandbox import SandboxPool
@@ -537,7 +537,7 @@ class _Generator:
 
 def _write_outputs(
     run_dir: Path, samples: Sequence[Sample], results: list[SampleResult], config: dict[str, Any], pool: Callable[[], SandboxPool]
-) -> tuple[dict[str, Any], list[str]]:
+) -> tuple[ResultsDocument, list[str]]:
     """results.json and report.md as ``gqlbench evaluate`` writes them: a sample without a result scores 0 and is listed."""
     from gqlbench.metrics import missing_result
     from gqlbench.results import run_meta, write_summary
@@ -619,7 +619,7 @@ def _run(
         by_id = {r.id: r for r in results}
         ordered = [by_id[s.id] for s in samples if s.id in by_id]
         document, missing = _write_outputs(run_dir, samples, ordered, config, pool)
-    return RunOutcome(run_dir, ordered, document["metrics"], missing, resumed_from, already_complete=not planned)
+    return RunOutcome(run_dir, ordered, document.metrics, missing, resumed_from, already_complete=not planned)
 
 
 def _generate(

@@ -3,7 +3,8 @@
 ``gqlbench.metrics`` scores a program by reading it; ``gqlbench.mocks`` runs
 it. Neither knows the other, so the two places that want both
 (:mod:`gqlbench.evaluation` for ``evaluate``, :mod:`gqlbench.runner` for
-``run``) call :func:`add_exec_scores` on the metric results.
+``run``) call :func:`add_exec_scores` on the metric results: the mocks run
+the programs, :mod:`gqlbench.metrics.traces` scores the traces.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from gqlbench.records import Sample, SampleResult
+from gqlbench.records import Sample, SampleResult, Scores
 
 if TYPE_CHECKING:
     from gqlbench.mocks.sandbox import SandboxPool
@@ -27,7 +28,7 @@ def add_exec_scores(
     seed: int = 0,
     pool: SandboxPool | None = None,
 ) -> list[SampleResult]:
-    """Return ``results`` with ``exec_success``/``exec_match`` set and the traces explained.
+    """Return ``results`` with the scores of every metric that reads traces set, and the traces explained.
 
     ``codes`` maps a sample id to the extracted program, or ``None`` when the
     sample has no prediction. A blank program counts as no prediction (running
@@ -40,6 +41,7 @@ def add_exec_scores(
     catalog does not define (there is nothing to run them against): their
     explanation says so.
     """
+    from gqlbench.metrics.traces import trace_scores
     from gqlbench.mocks.execution import execute_samples
     from gqlbench.specs import list_domains
 
@@ -47,7 +49,7 @@ def add_exec_scores(
     too_large = {r.id for r in results if r.explanation.get("too_large")}
     codes = {sample_id: (code if code and code.strip() and sample_id not in too_large else None) for sample_id, code in codes.items()}
     scored = [r for r in results if r.skipped is None and r.id in codes and r.domain in known]
-    outcomes = execute_samples(
+    traces = execute_samples(
         [samples[r.id] for r in scored],
         {r.id: codes[r.id] or "" for r in scored},
         seed=seed,
@@ -55,20 +57,17 @@ def add_exec_scores(
     )
     updated = []
     for result in results:
-        outcome = outcomes.get(result.id)
-        if outcome is None:
+        pair = traces.get(result.id)
+        if pair is None:
             if result.skipped is None and result.domain not in known:
                 reason = f"domain {result.domain!r} is not in the catalog: no mock world to run it against"
                 result = result.model_copy(update={"explanation": {**result.explanation, "exec": {"not_run": reason}}})
             updated.append(result)
             continue
-        success, match = outcome.exec_success, outcome.exec_match
-        details = outcome.to_dict()
-        if codes[result.id] is None:  # nothing was predicted, or nothing that may run: nothing ran
-            success, match = 0, (None if match is None else 0)
-            reason = "too large to analyse" if result.id in too_large else "no program"
-            details |= {"exec_success": success, "exec_match": match, "pred_not_run": reason}
-        scores = result.scores.model_copy(update={"exec_success": success, "exec_match": match})
-        explanation = {**result.explanation, "exec": details}
-        updated.append(result.model_copy(update={"scores": scores, "explanation": explanation}))
+        ran = codes[result.id] is not None  # nothing was predicted, or nothing that may run: nothing ran
+        values, details = trace_scores(pair.gold, pair.pred, ran=ran)
+        if not ran:
+            details["pred_not_run"] = "too large to analyse" if result.id in too_large else "no program"
+        scores = Scores.model_validate(result.scores.model_dump() | values)
+        updated.append(result.model_copy(update={"scores": scores, "explanation": {**result.explanation, "exec": details}}))
     return updated

@@ -13,6 +13,10 @@ defined in the README:
 - Seq Match (connected subsequences): the dataflow graph's weakly connected
   components, as call-name tuples, equal the gold's as a multiset.
 
+Every metric, these four and the execution metrics of :mod:`.traces` (which
+read the traces of programs run elsewhere), is one :class:`Metric` in the
+registry of :mod:`.registry`; a new one is added there (see the README, "Add a metric").
+
 Model-generated code is only parsed here, never executed, and only up to the
 bounds of :mod:`.limits` (beyond them a prediction scores 0 as
 ``explanation["too_large"]``). This package imports no model backend and no mock.
@@ -30,15 +34,9 @@ from gqlbench.metrics.calls import HTTP_VERB_NAME, ApiCall, DataflowVisitor, Pro
 from gqlbench.metrics.extract import extract_code
 from gqlbench.metrics.limits import DEFAULT_LIMITS, Limits
 from gqlbench.metrics.matching import GoldMatch, match_calls, maximum_matching
-from gqlbench.metrics.scores import (
-    EXEC_METRICS,
-    METRICS,
-    aggregate,
-    compare_programs,
-    functions_for,
-    missing_result,
-    score_sample,
-)
+from gqlbench.metrics.registry import Metric, add_metric, all_metrics, get_metric, register_metric
+from gqlbench.metrics.scores import aggregate, compare_programs, functions_for, missing_result, score_sample
+from gqlbench.metrics.traces import trace_scores
 
 __all__ = [
     "extract_code",
@@ -58,6 +56,10 @@ __all__ = [
     "compare_programs",
     "functions_for",
     "aggregate",
-    "METRICS",
-    "EXEC_METRICS",
+    "trace_scores",
+    "Metric",
+    "register_metric",
+    "add_metric",
+    "get_metric",
+    "all_metrics",
 ]

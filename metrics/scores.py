@@ -1,4 +1,4 @@
-"""The benchmark's four scores, per sample and per split.
+"""The paper's four scores, per sample and per split, and the scoring of one sample.
 
 Per sample (see the README for the definitions in plain words):
 
@@ -9,6 +9,9 @@ Per sample (see the README for the definitions in plain words):
   components of the dataflow graph, each as its call names in program order,
   equals the gold's.
 
+Each is a :class:`~.registry.Metric` registered here; :func:`compare_programs`
+and :func:`aggregate` score every registered metric that reads the programs'
+analyses, so a new one is added in one place (see the README, "Add a metric").
 Aggregates average the per-sample 0/1 scores over samples, except Arg Match
 (functions), which sums matched gold calls over all the gold calls of the split.
 Samples whose gold program does not parse are skipped, never scored.
@@ -17,29 +20,66 @@ Samples whose gold program does not parse are skipped, never scored.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics.calls import ProgramAnalysis, analyze
 from gqlbench.metrics.extract import extract_code
-from gqlbench.metrics.matching import match_calls
+from gqlbench.metrics.matching import GoldMatch, match_calls
+from gqlbench.metrics.registry import all_metrics, empty_values, register_metric, sample_values, summary_of
 from gqlbench.records import FunctionSpec, Sample, SampleResult, Scores
 
-__all__ = ["METRICS", "EXEC_METRICS", "functions_for", "compare_programs", "score_sample", "missing_result", "aggregate"]
+__all__ = ["functions_for", "compare_programs", "score_sample", "missing_result", "aggregate", "matched_calls"]
 
-METRICS: tuple[str, ...] = ("arg_match_full", "arg_match_functions", "seq_match_full", "seq_match_conn")
-"""The four dataflow metrics, in the paper's column order."""
+_last_match: tuple[ProgramAnalysis, ProgramAnalysis, list[GoldMatch]] | None = None
 
-EXEC_METRICS: tuple[str, ...] = ("exec_success", "exec_match")
-"""Execution metrics, present when a sample was executed against a mock world."""
+
+def matched_calls(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> list[GoldMatch]:
+    """Gold calls and the predicted call matched to each; the last pair is kept, as three metrics and the explanation ask."""
+    global _last_match
+    last = _last_match  # read once: another thread may replace it (then this one recomputes)
+    if last is None or last[0] is not gold or last[1] is not predicted:
+        last = _last_match = (gold, predicted, match_calls(gold.calls, predicted.calls))
+    return last[2]
+
+
+@register_metric("arg_match_full", title="Arg Match (full)", reads="analyses", table2=True)
+def arg_match_full(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> int:
+    """1 when every gold call is matched by a predicted call with the same name and arguments."""
+    return int(sum(m.predicted is not None for m in matched_calls(gold, predicted)) == len(gold.calls))
+
+
+@register_metric(
+    "arg_match_functions",
+    title="Arg Match (functions)",
+    reads="analyses",
+    aggregation="ratio",
+    table2=True,
+    fields=("matched_calls", "gold_calls"),
+)
+def arg_match_functions(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> tuple[int, int]:
+    """Matched gold calls of all gold calls, summed over the split before dividing."""
+    return sum(m.predicted is not None for m in matched_calls(gold, predicted)), len(gold.calls)
+
+
+@register_metric("seq_match_full", title="Seq Match (full)", reads="analyses", table2=True)
+def seq_match_full(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> int:
+    """1 when the call names in program order equal the gold's."""
+    return int(predicted.names == gold.names)
+
+
+@register_metric("seq_match_conn", title="Seq Match (connected subsequences)", reads="analyses", table2=True)
+def seq_match_conn(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> int:
+    """1 when the dataflow graph's connected components equal the gold's, as a multiset."""
+    return int(Counter(predicted.components()) == Counter(gold.components()))
 
 
 @cache
 def _catalog(domain: str) -> dict[str, FunctionSpec]:
     """Every known endpoint of a domain, from ``gqlbench.specs`` when that catalog has it."""
     try:
-        from gqlbench.specs import load_specs  # type: ignore[attr-defined]
+        from gqlbench.specs import load_specs
     except ImportError:
         return {}
     try:
@@ -59,26 +99,22 @@ def _components(analysis: ProgramAnalysis) -> list[list[str]]:
     return sorted(list(c) for c in analysis.components())
 
 
+def _scores(gold: ProgramAnalysis, predicted: ProgramAnalysis, scored: bool) -> Scores:
+    """Every registered metric's fields: the analyses ones computed, the others empty until they run."""
+    return Scores.model_validate(empty_values() | sample_values("analyses", gold, predicted, scored=scored))
+
+
 def compare_programs(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> tuple[Scores, dict]:
     """Score a predicted program against the gold one, with the explanation of every score."""
     explanation: dict = {"code": predicted.code, "parse_error": predicted.parse_error}
     if predicted.too_large is not None:
         explanation["too_large"] = predicted.too_large
     if predicted.parse_error is not None or predicted.too_large is not None:
-        scores = Scores(gold_calls=len(gold.calls))
         explanation |= {"gold_sequence": gold.names, "gold_components": _components(gold)}
-        return scores, explanation
-    matches = match_calls(gold.calls, predicted.calls)
-    matched = sum(m.predicted is not None for m in matches)
-    scores = Scores(
-        arg_match_full=int(matched == len(gold.calls)),
-        matched_calls=matched,
-        gold_calls=len(gold.calls),
-        seq_match_full=int(predicted.names == gold.names),
-        seq_match_conn=int(Counter(predicted.components()) == Counter(gold.components())),
-    )
+        return _scores(gold, predicted, scored=False), explanation
+    scores = _scores(gold, predicted, scored=True)
     explanation |= {
-        "gold_calls": [m.to_json() for m in matches],
+        "gold_calls": [m.to_json() for m in matched_calls(gold, predicted)],
         "predicted_calls": [f"{c.token} = {c.render()}" for c in predicted.calls],
         "gold_sequence": gold.names,
         "predicted_sequence": predicted.names,
@@ -96,7 +132,7 @@ def _skipped(sample: Sample, gold: ProgramAnalysis) -> SampleResult:
     return SampleResult(
         id=sample.id,
         domain=sample.domain,
-        scores=Scores(),
+        scores=Scores.model_validate(empty_values()),
         skipped=f"gold program does not parse ({gold.parse_error})",
         explanation={"gold_code": sample.gold_code},
     )
@@ -122,43 +158,25 @@ def missing_result(sample: Sample, functions: Mapping[str, FunctionSpec] | None 
     return SampleResult(
         id=sample.id,
         domain=sample.domain,
-        scores=Scores(gold_calls=len(gold.calls)),
+        scores=_scores(gold, ProgramAnalysis(code=""), scored=False),
         explanation={"missing": "no prediction for this sample", "gold_sequence": gold.names},
     )
 
 
-def _summary(results: Sequence[SampleResult]) -> dict:
-    n = len(results)
-    gold_calls = sum(r.scores.gold_calls for r in results)
-
-    def mean(values: Iterable[int]) -> float:
-        return sum(values) / n if n else 0.0
-
-    summary = {
-        "arg_match_full": mean(r.scores.arg_match_full for r in results),
-        "arg_match_functions": sum(r.scores.matched_calls for r in results) / gold_calls if gold_calls else 0.0,
-        "seq_match_full": mean(r.scores.seq_match_full for r in results),
-        "seq_match_conn": mean(r.scores.seq_match_conn for r in results),
-        "n_samples": n,
-        "n_gold_calls": gold_calls,
-    }
-    for name in EXEC_METRICS:
-        values = [v for r in results if (v := getattr(r.scores, name)) is not None]
-        if values:
-            summary[name] = sum(values) / len(values)
-            summary[f"n_{name}"] = len(values)
-    return summary
-
-
 def aggregate(results: Sequence[SampleResult]) -> dict[str, dict]:
-    """Split-level metrics: ``"overall"`` then one entry per domain; skipped samples excluded."""
+    """Split-level metrics: ``"overall"`` then one entry per domain; skipped samples excluded.
+
+    Each group holds the registered metrics that are not optional (in order),
+    ``n_samples``, ``n_<denominator>`` of each ratio metric, then each
+    optional metric some sample has, with its count ``n_<name>``.
+    """
     scored = [r for r in results if r.skipped is None]
     groups = {"overall": scored}
     for domain in sorted({r.domain for r in scored}):
         groups[domain] = [r for r in scored if r.domain == domain]
-    summaries = {name: _summary(group) for name, group in groups.items()}
-    # An execution metric appears in every group or in none, so tables stay rectangular.
-    for name in EXEC_METRICS:
+    summaries = {name: summary_of([r.scores.model_dump() for r in group]) for name, group in groups.items()}
+    # An optional metric appears in every group or in none, so tables stay rectangular.
+    for name in (m.name for m in all_metrics() if m.optional):
         if name in summaries["overall"]:
             for summary in summaries.values():
                 summary.setdefault(name, None)

@@ -13,8 +13,9 @@ This package makes those calls real without any network:
 * :mod:`~gqlbench.mocks.endpoints` turns each function of the specs into a
   checked Python callable returning :mod:`~gqlbench.mocks.responses` objects,
   and gives the sandbox its :func:`make_runtime`;
-* :mod:`~gqlbench.mocks.execution` scores a prediction by running it and the
-  gold program (Exec Success, Exec Match);
+* :mod:`~gqlbench.mocks.execution` runs a prediction and its gold program and
+  returns the two traces (scored by ``gqlbench.metrics.traces``: Exec Success,
+  Exec Match);
 * :mod:`~gqlbench.mocks.server` serves a world over HTTP (``gqlbench mock serve``).
 
 Untrusted code only ever runs through :mod:`~gqlbench.mocks.sandbox` after
@@ -23,7 +24,7 @@ Untrusted code only ever runs through :mod:`~gqlbench.mocks.sandbox` after
 
 from gqlbench.mocks.endpoints import Runtime, check_arguments, make_runtime
 from gqlbench.mocks.errors import BadArguments, MockError, NotFound, UnknownField, UnknownFunction
-from gqlbench.mocks.execution import ExecOutcome, exec_scores, execute_samples
+from gqlbench.mocks.execution import TracePair, execute_samples
 from gqlbench.mocks.responses import Response, ResponseList, unwrap
 from gqlbench.mocks.sandbox import Job, SandboxPool, run_program
 from gqlbench.mocks.world import World
@@ -44,7 +45,6 @@ __all__ = [
     "Job",
     "SandboxPool",
     "run_program",
-    "exec_scores",
     "execute_samples",
-    "ExecOutcome",
+    "TracePair",
 ]

@@ -19,6 +19,7 @@ from gqlbench.results import (
     repair_samples,
     render_table,
     run_meta,
+    write_results,
     write_run,
 )
 
@@ -34,13 +35,13 @@ def test_write_run_writes_three_files(tmp_path: Path) -> None:
     document = write_run(out, RESULTS, missing=["test/1"], meta=run_meta(command="gqlbench evaluate p.jsonl", data_hash="abc"))
     assert read_samples(out / "samples.jsonl") == RESULTS
     saved = read_results(out / "results.json")
-    assert saved == json.loads(json.dumps(document))
-    assert saved["metrics"]["overall"]["arg_match_functions"] == pytest.approx(3 / 5)
-    assert saved["skipped"] == [{"id": "test/2", "reason": "gold program does not parse (line 1: x)"}]
-    assert saved["missing"] == ["test/1"]
-    assert saved["meta"]["command"] == "gqlbench evaluate p.jsonl" and saved["meta"]["gqlbench_version"]
+    assert saved == document
+    assert saved.metrics["overall"]["arg_match_functions"] == pytest.approx(3 / 5)
+    assert [s.model_dump() for s in saved.skipped] == [{"id": "test/2", "reason": "gold program does not parse (line 1: x)"}]
+    assert saved.missing == ["test/1"]
+    assert saved.meta["command"] == "gqlbench evaluate p.jsonl" and saved.meta["gqlbench_version"]
     report = (out / "report.md").read_text()
-    assert render_table(saved["metrics"]) in report
+    assert render_table(saved.metrics) in report
     assert "`test/2`" in report and "`test/1`" in report
 
 
@@ -131,7 +132,7 @@ def test_lone_surrogates_are_written_as_replacement_characters(tmp_path: Path) -
     write_run(tmp_path, [odd], meta={"predictions": "p\udcff.jsonl"})
     line = json.loads((tmp_path / "samples.jsonl").read_bytes().decode("utf-8"))
     assert line["explanation"] == {"stdout": "\ufffd!", "k\ufffd": 1} and line["note"] == "\ufffd"
-    assert read_results(tmp_path / "results.json")["meta"]["predictions"] == "p\ufffd.jsonl"
+    assert read_results(tmp_path / "results.json").meta["predictions"] == "p\ufffd.jsonl"
     assert "p\ufffd.jsonl" in (tmp_path / "report.md").read_bytes().decode("utf-8")
     path = tmp_path / "samples.jsonl"
     append_sample(path, odd.model_copy(update={"id": "test/9"}))
@@ -176,3 +177,19 @@ def test_one_result_per_id_and_a_byte_order_mark_is_fine(tmp_path: Path) -> None
     edited = first.model_copy(update={"domain": "tmdb"})
     path.write_bytes(b"\xef\xbb\xbf" + (first.model_dump_json() + "\n" + edited.model_dump_json() + "\n").encode())
     assert read_samples(path) == [first]  # a hand edit that repeats an id: the first line wins
+
+
+@pytest.mark.parametrize("name", ["test-exec", "test-noexec", "library-exec"])
+def test_saved_results_files_round_trip_through_the_record(name: str, tmp_path: Path) -> None:
+    saved = Path(__file__).parent / "data" / "regression" / name / "results.json"
+    document = read_results(saved)
+    assert isinstance(document.metrics["overall"]["n_samples"], int)
+    assert document.model_dump() == json.loads(saved.read_text(encoding="utf-8"))
+    write_results(tmp_path / "results.json", document)
+    assert (tmp_path / "results.json").read_text(encoding="utf-8") == saved.read_text(encoding="utf-8")
+
+
+def test_a_results_file_with_a_wrong_field_names_it(tmp_path: Path) -> None:
+    (tmp_path / "results.json").write_text(json.dumps({"metrics": {"overall": {}}, "skipped": [{"id": "test/0"}]}))
+    with pytest.raises(GqlbenchError, match=r"results.json: skipped.0.reason: Field required"):
+        read_results(tmp_path / "results.json")

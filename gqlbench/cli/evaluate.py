@@ -83,9 +83,9 @@ def evaluate(
         document = results_document(results, missing, meta)
 
     click.echo(f"{data_dir.name} {'+'.join(chosen)}: {len(evaluation.predictions)} predictions for {len(evaluation.samples)} samples")
-    click.echo(render_table(document["metrics"]))  # type: ignore[arg-type]
-    for entry in document["skipped"]:  # type: ignore[union-attr]
-        click.echo(f"warning: skipped {entry['id']}: {entry['reason']}", err=True)
+    click.echo(render_table(document.metrics))
+    for entry in document.skipped:
+        click.echo(f"warning: skipped {entry.id}: {entry.reason}", err=True)
     not_run = evaluation.domains_not_run
     if not_run:
         click.echo(f"warning: no execution scores for domain(s) {', '.join(not_run)}: not in the catalog (see GQLBENCH_CATALOG)", err=True)

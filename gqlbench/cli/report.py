@@ -24,11 +24,12 @@ __all__ = ["report"]
     metavar="FORMAT",
     help="Table format: any tabulate format, e.g. github (Markdown), plain, latex_booktabs.",
 )
-def report(run_dirs: tuple[Path, ...], fmt: str) -> None:
-    """Compare runs: one row per run and domain, with the paper's Table 2 metrics.
+@click.option("--table2", "table2_only", is_flag=True, help="Only the paper's Table 2 metrics (leave out execution and added metrics).")
+def report(run_dirs: tuple[Path, ...], fmt: str, table2_only: bool) -> None:
+    """Compare runs: one row per run and domain, a column per registered metric the runs have.
 
     Each RUN_DIR is a folder written by `gqlbench run` or `gqlbench evaluate --out`.
     Runs are labelled by model, prompt style and split from their config.json,
     or by the folder name when there is none.
     """
-    click.echo(render_comparison([load_run(d) for d in run_dirs], fmt=fmt))
+    click.echo(render_comparison([load_run(d) for d in run_dirs], fmt=fmt, table2_only=table2_only))

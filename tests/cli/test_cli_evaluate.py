@@ -30,11 +30,11 @@ def test_gold_predictions_score_one_everywhere(tmp_path: Path, capsys: pytest.Ca
     args = ["evaluate", str(write_jsonl(tmp_path / "p.jsonl", rows)), "--out", str(tmp_path / "out"), "--no-exec"]
     assert main(args) == 0
     results = read_results(tmp_path / "out" / "results.json")
-    assert set(results["metrics"]) == {"overall", "spotify", "tmdb"}
-    assert all(four(group) == [1.0] * 4 for group in results["metrics"].values())
-    assert results["metrics"]["overall"]["n_gold_calls"] == 77
-    assert results["missing"] == [] and results["skipped"] == []
-    assert results["meta"]["splits"] == ["test"] and results["meta"]["data_hash"]
+    assert set(results.metrics) == {"overall", "spotify", "tmdb"}
+    assert all(four(group) == [1.0] * 4 for group in results.metrics.values())
+    assert results.metrics["overall"]["n_gold_calls"] == 77
+    assert results.missing == [] and results.skipped == []
+    assert results.meta["splits"] == ["test"] and results.meta["data_hash"]
     samples = read_samples(tmp_path / "out" / "samples.jsonl")
     assert len(samples) == 32 and samples[0].model_extra["model"] == "gold"
     out = capsys.readouterr().out
@@ -46,8 +46,8 @@ def test_invalid_gold_is_skipped_with_a_warning(tmp_path: Path, capsys: pytest.C
     rows = [{"id": s.id, "prediction": s.gold_code} for s in load_split("valid")]
     assert main(["evaluate", str(write_jsonl(tmp_path / "p.jsonl", rows)), "--out", str(tmp_path / "out")]) == 0
     results = read_results(tmp_path / "out" / "results.json")
-    assert [s["id"] for s in results["skipped"]] == ["valid/0"]
-    assert four(results["metrics"]["overall"]) == [1.0] * 4
+    assert [s.id for s in results.skipped] == ["valid/0"]
+    assert four(results.metrics["overall"]) == [1.0] * 4
     assert "warning: skipped valid/0" in capsys.readouterr().err
 
 
@@ -55,8 +55,8 @@ def test_empty_file_scores_zero_on_test_and_lists_missing(tmp_path: Path, capsys
     (tmp_path / "p.jsonl").write_text("")
     assert main(["evaluate", str(tmp_path / "p.jsonl"), "--out", str(tmp_path / "out")]) == 0
     results = read_results(tmp_path / "out" / "results.json")
-    assert four(results["metrics"]["overall"]) == [0.0] * 4
-    assert len(results["missing"]) == 32
+    assert four(results.metrics["overall"]) == [0.0] * 4
+    assert len(results.missing) == 32
     assert "32 samples have no prediction" in capsys.readouterr().err
 
 
@@ -65,14 +65,14 @@ def test_missing_samples_score_zero(tmp_path: Path) -> None:
     rows = [{"id": i, "prediction": gold[i]} for i in ("test/8", "test/10")]  # two one-call spotify samples
     assert main(["evaluate", str(write_jsonl(tmp_path / "p.jsonl", rows)), "--out", str(tmp_path / "out")]) == 0
     results = read_results(tmp_path / "out" / "results.json")
-    assert results["metrics"]["overall"]["arg_match_full"] == pytest.approx(2 / 32)
-    assert results["metrics"]["overall"]["arg_match_functions"] == pytest.approx(2 / 77)
-    assert len(results["missing"]) == 30 and "test/8" not in results["missing"]
+    assert results.metrics["overall"]["arg_match_full"] == pytest.approx(2 / 32)
+    assert results.metrics["overall"]["arg_match_functions"] == pytest.approx(2 / 77)
+    assert len(results.missing) == 30 and "test/8" not in results.missing
 
 
 def test_shipped_example_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["evaluate", str(EXAMPLE), "--out", str(tmp_path / "out")]) == 0
-    metrics = read_results(tmp_path / "out" / "results.json")["metrics"]
+    metrics = read_results(tmp_path / "out" / "results.json").metrics
     assert 0.0 < metrics["overall"]["arg_match_full"] < 1.0
     assert "do not parse" in capsys.readouterr().err
 
@@ -91,7 +91,7 @@ def test_other_benchmark_folder(tmp_path: Path) -> None:
     (data / "test.jsonl").write_text(json.dumps(row) + "\n")
     preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "test/0", "prediction": "x = GET_a()\nGET_b(id=x.id)"}])
     assert main(["evaluate", str(preds), "--data", str(data), "--out", str(tmp_path / "out")]) == 0
-    metrics = read_results(tmp_path / "out" / "results.json")["metrics"]
+    metrics = read_results(tmp_path / "out" / "results.json").metrics
     assert list(metrics) == ["overall", "toy"] and four(metrics["toy"]) == [1.0] * 4
 
 
@@ -142,7 +142,7 @@ def test_exec_scores_and_traces_are_reported(tmp_path: Path, capsys: pytest.Capt
     ]
     preds = write_jsonl(tmp_path / "p.jsonl", rows)
     assert main(["evaluate", str(preds), "--out", str(tmp_path / "out")]) == 0
-    overall = read_results(tmp_path / "out" / "results.json")["metrics"]["overall"]
+    overall = read_results(tmp_path / "out" / "results.json").metrics["overall"]
     assert overall["n_samples"] == 32 and overall["exec_success"] == pytest.approx(1 / 32)
     by_id = {r.id: r for r in read_samples(tmp_path / "out" / "samples.jsonl")}
     assert (by_id["test/12"].scores.exec_success, by_id["test/12"].scores.exec_match) == (1, 1)
@@ -169,7 +169,7 @@ def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
     (tmp_path / "plain.jsonl").write_bytes(line + b"\n")
     for name in ("bom", "plain"):
         assert main(["evaluate", str(tmp_path / f"{name}.jsonl"), "--no-exec", "--out", str(tmp_path / name)]) == 0
-    bom, plain = (read_results(tmp_path / name / "results.json")["metrics"] for name in ("bom", "plain"))
+    bom, plain = (read_results(tmp_path / name / "results.json").metrics for name in ("bom", "plain"))
     assert bom == plain and bom["overall"]["arg_match_full"] == pytest.approx(1 / 32)
 
 

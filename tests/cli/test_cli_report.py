@@ -38,6 +38,14 @@ def test_one_table_across_runs(runs: tuple[Path, Path], capsys: pytest.CaptureFi
     assert len(lines) == 2 + 3 + 3
 
 
+def test_table2_keeps_the_papers_columns_only(runs: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["report", "--table2", *map(str, runs)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert cells(lines[0])[4:] == ["Arg Match (full)", "Arg Match (functions)", "Seq Match (full)", "Seq Match (connected subsequences)"]
+    assert cells(lines[5])[4:] == ["0.0000"] * 4
+
+
 def test_latex_format(runs: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert main(["report", "--format", "latex_booktabs", str(runs[0])]) == 0
