@@ -1,7 +1,8 @@
 """Checks of a domain, for ``gqlbench domains check``.
 
-Each check is a small function ``check_x(name) -> list[str]`` returning one
-line per problem (empty when all is well); :func:`check_domain` runs them all.
+Each check is a small function ``check_x(name) -> list[Problem]`` (empty
+when all is well; each :class:`~gqlbench.records.Problem` prints as one
+line); :func:`check_domain` runs them all.
 The catalog-level checks look at ``specs/<name>.json`` and
 ``schemas/<name>/*.graphql``; sample-level checks (gold code against the
 catalog) take the benchmark folder as well.
@@ -20,7 +21,7 @@ from graphql import GraphQLList, GraphQLObjectType, GraphQLSchema, build_ast_sch
 
 from gqlbench.dataset import Errata, default_data_dir, load_errata, load_samples
 from gqlbench.errors import GqlbenchError
-from gqlbench.records import FunctionSpec, Sample
+from gqlbench.records import FunctionSpec, Problem, Sample
 from gqlbench.schemas import build_schema, endpoints_with_sdl, merge_notes, parse_sdl, query_fields
 from gqlbench.schemas.catalog import endpoint_sdl_path
 from gqlbench.schemas.merge import PRELUDE
@@ -41,12 +42,12 @@ __all__ = [
 ]
 
 
-def check_specs(name: str) -> list[str]:
+def check_specs(name: str) -> list[Problem]:
     """Signatures are well-formed; samples that disagreed on one are listed."""
     return spec_problems(name)
 
 
-def check_endpoint_sdl(name: str) -> list[str]:
+def check_endpoint_sdl(name: str) -> list[Problem]:
     """Each endpoint file parses, declares its own Query field only, builds alone and has a signature."""
     problems = []
     try:
@@ -61,16 +62,18 @@ def check_endpoint_sdl(name: str) -> list[str]:
             fields = query_fields(parse_sdl(text, str(path)))
             build_ast_schema(parse_sdl(PRELUDE + text, str(path)))
         except (GqlbenchError, TypeError) as exc:
-            problems.append(f"{path}: does not build: {exc}")
+            problems.append(Problem(subject=None, where=str(path), message=f"does not build: {exc}"))
             continue
         if fields != [function]:
-            problems.append(f"{path}: declares Query fields {fields}; an endpoint file declares exactly its own, {function!r}")
+            problems.append(Problem(subject=None, where=str(path),
+                                    message=f"declares Query fields {fields}; an endpoint file declares exactly its own, {function!r}"))
         if specs and function not in specs:
-            problems.append(f"{path}: {function!r} has a response schema but no signature in {specs_path(name)}")
+            problems.append(Problem(subject=None, where=str(path),
+                                    message=f"{function!r} has a response schema but no signature in {specs_path(name)}"))
     return problems
 
 
-def check_domain_merge(name: str) -> list[str]:
+def check_domain_merge(name: str) -> list[Problem]:
     """All endpoint files merge into one schema; types shared by endpoints must agree."""
     paths = [endpoint_sdl_path(name, f) for f in endpoints_with_sdl(name)]
     texts = [p.read_text(encoding="utf-8") for p in paths if p is not None]
@@ -78,15 +81,15 @@ def check_domain_merge(name: str) -> list[str]:
         notes = merge_notes(texts)
         build_schema(name)
     except (GqlbenchError, TypeError) as exc:
-        return [f"{name}: the endpoint schemas do not merge: {exc}"]
-    return [f"{name}: endpoints define a type differently: {note}" for note in notes]
+        return [Problem(subject=None, where=name, message=f"the endpoint schemas do not merge: {exc}")]
+    return [Problem(subject=None, where=name, message=f"endpoints define a type differently: {note}") for note in notes]
 
 
-CATALOG_CHECKS: tuple[Callable[[str], list[str]], ...] = (check_specs, check_endpoint_sdl, check_domain_merge)
+CATALOG_CHECKS: tuple[Callable[[str], list[Problem]], ...] = (check_specs, check_endpoint_sdl, check_domain_merge)
 
 
-def check_domain(name: str, data_dir: Path | None = None) -> list[str]:
-    """Every problem found with domain ``name``, one line each.
+def check_domain(name: str, data_dir: Path | None = None) -> list[Problem]:
+    """Every problem found with domain ``name``.
 
     ``data_dir`` is the benchmark folder whose samples sample-level checks use
     (None: the domain's bundled samples ``gqlbench.data/<name>/`` if there are
@@ -98,25 +101,16 @@ def check_domain(name: str, data_dir: Path | None = None) -> list[str]:
     return problems + [problem for check in SAMPLE_CHECKS for problem in check(name, data_dir)]
 
 
-_SAMPLE_SUBJECT = re.compile(r"^sample (\S+) \(")
-_FUNCTION_SUBJECT = re.compile(r": ((?:GET|POST|PUT|DELETE|PATCH)_\w*): ")
-
-
-def known_reason(problem: str, errata: Errata) -> str | None:
+def known_reason(problem: Problem, errata: Errata) -> str | None:
     """The errata's reason when ``problem`` is about a sample or function the benchmark documents.
 
-    Every check names its subject the same way (``sample <id> (...)`` or
-    ``<file>: <FUNCTION>: ...``), so a problem is matched to the errata by
-    that subject; a problem the errata do not explain stays new.
+    A problem is matched to the errata by its subject (sample id or function
+    name); a problem the errata do not explain stays new.
     """
-    if match := _SAMPLE_SUBJECT.match(problem):
-        return errata.about(match.group(1))
-    if match := _FUNCTION_SUBJECT.search(problem):
-        return errata.about(match.group(1))
-    return None
+    return errata.about(problem.subject) if problem.subject is not None else None
 
 
-def split_known(problems: list[str], name: str, data_dir: Path | None = None) -> tuple[list[str], list[tuple[str, str]]]:
+def split_known(problems: list[Problem], name: str, data_dir: Path | None = None) -> tuple[list[Problem], list[tuple[Problem, str]]]:
     """``(new problems, (known problem, errata reason) pairs)`` for domain ``name``."""
     _, errata = _domain_samples(name, data_dir)
     new, known = [], []
@@ -158,18 +152,19 @@ class _GoldWalker:
     checked, so every reported problem is certain.
     """
 
-    def __init__(self, where: str, functions: dict[str, FunctionSpec], schema: GraphQLSchema | None) -> None:
+    def __init__(self, subject: str, where: str, functions: dict[str, FunctionSpec], schema: GraphQLSchema | None) -> None:
+        self.subject = subject
         self.where = where
         self.functions = functions
         self.queries = schema.query_type.fields if schema is not None and schema.query_type else {}
         self.env: dict[str, Any] = {}
-        self.problems: list[str] = []
+        self.problems: list[Problem] = []
 
     def report(self, node: ast.AST, text: str) -> None:
-        self.problems.append(f"{self.where}: line {getattr(node, 'lineno', '?')}: {text}")
+        self.problems.append(Problem(subject=self.subject, where=f"{self.where}: line {getattr(node, 'lineno', '?')}", message=text))
 
     # statements ---------------------------------------------------------
-    def run(self, tree: ast.Module) -> list[str]:
+    def run(self, tree: ast.Module) -> list[Problem]:
         for statement in tree.body:
             self.statement(statement)
         return self.problems
@@ -295,7 +290,7 @@ class _GoldWalker:
         return _unwrap(query.type) if query is not None else _NoSchema(name)
 
 
-def check_gold_code(name: str, data_dir: Path | None = None) -> list[str]:
+def check_gold_code(name: str, data_dir: Path | None = None) -> list[Problem]:
     """Each sample's gold code parses, calls known functions with known parameters and reads existing fields.
 
     Samples the benchmark's errata list as invalid gold are skipped (their
@@ -306,7 +301,7 @@ def check_gold_code(name: str, data_dir: Path | None = None) -> list[str]:
         functions = load_specs(name)
     except GqlbenchError:
         return []  # check_specs reports the missing or unreadable specs
-    problems: list[str] = []
+    problems: list[Problem] = []
     for sample in samples:
         where = f"sample {sample.id} ({sample.benchmark})"
         if errata.why_invalid(sample.id):
@@ -314,19 +309,19 @@ def check_gold_code(name: str, data_dir: Path | None = None) -> list[str]:
         try:
             tree = ast.parse(sample.gold_code)
         except SyntaxError as exc:
-            problems.append(f"{where}: line {exc.lineno}: gold code does not parse: {exc.msg}")
+            problems.append(Problem(subject=sample.id, where=f"{where}: line {exc.lineno}", message=f"gold code does not parse: {exc.msg}"))
             continue
         called = [n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
         try:
             schema = build_schema(name, [f for f in dict.fromkeys(called) if f in functions])
         except GqlbenchError as exc:
-            problems.append(f"{where}: the schema of its endpoints does not build: {exc}")
+            problems.append(Problem(subject=sample.id, where=where, message=f"the schema of its endpoints does not build: {exc}"))
             schema = None
-        problems += _GoldWalker(where, functions, schema).run(tree)
+        problems += _GoldWalker(sample.id, where, functions, schema).run(tree)
     return problems
 
 
-def check_gold_executes(name: str, data_dir: Path | None = None, seed: int = 0) -> list[str]:
+def check_gold_executes(name: str, data_dir: Path | None = None, seed: int = 0) -> list[Problem]:
     """Each sample's gold code runs to the end on the domain's mocks, in the sandbox.
 
     Skipped, because their failure is already documented in the errata:
@@ -343,12 +338,11 @@ def check_gold_executes(name: str, data_dir: Path | None = None, seed: int = 0) 
     problems = []
     for sample, trace in zip(runnable, traces):
         if trace.error is not None:
-            line = f"line {trace.error.line}: " if trace.error.line else ""
-            problems.append(
-                f"sample {sample.id} ({sample.benchmark}): {line}gold code fails on the mocks "
-                f"(seed {seed}) with {trace.error.kind}: {trace.error.message}"
-            )
+            line = f": line {trace.error.line}" if trace.error.line else ""
+            problems.append(Problem(
+                subject=sample.id, where=f"sample {sample.id} ({sample.benchmark}){line}",
+                message=f"gold code fails on the mocks (seed {seed}) with {trace.error.kind}: {trace.error.message}"))
     return problems
 
 
-SAMPLE_CHECKS: tuple[Callable[[str, Path | None], list[str]], ...] = (check_gold_code, check_gold_executes)
+SAMPLE_CHECKS: tuple[Callable[[str, Path | None], list[Problem]], ...] = (check_gold_code, check_gold_executes)

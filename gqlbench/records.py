@@ -33,6 +33,7 @@ __all__ = [
     "SampleResult",
     "SkippedSample",
     "ResultsDocument",
+    "Problem",
     "SPLITS",
 ]
 
@@ -215,3 +216,22 @@ class ResultsDocument(_Record):
     skipped: list[SkippedSample] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)
+
+
+class Problem(BaseModel):
+    """One problem a domain check found, printed as one line ``<where>: <message>``.
+
+    ``subject`` is what the benchmark's errata are keyed by (a sample id such
+    as ``test/12`` or a function name such as ``GET_search``), or None when
+    the problem is about no single sample or function; the errata match a
+    problem by its subject, never by parsing the line.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    subject: str | None
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message

@@ -11,6 +11,13 @@ world that lives as long as the server:
   ``Acknowledgement { ok status_code }``;
 * ``mutation { resetWorld(seed: 0) }`` or ``POST /reset`` (optional JSON body
   ``{"seed": 0}``) puts the world back to its fresh state.
+
+One request cannot take the server down: it is refused before it runs when
+it exceeds the :class:`~gqlbench.mocks.limits.QueryLimits` (depth, aliases,
+cost, tokens), it runs in a worker thread so the server keeps answering
+others, the world's handlers run one at a time under a lock, and it stops
+with a GraphQL error when it runs over its time budget or the server is
+told to stop (:meth:`MockServer.stop`, on SIGTERM or Ctrl+C).
 """
 
 from __future__ import annotations
@@ -18,11 +25,15 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
+import time
 from typing import Any
 
-from ariadne import MutationType, format_error
+from ariadne import MutationType, format_error, graphql_sync
 from ariadne.asgi import GraphQL
+from ariadne.asgi.handlers import GraphQLHTTPHandler
 from graphql import GraphQLError
+from starlette.concurrency import run_in_threadpool
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -30,6 +41,7 @@ from starlette.routing import Mount, Route
 
 from gqlbench.mocks.endpoints import check_arguments
 from gqlbench.mocks.errors import MockError
+from gqlbench.mocks.limits import QueryLimits, parse_limited, validate_limited
 from gqlbench.mocks.resolvers import build_mock_schema
 from gqlbench.mocks.world import World
 from gqlbench.records import FunctionSpec
@@ -55,11 +67,14 @@ def _coerce(value: Any, json_type: str) -> Any:
 class MockServer:
     """One world behind a GraphQL schema; :meth:`reset` starts it afresh."""
 
-    def __init__(self, domain: str, seed: int = 0) -> None:
+    def __init__(self, domain: str, seed: int = 0, limits: QueryLimits | None = None) -> None:
         from gqlbench.specs import load_specs
 
         self.domain = domain
         self.seed = seed
+        self.limits = limits or QueryLimits()
+        self.lock = threading.RLock()  # the world's handlers run one at a time (resetWorld re-enters)
+        self.stopping = threading.Event()
         self.specs: dict[str, FunctionSpec] = load_specs(domain)
         self.world = World.create(domain, seed)
         mutation = MutationType()
@@ -81,10 +96,15 @@ class MockServer:
         self.schema = build_mock_schema(domain, "\n".join(lines), (mutation,))
 
     def reset(self, seed: int | None = None) -> bool:
-        if seed is not None:
-            self.seed = seed
-        self.world = World.create(self.domain, self.seed)
+        with self.lock:
+            if seed is not None:
+                self.seed = seed
+            self.world = World.create(self.domain, self.seed)
         return True
+
+    def stop(self) -> None:
+        """Make every running request end at its next field (the process is shutting down)."""
+        self.stopping.set()
 
     def prepare(self, function: str, graphql_args: dict[str, Any]) -> dict[str, Any]:
         """GraphQL arguments -> checked call arguments (raises BadArguments like a Python call)."""
@@ -104,19 +124,34 @@ class MockServer:
         return resolve
 
     def context(self, _request: Any, _data: Any = None) -> dict[str, Any]:
-        return {"world": self.world, "prepare": self.prepare}
+        return {"world": self.world, "prepare": self.prepare, "deadline": time.monotonic() + self.limits.max_seconds}
+
+    def guard(self, next_: Any, root: Any, info: Any, **args: Any) -> Any:
+        """graphql-core middleware: the time budget and the stop signal before each field, the lock around calls."""
+        context = info.context
+        if self.stopping.is_set() or time.monotonic() > context["deadline"]:
+            context["over_budget"] = True
+            raise GraphQLError("the server is stopping" if self.stopping.is_set() else
+                               f"the request ran over its time budget of {self.limits.max_seconds:g} s (--max-seconds); "
+                               "split it into smaller requests", extensions={"kind": "limit", "limit": "max_seconds"})
+        if info.parent_type is info.schema.query_type or info.parent_type is info.schema.mutation_type:
+            with self.lock:
+                return next_(root, info, **args)
+        return next_(root, info, **args)
 
 
 _LOGGER = logging.getLogger("gqlbench.mocks.server")
 
 
-def _is_mock_error(record: logging.LogRecord) -> bool:
+def _is_client_error(record: logging.LogRecord) -> bool:
     error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, GraphQLError) and (error.extensions or {}).get("kind") == "limit":
+        return True
     return isinstance(getattr(error, "original_error", None), MockError)
 
 
-# A client's mistake (unknown id, bad argument) is answered, not logged as a server fault.
-_LOGGER.addFilter(lambda record: not _is_mock_error(record))
+# A client's mistake (unknown id, bad argument, a query over a limit) is answered, not logged as a server fault.
+_LOGGER.addFilter(lambda record: not _is_client_error(record))
 
 
 def _format_error(error: GraphQLError, debug: bool = False) -> dict[str, Any]:
@@ -127,11 +162,42 @@ def _format_error(error: GraphQLError, debug: bool = False) -> dict[str, Any]:
     return formatted
 
 
-def create_app(domain: str, seed: int = 0) -> Starlette:
+def _function(method: Any) -> Any:
+    """graphql-core takes middleware that is a plain function (or has ``resolve``), not a bound method."""
+
+    def middleware(next_: Any, root: Any, info: Any, **args: Any) -> Any:
+        return method(next_, root, info, **args)
+
+    return middleware
+
+
+class _ThreadedHandler(GraphQLHTTPHandler):
+    """Runs each request in a worker thread, so the event loop keeps answering other clients."""
+
+    async def execute_graphql_query(self, request: Any, data: Any, *, context_value: Any = None,
+                                    query_document: Any = None) -> Any:
+        if context_value is None:
+            context_value = await self.get_context_for_request(request, data)
+        middleware = await self.get_middleware_for_request(request, context_value)
+        success, result = await run_in_threadpool(
+            graphql_sync, self.schema, data, context_value=context_value, query_parser=self.query_parser,
+            query_validator=self.query_validator, query_document=query_document,
+            require_query=getattr(request, "method", "") == "GET", debug=self.debug, introspection=self.introspection,
+            logger=self.logger, error_formatter=self.error_formatter, middleware=middleware)
+        if isinstance(context_value, dict) and context_value.get("over_budget") and isinstance(result, dict):
+            # one error for the whole request, not one per field that did not run
+            budget = [e for e in result.get("errors", []) if e.get("extensions", {}).get("limit") == "max_seconds"]
+            result = {"data": None, "errors": budget[:1] or [{"message": "the server is stopping"}]}
+        return success, result
+
+
+def create_app(domain: str, seed: int = 0, limits: QueryLimits | None = None) -> Starlette:
     """The ASGI app: GraphQL at ``/`` (and ``/graphql``), ``POST /reset``."""
-    server = MockServer(domain, seed)
+    server = MockServer(domain, seed, limits)
     graphql_app = GraphQL(server.schema, context_value=server.context, debug=False,
-                          logger=_LOGGER.name, error_formatter=_format_error)
+                          logger=_LOGGER.name, error_formatter=_format_error,
+                          query_parser=parse_limited(server.limits), query_validator=validate_limited(server.limits),
+                          http_handler=_ThreadedHandler(middleware=[_function(server.guard)]))
 
     async def reset(request: Request) -> JSONResponse:
         body = await request.body()

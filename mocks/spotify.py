@@ -203,7 +203,7 @@ class SpotifyModel:
 
     def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:
         """An artist created by a search gets two albums the first time it is looked up."""
-        if kind == "artist" and not world.find("album", lambda a: record["id"] in a["artists"]):
+        if kind == "artist" and not world.referring("album", "artists", record["id"]):
             for n in (1, 2):
                 name = f"{record['name']} {'Vol. ' + str(n) if n > 1 else ''}".strip()
                 self._new_album(world, name, [record["id"]],
@@ -293,8 +293,8 @@ class SpotifyModel:
 
     def _matches(self, world: World, kind: str, query: str) -> list[dict[str, Any]]:
         tokens = _tokens(query)
-        found = world.find(kind, lambda r: all(t in _tokens(self._search_text(world, kind, r)) or
-                                               t in self._search_text(world, kind, r).lower() for t in tokens))
+        # a query word matches as a substring of the text (a whole word of it is one too)
+        found = world.search(kind, tokens, lambda r: self._search_text(world, kind, r))
         exact = query.strip().lower()
         return sorted(found, key=lambda r: (r["name"].lower() != exact, -r.get("popularity", 0)))
 
@@ -356,7 +356,7 @@ class SpotifyModel:
 
     def _albums_of(self, world: World, artist_id: str) -> list[dict[str, Any]]:
         world.get("artist", artist_id)
-        albums = world.find("album", lambda a: artist_id in a["artists"])
+        albums = world.referring("album", "artists", artist_id)
         return sorted(albums, key=lambda a: a["release_date"], reverse=True)  # newest first
 
     def h_GET_artists__id__albums(self, world: World, args: dict[str, Any]) -> dict[str, Any]:

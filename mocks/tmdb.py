@@ -356,8 +356,7 @@ class TmdbModel:
         key = "title" if kind == "movie" else "name"
 
         def matches() -> list[dict[str, Any]]:
-            tokens = _tokens(query)
-            return world.find(kind, lambda r: all(t in r[key].lower() for t in tokens))
+            return world.search(kind, _tokens(query), lambda r: str(r[key]), index=key)
 
         found = matches()
         if not found:

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.errors import NotFound
+from gqlbench.mocks.textindex import TermIndex, trigrams
 
 __all__ = [
     "Handler",
@@ -129,6 +130,8 @@ class World:
     tables: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     state: dict[str, Any] = field(default_factory=dict)
     completed: set[tuple[str, str]] = field(default_factory=set)
+    # search indexes (kind, index name) -> TextIndex: derived from the tables, never part of the state
+    indexes: dict[tuple[str, str], TermIndex] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def create(cls, domain: str, seed: int = 0, fixture: Path | str | None = None) -> World:
@@ -190,7 +193,35 @@ class World:
         """Records of a kind that satisfy ``predicate``, in insertion order."""
         return [r for r in self.table(kind).values() if predicate(r)]
 
+    def search(self, kind: str, words: list[str], text_of: Callable[[dict[str, Any]], str],
+               index: str = "text") -> list[dict[str, Any]]:
+        """Records of a kind whose ``text_of`` contains every (lowercase) word, in insertion order.
+
+        The answer of ``find`` with a substring predicate, through a trigram
+        index (:mod:`gqlbench.mocks.textindex`), so N searches do not cost N
+        scans of a world they keep growing. ``index`` names the text, so one
+        kind can be searched by more than one.
+        """
+        terms = [g for w in words for g in trigrams(w)]
+        candidates = self._index(kind, f"text:{index}", lambda r: trigrams(text_of(r).lower())).candidates(
+            self.table(kind), terms)
+        return [r for r in candidates if all(w in text_of(r).lower() for w in words)]
+
+    def referring(self, kind: str, field_name: str, entity_id: str) -> list[dict[str, Any]]:
+        """Records of a kind whose list ``field_name`` holds ``entity_id`` (albums of an artist), in insertion order."""
+        index = self._index(kind, f"refs:{field_name}", lambda r: map(str, r.get(field_name) or ()))
+        return [r for r in index.candidates(self.table(kind), [str(entity_id)]) if entity_id in (r.get(field_name) or ())]
+
+    def _index(self, kind: str, name: str, terms_of: Callable[[dict[str, Any]], Any]) -> TermIndex:
+        index = self.indexes.get((kind, name))
+        if index is None:
+            index = self.indexes[(kind, name)] = TermIndex(terms_of)
+        return index
+
     def handler(self, function: str) -> Handler | None:
+        """The model's handler of an endpoint; a non-GET one may rename records, so indexes are dropped."""
+        if not function.startswith("GET_"):
+            self.indexes.clear()
         return self.model.handlers.get(function) if self.model is not None else None
 
     def digest(self) -> str:

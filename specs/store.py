@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.records import FunctionSpec
+from gqlbench.records import FunctionSpec, Problem
 from gqlbench.specs.catalog import specs_path, unknown_domain
 
 __all__ = [
@@ -189,50 +189,51 @@ def _differences(a: Any, b: Any, path: str = "") -> list[str]:
     return [] if a == b else [path.rstrip(".") or "(value)"]
 
 
-def describe_disagreement(path: Path | str, name: str, variants: Iterable[SpecVariant], chosen: FunctionSpec) -> str:
-    """One line saying which samples disagree on ``name``, where, and which variant the catalog uses."""
+def disagreement_message(name: str, variants: Iterable[SpecVariant], chosen: FunctionSpec) -> str:
+    """Which samples disagree on ``name``, where, and which variant the catalog uses."""
     variants = list(variants)
     base = variants[0].spec.model_dump()
     diffs = sorted({d for v in variants[1:] for d in _differences(base, v.spec.model_dump())})
     groups = " | ".join(",".join(v.samples) or "?" for v in variants)
     used = next((",".join(v.samples) for v in variants if v.spec == chosen), "none of them")
     return (
-        f"{path}: {name}: samples disagree ({len(variants)} variants: {groups}) "
+        f"samples disagree ({len(variants)} variants: {groups}) "
         f"in {', '.join(diffs)}; the catalog's signature is the one of {used}"
     )
+
+
+def describe_disagreement(path: Path | str, name: str, variants: Iterable[SpecVariant], chosen: FunctionSpec) -> str:
+    """One line saying which samples disagree on ``name``, where, and which variant the catalog uses."""
+    return f"{path}: {name}: {disagreement_message(name, variants, chosen)}"
 
 
 _JSON_TYPES = {"string", "integer", "number", "boolean", "array", "object", "dict", "list", "float", "int", "bool", "any", "null"}
 
 
-def _malformed(specs: SpecsFile) -> list[str]:
+def _malformed(specs: SpecsFile) -> list[Problem]:
     problems = []
     for name, spec in specs.functions.items():
-        where = f"{specs.path}: {name}"
+        found: list[str] = []
         if not name.isidentifier():
-            problems.append(f"{where}: the name is not a Python identifier, so generated code cannot call it")
+            found.append("the name is not a Python identifier, so generated code cannot call it")
         props = spec.parameters.properties
-        for param in spec.parameters.required:
-            if param not in props:
-                problems.append(f"{where}: required parameter {param!r} is not among its properties")
+        found += [f"required parameter {p!r} is not among its properties" for p in spec.parameters.required if p not in props]
         not_identifiers = [p for p in props if not p.isidentifier()]
         if not_identifiers:
-            problems.append(
-                f"{where}: {len(not_identifiers)} parameter name(s) are not Python identifiers "
+            found.append(
+                f"{len(not_identifiers)} parameter name(s) are not Python identifiers "
                 f"({', '.join(not_identifiers)}); generated code can pass them only as **{{...}}"
             )
-        for param, ps in props.items():
-            if ps.type not in _JSON_TYPES:
-                problems.append(f"{where}: parameter {param!r} has unknown type {ps.type!r} (use a JSON-schema type)")
+        found += [f"parameter {p!r} has unknown type {ps.type!r} (use a JSON-schema type)"
+                  for p, ps in props.items() if ps.type not in _JSON_TYPES]
         body = getattr(spec.parameters, "body_params", None) or []
-        for param in body:
-            if param not in props:
-                problems.append(f"{where}: body parameter {param!r} is not among its properties")
+        found += [f"body parameter {p!r} is not among its properties" for p in body if p not in props]
+        problems += [Problem(subject=name, where=f"{specs.path}: {name}", message=m) for m in found]
     return problems
 
 
-def spec_problems(domain: str) -> list[str]:
-    """One line per problem with ``domain``'s signatures: malformed ones and sample disagreements.
+def spec_problems(domain: str) -> list[Problem]:
+    """Each problem with ``domain``'s signatures: malformed ones and sample disagreements.
 
     An unreadable file is itself reported as a problem rather than raised.
     """
@@ -242,9 +243,10 @@ def spec_problems(domain: str) -> list[str]:
     try:
         specs = read_specs_file(path)
     except GqlbenchError as exc:
-        return [str(exc)]
+        return [Problem(subject=None, where="", message=str(exc))]
     problems = _malformed(specs)
     for name, variants in specs.variants.items():
         if len(variants) > 1:
-            problems.append(describe_disagreement(specs.path, name, variants, specs.functions[name]))
+            problems.append(Problem(subject=name, where=f"{specs.path}: {name}",
+                                    message=disagreement_message(name, variants, specs.functions[name])))
     return problems

@@ -56,8 +56,9 @@ def test_each_kind_of_mistake_is_one_line_naming_sample_and_line(tmp_path: Path)
         "sample test/8 (library): line 2: reads .status of r, but DELETE_loans__loan_id_ has no response schema",
     ]
     assert len(problems) == len(expected), problems
-    for line, start in zip(problems, expected):
-        assert line.startswith(start), (line, start)
+    for problem, start in zip(problems, expected):
+        assert str(problem).startswith(start), (problem, start)
+        assert problem.subject == start.split()[1]  # the sample id, for the errata
 
 
 def test_check_domain_defaults_to_the_domains_own_samples() -> None:
@@ -73,5 +74,5 @@ def test_gold_code_must_run_on_the_mocks(tmp_path: Path) -> None:
     )
     problems = check_gold_executes("library", data)
     assert len(problems) == 2, problems
-    assert problems[0].startswith("sample test/1 (library): line 1: gold code fails on the mocks (seed 0) with refused")
-    assert problems[1].startswith("sample test/2 (library): line 2: gold code fails on the mocks (seed 0) with index")
+    assert str(problems[0]).startswith("sample test/1 (library): line 1: gold code fails on the mocks (seed 0) with refused")
+    assert str(problems[1]).startswith("sample test/2 (library): line 2: gold code fails on the mocks (seed 0) with index")

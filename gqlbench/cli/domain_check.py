@@ -34,7 +34,7 @@ def check(name: str | None, data_dir: Path | None, show_known: bool) -> None:
     for domain in names:
         new, known = split_known(check_domain(domain, data_dir), domain, data_dir)
         for problem in new:
-            click.echo(problem)
+            click.echo(str(problem))
         if show_known:
             for problem, reason in known:
                 click.echo(f"known: {problem} [errata: {reason}]")

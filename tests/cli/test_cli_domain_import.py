@@ -73,3 +73,20 @@ def test_bad_input_is_one_line(tmp_path: Path, capsys, extra: list[str], message
     args += extra if "--name" in extra else ["--name", "shelf", *extra]
     code, _, err = run(args, capsys)
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+EMPTY_PATHS = "openapi: 3.0.3\ninfo: {title: Nothing, version: '1'}\npaths: {}\n"
+
+
+def test_a_file_without_operations_is_an_error_naming_it_unless_allowed(tmp_path: Path, capsys) -> None:
+    empty = tmp_path / "empty.yaml"
+    empty.write_text(EMPTY_PATHS)
+    out = tmp_path / "catalog"
+    code, _, err = run(["domains", "import-openapi", str(empty), "--name", "nothing", "--out", str(out)], capsys)
+    assert code != 0
+    assert f"{empty}: 'paths' has no operations, so domain 'nothing' would have no endpoints" in err
+    assert "--allow-empty" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()  # nothing written
+    code, stdout, _ = run(["domains", "import-openapi", str(empty), "--name", "nothing", "--out", str(out), "--allow-empty"], capsys)
+    assert code == 0 and "nothing: 0 signatures" in stdout
+    assert read_specs_file(out / "specs" / "nothing.json").functions == {}
