@@ -70,6 +70,10 @@ class Registry(Generic[T]):
         self._items[name] = item
         return item
 
+    def registered(self) -> dict[str, T]:
+        """The objects registered in this process (entry points are not loaded)."""
+        return dict(self._items)
+
     def names(self) -> list[str]:
         """Registered names in registration order, then installed entry points (not imported)."""
         found = list(self._items)
