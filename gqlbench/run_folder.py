@@ -30,7 +30,16 @@ def model_slug(model: str) -> str:
     """A folder name for a model: a path's last part, a hub id with ``--`` for ``/``."""
     path = Path(model).expanduser()
     name = path.name if path.exists() else model.replace("/", "--")
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "model"
+    return _slug(name) or "model"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._")
+
+
+def _folder_tag(settings: RunSettings) -> str:
+    """``<split>_<prompt style>``; a style named as module:object goes by its own name."""
+    return f"{settings.split}_{_slug(settings.style.name) or 'style'}"
 
 
 def write_json(path: Path, payload: Any) -> None:
@@ -80,11 +89,11 @@ def clear(run_dir: Path) -> None:
 def _fresh_dir(settings: RunSettings, root: Path) -> Path:
     base = root / model_slug(settings.model)
     stamp = datetime.now().strftime(_TIMESTAMP)
-    candidate = base / f"{stamp}_{settings.split}_{settings.prompt}"
+    candidate = base / f"{stamp}_{_folder_tag(settings)}"
     n = 1
     while candidate.exists():
         n += 1
-        candidate = base / f"{stamp}-{n}_{settings.split}_{settings.prompt}"
+        candidate = base / f"{stamp}-{n}_{_folder_tag(settings)}"
     return candidate
 
 
@@ -92,7 +101,7 @@ def _latest_matching(settings: RunSettings, root: Path, digest: str) -> Path | N
     base = root / model_slug(settings.model)
     if not base.is_dir():
         return None
-    folders = sorted(base.glob(f"*_{settings.split}_{settings.prompt}"), key=lambda p: p.name, reverse=True)
+    folders = sorted(base.glob(f"*_{_folder_tag(settings)}"), key=lambda p: p.name, reverse=True)
     wanted = settings.to_json()
     for folder in folders:
         config = read_config(folder)
