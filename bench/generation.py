@@ -36,7 +36,7 @@ from typing import Any
 from gqlbench.dataset import load_split
 from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.factory import make_backend, parse_model_args
-from gqlbench.generators.models import package_versions
+from gqlbench.provenance import package_versions
 from gqlbench.records import Completion, Message, Sample
 
 

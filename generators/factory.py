@@ -1,4 +1,11 @@
-"""Pick and build a model backend by name.
+"""Pick and build a model backend by name: the backend registry.
+
+A backend is named by ``--backend``: a built-in kind (``auto``, ``vllm``,
+``openai``, ``hf``), an entry point of the ``gqlbench.backends`` group, or
+``module:Class`` / ``path/to/file.py:Class``. Every one is a callable
+(usually a class) called as ``factory(model, **model_args)`` that returns a
+:class:`~gqlbench.generators.backend.Backend`; outside code can also call
+``BACKEND_REGISTRY.register(name, factory)``.
 
 The backend modules import their engines (vllm, torch, transformers,
 openai) at import time; this module imports them only when a backend is
@@ -8,15 +15,19 @@ built, so ``import gqlbench.generators`` and ``gqlbench --help`` stay light.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import Backend
+from gqlbench.plugins import Registry
 
-__all__ = ["BACKENDS", "make_backend", "resolve_kind", "parse_model_args"]
+__all__ = ["BACKENDS", "BACKEND_REGISTRY", "build_backend", "make_backend", "resolve_kind", "parse_model_args"]
 
-BACKENDS: tuple[str, ...] = ("auto", "vllm", "openai", "hf")
+BACKENDS: tuple[str, ...] = ("auto", "vllm", "openai", "hf")  # the built-in kinds
+
+BACKEND_REGISTRY: Registry[Callable[..., Any]] = Registry("backend", "gqlbench.backends", "--backend")
 
 
 def resolve_kind(kind: str) -> str:
@@ -109,3 +120,30 @@ def make_backend(
     if kw:
         raise GqlbenchError(f"hf backend: unexpected option(s) {', '.join(sorted(kw))}")
     return HFBackend(path, max_model_len=max_model_len, **args)
+
+
+@dataclass(frozen=True)
+class _BuiltIn:
+    """A built-in kind as a registry entry: ``--base-url`` and ``--api-key-env`` are its connection options."""
+
+    kind: str
+
+    def __call__(self, model: str, *, base_url: str | None = None, api_key_env: str | None = None, **model_args: Any) -> Backend:
+        connection = {"api_key_env": api_key_env} if api_key_env else {}
+        return make_backend(self.kind, model, model_args=model_args, base_url=base_url, **connection)
+
+
+for _kind in BACKENDS:
+    BACKEND_REGISTRY.register(_kind, _BuiltIn(_kind))
+
+
+def build_backend(
+    name: str, model: str, model_args: Mapping[str, Any] | None = None, *, base_url: str | None = None, api_key_env: str | None = None
+) -> Backend:
+    """The backend ``name`` for ``model``: ``factory(model, **model_args)``, plus ``base_url``/``api_key_env`` when given."""
+    factory = BACKEND_REGISTRY.get(name)
+    connection = {key: value for key, value in (("base_url", base_url), ("api_key_env", api_key_env)) if value}
+    backend = factory(model, **{**dict(model_args or {}), **connection})
+    if not isinstance(backend, Backend):
+        raise GqlbenchError(f"--backend {name}: the object does not implement gqlbench.generators.Backend")
+    return backend

@@ -23,12 +23,12 @@ from gqlbench.generators.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.models import (
     encode_prompt,
     encode_requests,
-    package_versions,
     render_chat,
     text_sha256,
     truncate_at_stop,
     weights_fingerprint,
 )
+from gqlbench.provenance import package_versions
 from gqlbench.records import Completion, Message
 
 __all__ = ["HFBackend", "MODEL_ARGS"]

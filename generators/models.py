@@ -43,7 +43,6 @@ __all__ = [
     "MARKER_FILE",
     "weights_fingerprint",
     "text_sha256",
-    "package_versions",
     "render_chat",
     "encode_prompt",
     "truncate_at_stop",
@@ -290,17 +289,6 @@ def weights_fingerprint(path: Path) -> str:
 
 def text_sha256(text: str | None) -> str | None:
     return None if text is None else "sha256:" + hashlib.sha256(text.encode()).hexdigest()
-
-
-def package_versions(*distributions: str) -> dict[str, str]:
-    """Installed versions of the given distributions (absent ones are left out)."""
-    found = {}
-    for name in distributions:
-        try:
-            found[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            pass
-    return found
 
 
 def _message_dict(message: Any) -> dict[str, str]:

@@ -48,7 +48,8 @@ import openai
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig, GenerationRequest
-from gqlbench.generators.models import encode_prompt, package_versions, render_chat, text_sha256
+from gqlbench.generators.models import encode_prompt, render_chat, text_sha256
+from gqlbench.provenance import package_versions
 from gqlbench.records import Completion, Message
 
 __all__ = ["OpenAIBackend", "MODEL_ARGS", "CHARS_PER_TOKEN_ESTIMATE", "is_transient"]

@@ -31,7 +31,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.budget import FULL_DETAIL, Detail
 from gqlbench.generators.prompts import NEXT_TURN_STOP, describe_calls, gold_calls, render_task
-from gqlbench.records import Completion, Message, Prompt, Sample
+from gqlbench.records import Completion, Message, Prompt, ReactStep, Sample
 
 __all__ = [
     "FINISH",
@@ -261,7 +261,7 @@ def parse_step(text: str) -> Step:
 
 def react_program(completion: Completion) -> str:
     """The scored program: the actions, one per line, without the final ``finish``."""
-    return "\n".join(s["action"] for s in completion.steps if s.get("action") and not s.get("finished"))
+    return "\n".join(s.action for s in completion.steps if s.action and not s.finished)
 
 
 @dataclass
@@ -270,7 +270,7 @@ class _State:
     prompt: Prompt
     scratchpad: str = ""
     actions: list[str] = field(default_factory=list)
-    steps: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[ReactStep] = field(default_factory=list)
     tokens_in: int = 0
     tokens_out: int = 0
     latency_s: float = 0.0
@@ -314,7 +314,7 @@ def run_react(
         requests = [
             GenerationRequest(sid, tuple(s.prompt.messages), assistant_prefix=s.scratchpad + THOUGHT) for sid, s in active.items()
         ]
-        acted: list[tuple[_State, str, str, dict[str, Any]]] = []  # state, thought, action, step record
+        acted: list[tuple[_State, str, str, ReactStep]] = []  # state, thought, action, step record
         for done in backend.generate(requests, config):
             state = active.get(done.sample_id)
             if state is None:
@@ -327,14 +327,14 @@ def run_react(
                 yield state.completion("error", done.error)
                 continue
             step = parse_step(THOUGHT + done.text)
-            record: dict[str, Any] = {
-                "thought": step.thought,
-                "action": step.action,
-                "finished": step.finished,
-                "raw": done.text,
-                "tokens_in": done.tokens_in,
-                "tokens_out": done.tokens_out,
-            }
+            record = ReactStep(
+                thought=step.thought,
+                action=step.action,
+                finished=step.finished,
+                raw=done.text,
+                tokens_in=done.tokens_in,
+                tokens_out=done.tokens_out,
+            )
             state.steps.append(record)
             if step.finished:
                 if step.action is not None:
@@ -346,7 +346,7 @@ def run_react(
             acted.append((state, step.thought, step.action, record))
         observations = _observe_step(observer, [(s.sample, list(s.actions), action) for s, _, action, _ in acted])
         for (state, thought, action, record), observation in zip(acted, observations, strict=True):
-            record["observation"] = observation
+            record.observation = observation
             state.actions.append(action)
             state.scratchpad += _format_step(thought, action, observation)
     for state in active.values():

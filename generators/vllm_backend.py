@@ -32,11 +32,11 @@ from gqlbench.generators.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.models import (
     encode_prompt,
     encode_requests,
-    package_versions,
     render_chat,
     text_sha256,
     weights_fingerprint,
 )
+from gqlbench.provenance import package_versions
 from gqlbench.records import Completion, Message
 
 __all__ = ["VLLMBackend", "CPU_KV_CACHE_GIB"]

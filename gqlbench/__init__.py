@@ -10,11 +10,20 @@ Subpackages, from the ground floor up (each imports only those before it):
 - ``gqlbench.cli`` and ``gqlbench.runner``: the only layer that wires them together.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("gqlbench")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0+unknown"
+from __future__ import annotations
 
 __all__ = ["__version__"]
+
+
+def __getattr__(name: str) -> str:
+    """``__version__`` is read on first use: importlib.metadata costs ~0.1 s, which ``gqlbench --help`` never pays."""
+    if name != "__version__":
+        raise AttributeError(f"module 'gqlbench' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("gqlbench")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        found = "0.0.0+unknown"
+    globals()["__version__"] = found
+    return found

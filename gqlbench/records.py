@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 __all__ = [
     "ParamSpec",
@@ -24,6 +24,7 @@ __all__ = [
     "Sample",
     "Message",
     "Prompt",
+    "ReactStep",
     "Completion",
     "Program",
     "TraceCall",
@@ -114,6 +115,25 @@ class Prompt(_Record):
     dropped: list[str] = Field(default_factory=list)  # what the context budget removed
 
 
+class ReactStep(_Record):
+    """One ReAct turn: what the model wrote, the action read from it, and what it was told back."""
+
+    thought: str
+    action: str | None  # None: the model wrote no action
+    finished: bool  # the action was ``finish``, or there was none
+    raw: str  # the model's text of this turn
+    tokens_in: int = 0
+    tokens_out: int = 0
+    observation: str | None = None  # absent from the JSON when the step was not observed (a final step)
+
+    @model_serializer(mode="wrap")
+    def _leave_out_no_observation(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if self.observation is None:
+            data.pop("observation", None)
+        return data
+
+
 class Completion(_Record):
     """The model's raw answer to one prompt (or the error that prevented it)."""
 
@@ -124,7 +144,7 @@ class Completion(_Record):
     latency_s: float = 0.0
     finish_reason: str | None = None
     error: str | None = None
-    steps: list[dict[str, Any]] = Field(default_factory=list)  # ReAct: one entry per step
+    steps: list[ReactStep] = Field(default_factory=list)  # ReAct: one entry per step
 
 
 class Program(_Record):

@@ -1,7 +1,8 @@
 """The ``gqlbench`` command line: one module per command, loaded on demand.
 
-Commands are imported only when invoked, so ``gqlbench --help`` stays fast
-and never imports a model backend.
+Commands are imported only when invoked: ``gqlbench --help`` lists them from
+:data:`SUMMARIES` (a test keeps those equal to each command's own short help),
+so it imports no command module, no model backend and no parser library.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import click
 from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 
-__all__ = ["main", "cli", "LazyGroup"]
+__all__ = ["main", "cli", "LazyGroup", "COMMANDS", "SUMMARIES"]
 
 # command name -> "module:attribute" of its click command
 COMMANDS: dict[str, str] = {
@@ -27,13 +28,24 @@ COMMANDS: dict[str, str] = {
     "mock": "gqlbench.cli.mock:mock",
 }
 ALIASES: dict[str, str] = {"domain": "domains"}
+# command name -> its short help as `gqlbench --help` lists it (the first sentence of its docstring)
+SUMMARIES: dict[str, str] = {
+    "evaluate": "Score a file of model predictions (Table 2 metrics).",
+    "run": "Run a model on a split, score it, and print the report.",
+    "report": "Compare scored runs in one table.",
+    "domains": "Browse the API catalog: domains, endpoints, signatures and response schemas.",
+    "models": "Bundled models: convert them once into Hugging Face folders, list the cache.",
+    "exec": "Run the Python program in FILE against DOMAIN's mock world and print its trace.",
+    "mock": "Mock APIs: deterministic worlds behind the catalog's GraphQL schemas.",
+}
 
 
 class LazyGroup(click.Group):
     """A group whose subcommands live in their own modules, imported when used.
 
     ``lazy_commands`` maps a command name to ``"module:attribute"``;
-    ``aliases`` maps extra names onto those.
+    ``aliases`` maps extra names onto those; ``summaries`` gives the short
+    help that the group's ``--help`` lists without importing the command.
     """
 
     def __init__(
@@ -41,11 +53,31 @@ class LazyGroup(click.Group):
         *args: object,
         lazy_commands: dict[str, str] | None = None,
         aliases: dict[str, str] | None = None,
+        summaries: dict[str, str] | None = None,
         **kwargs: object,
     ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.lazy_commands = lazy_commands or {}
         self.aliases = aliases or {}
+        self.summaries = summaries or {}
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list; a lazy command with a summary is listed without being imported."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            if name in self.summaries and name not in self.commands:
+                rows.append((name, click.utils.make_default_short_help(self.summaries[name], limit)))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(self.lazy_commands) | set(self.commands))
@@ -71,6 +103,7 @@ class LazyGroup(click.Group):
     cls=LazyGroup,
     lazy_commands=COMMANDS,
     aliases=ALIASES,
+    summaries=SUMMARIES,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.version_option(package_name="gqlbench")

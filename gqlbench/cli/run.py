@@ -7,8 +7,15 @@ from pathlib import Path
 import click
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.generators.factory import BACKEND_REGISTRY
+from gqlbench.generators.react import DEFAULT_MAX_STEPS
+from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES
+from gqlbench.generators.styles import DEFAULT_STYLE, STYLES
+from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES
 
 __all__ = ["run"]
+
+_BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, style in STYLES.registered().items())
 
 
 @click.command("run")
@@ -17,18 +24,21 @@ __all__ = ["run"]
     "--backend",
     default="auto",
     show_default=True,
-    help="vllm | openai | hf | auto (vLLM when importable, else transformers) | module:Class for your own backend "
-    "(a class implementing gqlbench.generators.Backend, called as Class(model, **model_args); module may be path/to/file.py).",
+    help=f"{' | '.join(BACKEND_REGISTRY.names())} (auto: vLLM when importable, else transformers) | module:Class for your own backend "
+    "(a class implementing gqlbench.generators.Backend, called as Class(model, **model_args); module may be path/to/file.py; "
+    "installed packages add names through the gqlbench.backends entry point group).",
 )
-@click.option("--prompt", "prompt_style", type=click.Choice(["cot", "react"]), default="cot", show_default=True)
+@click.option("--prompt", "prompt_style", default=DEFAULT_STYLE, show_default=True,
+              help=f"Prompt style: {' | '.join(STYLES.names())} | module:object for your own "
+              "(a gqlbench.generators.styles.PromptStyle; installed packages add names through the gqlbench.prompt_styles entry point group).")
 @click.option("--split", default="test", show_default=True, help="Split to evaluate (train needs --shots 0).")
 @click.option("--limit", type=int, default=None, help="Only the first N samples.")
 @click.option("--ids", default="", help="Comma-separated sample ids, e.g. test/0,test/3.")
-@click.option("--shots", type=int, default=3, show_default=True, help="Few-shot examples from the train split of the same domain.")
-@click.option("--shot-rule", type=click.Choice(["similar", "diverse"]), default="similar", show_default=True,
+@click.option("--shots", type=int, default=DEFAULT_SHOTS, show_default=True, help="Few-shot examples from the train split of the same domain.")
+@click.option("--shot-rule", type=click.Choice(SHOT_RULES), default="similar", show_default=True,
               help="similar: most word overlap with the utterance; diverse: one fixed set per domain covering the most functions.")
-@click.option("--max-steps", type=int, default=8, show_default=True, help="ReAct: most steps per sample.")
-@click.option("--observe", type=click.Choice(["schema", "mock"]), default="schema", show_default=True,
+@click.option("--max-steps", type=int, default=DEFAULT_MAX_STEPS, show_default=True, help="ReAct (a style with steps): most steps per sample.")
+@click.option("--observe", type=click.Choice(OBSERVE_MODES), default=OBSERVE_MODES[0], show_default=True,
               help="ReAct observation: the GraphQL type of the returned value, or the executed mock response.")
 @click.option("--exec/--no-exec", "execute", default=True, show_default=True,
               help="Also run gold and predicted programs in the sandbox against mock worlds seeded with --seed (Exec Success, Exec Match).")
@@ -37,12 +47,12 @@ __all__ = ["run"]
 @click.option("--model-args", default="", help="Backend/engine arguments, k=v,... (e.g. tensor_parallel_size=2,max_model_len=8192).")
 @click.option("--temperature", type=float, default=0.0, show_default=True, help="0 is greedy decoding; the paper used 0.05.")
 @click.option("--top-p", type=float, default=1.0, show_default=True)
-@click.option("--max-new-tokens", type=int, default=None, help="Generation budget (default: 512 for cot, 192 per react step).")
+@click.option("--max-new-tokens", type=int, default=None, help=f"Generation budget per call (default: the prompt style's, {_BUDGETS}).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed, and the seed of the mock worlds (--exec, --observe mock).")
 @click.option("--base-url", default=None, help="openai backend: the server's URL, e.g. http://localhost:8000/v1.")
 @click.option("--api-key-env", default=None, help="openai backend: environment variable holding the API key.")
 @click.option("--data", type=click.Path(path_type=Path, file_okay=False), default=None, help="Benchmark folder (default: the bundled GraphQLRestBench).")
-@click.option("--batch-size", type=int, default=16, show_default=True,
+@click.option("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, show_default=True,
               help="Samples per batched generation; a killed run loses at most one batch.")
 @click.option("--overwrite", is_flag=True, help="Start the run over (says which files it removes).")
 @click.option("--quiet", is_flag=True, help="No progress bar (batch jobs).")
@@ -77,7 +87,7 @@ def run(
     settings; failed generations are retried then.
     """
     from gqlbench.generators.factory import parse_model_args
-    from gqlbench.runner import RunOptions, RunSettings
+    from gqlbench.run_config import RunOptions, RunSettings
     from gqlbench.runner import run as run_benchmark
 
     settings = RunSettings(

@@ -57,3 +57,41 @@ def test_importing_generators_loads_no_engine() -> None:
 def test_max_model_len_given_twice_must_agree() -> None:
     with pytest.raises(GqlbenchError, match="max_model_len given twice"):
         make_backend("hf", "smollm2", model_args={"max_model_len": 2048}, max_model_len=4096)
+
+
+def test_the_registry_names_built_ins_and_outside_factories(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    from gqlbench.generators.factory import BACKEND_REGISTRY, BACKENDS, build_backend
+
+    assert BACKEND_REGISTRY.names()[: len(BACKENDS)] == list(BACKENDS)
+    seen: list[tuple[str, str, dict]] = []
+    monkeypatch.setattr(factory, "make_backend", lambda kind, model, **kw: seen.append((kind, model, kw)) or _Fake())
+    build_backend("openai", "served", {"concurrency": 4}, base_url="http://127.0.0.1:1/v1")
+    assert seen == [("openai", "served", {"model_args": {"concurrency": 4}, "base_url": "http://127.0.0.1:1/v1"})]
+    stub = f"{Path(__file__).parents[1] / 'stub_backends.py'}:StubBackend"
+    assert build_backend(stub, "m", {"max_model_len": 9}).max_model_len == 9
+    with pytest.raises(GqlbenchError, match="--backend json:loads: the object does not implement"):
+        build_backend("json:loads", "[]")
+    with pytest.raises(GqlbenchError, match="--backend tgi: unknown backend; choose one of auto, vllm, openai, hf"):
+        build_backend("tgi", "m")
+
+
+class _Fake:
+    name = "fake"
+    max_model_len = 1
+
+    def render(self, messages, assistant_prefix=""):  # type: ignore[no-untyped-def]
+        return ""
+
+    def count_tokens(self, text):  # type: ignore[no-untyped-def]
+        return 0
+
+    def generate(self, requests, config):  # type: ignore[no-untyped-def]
+        return iter(())
+
+    def describe(self):  # type: ignore[no-untyped-def]
+        return {}
+
+    def close(self) -> None:
+        pass

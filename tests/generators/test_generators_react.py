@@ -98,7 +98,7 @@ def test_samples_advance_together_one_batched_call_per_step() -> None:
     assert react_program(done["test/0"]) == ""
     assert react_program(done["test/2"]) == "a = GET_a()\nGET_b(x=a.id)"
     assert observer.seen[-1] == ("test/2", ["a = GET_a()"], "GET_b(x=a.id)")
-    assert done["test/2"].tokens_out == sum(s["tokens_out"] for s in done["test/2"].steps)
+    assert done["test/2"].tokens_out == sum(s.tokens_out for s in done["test/2"].steps)
     assert done["test/2"].latency_s == pytest.approx(1.5)
 
 
@@ -190,7 +190,7 @@ def test_a_batch_observer_gets_each_step_of_all_samples_in_one_call() -> None:
     observer = BatchRecorder()
     done = {c.sample_id: c for c in run_react(_work("test/0", "test/1"), backend, CONFIG, observer)}
     assert observer.batches == [["test/0", "test/1"], ["test/1"]]
-    assert done["test/1"].steps[1]["observation"] == "ok 1"
+    assert done["test/1"].steps[1].observation == "ok 1"
 
 
 def test_mock_observations_let_the_model_see_and_fix_its_error() -> None:
@@ -207,8 +207,18 @@ def test_mock_observations_let_the_model_see_and_fix_its_error() -> None:
         done = next(run_react(_work("test/7"), ScriptedBackend({"test/7": script}), CONFIG, observer))
     finally:
         observer.close()
-    observations = [step.get("observation") for step in done.steps]
+    observations = [step.observation for step in done.steps]
     assert '"name":"My PC"' in observations[0]
     assert observations[1].startswith("Error (unknown_field): ") and "did you mean name" in observations[1]
     assert observations[2] == '"My PC"' and observations[3] is None
     assert done.finish_reason == "finish" and "Observation: Error (unknown_field)" in done.text
+
+
+def test_a_react_step_is_written_with_the_same_keys_as_before() -> None:
+    from gqlbench.records import ReactStep
+
+    final = ReactStep(thought="done", action="finish", finished=True, raw=" done", tokens_in=3, tokens_out=2)
+    assert list(final.model_dump(mode="json")) == ["thought", "action", "finished", "raw", "tokens_in", "tokens_out"]
+    observed = final.model_copy(update={"finished": False, "action": "a = GET_a()", "observation": "ok"})
+    assert observed.model_dump(mode="json")["observation"] == "ok"
+    assert ReactStep.model_validate(observed.model_dump(mode="json")) == observed

@@ -1,0 +1,169 @@
+"""What a run is: its settings (compared on resume), how it runs, and its config.json record."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from gqlbench.dataset import data_hash
+from gqlbench.errors import GqlbenchError
+from gqlbench.generators.backend import GenerationConfig
+from gqlbench.generators.react import DEFAULT_MAX_STEPS
+from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES, SHOT_SPLIT
+from gqlbench.generators.styles import DEFAULT_STYLE, PromptStyle, get_style
+from gqlbench.provenance import git_commit, run_versions
+from gqlbench.records import Sample
+
+__all__ = ["OBSERVE_MODES", "DEFAULT_BATCH_SIZE", "RunSettings", "RunOptions", "RunConfig"]
+
+OBSERVE_MODES: tuple[str, ...] = ("schema", "mock")
+DEFAULT_BATCH_SIZE = 16
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """Everything that decides a run's outputs; a run is resumed only under equal settings."""
+
+    model: str
+    backend: str = "auto"
+    prompt: str = DEFAULT_STYLE
+    split: str = "test"
+    ids: tuple[str, ...] = ()
+    limit: int | None = None
+    shots: int = DEFAULT_SHOTS
+    shot_rule: str = "similar"
+    max_steps: int = DEFAULT_MAX_STEPS
+    observe: str = "schema"
+    execute: bool = True  # also run gold and predicted programs in the sandbox (Exec Success, Exec Match)
+    model_args: dict[str, Any] = field(default_factory=dict)
+    temperature: float = 0.0
+    top_p: float = 1.0
+    max_new_tokens: int | None = None  # None: the prompt style's default
+    seed: int = 0
+    base_url: str | None = None
+    api_key_env: str | None = None
+    data: str | None = None
+
+    def __post_init__(self) -> None:
+        get_style(self.prompt)  # an unknown prompt style is an error now, before any work
+        if self.shot_rule not in SHOT_RULES:
+            raise GqlbenchError(f"unknown shot rule {self.shot_rule!r}; choose one of {', '.join(SHOT_RULES)}")
+        if self.observe not in OBSERVE_MODES:
+            raise GqlbenchError(f"unknown observation mode {self.observe!r}; choose one of {', '.join(OBSERVE_MODES)}")
+        if self.shots < 0 or self.max_steps < 1 or (self.limit is not None and self.limit < 1):
+            raise GqlbenchError("--shots must be >= 0, --max-steps >= 1 and --limit >= 1")
+        if self.split == SHOT_SPLIT and self.shots:
+            raise GqlbenchError(f"few-shot examples come from the {SHOT_SPLIT} split, so evaluating it needs --shots 0")
+
+    @property
+    def style(self) -> PromptStyle:
+        return get_style(self.prompt)
+
+    @property
+    def new_tokens(self) -> int:
+        return self.max_new_tokens or self.style.default_max_new_tokens
+
+    def generation_config(self) -> GenerationConfig:
+        return GenerationConfig(self.temperature, self.top_p, self.new_tokens, self.style.stop(), self.seed)
+
+    def to_json(self) -> dict[str, Any]:
+        """Settings as stored in config.json and compared on resume (step settings are null for a style without steps)."""
+        settings = {**dataclasses.asdict(self), "max_new_tokens": self.new_tokens}
+        if not self.style.uses_steps:
+            settings.update(max_steps=None, observe=None)
+        loaded: dict[str, Any] = json.loads(json.dumps(settings))
+        return loaded
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to run, not what: these never stop a run from being resumed."""
+
+    out: Path | None = None
+    runs_root: Path = Path("runs")
+    overwrite: bool = False
+    quiet: bool = False
+    batch_size: int = DEFAULT_BATCH_SIZE
+
+
+@dataclass
+class RunConfig:
+    """A run folder's config.json: the settings, the data, the software and the backend that made it.
+
+    ``settings`` is :meth:`RunSettings.to_json` as stored, compared key by key on
+    resume (so a folder made with other settings, or by a gqlbench with other
+    settings, is never reused silently). Keys a newer gqlbench wrote are kept in ``extra``.
+    """
+
+    model: str
+    prompt: str
+    split: str
+    settings: dict[str, Any]
+    generation: dict[str, Any]
+    sample_ids: list[str]
+    data_hash: str | None
+    versions: dict[str, str]
+    git: dict[str, Any] | None
+    command: list[str]
+    created: str
+    backend: dict[str, Any] | None = None  # filled in once the model is loaded
+    resumed_with: list[dict[str, Any]] = field(default_factory=list)  # other backend descriptions of later sessions
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def new(cls, settings: RunSettings, samples: Sequence[Sample]) -> RunConfig:
+        return cls(
+            model=settings.model,
+            prompt=settings.prompt,
+            split=settings.split,
+            settings=settings.to_json(),
+            generation=settings.generation_config().to_dict(),
+            sample_ids=[s.id for s in samples],
+            data_hash=data_hash(settings.data),
+            versions=run_versions(),
+            git=git_commit(),
+            command=list(sys.argv),
+            created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        )
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], path: Path) -> RunConfig:
+        """A config.json as read back; ``path`` names the file in errors."""
+        if not isinstance(data, dict):
+            raise GqlbenchError(f"{path}: not a JSON object; fix it or use --overwrite")
+        names = [f.name for f in dataclasses.fields(cls) if f.name != "extra"]
+        known = {k: data[k] for k in names if k in data}
+        for key in ("model", "prompt", "split"):
+            if not isinstance(known.get(key), str):
+                raise GqlbenchError(f"{path}: {key!r} is missing or not a string; fix it or use --overwrite")
+        defaults: dict[str, Any] = {"settings": {}, "generation": {}, "sample_ids": [], "data_hash": None, "versions": {},
+                                    "git": None, "command": [], "created": ""}
+        return cls(**{**defaults, **known}, extra={k: v for k, v in data.items() if k not in names})
+
+    def to_json(self) -> dict[str, Any]:
+        """The config.json object, keys in their usual order; ``resumed_with`` only once there is one."""
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("resumed_with", "extra")}
+        if self.resumed_with:
+            data["resumed_with"] = self.resumed_with
+        return {**data, **self.extra}
+
+    def differences(self, settings: dict[str, Any], digest: str) -> list[str]:
+        """Why this folder cannot continue a run with ``settings`` on data ``digest`` (empty: it can)."""
+        keys = sorted(set(self.settings) | set(settings))
+        found = [f"{k}: {self.settings.get(k)!r} in the folder, {settings.get(k)!r} now" for k in keys if self.settings.get(k) != settings.get(k)]
+        if self.data_hash != digest:
+            found.append(f"data_hash: {self.data_hash} in the folder, {digest} now (the benchmark files changed)")
+        return found
+
+    def record_backend(self, description: dict[str, Any]) -> None:
+        """Keep the loaded backend's description; a different one on resume (e.g. a newer engine) stays visible."""
+        if self.backend not in (None, description):
+            self.resumed_with.append(description)
+        else:
+            self.backend = description

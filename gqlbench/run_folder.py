@@ -1,0 +1,147 @@
+"""A run's folder: where it is, whether it may be continued, one writer at a time.
+
+Re-running the same command finds the latest run folder with the same
+settings and continues it; a folder whose settings differ is never reused.
+A sample is "done" only when its line is in ``samples.jsonl``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import sys
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.records import SampleResult
+from gqlbench.run_config import RunConfig, RunOptions, RunSettings
+
+__all__ = ["RUN_FILES", "model_slug", "write_json", "read_config", "finished", "clear", "choose_dir", "exclusive"]
+
+RUN_FILES = ("samples.jsonl", "errors.jsonl", "results.json", "report.md")
+_TIMESTAMP = "%Y%m%d-%H%M%S"
+
+
+def model_slug(model: str) -> str:
+    """A folder name for a model: a path's last part, a hub id with ``--`` for ``/``."""
+    path = Path(model).expanduser()
+    name = path.name if path.exists() else model.replace("/", "--")
+    return _slug(name) or "model"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._")
+
+
+def _folder_tag(settings: RunSettings) -> str:
+    """``<split>_<prompt style>``; a style named as module:object goes by its own name."""
+    return f"{settings.split}_{_slug(settings.style.name) or 'style'}"
+
+
+def write_json(path: Path, payload: Any) -> None:
+    """Write via a temporary file, so a kill never leaves half a JSON file."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(payload, indent=2, sort_keys=False, default=str) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def read_config(run_dir: Path) -> RunConfig | None:
+    """The folder's config.json (None when there is none)."""
+    path = run_dir / "config.json"
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise GqlbenchError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg}); fix it or use --overwrite") from None
+    return RunConfig.from_json(data, path)
+
+
+def finished(run_dir: Path, *, repair: bool = False) -> list[SampleResult]:
+    """The finished samples of a run (none before its first); ``repair`` first removes a line cut by a kill."""
+    from gqlbench.results import SAMPLES_FILE, read_samples, repair_samples
+
+    path = run_dir / SAMPLES_FILE
+    if repair and (note := repair_samples(path)):
+        print(note, file=sys.stderr)
+    if not path.is_file():
+        return []
+    try:
+        return read_samples(path)
+    except GqlbenchError as exc:
+        raise GqlbenchError(f"{exc}; fix the line or use --overwrite") from None
+
+
+def clear(run_dir: Path) -> None:
+    """``--overwrite``: remove the run's own files (and say which); anything else in the folder stays."""
+    present = [name for name in ("config.json", *RUN_FILES) if (run_dir / name).exists()]
+    if present:
+        done = len(finished(run_dir))
+        print(f"--overwrite: removing {', '.join(present)} from {run_dir} ({done} finished samples)", file=sys.stderr)
+        for name in present:
+            (run_dir / name).unlink()
+
+
+def _fresh_dir(settings: RunSettings, root: Path) -> Path:
+    base = root / model_slug(settings.model)
+    stamp = datetime.now().strftime(_TIMESTAMP)
+    candidate = base / f"{stamp}_{_folder_tag(settings)}"
+    n = 1
+    while candidate.exists():
+        n += 1
+        candidate = base / f"{stamp}-{n}_{_folder_tag(settings)}"
+    return candidate
+
+
+def _latest_matching(settings: RunSettings, root: Path, digest: str) -> Path | None:
+    base = root / model_slug(settings.model)
+    if not base.is_dir():
+        return None
+    folders = sorted(base.glob(f"*_{_folder_tag(settings)}"), key=lambda p: p.name, reverse=True)
+    wanted = settings.to_json()
+    for folder in folders:
+        config = read_config(folder)
+        if config is not None and not config.differences(wanted, digest):
+            return folder
+    return None
+
+
+def choose_dir(settings: RunSettings, options: RunOptions, digest: str) -> tuple[Path, bool]:
+    """The folder to write (``--out``, else the latest run with equal settings, else a new one) and whether to clear it."""
+    if options.out is None:
+        found = _latest_matching(settings, options.runs_root, digest)
+        if found is not None:
+            return found, options.overwrite
+        return _fresh_dir(settings, options.runs_root), False
+    out = options.out
+    if out.exists() and not out.is_dir():
+        raise GqlbenchError(f"--out {out}: is a file, not a folder")
+    config = read_config(out) if out.is_dir() else None
+    if config is None:
+        if out.is_dir() and any(out.iterdir()):
+            raise GqlbenchError(f"--out {out}: folder exists and is not a gqlbench run (no config.json); choose another folder")
+        return out, False
+    problems = config.differences(settings.to_json(), digest)
+    if problems and not options.overwrite:
+        raise GqlbenchError(f"--out {out}: this run was made with other settings ({'; '.join(problems)}); use another --out, or --overwrite to start it over")
+    return out, options.overwrite
+
+
+@contextlib.contextmanager
+def exclusive(run_dir: Path) -> Iterator[None]:
+    """One writer per run folder; the lock dies with its process, even on SIGKILL."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks, one writer is up to the user
+        yield
+        return
+    with (run_dir / ".lock").open("w") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise GqlbenchError(f"{run_dir}: another gqlbench run is writing this folder; wait for it or use another --out") from None
+        yield

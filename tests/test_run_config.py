@@ -1,0 +1,50 @@
+"""RunSettings and RunConfig: what config.json holds, in which order, and what stops a resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.run_config import RunConfig, RunSettings
+
+KEYS = ["model", "prompt", "split", "settings", "generation", "sample_ids", "data_hash", "versions", "git", "command", "created", "backend"]
+
+
+def test_style_defaults_come_from_the_prompt_style() -> None:
+    cot, react = RunSettings(model="m"), RunSettings(model="m", prompt="react")
+    assert (cot.new_tokens, react.new_tokens) == (512, 192)
+    assert cot.generation_config().stop == ("\nUser:",) and react.generation_config().stop[0] == "\nObservation:"
+    assert cot.to_json()["max_steps"] is None and react.to_json()["max_steps"] == 8
+    with pytest.raises(GqlbenchError, match="--prompt socratic: unknown prompt style"):
+        RunSettings(model="m", prompt="socratic")
+
+
+def test_config_json_keeps_its_keys_and_order_and_reads_back(tmp_path: Path) -> None:
+    from gqlbench.dataset import load_split
+
+    settings = RunSettings(model="m", limit=2)
+    config = RunConfig.new(settings, load_split("test")[:2])
+    written = config.to_json()
+    assert list(written) == KEYS and written["settings"] == settings.to_json() and written["sample_ids"] == ["test/0", "test/1"]
+    config.record_backend({"backend": "a"})
+    config.record_backend({"backend": "a"})
+    assert "resumed_with" not in config.to_json()
+    config.record_backend({"backend": "b"})  # a resume with another engine stays visible
+    again = RunConfig.from_json(json.loads(json.dumps({**config.to_json(), "future_key": 1})), tmp_path / "config.json")
+    assert list(again.to_json()) == [*KEYS, "resumed_with", "future_key"] and again.resumed_with == [{"backend": "b"}]
+    assert again.backend == {"backend": "a"}
+    with pytest.raises(GqlbenchError, match=r"config.json: 'model' is missing or not a string"):
+        RunConfig.from_json({"prompt": "cot"}, tmp_path / "config.json")
+
+
+def test_differences_name_each_setting_and_the_data() -> None:
+    config = RunConfig.from_json({"model": "m", "prompt": "cot", "split": "test", "settings": {"shots": 3}, "data_hash": "d1"}, Path("c"))
+    assert config.differences({"shots": 3}, "d1") == []
+    assert config.differences({"shots": 2, "seed": 0}, "d2") == [
+        "seed: None in the folder, 0 now",
+        "shots: 3 in the folder, 2 now",
+        "data_hash: d1 in the folder, d2 now (the benchmark files changed)",
+    ]
