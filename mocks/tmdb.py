@@ -457,9 +457,6 @@ class TmdbModel:
         page = self._list(world, "movie_now_playing", "movie", args)
         return {**page, "dates": {"minimum": "2024-05-15", "maximum": "2024-06-26"}}
 
-    def h_GET_movie_upcoming(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        return self._list(world, "movie_upcoming", "movie", args)
-
     def h_GET_movie_latest(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         latest = world.state.get("latest_movie")
         if latest is None:
@@ -564,9 +561,6 @@ class TmdbModel:
 
     def h_GET_tv_on_the_air(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._list(world, "tv_on_the_air", "tv", args)
-
-    def h_GET_tv_airing_today(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        return self._list(world, "tv_airing_today", "tv", args)
 
     def h_GET_tv__tv_id__season__season_number_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         tv = world.get("tv", args["tv_id"])
