@@ -89,7 +89,8 @@ def starter_fixture_files(out: Path, domain: str, specs: Iterable[Mapping[str, A
     """
     from graphql import build_ast_schema, parse
 
-    from gqlbench.mocks.rules import infer_rule
+    from gqlbench.mocks.rules import infer_rules
+    from gqlbench.records import FunctionSpec
     from gqlbench.schemas.merge import merge_sdl
 
     bundled = (out / "specs" / "__init__.py").is_file()
@@ -97,7 +98,6 @@ def starter_fixture_files(out: Path, domain: str, specs: Iterable[Mapping[str, A
     if target.is_file():
         return {}
     schema = build_ast_schema(parse(merge_sdl(list(sdls.values())))) if sdls else None
-    query = schema.query_type.fields if schema is not None and schema.query_type else {}
-    rules = [infer_rule(spec["name"], list(spec.get("parameters", {}).get("properties", {})), query.get(spec["name"]))
-             for spec in specs]
+    functions = {spec["name"]: FunctionSpec.model_validate(spec) for spec in specs}
+    rules = infer_rules(schema, functions, where=str(target)).values()
     return {target: json.dumps(starter_fixture(rules), indent=2) + "\n"}

@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.fixtures import starter_fixture_files
 from gqlbench.records import FunctionSpec
 from gqlbench.schemas.infer import RestField, infer_shape, is_graphql_name, path_arguments, render_endpoint_sdl
 from gqlbench.schemas.openapi import sdl_from_openapi
@@ -85,8 +86,9 @@ def _where_note(out: Path) -> str:
 def import_openapi(openapi_file: Path, name: str, endpoints: str | None, out: Path, force: bool) -> None:
     """Make a domain's signatures and response SDL from an OpenAPI 3.0/3.1 file (JSON or YAML).
 
-    Writes OUT/specs/NAME.json (signatures in the dataset's format) and one
-    OUT/schemas/NAME/<function>.graphql per operation that returns JSON.
+    Writes OUT/specs/NAME.json (signatures in the dataset's format), one
+    OUT/schemas/NAME/<function>.graphql per operation that returns JSON, and
+    a starter mock world OUT/worlds/NAME.json unless one exists.
     """
     _check_name(name)
     doc = load_openapi(openapi_file)
@@ -96,6 +98,7 @@ def import_openapi(openapi_file: Path, name: str, endpoints: str | None, out: Pa
     specs_file = out / "specs" / f"{name}.json"
     files = {specs_file: _merged_specs(specs_file, name, specs, force)}
     files.update({out / "schemas" / name / f"{e.function}.graphql": e.sdl for e in sdls})
+    files.update(starter_fixture_files(out, name, specs, {e.function: e.sdl for e in sdls}))
     changed = write_catalog_files(files, force, merged=frozenset({specs_file}))
     for warning in (w for e in sdls for w in e.warnings):
         click.echo(f"warning: {warning}", err=True)

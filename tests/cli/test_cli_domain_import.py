@@ -73,3 +73,22 @@ def test_bad_input_is_one_line(tmp_path: Path, capsys, extra: list[str], message
     args += extra if "--name" in extra else ["--name", "shelf", *extra]
     code, _, err = run(args, capsys)
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_import_writes_a_starter_world_that_is_kept_once_edited(tmp_path: Path, capsys, monkeypatch) -> None:
+    import json
+
+    from gqlbench.mocks.endpoints import Runtime
+
+    base = ["domains", "import-openapi", str(OPENAPI), "--name", "shelf", "--out", str(tmp_path)]
+    assert run(base, capsys)[0] == 0
+    world = tmp_path / "worlds" / "shelf.json"
+    fixture = json.loads(world.read_text())
+    assert set(fixture["endpoints"]) == set(read_specs_file(tmp_path / "specs" / "shelf.json").functions)
+    assert fixture["endpoints"]["GET_books__book_id_"] == {"action": "lookup", "kind": "book", "id_param": "book_id"}
+    fixture["entities"] = {"book": [{"book_id": "B1", "title": "Mine"}]}
+    world.write_text(json.dumps(fixture))
+    assert run([*base, "--force"], capsys)[0] == 0
+    assert json.loads(world.read_text())["entities"]  # the user's world survives a re-import
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    assert Runtime("shelf").namespace["GET_books__book_id_"](book_id="B1").title == "Mine"
