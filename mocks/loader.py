@@ -53,8 +53,9 @@ def world_model(domain: str, fixture: Mapping[str, Any], fixture_file: Path | No
     from gqlbench.specs import load_specs
     from gqlbench.specs.catalog import specs_path
 
-    key = (domain, str(fixture_file), os.environ.get("GQLBENCH_CATALOG", ""), id(_REGISTERED.get(domain)),
-           id(fixture) if fixture_file is None else None)
+    stamp = fixture_file.stat().st_mtime_ns if fixture_file is not None else None
+    # a cached model holds the registered behaviour, so its id() is not reused while the entry lives
+    key = (domain, str(fixture_file), stamp, os.environ.get("GQLBENCH_CATALOG", ""), id(_REGISTERED.get(domain)))
     if key in _MODELS:
         return _MODELS[key]
     where = str(fixture_file) if fixture_file else f"world fixture of {domain}"
