@@ -23,10 +23,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from graphql import GraphQLObjectType, GraphQLSchema
+from graphql import GraphQLObjectType, GraphQLSchema, get_named_type
 
 from gqlbench.mocks.errors import BadArguments
-from gqlbench.mocks.kinds import known_kinds, object_of
+from gqlbench.mocks.kinds import known_kinds, list_object_of, object_of
 from gqlbench.mocks.render import CHILDREN, Renderer
 from gqlbench.mocks.rules import Rule
 from gqlbench.mocks.world import Handler, World
@@ -79,10 +79,21 @@ class GenericModel:
             return None
         return object_of(self.schema.query_type.fields[rule.function].type)
 
-    def _numeric(self, rule: Rule, kind: str) -> bool:
+    def _item_type(self, rule: Rule) -> GraphQLObjectType | None:
+        """The object type of the items a rule lists (its ``list_field``'s elements)."""
         root = self._root(rule)
-        field = root.fields.get(f"{kind}_id") if root is not None else None
-        return field is not None and "Int" in str(field.type)
+        if root is None or rule.list_field not in root.fields:
+            return None
+        return list_object_of(root.fields[rule.list_field].type)
+
+    def _numeric(self, rule: Rule, kind: str) -> bool:
+        """Whether the kind's ids are integers in this endpoint's response (TMDB-like APIs)."""
+        for holder in (self._root(rule), self._item_type(rule)):
+            for name in (f"{kind}_id", "id"):
+                field = holder.fields.get(name) if holder is not None else None
+                if field is not None:
+                    return getattr(get_named_type(field.type), "name", "") == "Int"
+        return False
 
     # -- loading --------------------------------------------------------------------
     def load(self, world: World, fixture: dict[str, Any], handled: frozenset[str] = frozenset()) -> None:
@@ -146,19 +157,14 @@ class GenericModel:
         return self._lookup(world, rule, args)
 
     def _page(self, world: World, rule: Rule, args: dict[str, Any], ids: list[str]) -> dict[str, Any]:
-        root = self._root(rule)
-        if root is None or rule.list_field is None:
+        root, item_type = self._root(rule), self._item_type(rule)
+        if root is None or item_type is None or rule.list_field is None:
             return {}
-        element = root.fields[rule.list_field].type
-        item_type = object_of(element.of_type if hasattr(element, "of_type") else element)
-        while item_type is None and hasattr(element, "of_type"):
-            element = element.of_type
-            item_type = object_of(element)
         limit = args.get("limit")
         if limit is not None and (not isinstance(limit, int) or limit < 0):
             raise BadArguments(f"limit must be a non-negative integer, got {limit!r}")
         shown = ids[:limit] if limit is not None else ids
-        out: dict[str, Any] = {rule.list_field: [self.render.entity(world, item_type, rule.kind or "item", i) for i in shown]}  # type: ignore[arg-type]
+        out: dict[str, Any] = {rule.list_field: [self.render.entity(world, item_type, rule.kind or "item", i) for i in shown]}
         out.update({name: len(ids) for name in COUNT_FIELDS if name in root.fields})
         if rule.id_param and rule.id_param in root.fields:
             out[rule.id_param] = args[rule.id_param]
@@ -215,12 +221,7 @@ class GenericModel:
         return entity_id
 
     def _name_field(self, rule: Rule) -> str:
-        root = self._root(rule)
-        element = root.fields[rule.list_field].type if root is not None and rule.list_field else None
-        item = None
-        while element is not None and item is None:
-            item = object_of(element)
-            element = getattr(element, "of_type", None)
+        item = self._item_type(rule)
         names = [f for f in _NAME_FIELDS if item is not None and f in item.fields]
         return names[0] if names else "name"
 

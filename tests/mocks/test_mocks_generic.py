@@ -125,3 +125,70 @@ def test_a_bad_fixture_is_a_one_line_error_naming_the_file(tmp_path: Path, monke
     with pytest.raises(GqlbenchError, match=re.escape(message)) as error:
         library()
     assert "worlds/library.json" in str(error.value) and "\n" not in str(error.value)
+
+
+PET_SDL = {
+    "GET_pets__pet_id_": """
+type GET_pets__pet_id__Root {
+  id: Int
+  name: String
+  owner: GET_pets__pet_id__Owner
+}
+type GET_pets__pet_id__Owner {
+  owner_id: Int
+  name: String
+}
+type Query {
+  GET_pets__pet_id_(pet_id: Int!): GET_pets__pet_id__Root @rest(endpoint: "https://pets.example/pets/$pet_id;")
+}
+""",
+    "GET_pets": """
+type GET_pets_Root {
+  pets: [GET_pets_PetsEntry]
+  count: Int
+}
+type GET_pets_PetsEntry {
+  id: Int
+  name: String
+}
+type Query {
+  GET_pets(name: String): GET_pets_Root @rest(endpoint: "https://pets.example/pets")
+}
+""",
+    "POST_pets": """
+type POST_pets_Root {
+  id: Int
+  name: String
+}
+type Query {
+  POST_pets(name: String!): POST_pets_Root @rest(method: POST, endpoint: "https://pets.example/pets")
+}
+""",
+}
+PET_PARAMS = {"GET_pets__pet_id_": {"pet_id": "integer"}, "GET_pets": {"name": "string"}, "POST_pets": {"name": "string"},
+              "PUT_pets__pet_id_": {"pet_id": "integer", "name": "string"}, "DELETE_pets__pet_id_": {"pet_id": "integer"}}
+
+
+def test_an_api_with_integer_ids_and_bare_id_fields(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    functions = [{"name": n, "description": n, "parameters": {"type": "dict", "required": list(p)[:1],
+                  "properties": {k: {"type": t, "description": k} for k, t in p.items()}}} for n, p in PET_PARAMS.items()]
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "pets.json").write_text(json.dumps({"domain": "pets", "functions": functions}))
+    (tmp_path / "schemas" / "pets").mkdir(parents=True)
+    for name, sdl in PET_SDL.items():
+        (tmp_path / "schemas" / "pets" / f"{name}.graphql").write_text(sdl)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    api = Runtime("pets").namespace
+    rex = api["GET_pets"](name="Rex").pets[0]  # `name` makes GET /pets a search
+    assert isinstance(rex.id, int) and rex.name == "Rex"
+    pet = api["GET_pets__pet_id_"](pet_id=rex.id)
+    assert pet.name == "Rex" and isinstance(pet.owner.owner_id, int)
+    assert api["GET_pets__pet_id_"](pet_id=rex.id).owner.owner_id == pet.owner.owner_id
+    new = api["POST_pets"](name="Tom")
+    assert isinstance(new.id, int) and api["GET_pets__pet_id_"](pet_id=new.id).name == "Tom"
+    api["PUT_pets__pet_id_"](pet_id=new.id, name="Thomas")
+    assert api["GET_pets__pet_id_"](pet_id=new.id).name == "Thomas"
+    assert api["GET_pets"](name="Thomas").pets[0].id == new.id
+    api["DELETE_pets__pet_id_"](pet_id=new.id)
+    with pytest.raises(NotFound, match="no pet with id"):
+        api["GET_pets__pet_id_"](pet_id=new.id)
