@@ -19,7 +19,9 @@ The fixture is a JSON object:
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,12 @@ def _bundled_folder() -> Path:
 
 def fixture_file(domain: str) -> Path:
     """Where the domain's fixture is (it may not exist): next to the catalog folder that has the domain."""
+    return _fixture_file(domain, os.environ.get("GQLBENCH_CATALOG", ""))
+
+
+@lru_cache(maxsize=256)
+def _fixture_file(domain: str, catalog: str) -> Path:
+    """Cached per catalog setting: a worker makes a world per program, and listing folders costs."""
     from gqlbench.specs.catalog import catalog_roots
 
     for root in catalog_roots():

@@ -9,12 +9,11 @@ from the catalog (and overridden by the fixture).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.fixtures import GENERIC_KEYS
+from gqlbench.mocks.fixtures import GENERIC_KEYS, load_fixture
 from gqlbench.mocks.generic import GenericModel, domain_schema
 from gqlbench.mocks.registry import WorldBehaviour, find_behaviour
 from gqlbench.mocks.rules import infer_rules
@@ -26,8 +25,10 @@ __all__ = ["DomainModel", "world_model"]
 class DomainModel:
     """The generic model of a domain plus its behaviour (if any)."""
 
-    def __init__(self, domain: str, generic: GenericModel, behaviour: WorldBehaviour | None) -> None:
+    def __init__(self, domain: str, generic: GenericModel, behaviour: WorldBehaviour | None,
+                 fixture: dict[str, Any]) -> None:
         self.domain = domain
+        self.fixture = fixture  # as read: World.create loads a deep copy
         self.generic = generic
         self.behaviour = behaviour
         self.handlers: dict[str, Handler] = {**generic.handlers, **(dict(behaviour.handlers) if behaviour else {})}
@@ -47,8 +48,8 @@ class DomainModel:
 _MODELS: dict[tuple[Any, ...], DomainModel] = {}
 
 
-def world_model(domain: str, fixture: Mapping[str, Any], fixture_file: Path | None) -> DomainModel:
-    """The model of ``domain`` for this fixture (built once per process and catalog)."""
+def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
+    """The model of ``domain`` with this fixture file (read and built once per process, file version and catalog)."""
     from gqlbench.mocks.registry import _REGISTERED
     from gqlbench.specs import load_specs
     from gqlbench.specs.catalog import specs_path
@@ -59,12 +60,13 @@ def world_model(domain: str, fixture: Mapping[str, Any], fixture_file: Path | No
     if key in _MODELS:
         return _MODELS[key]
     where = str(fixture_file) if fixture_file else f"world fixture of {domain}"
+    fixture = load_fixture(domain, fixture_file) if fixture_file is not None else {}
     behaviour = find_behaviour(domain, fixture, fixture_file)
     extra = sorted(set(fixture) - GENERIC_KEYS)
     if extra and behaviour is None:
         raise GqlbenchError(f"{where}: unknown key {extra[0]!r}; a data-only fixture has {', '.join(sorted(GENERIC_KEYS))}")
     specs = load_specs(domain) if specs_path(domain) else {}
     rules = infer_rules(domain_schema(domain), specs, fixture.get("endpoints"), where)
-    model = DomainModel(domain, GenericModel(domain, rules, domain_schema(domain)), behaviour)
+    model = DomainModel(domain, GenericModel(domain, rules, domain_schema(domain)), behaviour, fixture)
     _MODELS[key] = model
     return model

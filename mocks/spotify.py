@@ -5,6 +5,12 @@ id) and rendered in the Web API's JSON shape by the ``_render_*`` helpers;
 fields not rendered here are filled from the GraphQL schema by the resolvers.
 Searching for something the catalogue lacks creates an artist, an album and
 tracks named after the query, so later lookups find them.
+
+It is a world *behaviour* (:mod:`gqlbench.mocks.registry`, bundled for the
+``spotify`` domain) on top of the generic world: its handlers answer every
+Spotify endpoint of the catalog, because what they do (the player and its
+queue, URIs and hrefs, paging and cursors, searches that invent a catalogue
+with albums and tracks) is more than the generic rules say.
 """
 
 from __future__ import annotations

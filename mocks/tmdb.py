@@ -7,6 +7,12 @@ titles as partial records, which are completed in turn only when looked up.
 Every person ends up with movie and TV credits (as cast and as crew), every
 movie with a director and every show with seasons, so call chains such as
 search -> credits -> the director's other films always lead somewhere.
+
+It is a world *behaviour* (:mod:`gqlbench.mocks.registry`, bundled for the
+``tmdb`` domain) on top of the generic world: its handlers answer every TMDB
+endpoint of the catalog, because what they do (an unbounded lazily completed
+graph, credits in both directions, TMDB's paging and image shapes) is more
+than the generic rules say.
 """
 
 from __future__ import annotations

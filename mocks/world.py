@@ -76,6 +76,8 @@ class WorldModel(Protocol):
     domain: str
     handlers: Mapping[str, Handler]
 
+    fixture: dict[str, Any]
+
     def load(self, world: World, fixture: dict[str, Any]) -> None:
         """Fill a fresh world from the fixture."""
 
@@ -88,8 +90,10 @@ def world_model(domain: str, fixture: Path | str | None = None) -> WorldModel:
     from gqlbench.mocks.fixtures import fixture_file
     from gqlbench.mocks.loader import world_model as build
 
+    if fixture is not None and not Path(fixture).is_file():
+        load_fixture(domain, fixture)  # the error naming the missing file
     file = Path(fixture) if fixture is not None else fixture_file(domain)
-    return build(domain, load_fixture(domain, fixture), file if file.is_file() else None)
+    return build(domain, file if file.is_file() else None)
 
 
 def fixture_path(domain: str) -> Path:
@@ -129,7 +133,7 @@ class World:
         world = cls(domain=domain, seed=seed, model=model)
         key = (domain, seed, str(fixture) if fixture is not None else None, id(model))
         if key not in _FRESH:
-            model.load(world, copy.deepcopy(load_fixture(domain, fixture)))
+            model.load(world, copy.deepcopy(model.fixture))
             _FRESH[key] = pickle.dumps((world.tables, world.state, world.completed))
         else:
             world.tables, world.state, world.completed = pickle.loads(_FRESH[key])
