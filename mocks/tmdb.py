@@ -421,10 +421,6 @@ class TmdbModel:
     def h_GET_movie__movie_id__credits(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._work_credits(world, "movie", args["movie_id"])
 
-    def h_GET_movie__movie_id__images(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("movie", args["movie_id"])
-        return {"id": args["movie_id"], **self._images(world, ("movie", args["movie_id"]), backdrops=2, posters=3, logos=1)}
-
     def h_GET_movie__movie_id__keywords(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return {"id": args["movie_id"], "keywords": self._keywords(world, "movie", args["movie_id"])}
 
@@ -543,10 +539,6 @@ class TmdbModel:
     def h_GET_tv__tv_id__credits(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._work_credits(world, "tv", args["tv_id"])
 
-    def h_GET_tv__tv_id__images(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("tv", args["tv_id"])
-        return {"id": args["tv_id"], **self._images(world, ("tv", args["tv_id"]), backdrops=2, posters=3, logos=1)}
-
     def h_GET_tv__tv_id__keywords(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return {"id": args["tv_id"], "results": self._keywords(world, "tv", args["tv_id"])}
 
@@ -624,10 +616,6 @@ class TmdbModel:
                 "place_of_birth": p["place_of_birth"], "biography": p["biography"], "also_known_as": [],
                 "homepage": None, "imdb_id": f"nm{world.int(p['id'], 'imdb', lo=1000000, hi=9999999)}"}
 
-    def h_GET_person__person_id__images(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("person", args["person_id"])
-        return {"id": args["person_id"], **self._images(world, ("person", args["person_id"]), profiles=3)}
-
     def _person_credits(self, world: World, person_id: Any, kind: str) -> dict[str, Any]:
         p = world.get("person", person_id)
         brief = self._movie_brief if kind == "movie" else self._tv_brief
@@ -661,10 +649,6 @@ class TmdbModel:
         parts = sorted((self._movie_brief(world, m) for m in c["parts"]), key=lambda m: m["release_date"])
         return {**self._brief(world, "collection", c["id"]), "parts": parts}
 
-    def h_GET_collection__collection_id__images(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("collection", args["collection_id"])
-        return {"id": args["collection_id"], **self._images(world, ("collection", args["collection_id"]), backdrops=2, posters=2)}
-
     def _org(self, world: World, kind: str, org_id: Any) -> dict[str, Any]:
         o = world.get(kind, org_id, label=kind)
         return {**self._org_brief(world, kind, o["id"]), "headquarters": o["headquarters"],
@@ -673,16 +657,8 @@ class TmdbModel:
     def h_GET_company__company_id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._org(world, "company", args["company_id"])
 
-    def h_GET_company__company_id__images(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("company", args["company_id"])
-        return {"id": args["company_id"], **self._images(world, ("company", args["company_id"]), logos=2)}
-
     def h_GET_network__network_id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._org(world, "network", args["network_id"])
-
-    def h_GET_network__network_id__images(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("network", args["network_id"])
-        return {"id": args["network_id"], **self._images(world, ("network", args["network_id"]), logos=2)}
 
     def h_GET_trending__media_type___time_window_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         media, window = args["media_type"], args["time_window"]
