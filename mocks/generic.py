@@ -26,7 +26,7 @@ from typing import Any
 from graphql import GraphQLObjectType, GraphQLSchema, get_named_type
 
 from gqlbench.mocks.errors import BadArguments
-from gqlbench.mocks.kinds import known_kinds, list_object_of, object_of
+from gqlbench.mocks.kinds import known_kinds, list_object_of, object_of, singular
 from gqlbench.mocks.render import CHILDREN, Renderer
 from gqlbench.mocks.rules import Rule
 from gqlbench.mocks.world import Handler, World
@@ -107,7 +107,8 @@ class GenericModel:
         for rule in self.rules.values():
             if rule.action == "list" and rule.kind and rule.function not in handled and not world.table(rule.kind):
                 for n in range(CHILDREN):
-                    self.render.ensure(world, rule.kind, self.render.new_id(world, rule.kind, "seed", n))
+                    entity_id = self.render.new_id(world, rule.kind, "seed", n, numeric=self._numeric(rule, rule.kind))
+                    self.render.ensure(world, rule.kind, entity_id)
 
     def _load_entity(self, world: World, kind: str, record: dict[str, Any]) -> str:
         id_field = f"{kind}_id" if f"{kind}_id" in record else "id"
@@ -131,10 +132,10 @@ class GenericModel:
         first = value[0] if isinstance(value, list) and value else value
         if not isinstance(first, dict):
             return None
+        if f"{singular(name)}_id" in first or "id" in first:
+            return singular(name)
         ids = [k for k in first if k.endswith("_id")]
-        if ids:
-            return ids[0][: -len("_id")]
-        return name.rstrip("s") if "id" in first else None
+        return ids[0][: -len("_id")] if ids else None
 
     def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:
         """Nothing to complete: missing values are derived when rendered."""
