@@ -123,7 +123,7 @@ class World:
 
     @classmethod
     def create(cls, domain: str, seed: int = 0, fixture: Path | str | None = None) -> World:
-        """A fresh world: the domain's fixture loaded by its model (empty if schema-only).
+        """A fresh world: the domain's fixture loaded by its model.
 
         The first world of a (domain, seed, fixture) is loaded from the fixture;
         later ones are restored from a snapshot of it (a worker creates one per
