@@ -66,7 +66,8 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     if extra and behaviour is None:
         raise GqlbenchError(f"{where}: unknown key {extra[0]!r}; a data-only fixture has {', '.join(sorted(GENERIC_KEYS))}")
     specs = load_specs(domain) if specs_path(domain) else {}
-    rules = infer_rules(domain_schema(domain), specs, fixture.get("endpoints"), where)
-    model = DomainModel(domain, GenericModel(domain, rules, domain_schema(domain)), behaviour, fixture)
+    schema = domain_schema(domain)
+    rules = infer_rules(schema, specs, fixture.get("endpoints"), where)
+    model = DomainModel(domain, GenericModel(domain, rules, schema), behaviour, fixture)
     _MODELS[key] = model
     return model
