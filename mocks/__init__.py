@@ -3,13 +3,19 @@
 A program written for the benchmark calls REST endpoints as Python functions.
 This package makes those calls real without any network:
 
-* :mod:`~gqlbench.mocks.world` keeps a domain's entities (fixtures in
-  ``mocks/worlds/<domain>.json``, behaviour in ``mocks/spotify.py`` and
-  ``mocks/tmdb.py``); everything it invents is derived from the seed with
-  SHA-256, so runs are reproducible on any machine;
+* :mod:`~gqlbench.mocks.world` keeps a domain's entities; everything it
+  invents is derived from the seed with SHA-256, so runs are reproducible on
+  any machine;
+* :mod:`~gqlbench.mocks.generic` makes any domain's world coherent from its
+  specs, SDL and an optional fixture (``worlds/<domain>.json`` in its catalog
+  folder, :mod:`~gqlbench.mocks.fixtures`) with rules inferred per endpoint
+  (:mod:`~gqlbench.mocks.rules`, :mod:`~gqlbench.mocks.kinds`,
+  :mod:`~gqlbench.mocks.render`); Python for what data cannot say is a
+  behaviour found through :mod:`~gqlbench.mocks.registry` (the bundled ones:
+  ``mocks/spotify.py``, ``mocks/tmdb.py``);
 * :mod:`~gqlbench.mocks.resolvers` builds the ariadne executable schema that
   answers from the world and fills what the world does not model from the
-  schema; a domain with only a schema runs on the filler alone;
+  schema;
 * :mod:`~gqlbench.mocks.endpoints` turns each function of the specs into a
   checked Python callable returning :mod:`~gqlbench.mocks.responses` objects,
   and gives the sandbox its :func:`make_runtime`;

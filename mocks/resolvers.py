@@ -2,7 +2,7 @@
 
 Each ``Query`` field (one per endpoint with a response schema) is resolved by
 asking the :class:`~gqlbench.mocks.world.World` (the domain model's handler
-for that endpoint; an empty object for a schema-only domain). Every other
+for that endpoint: a behaviour's, or the generic world's rule). Every other
 field goes through :class:`SchemaFiller`: it returns what the world's JSON has
 for the field, adapted to the declared type (StepZen typed some fields from a
 single sample: ``release_date: Int``), and otherwise a value derived from the

@@ -5,6 +5,12 @@ id) and rendered in the Web API's JSON shape by the ``_render_*`` helpers;
 fields not rendered here are filled from the GraphQL schema by the resolvers.
 Searching for something the catalogue lacks creates an artist, an album and
 tracks named after the query, so later lookups find them.
+
+It is a world *behaviour* (:mod:`gqlbench.mocks.registry`, bundled for the
+``spotify`` domain) on top of the generic world: its handlers answer every
+Spotify endpoint of the catalog, because what they do (the player and its
+queue, URIs and hrefs, paging and cursors, searches that invent a catalogue
+with albums and tracks) is more than the generic rules say.
 """
 
 from __future__ import annotations
@@ -421,12 +427,6 @@ class SpotifyModel:
         items = self._playlist_items(world, args["playlist_id"])
         return _page(items, f"{API}/playlists/{args['playlist_id']}/tracks", args, 100)
 
-    def h_GET_users__user_id__playlists(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("user", args["user_id"])
-        items = [self._playlist_simple(world, p) for p in world.state["playlists"]
-                 if world.table("playlist")[p]["owner"] == args["user_id"]]
-        return _page(items, f"{API}/users/{args['user_id']}/playlists", args)
-
     # -- player ---------------------------------------------------------------------
     def _device(self, world: World, device_id: str | None) -> dict[str, Any]:
         devices = world.state["devices"]
@@ -448,12 +448,6 @@ class SpotifyModel:
 
     def h_GET_me_player_devices(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return {"devices": [dict(d) for d in world.state["devices"]]}
-
-    def h_GET_me_player(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        player = world.state["player"]
-        device = self._device(world, player["device_id"]) if player["device_id"] else None
-        return {**self.h_GET_me_player_currently_playing(world, args), "device": dict(device) if device else None,
-                "repeat_state": player["repeat_state"], "shuffle_state": player["shuffle_state"]}
 
     def h_GET_me_player_currently_playing(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         player = world.state["player"]
@@ -536,9 +530,6 @@ class SpotifyModel:
     def h_POST_me_player_next(self, world: World, args: dict[str, Any]) -> None:
         self._skip(world, 1)
 
-    def h_POST_me_player_previous(self, world: World, args: dict[str, Any]) -> None:
-        self._skip(world, -1)
-
     def h_POST_me_player_queue(self, world: World, args: dict[str, Any]) -> None:
         if args.get("device_id") is not None:
             self._device(world, args["device_id"])
@@ -553,19 +544,11 @@ class SpotifyModel:
         world.state["player"]["repeat_state"] = args["state"]
         world.tick()
 
-    def h_PUT_me_player_shuffle(self, world: World, args: dict[str, Any]) -> None:
-        world.state["player"]["shuffle_state"] = bool(args["state"])
-        world.tick()
-
     def h_PUT_me_player_volume(self, world: World, args: dict[str, Any]) -> None:
         volume = args["volume_percent"]
         if not 0 <= volume <= 100:
             raise BadArguments(f"volume_percent must be between 0 and 100, got {volume}")
         self._device(world, args.get("device_id"))["volume_percent"] = volume
-        world.tick()
-
-    def h_PUT_me_player_seek(self, world: World, args: dict[str, Any]) -> None:
-        world.state["player"]["progress_ms"] = max(0, int(args["position_ms"]))
         world.tick()
 
     # -- library mutations ---------------------------------------------------------------

@@ -7,6 +7,12 @@ titles as partial records, which are completed in turn only when looked up.
 Every person ends up with movie and TV credits (as cast and as crew), every
 movie with a director and every show with seasons, so call chains such as
 search -> credits -> the director's other films always lead somewhere.
+
+It is a world *behaviour* (:mod:`gqlbench.mocks.registry`, bundled for the
+``tmdb`` domain) on top of the generic world: its handlers answer every TMDB
+endpoint of the catalog, because what they do (an unbounded lazily completed
+graph, credits in both directions, TMDB's paging and image shapes) is more
+than the generic rules say.
 """
 
 from __future__ import annotations
@@ -414,10 +420,6 @@ class TmdbModel:
     def h_GET_movie__movie_id__credits(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._work_credits(world, "movie", args["movie_id"])
 
-    def h_GET_movie__movie_id__images(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("movie", args["movie_id"])
-        return {"id": args["movie_id"], **self._images(world, ("movie", args["movie_id"]), backdrops=2, posters=3, logos=1)}
-
     def h_GET_movie__movie_id__keywords(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return {"id": args["movie_id"], "keywords": self._keywords(world, "movie", args["movie_id"])}
 
@@ -455,9 +457,6 @@ class TmdbModel:
     def h_GET_movie_now_playing(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         page = self._list(world, "movie_now_playing", "movie", args)
         return {**page, "dates": {"minimum": "2024-05-15", "maximum": "2024-06-26"}}
-
-    def h_GET_movie_upcoming(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        return self._list(world, "movie_upcoming", "movie", args)
 
     def h_GET_movie_latest(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         latest = world.state.get("latest_movie")
@@ -539,10 +538,6 @@ class TmdbModel:
     def h_GET_tv__tv_id__credits(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._work_credits(world, "tv", args["tv_id"])
 
-    def h_GET_tv__tv_id__images(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("tv", args["tv_id"])
-        return {"id": args["tv_id"], **self._images(world, ("tv", args["tv_id"]), backdrops=2, posters=3, logos=1)}
-
     def h_GET_tv__tv_id__keywords(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return {"id": args["tv_id"], "results": self._keywords(world, "tv", args["tv_id"])}
 
@@ -563,9 +558,6 @@ class TmdbModel:
 
     def h_GET_tv_on_the_air(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._list(world, "tv_on_the_air", "tv", args)
-
-    def h_GET_tv_airing_today(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        return self._list(world, "tv_airing_today", "tv", args)
 
     def h_GET_tv__tv_id__season__season_number_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         tv = world.get("tv", args["tv_id"])
@@ -623,10 +615,6 @@ class TmdbModel:
                 "place_of_birth": p["place_of_birth"], "biography": p["biography"], "also_known_as": [],
                 "homepage": None, "imdb_id": f"nm{world.int(p['id'], 'imdb', lo=1000000, hi=9999999)}"}
 
-    def h_GET_person__person_id__images(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("person", args["person_id"])
-        return {"id": args["person_id"], **self._images(world, ("person", args["person_id"]), profiles=3)}
-
     def _person_credits(self, world: World, person_id: Any, kind: str) -> dict[str, Any]:
         p = world.get("person", person_id)
         brief = self._movie_brief if kind == "movie" else self._tv_brief
@@ -660,10 +648,6 @@ class TmdbModel:
         parts = sorted((self._movie_brief(world, m) for m in c["parts"]), key=lambda m: m["release_date"])
         return {**self._brief(world, "collection", c["id"]), "parts": parts}
 
-    def h_GET_collection__collection_id__images(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("collection", args["collection_id"])
-        return {"id": args["collection_id"], **self._images(world, ("collection", args["collection_id"]), backdrops=2, posters=2)}
-
     def _org(self, world: World, kind: str, org_id: Any) -> dict[str, Any]:
         o = world.get(kind, org_id, label=kind)
         return {**self._org_brief(world, kind, o["id"]), "headquarters": o["headquarters"],
@@ -672,16 +656,8 @@ class TmdbModel:
     def h_GET_company__company_id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._org(world, "company", args["company_id"])
 
-    def h_GET_company__company_id__images(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("company", args["company_id"])
-        return {"id": args["company_id"], **self._images(world, ("company", args["company_id"]), logos=2)}
-
     def h_GET_network__network_id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._org(world, "network", args["network_id"])
-
-    def h_GET_network__network_id__images(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("network", args["network_id"])
-        return {"id": args["network_id"], **self._images(world, ("network", args["network_id"]), logos=2)}
 
     def h_GET_trending__media_type___time_window_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         media, window = args["media_type"], args["time_window"]

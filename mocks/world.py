@@ -2,9 +2,10 @@
 
 A :class:`World` is a store of entity records (``kind -> id -> record``) plus
 a few singletons (the current user, the player), seeded from a readable
-fixture (``mocks/worlds/<domain>.json``) and driven by a domain model
-(``gqlbench.mocks.spotify``, ``gqlbench.mocks.tmdb``) that maps each endpoint
-to a handler. Everything the world invents is derived with SHA-256 from the
+fixture (:mod:`gqlbench.mocks.fixtures`) and driven by the domain's model
+(:mod:`gqlbench.mocks.loader`: the generic rules of :mod:`gqlbench.mocks.generic`
+plus a registered behaviour such as ``gqlbench.mocks.spotify``) that maps each
+endpoint to a handler. Everything the world invents is derived with SHA-256 from the
 seed and a key (never ``hash()`` or an unseeded RNG), so the same seed and the
 same calls give the same responses and the same :meth:`World.digest` on any
 machine and in any process.
@@ -14,24 +15,21 @@ someone's credits) stores a partial record, and the model fills in the rest
 the first time that entity is looked up. Completion depends only on the seed
 and the partial record, so the final state does not depend on call order.
 
-A domain with no model (schema only) gets an empty world: its endpoints are
-answered by the schema-driven resolvers alone.
+Whatever a handler's answer leaves out is filled by the schema-driven
+resolvers (:mod:`gqlbench.mocks.resolvers`).
 """
 
 from __future__ import annotations
 
 import copy
 import hashlib
-import importlib
 import json
 import pickle
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
-from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.errors import NotFound
 from gqlbench.mocks.textindex import TermIndex, trigrams
 
@@ -39,7 +37,6 @@ __all__ = [
     "Handler",
     "WorldModel",
     "World",
-    "MODELS",
     "stable_int",
     "stable_token",
     "fixture_path",
@@ -49,12 +46,6 @@ __all__ = [
 
 Handler = Callable[["World", dict[str, Any]], Any]
 """An endpoint's behaviour: (world, arguments) -> REST-like JSON response."""
-
-# domain -> module defining MODEL; a domain not listed here is schema-only.
-MODELS: dict[str, str] = {
-    "spotify": "gqlbench.mocks.spotify",
-    "tmdb": "gqlbench.mocks.tmdb",
-}
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -81,10 +72,12 @@ def stable_token(*parts: Any, length: int = 22) -> str:
 
 
 class WorldModel(Protocol):
-    """What a domain module provides as ``MODEL``."""
+    """What answers a domain's endpoints (:class:`gqlbench.mocks.loader.DomainModel`)."""
 
     domain: str
     handlers: Mapping[str, Handler]
+
+    fixture: dict[str, Any]
 
     def load(self, world: World, fixture: dict[str, Any]) -> None:
         """Fill a fresh world from the fixture."""
@@ -93,31 +86,29 @@ class WorldModel(Protocol):
         """Fill in a partial record the first time it is looked up."""
 
 
-def world_model(domain: str) -> WorldModel | None:
-    """The domain's model, or None for a schema-only domain."""
-    module = MODELS.get(domain)
-    return importlib.import_module(module).MODEL if module else None  # type: ignore[no-any-return]
+def world_model(domain: str, fixture: Path | str | None = None) -> WorldModel:
+    """The domain's model: generic rules plus its behaviour (see :mod:`gqlbench.mocks.registry`)."""
+    from gqlbench.mocks.fixtures import fixture_file
+    from gqlbench.mocks.loader import world_model as build
+
+    if fixture is not None and not Path(fixture).is_file():
+        load_fixture(domain, fixture)  # the error naming the missing file
+    file = Path(fixture) if fixture is not None else fixture_file(domain)
+    return build(domain, file if file.is_file() else None)
 
 
 def fixture_path(domain: str) -> Path:
-    """Where the bundled fixture of a domain lives (it may not exist)."""
-    return Path(str(resources.files("gqlbench.mocks") / "worlds" / f"{domain}.json"))
+    """Where the domain's fixture lives (it may not exist): see :mod:`gqlbench.mocks.fixtures`."""
+    from gqlbench.mocks.fixtures import fixture_file
+
+    return fixture_file(domain)
 
 
 def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:
     """The fixture as JSON; ``{}`` when a domain has none."""
-    file = Path(path) if path is not None else fixture_path(domain)
-    if not file.is_file():
-        if path is not None:
-            raise GqlbenchError(f"{file}: no such world fixture; pass an existing JSON file")
-        return {}
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise GqlbenchError(f"{file}:{exc.lineno}: the world fixture is not valid JSON ({exc.msg})") from None
-    if not isinstance(data, dict):
-        raise GqlbenchError(f"{file}: a world fixture must be a JSON object of entity tables")
-    return data
+    from gqlbench.mocks.fixtures import load_fixture as read
+
+    return read(domain, path)
 
 
 @dataclass
@@ -135,18 +126,17 @@ class World:
 
     @classmethod
     def create(cls, domain: str, seed: int = 0, fixture: Path | str | None = None) -> World:
-        """A fresh world: the domain's fixture loaded by its model (empty if schema-only).
+        """A fresh world: the domain's fixture loaded by its model.
 
         The first world of a (domain, seed, fixture) is loaded from the fixture;
         later ones are restored from a snapshot of it (a worker creates one per
         program, and loading is 20x slower than restoring).
         """
-        model = world_model(domain)
+        model = world_model(domain, fixture)
         world = cls(domain=domain, seed=seed, model=model)
-        key = (domain, seed, str(fixture) if fixture is not None else None)
+        key = (domain, seed, str(fixture) if fixture is not None else None, id(model))
         if key not in _FRESH:
-            if model is not None:
-                model.load(world, copy.deepcopy(load_fixture(domain, fixture)))
+            model.load(world, copy.deepcopy(model.fixture))
             _FRESH[key] = pickle.dumps((world.tables, world.state, world.completed))
         else:
             world.tables, world.state, world.completed = pickle.loads(_FRESH[key])
@@ -238,5 +228,5 @@ class World:
         return f"2024-06-01T12:{minutes % 60:02d}:{seconds:02d}Z"
 
 
-_FRESH: dict[tuple[str, int, str | None], bytes] = {}
+_FRESH: dict[tuple[str, int, str | None, int], bytes] = {}
 """Pickled state of each fresh world made so far in this process (our own bytes only)."""

@@ -13,8 +13,10 @@ lets ``schemas`` import ``specs``, not the other way round).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import FunctionSpec
@@ -27,6 +29,9 @@ __all__ = ["ImportResult", "InferResult", "check_domain_name", "import_openapi_d
            "write_catalog_files"]
 
 _GRAPHQL_TYPES = {"integer": "Int", "number": "Float", "boolean": "Boolean", "string": "String", "array": "[JSON]"}
+
+
+ExtraFiles = Callable[[list[dict[str, Any]], dict[str, str]], dict[Path, str]]
 
 
 @dataclass(frozen=True)
@@ -95,12 +100,15 @@ def _merged_specs(specs_file: Path, name: str, new: list[dict], force: bool) -> 
 
 
 def import_openapi_domain(openapi_file: Path, name: str, out: Path, endpoints: str | None = None,
-                          force: bool = False, allow_empty: bool = False) -> ImportResult:
+                          force: bool = False, allow_empty: bool = False,
+                          extra_files: ExtraFiles | None = None) -> ImportResult:
     """Write OUT/specs/NAME.json and OUT/schemas/NAME/*.graphql from an OpenAPI 3.0/3.1 file.
 
     ``endpoints`` ("GET /a/{id},POST /b") picks operations (default: all). A
     document without operations is an error unless ``allow_empty``: an empty
     domain is almost always a wrong file or a wrong ``paths`` section.
+    ``extra_files(specs, sdls)`` adds files written with the catalog's (the
+    CLI's starter mock world, which the catalog layer cannot build itself).
     """
     check_domain_name(name)
     doc = load_openapi(openapi_file)
@@ -113,6 +121,8 @@ def import_openapi_domain(openapi_file: Path, name: str, out: Path, endpoints: s
     specs_file = out / "specs" / f"{name}.json"
     files = {specs_file: _merged_specs(specs_file, name, specs, force)}
     files.update({out / "schemas" / name / f"{e.function}.graphql": e.sdl for e in sdls})
+    if extra_files is not None:
+        files.update(extra_files(specs, {e.function: e.sdl for e in sdls}))
     changed = write_catalog_files(files, force, merged=frozenset({specs_file}))
     with_sdl = {e.function for e in sdls}
     return ImportResult(

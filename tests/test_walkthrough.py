@@ -43,6 +43,7 @@ def test_walkthrough_from_scratch(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "library: no new problems" in result.stderr
     assert "GET_books__book_id__editions(book_id: str, limit: int = None)" in result.stdout
+    assert "Dune True" in result.stdout  # the generic world: a lookup shows what the search showed
 
     # the bundled domain is exactly what these commands produce
     catalog = tmp_path / "my-catalog"
@@ -51,6 +52,7 @@ def test_walkthrough_from_scratch(tmp_path: Path) -> None:
     assert made == sorted(p.name for p in (REPO / "schemas" / "library").glob("*.graphql")) and len(made) == 9
     for name in made:
         assert filecmp.cmp(catalog / "schemas" / "library" / name, REPO / "schemas" / "library" / name, shallow=False), name
+    assert filecmp.cmp(catalog / "worlds" / "library.json", REPO / "mocks" / "worlds" / "library.json", shallow=False)
 
     # and the check reads that catalog: without the search endpoint's schema, reading its response is a problem
     (catalog / "schemas" / "library" / "GET_search_books.graphql").unlink()

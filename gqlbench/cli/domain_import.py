@@ -40,11 +40,18 @@ def _where_note(out: Path) -> str:
 def import_openapi(openapi_file: Path, name: str, endpoints: str | None, out: Path, force: bool, allow_empty: bool) -> None:
     """Make a domain's signatures and response SDL from an OpenAPI 3.0/3.1 file (JSON or YAML).
 
-    Writes OUT/specs/NAME.json (signatures in the dataset's format) and one
-    OUT/schemas/NAME/<function>.graphql per operation that returns JSON.
-    A file whose `paths` has no operations is an error unless --allow-empty.
+    Writes OUT/specs/NAME.json (signatures in the dataset's format), one
+    OUT/schemas/NAME/<function>.graphql per operation that returns JSON, and
+    a starter mock world OUT/worlds/NAME.json unless one exists. A file whose
+    `paths` has no operations is an error unless --allow-empty.
     """
-    result = import_openapi_domain(openapi_file, name, out, endpoints, force=force, allow_empty=allow_empty)
+    from gqlbench.mocks.fixtures import starter_fixture_files
+
+    def starter_world(specs: list[dict], sdls: dict[str, str]) -> dict[Path, str]:
+        return starter_fixture_files(out, name, specs, sdls)
+
+    result = import_openapi_domain(openapi_file, name, out, endpoints, force=force, allow_empty=allow_empty,
+                                   extra_files=starter_world)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     click.echo(f"{name}: {len(result.functions)} signatures -> {result.specs_file}; "

@@ -90,3 +90,22 @@ def test_a_file_without_operations_is_an_error_naming_it_unless_allowed(tmp_path
     code, stdout, _ = run(["domains", "import-openapi", str(empty), "--name", "nothing", "--out", str(out), "--allow-empty"], capsys)
     assert code == 0 and "nothing: 0 signatures" in stdout
     assert read_specs_file(out / "specs" / "nothing.json").functions == {}
+
+
+def test_import_writes_a_starter_world_that_is_kept_once_edited(tmp_path: Path, capsys, monkeypatch) -> None:
+    import json
+
+    from gqlbench.mocks.endpoints import Runtime
+
+    base = ["domains", "import-openapi", str(OPENAPI), "--name", "shelf", "--out", str(tmp_path)]
+    assert run(base, capsys)[0] == 0
+    world = tmp_path / "worlds" / "shelf.json"
+    fixture = json.loads(world.read_text())
+    assert set(fixture["endpoints"]) == set(read_specs_file(tmp_path / "specs" / "shelf.json").functions)
+    assert fixture["endpoints"]["GET_books__book_id_"] == {"action": "lookup", "kind": "book", "id_param": "book_id"}
+    fixture["entities"] = {"book": [{"book_id": "B1", "title": "Mine"}]}
+    world.write_text(json.dumps(fixture))
+    assert run([*base, "--force"], capsys)[0] == 0
+    assert json.loads(world.read_text())["entities"]  # the user's world survives a re-import
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    assert Runtime("shelf").namespace["GET_books__book_id_"](book_id="B1").title == "Mine"

@@ -9,6 +9,7 @@ import pytest
 from graphql import execute, parse
 
 from gqlbench.mocks.endpoints import make_runtime
+from gqlbench.mocks.errors import NotFound
 from gqlbench.mocks.resolvers import make_mock_schema
 from gqlbench.mocks.responses import unwrap
 from gqlbench.mocks.world import World
@@ -58,25 +59,29 @@ def shelf_domain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return domain
 
 
-def test_schema_only_domain_runs_on_the_filler(shelf_domain: str) -> None:
+def test_a_domain_without_python_runs_on_the_generic_world(shelf_domain: str) -> None:
     runtime = make_runtime(shelf_domain, 0)
-    assert runtime.world.model is None
-    shelf = runtime.namespace["GET_shelves__shelf_id_"](shelf_id="s-42")
-    assert shelf.shelf_id == "s-42"  # id-like root fields echo the id looked up
+    with pytest.raises(NotFound, match="no shelf with id 's-42'"):
+        runtime.namespace["GET_shelves__shelf_id_"](shelf_id="s-42")  # nothing was made yet
+    created = runtime.namespace["POST_shelves"](label="new")
+    assert created.ok is True  # POST has no response schema: an acknowledgement
+    shelf_id = next(iter(runtime.world.table("shelf")))
+    shelf = runtime.namespace["GET_shelves__shelf_id_"](shelf_id=shelf_id)
+    assert shelf.shelf_id == shelf_id and shelf.label == "new"  # the POST's values, seen by the lookup
     assert len(shelf.books) == 2 and isinstance(shelf.books[0].year, int)
     assert isinstance(shelf.owner.name, str)
-    ack = runtime.namespace["POST_shelves"](label="new")
-    assert ack.ok is True
 
 
-def test_filled_values_are_deterministic_and_seeded(shelf_domain: str) -> None:
-    def response(seed: int) -> dict:
-        return unwrap(make_runtime(shelf_domain, seed).namespace["GET_shelves__shelf_id_"](shelf_id="s-1"))
+def test_filled_values_are_deterministic_and_seeded(shelf_domain: str, tmp_path: Path) -> None:
+    (tmp_path / "worlds").mkdir()
+    (tmp_path / "worlds" / f"{shelf_domain}.json").write_text(json.dumps({"entities": {"shelf": [{"shelf_id": "s-1"}, {"shelf_id": "s-2"}]}}))
+
+    def response(seed: int, shelf_id: str = "s-1") -> dict:
+        return unwrap(make_runtime(shelf_domain, seed).namespace["GET_shelves__shelf_id_"](shelf_id=shelf_id))
 
     assert response(0) == response(0)
     assert response(0) != response(1)
-    other = unwrap(make_runtime(shelf_domain, 0).namespace["GET_shelves__shelf_id_"](shelf_id="s-2"))
-    assert other["label"] != response(0)["label"]  # a different call, different filled values
+    assert response(0, "s-2")["label"] != response(0)["label"]  # another entity, other values
 
 
 def _query(domain: str, world: World, text: str, arguments: dict) -> dict:

@@ -1,0 +1,118 @@
+"""World behaviours: the Python a domain's world needs beyond its data.
+
+Every domain runs on the generic world (:mod:`gqlbench.mocks.generic`). A
+*behaviour* adds what data cannot say (a player's queue, paging cursors, how a
+search invents a catalogue): an object with ``handlers`` (function name ->
+``(world, arguments) -> response``), which take precedence over the inferred
+rules, and optionally ``load(world, fixture)`` and ``complete(world, kind,
+record)``. A domain's behaviour is found, first match wins:
+
+1. the fixture's ``"behaviour"`` key: ``"module:object"`` or
+   ``"file.py:object"`` (a file relative to the fixture; sandbox workers
+   import it too, so this is the way for a catalog folder's own code);
+2. :func:`register_world` in this process;
+3. the bundled ones (Spotify, TMDB);
+4. the entry point group ``gqlbench.worlds`` (name = domain, value =
+   ``module:object``), for an installed plugin (scanning the installed
+   packages costs a few tenths of a second per worker, so bundled domains skip it).
+
+The object may also be a class or a function of no arguments that returns one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable, Mapping
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from gqlbench.errors import GqlbenchError
+
+__all__ = ["ENTRY_POINT_GROUP", "BUILTIN", "WorldBehaviour", "register_world", "unregister_world", "find_behaviour"]
+
+ENTRY_POINT_GROUP = "gqlbench.worlds"
+
+BUILTIN: dict[str, str] = {
+    "spotify": "gqlbench.mocks.spotify:MODEL",
+    "tmdb": "gqlbench.mocks.tmdb:MODEL",
+}
+
+Handler = Callable[[Any, dict[str, Any]], Any]
+
+
+@runtime_checkable
+class WorldBehaviour(Protocol):
+    """What a behaviour provides (``load`` and ``complete`` are optional)."""
+
+    handlers: Mapping[str, Handler]
+
+
+_REGISTERED: dict[str, WorldBehaviour | str] = {}
+
+
+def register_world(domain: str, behaviour: WorldBehaviour | str) -> None:
+    """Give ``domain`` a behaviour in this process (an object or ``"module:object"``)."""
+    _REGISTERED[domain] = behaviour
+
+
+def unregister_world(domain: str) -> None:
+    """Forget a registration made with :func:`register_world`."""
+    _REGISTERED.pop(domain, None)
+
+
+def _import_file(path: Path, where: str) -> Any:
+    if not path.is_file():
+        raise GqlbenchError(f"{where}: behaviour file {path} does not exist; give a path relative to the fixture")
+    name = f"gqlbench_world_{path.stem}_{abs(hash(str(path.resolve())))}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def resolve(reference: str, where: str, base: Path | None = None) -> WorldBehaviour:
+    """``"module:object"`` or ``"file.py:object"`` -> the behaviour object."""
+    target, sep, attribute = reference.rpartition(":")
+    if not sep or not target or not attribute:
+        raise GqlbenchError(f"{where}: behaviour {reference!r} must look like 'package.module:OBJECT' or 'file.py:OBJECT'")
+    try:
+        if target.endswith(".py"):
+            module = _import_file((base or Path.cwd()) / target, where)
+        else:
+            module = importlib.import_module(target)
+    except ImportError as exc:
+        raise GqlbenchError(f"{where}: cannot import {target!r} for behaviour {reference!r} ({exc}); install it or fix the name") from None
+    found = getattr(module, attribute, None)
+    if found is None:
+        raise GqlbenchError(f"{where}: {target!r} has no {attribute!r}; name the object that has the handlers")
+    if not hasattr(found, "handlers") and callable(found):
+        found = found()
+    if not isinstance(getattr(found, "handlers", None), Mapping):
+        raise GqlbenchError(f"{where}: behaviour {reference!r} has no 'handlers' mapping of function name -> callable")
+    return found  # type: ignore[no-any-return]
+
+
+def find_behaviour(domain: str, fixture: Mapping[str, Any], fixture_file: Path | None) -> WorldBehaviour | None:
+    """The domain's behaviour (see the module docstring), or None for a data-only world."""
+    where = str(fixture_file) if fixture_file else f"world of {domain}"
+    reference = fixture.get("behaviour")
+    if reference is not None:
+        if not isinstance(reference, str):
+            raise GqlbenchError(f"{where}: 'behaviour' must be a string like 'package.module:OBJECT' or 'file.py:OBJECT'")
+        return resolve(reference, where, fixture_file.parent if fixture_file else None)
+    registered = _REGISTERED.get(domain)
+    if registered is not None:
+        return resolve(registered, f"register_world({domain!r})") if isinstance(registered, str) else registered
+    if domain in BUILTIN:
+        return resolve(BUILTIN[domain], "bundled worlds")
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        if entry.name == domain:
+            return resolve(entry.value, f"entry point {ENTRY_POINT_GROUP}:{domain}")
+    return None

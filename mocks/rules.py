@@ -1,0 +1,180 @@
+"""How each endpoint of a domain behaves in the generic world, inferred from its shape.
+
+A :class:`Rule` says what an endpoint does to the world's entities. It is
+inferred from the endpoint's path (from the SDL's ``@rest`` directive, or the
+function name when there is no SDL), its method, its parameter names and its
+response type:
+
+* ``GET /books/{book_id}`` -> ``lookup`` of a ``book`` by ``book_id``
+  (an unknown id is not found); ``GET /subjects/{subject}`` (a key that is not
+  an id) -> ``lookup`` with ``open=True`` (any key exists);
+* ``GET /authors/{author_id}/books`` -> ``children`` of an author;
+  ``GET /editions/{edition_id}/availability`` (a singular tail) -> ``lookup``
+  of the edition, whose fields include the availability;
+* a ``q``/``query``/``name``/``search`` parameter and a list in the response
+  -> ``search``; ``GET /me/loans`` (a list, no path id) -> ``list``;
+* ``POST`` -> ``create``, ``PUT``/``PATCH`` with a path id -> ``update``,
+  ``DELETE`` with a path id -> ``delete``; anything else -> ``echo`` (the
+  schema filler answers).
+
+A world fixture overrides any of these per endpoint (``"endpoints":
+{"GET_x": {"action": "search", "kind": "book"}}``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from graphql import GraphQLField, GraphQLObjectType, GraphQLSchema, StringValueNode
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.kinds import entity_kind, list_object_of, object_of, singular
+
+__all__ = ["ACTIONS", "TEXT_PARAMS", "Rule", "endpoint_path", "infer_rule", "infer_rules"]
+
+ACTIONS = ("lookup", "children", "search", "list", "singleton", "create", "update", "delete", "echo")
+TEXT_PARAMS = ("q", "query", "name", "search", "keyword", "text")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What one endpoint does; every field can be set per endpoint in a world fixture."""
+
+    function: str
+    action: str
+    kind: str | None = None  # the entity kind of the root (lookup, create...) or of the listed items
+    id_param: str | None = None  # the path parameter naming the entity (lookup, update, delete) or the parent
+    parent: str | None = None  # the parent's kind (children, create under a parent)
+    list_field: str | None = None  # the response field that holds the items (children, search, list)
+    text_param: str | None = None  # the search text (search)
+    open: bool = False  # lookup: any key exists (a subject name), instead of not found
+
+    def describe(self) -> dict[str, Any]:
+        """The rule as a fixture's ``endpoints`` entry (defaults left out)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name != "function" and getattr(self, f.name) not in (None, False)}
+
+
+def endpoint_path(function: str, field: GraphQLField | None, params: list[str]) -> list[str]:
+    """Path segments, parameters as ``{name}``: from ``@rest(endpoint:)``, else from the name."""
+    node = field.ast_node if field is not None else None
+    for directive in getattr(node, "directives", None) or ():
+        for argument in directive.arguments:
+            if argument.name.value == "endpoint" and isinstance(argument.value, StringValueNode):
+                url = re.sub(r"^[a-z]+://[^/]+", "", argument.value.value).split("?")[0]
+                url = re.sub(r"\$(\w+);?", r"{\1}", url)
+                return [s for s in url.split("/") if s]
+    rest = function.split("_", 1)[1] if "_" in function else ""
+    for param in sorted(params, key=len, reverse=True):
+        rest = re.sub(rf"(?:^|_)_{re.escape(param)}_(?=_|$)", f"/{{{param}}}/", rest)
+    segments: list[str] = []
+    for part in rest.split("/"):
+        segments += [part] if part.startswith("{") else [s for s in part.split("_") if s]
+    return segments
+
+
+def _is_id(param: str) -> bool:
+    return param == "id" or param.endswith("_id")
+
+
+def _kind_before(segments: list[str], index: int, param: str) -> str:
+    """The kind a path parameter names: ``shelf`` for ``{shelf_id}``, else the segment before it."""
+    if param.endswith("_id"):
+        return param[: -len("_id")]
+    before = [s for s in segments[:index] if not s.startswith("{")]
+    return singular(before[-1]) if before else param
+
+
+def _items(root: GraphQLObjectType | None) -> tuple[str, str] | None:
+    """``(field, kind)`` of the root's first list of entities."""
+    for name, field in (root.fields.items() if root else ()):
+        element = list_object_of(field.type)
+        found = entity_kind(element, singular(name)) if element is not None else None
+        if found:
+            return name, found[0]
+    return None
+
+
+def infer_rule(function: str, params: list[str], field: GraphQLField | None) -> Rule:
+    """The rule of one endpoint (see the module docstring)."""
+    method = function.split("_", 1)[0].upper()
+    segments = endpoint_path(function, field, params)
+    root = object_of(field.type) if field is not None else None
+    where = [(i, s[1:-1]) for i, s in enumerate(segments) if s.startswith("{")]
+    literal = [s for s in segments if not s.startswith("{")]
+    last_param = where[-1] if where else None
+    ends_in_param = bool(segments) and segments[-1].startswith("{")
+    items = _items(root)
+    if method == "GET":
+        if root is None:
+            return Rule(function, "echo")
+        text = next((p for p in TEXT_PARAMS if p in params and p not in {w[1] for w in where}), None)
+        if text and items:
+            return Rule(function, "search", kind=items[1], list_field=items[0], text_param=text)
+        if last_param and ends_in_param:
+            index, param = last_param
+            return Rule(function, "lookup", kind=_kind_before(segments, index, param), id_param=param, open=not _is_id(param))
+        if last_param:
+            index, param = last_param
+            parent = _kind_before(segments, index, param)
+            tail = literal[-1]
+            if items and singular(tail) != tail.lower():
+                return Rule(function, "children", kind=items[1], id_param=param, parent=parent, list_field=items[0],
+                            open=not _is_id(param))
+            return Rule(function, "lookup", kind=parent, id_param=param, open=not _is_id(param))
+        if items:
+            return Rule(function, "list", kind=items[1], list_field=items[0])
+        return Rule(function, "singleton", kind=singular(literal[-1]) if literal else "root")
+    if method == "POST" and literal:
+        kind = singular(literal[-1]) if not ends_in_param else None
+        if kind is None:
+            return Rule(function, "echo")
+        parent = _kind_before(segments, last_param[0], last_param[1]) if last_param else None
+        return Rule(function, "create", kind=kind, id_param=last_param[1] if last_param else None, parent=parent)
+    if method in ("PUT", "PATCH", "DELETE") and last_param and ends_in_param:
+        index, param = last_param
+        action = "delete" if method == "DELETE" else "update"
+        return Rule(function, action, kind=_kind_before(segments, index, param), id_param=param)
+    return Rule(function, "echo")
+
+
+def _aliases(paths: Mapping[str, list[str]]) -> dict[str, str]:
+    """Plural segments -> the kind their ``{<kind>_id}`` names (``shelves/{shelf_id}``: shelve -> shelf)."""
+    found = {}
+    for segments in paths.values():
+        for before, after in zip(segments, segments[1:]):
+            if not before.startswith("{") and after.startswith("{") and after.endswith("_id}"):
+                kind = after[1:-4]
+                if singular(before) != kind:
+                    found[singular(before)] = kind
+    return found
+
+
+def infer_rules(schema: GraphQLSchema | None, specs: Mapping[str, Any], overrides: Mapping[str, Any] | None = None,
+                where: str = "world fixture") -> dict[str, Rule]:
+    """Every endpoint's rule, with the fixture's ``endpoints`` overrides applied.
+
+    ``specs`` maps a function to its :class:`~gqlbench.records.FunctionSpec`.
+    """
+    query = schema.query_type.fields if schema is not None and schema.query_type else {}
+    rules = {name: infer_rule(name, list(spec.parameters.properties), query.get(name)) for name, spec in specs.items()}
+    aliases = _aliases({name: endpoint_path(name, query.get(name), list(spec.parameters.properties))
+                        for name, spec in specs.items()})
+    rules = {name: replace(rule, kind=aliases.get(rule.kind or "", rule.kind), parent=aliases.get(rule.parent or "", rule.parent))
+             for name, rule in rules.items()}
+    for function, change in (overrides or {}).items():
+        if function not in rules:
+            raise GqlbenchError(f"{where}: endpoints.{function}: the domain has no such function; use one of its specs' names")
+        if not isinstance(change, dict):
+            raise GqlbenchError(f"{where}: endpoints.{function} must be an object like {{\"action\": \"lookup\", \"kind\": \"book\"}}")
+        allowed = {f.name for f in fields(Rule)} - {"function"}
+        unknown = sorted(set(change) - allowed)
+        if unknown:
+            raise GqlbenchError(f"{where}: endpoints.{function}: unknown key {unknown[0]!r}; use {', '.join(sorted(allowed))}")
+        if "action" in change and change["action"] not in ACTIONS:
+            raise GqlbenchError(f"{where}: endpoints.{function}: action {change['action']!r} is not one of {', '.join(ACTIONS)}")
+        rules[function] = replace(rules[function], **change)
+    return rules

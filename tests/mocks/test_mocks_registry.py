@@ -1,0 +1,62 @@
+"""World behaviours: found by fixture key, registration, entry point or bundle; handlers answer real endpoints."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+
+import pytest
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks import spotify, tmdb
+from gqlbench.mocks.registry import BUILTIN, find_behaviour, register_world, resolve, unregister_world
+from gqlbench.mocks.world import World
+from gqlbench.specs import list_domains, load_specs
+
+
+@pytest.mark.parametrize("module", [spotify, tmdb], ids=lambda m: m.__name__)
+def test_every_handler_answers_an_endpoint_of_the_catalog(module) -> None:
+    model = module.MODEL
+    assert model.handlers and set(model.handlers) <= set(load_specs(model.domain)), sorted(set(model.handlers) - set(load_specs(model.domain)))
+    # and no method is left over from a removed handler's naming convention
+    names = {n.name for n in ast.walk(ast.parse(inspect.getsource(module))) if isinstance(n, ast.FunctionDef)}
+    assert {n[len("h_"):] for n in names if n.startswith("h_")} == set(model.handlers)
+
+
+@pytest.mark.parametrize("domain", sorted(BUILTIN))
+def test_bundled_behaviours_are_found_for_their_domains(domain: str) -> None:
+    assert domain in list_domains()
+    behaviour = find_behaviour(domain, {}, None)
+    assert behaviour is not None and behaviour.domain == domain  # type: ignore[attr-defined]
+
+
+def test_a_domain_without_behaviour_is_data_only_and_every_endpoint_has_a_rule() -> None:
+    assert find_behaviour("library", {}, None) is None
+    world = World.create("library")
+    assert set(world.model.handlers) == set(load_specs("library"))  # type: ignore[union-attr]
+
+
+class _Toy:
+    handlers = {"GET_me_loans": lambda world, args: {"loans": []}}
+
+
+def test_register_world_puts_its_handlers_over_the_rules() -> None:
+    register_world("library", _Toy())
+    try:
+        world = World.create("library")
+        assert world.handler("GET_me_loans")(world, {}) == {"loans": []}
+        assert world.handler("GET_books__book_id_") is not None  # the rest keep the generic rules
+    finally:
+        unregister_world("library")
+    assert World.create("library").handler("GET_me_loans")(World.create("library"), {}) != {"loans": []}
+
+
+@pytest.mark.parametrize(("reference", "message"), [
+    ("no-colon", "must look like 'package.module:OBJECT'"),
+    ("gqlbench.mocks.spotify:NOPE", "has no 'NOPE'"),
+    ("gqlbench.mocks.spotify:API", "has no 'handlers' mapping"),
+    ("missing_file.py:X", "behaviour file"),
+])
+def test_bad_behaviour_references_are_clear_errors(reference: str, message: str) -> None:
+    with pytest.raises(GqlbenchError, match=message):
+        resolve(reference, "here")
