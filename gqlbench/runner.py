@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from gqlbench.dataset import data_hash, load_errata, load_split, split_of
 from gqlbench.errors import GqlbenchError
+from gqlbench.engine_log import engine_output, summary_line
 from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.budget import PromptTooLong, fit_prompt
 from gqlbench.generators.cot import cot_messages, cot_stop
@@ -134,6 +135,7 @@ class RunOptions:
     overwrite: bool = False
     quiet: bool = False
     batch_size: int = DEFAULT_BATCH_SIZE
+    verbose: bool = False  # engine logs live on the console instead of only in engine.log
 
 
 @dataclass
@@ -566,10 +568,10 @@ def _write_outputs(
     return write_summary(run_dir, scored, missing, meta), missing
 
 
-def _progress(total: int, initial: int, quiet: bool) -> Any:
+def _progress(total: int, initial: int, quiet: bool, stream: Any = None) -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=total, initial=initial, unit="sample", disable=quiet, file=sys.stderr, dynamic_ncols=True, desc="gqlbench run")
+    return tqdm(total=total, initial=initial, unit="sample", disable=quiet, file=stream or sys.stderr, dynamic_ncols=True, desc="gqlbench run")
 
 
 def run(
@@ -614,7 +616,9 @@ def _run(
         if planned:
             if existed:
                 print(f"resuming {run_dir}: {resumed_from} of {len(samples)} samples done", file=sys.stderr)
-            _generate(settings, options, run_dir, config, len(samples), planned, backend_factory, observer, pool)
+            with engine_output(run_dir, verbose=options.verbose) as console:  # engine chatter -> engine.log
+                _generate(settings, options, run_dir, config, len(samples), planned, backend_factory, observer, pool,
+                          console)
         results = _finished(run_dir)
         by_id = {r.id: r for r in results}
         ordered = [by_id[s.id] for s in samples if s.id in by_id]
@@ -632,10 +636,12 @@ def _generate(
     backend_factory: Callable[[RunSettings], Backend],
     observer: Observer | None,
     pool: _LazyPool,
+    console: Any,
 ) -> None:
     backend = backend_factory(settings)
     try:
         description = backend.describe()
+        print(summary_line(description), file=console)
         if config.get("backend") not in (None, description):
             config.setdefault("resumed_with", []).append(description)  # e.g. a newer engine version: kept visible
         else:
@@ -643,7 +649,7 @@ def _generate(
         _write_json(run_dir / "config.json", config)
         generator = _Generator(settings, backend, observer, pool)
         sink = _Sink(run_dir)
-        bar = _progress(total, total - len(planned), options.quiet)
+        bar = _progress(total, total - len(planned), options.quiet, console)
         started, tokens_out, failed = time.perf_counter(), 0, 0
         try:
             for start in range(0, len(planned), options.batch_size):
