@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -42,6 +42,10 @@ def test_answers_stops_and_continues_prefixes(hf: Backend) -> None:
         completion = out[request.sample_id]
         assert completion.tokens_in == hf.count_tokens(hf.render(request.messages, request.assistant_prefix))
         assert 0 < completion.tokens_out <= 40 and completion.latency_s > 0
+
+
+def test_cot_stop_ends_generation_at_the_closing_fence(hf: Backend, check_cot_stop: Callable[[Backend], None]) -> None:
+    check_cot_stop(hf)
 
 
 def test_length_limit_and_overlong_prompt(hf: Backend) -> None:
