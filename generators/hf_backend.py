@@ -63,7 +63,7 @@ class HFBackend:
             raise GqlbenchError(f"hf backend: dtype={self.args['dtype']!r}; use one of {', '.join(_DTYPES)}")
         self.model_path = Path(model_path)
         device_map = self.args["device_map"] or ("auto" if torch.cuda.is_available() else None)
-        on_cpu = device_map is None or str(device_map) == "cpu"
+        on_cpu = not torch.cuda.is_available() or str(device_map) == "cpu"
         self.dtype_choice = resolve_dtype(self.args, on_cpu=on_cpu)
         load_kwargs: dict[str, Any] = {"dtype": _DTYPES[self.dtype_choice.dtype],
                                        "trust_remote_code": _as_bool(self.args["trust_remote_code"])}
