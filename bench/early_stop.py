@@ -60,7 +60,11 @@ def one_run(settings: runner.RunSettings, out: Path, fence_stop: bool) -> dict[s
     finally:
         runner.cot_stop = shipped  # type: ignore[assignment]
     wall = time.perf_counter() - wall0
-    rows = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    samples = out / "samples.jsonl"
+    rows = [json.loads(line) for line in samples.read_text().splitlines()] if samples.is_file() else []
+    errors = out / "errors.jsonl"
+    if outcome.missing and errors.is_file():
+        print(f"{len(outcome.missing)} failed generations, first: {errors.read_text().splitlines()[0][:500]}")
     return {
         "fence_stop": fence_stop,
         "stop": json.loads((out / "config.json").read_text()).get("generation", {}).get("stop"),
@@ -84,11 +88,13 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=16)
     parser.add_argument("--model-args", default="")
     parser.add_argument("--out", help="write the figures as JSON here")
+    parser.add_argument("--runs", default=None, help="keep the two run folders here (default: a temporary folder)")
     args = parser.parse_args()
     settings = runner.RunSettings(model=args.model, backend=args.backend, prompt="cot", split="test", limit=args.n,
                                   execute=False, model_args=parse_model_args(args.model_args))
     with tempfile.TemporaryDirectory(prefix="gqlbench-early-stop-") as tmp:
-        runs = [one_run(settings, Path(tmp) / name, fence) for name, fence in (("stop", True), ("nostop", False))]
+        root = Path(args.runs or tmp)
+        runs = [one_run(settings, root / name, fence) for name, fence in (("stop", True), ("nostop", False))]
     stopped, full = runs
     changed = sorted(i for i in full["code"] if full["code"][i] != stopped["code"].get(i))
     for r in runs:
