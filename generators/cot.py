@@ -15,7 +15,11 @@ from gqlbench.generators.budget import FULL_DETAIL, Detail
 from gqlbench.generators.prompts import NEXT_TURN_STOP, describe_calls, gold_calls, render_task
 from gqlbench.records import Message, Sample
 
-__all__ = ["COT_INSTRUCTIONS", "cot_answer", "cot_messages", "cot_stop"]
+__all__ = ["COT_INSTRUCTIONS", "CLOSING_FENCE", "cot_answer", "cot_messages", "cot_stop"]
+
+# The end of a fenced block: a fence alone on its line. An opening fence carries
+# the language (```python), so this does not match it.
+CLOSING_FENCE = "\n```\n"
 
 COT_INSTRUCTIONS = """\
 You write Python code that fulfils a user's request by calling REST API functions in sequence.
@@ -50,8 +54,15 @@ def cot_messages(sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_
 
 
 def cot_stop() -> tuple[str, ...]:
-    """Stop when a model starts inventing the next task (base models do).
+    """Stop once the answer's code block has closed, or when a model starts inventing the next task.
 
-    The code block is not a stop: its closing fence is part of the answer.
+    Only code blocks are scored, and the answer is asked for in one block, so
+    whatever follows its closing fence is never used: generating it was the
+    main waste on CPU (4 of the first 16 test samples ran on to the 512-token
+    limit). Like every stop sequence the fence itself is not kept; the scored
+    program is unchanged because a final block left open runs to the end of
+    the text (:func:`gqlbench.metrics.extract_code`). A model that opens its
+    block with a bare ``` fence (no language) would be stopped there; the
+    instructions and every worked example open with ```python.
     """
-    return (NEXT_TURN_STOP,)
+    return (NEXT_TURN_STOP, CLOSING_FENCE)

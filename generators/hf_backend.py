@@ -20,6 +20,7 @@ from transformers import GenerationConfig as HFGenerationConfig
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig, GenerationRequest
+from gqlbench.generators.cpu import resolve_dtype
 from gqlbench.generators.models import (
     encode_prompt,
     encode_requests,
@@ -35,7 +36,8 @@ __all__ = ["HFBackend", "MODEL_ARGS"]
 
 # model_args this backend understands, with their defaults
 MODEL_ARGS: dict[str, Any] = {
-    "dtype": "auto",  # "auto" (the checkpoint's dtype), "bfloat16", "float16", "float32"
+    "dtype": None,  # None: by CPU capability (gqlbench.generators.cpu), "auto" (the checkpoint's) on GPU;
+    # or "auto", "bfloat16", "float16", "float32"
     "batch_size": None,  # prompts per generate() call; None: 8 on GPU, 1 on CPU (see _check_cpu_batching)
     "device_map": None,  # None: "auto" when CUDA is available, else CPU
     "trust_remote_code": False,
@@ -57,11 +59,13 @@ class HFBackend:
                 f"hf backend: unknown model arg(s) {', '.join(sorted(unknown))}; known: {', '.join(MODEL_ARGS)}"
             )
         self.args = {**MODEL_ARGS, **model_args}
-        if str(self.args["dtype"]) not in _DTYPES:
+        if self.args["dtype"] is not None and str(self.args["dtype"]) not in _DTYPES:
             raise GqlbenchError(f"hf backend: dtype={self.args['dtype']!r}; use one of {', '.join(_DTYPES)}")
         self.model_path = Path(model_path)
         device_map = self.args["device_map"] or ("auto" if torch.cuda.is_available() else None)
-        load_kwargs: dict[str, Any] = {"dtype": _DTYPES[str(self.args["dtype"])],
+        on_cpu = not torch.cuda.is_available() or str(device_map) == "cpu"
+        self.dtype_choice = resolve_dtype(self.args, on_cpu=on_cpu)
+        load_kwargs: dict[str, Any] = {"dtype": _DTYPES[self.dtype_choice.dtype],
                                        "trust_remote_code": _as_bool(self.args["trust_remote_code"])}
         if device_map:
             load_kwargs["device_map"] = device_map
@@ -109,6 +113,7 @@ class HFBackend:
             "max_model_len": self.max_model_len,
             "device": str(self.device),
             "dtype": str(self.model.dtype).removeprefix("torch."),
+            "dtype_choice": self.dtype_choice.to_dict(),
             "model_args": {k: v for k, v in self.args.items()},
             "torch_threads": torch.get_num_threads(),
             "versions": package_versions("torch", "transformers", "accelerate", "tokenizers"),

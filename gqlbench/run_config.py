@@ -90,6 +90,7 @@ class RunOptions:
     overwrite: bool = False
     quiet: bool = False
     batch_size: int = DEFAULT_BATCH_SIZE
+    verbose: bool = False  # engine logs live on the console instead of only in engine.log
 
 
 @dataclass

@@ -192,12 +192,16 @@ def _run(
                 print(f"resuming {run_dir}: {resumed_from} of {len(samples)} samples done", file=sys.stderr)
             from gqlbench.generate import generate
 
-            backend = backend_factory(settings)
-            try:
-                generate(settings, backend, run_dir=run_dir, config=config, total=len(samples), planned=planned,
-                         batch_size=options.batch_size, quiet=options.quiet, observer=observer, pool=pool)
-            finally:
-                backend.close()
+            from gqlbench.engine_log import engine_output
+
+            with engine_output(run_dir, verbose=options.verbose) as console:  # engine chatter -> engine.log
+                backend = backend_factory(settings)
+                try:
+                    generate(settings, backend, run_dir=run_dir, config=config, total=len(samples), planned=planned,
+                             batch_size=options.batch_size, quiet=options.quiet, observer=observer, pool=pool,
+                             console=console)
+                finally:
+                    backend.close()
         results = finished(run_dir)
         by_id = {r.id: r for r in results}
         ordered = [by_id[s.id] for s in samples if s.id in by_id]

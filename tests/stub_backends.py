@@ -11,17 +11,24 @@ and can be slowed down or made to fail through model args:
 - ``max_model_len``: the context window in words;
 - ``log``: a file that gets one line per ``generate`` call (its batch's ids);
 - ``surrogate``: any non-empty value puts a lone surrogate (as a JSON ``"\\ud800"``
-  escape would decode to) into the prose around the code.
+  escape would decode to) into the prose around the code;
+- ``noise``: any non-empty value makes loading chatter like a real engine: a line on
+  stdout, a Python warning, and a line on stderr from a child process;
+- ``broken``: any non-empty value makes loading fail with a GqlbenchError, as an engine error.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from gqlbench.dataset import get_sample
+from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig, GenerationRequest
 from gqlbench.records import Completion, Message
 
@@ -39,7 +46,16 @@ class StubBackend:
         fail_while: str = "",
         log: str = "",
         surrogate: str = "",
+        noise: str = "",
+        broken: str = "",
     ) -> None:
+        if noise:
+            print("STUB-ENGINE stdout chatter", flush=True)
+            warnings.warn("STUB-ENGINE python warning", stacklevel=1)
+            subprocess.run([sys.executable, "-c", "import sys; sys.stderr.write('STUB-ENGINE child stderr\\n')"],
+                           check=True)
+        if broken:
+            raise GqlbenchError("stub engine failed to start")
         self.model = model
         self.max_model_len = int(max_model_len)
         self.delay = float(delay)

@@ -16,10 +16,17 @@ def models() -> None:
 @click.argument("name")
 @click.option("--force", is_flag=True, help="Convert again even if the model is already prepared.")
 def prepare_cmd(name: str, force: bool) -> None:
-    """Convert registered model NAME (e.g. smollm2) into a Hugging Face folder in the cache."""
+    """Convert registered model NAME (e.g. smollm2) into a Hugging Face folder in the cache.
+
+    The folder is the same on every machine (bf16 weights); the compute dtype
+    is chosen when a backend loads it, which casts the weights exactly.
+    """
+    from gqlbench.generators.cpu import choose_dtype, cpu_flags
     from gqlbench.generators.models import prepare
 
     click.echo(prepare(name, force=force))
+    choice = choose_dtype(cpu_flags())
+    click.echo(f"stored in bfloat16; runs here in {choice.dtype} on CPU, cast at load ({choice.reason})", err=True)
 
 
 @models.command("list")

@@ -56,6 +56,7 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
               help="Samples per batched generation; a killed run loses at most one batch.")
 @click.option("--overwrite", is_flag=True, help="Start the run over (says which files it removes).")
 @click.option("--quiet", is_flag=True, help="No progress bar (batch jobs).")
+@click.option("--verbose", is_flag=True, help="Show the engine's own logs live (by default they go to engine.log in the run folder).")
 def run(
     model: str,
     backend: str,
@@ -80,6 +81,7 @@ def run(
     batch_size: int,
     overwrite: bool,
     quiet: bool,
+    verbose: bool,
 ) -> None:
     """Run a model on a split, score it, and print the report.
 
@@ -111,7 +113,8 @@ def run(
         api_key_env=api_key_env,
         data=str(data.resolve()) if data else None,
     )
-    outcome = run_benchmark(settings, RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size))
+    outcome = run_benchmark(settings, RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size,
+                                                      verbose=verbose))
     if outcome.already_complete and outcome.resumed_from:
         click.echo(f"already complete: {outcome.run_dir} (use --overwrite to redo it)", err=True)
     not_run = sorted({r.domain for r in outcome.results if "not_run" in r.explanation.get("exec", {})})

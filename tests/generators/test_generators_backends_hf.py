@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
+from gqlbench.generators.cpu import choose_dtype, cpu_flags
 from gqlbench.generators.factory import make_backend
 from gqlbench.records import Message
 
@@ -43,6 +44,10 @@ def test_answers_stops_and_continues_prefixes(hf: Backend) -> None:
         assert 0 < completion.tokens_out <= 40 and completion.latency_s > 0
 
 
+def test_cot_stop_ends_generation_at_the_closing_fence(hf: Backend, check_cot_stop: Callable[[Backend], None]) -> None:
+    check_cot_stop(hf)
+
+
 def test_length_limit_and_overlong_prompt(hf: Backend) -> None:
     (cut,) = hf.generate([ask("long", "Write a long story about a dragon.")], GenerationConfig(max_new_tokens=5))
     assert cut.tokens_out == 5 and cut.finish_reason == "length"
@@ -54,13 +59,14 @@ def test_length_limit_and_overlong_prompt(hf: Backend) -> None:
 def test_describe_records_what_reproduces_the_run(hf: Backend) -> None:
     info = hf.describe()
     assert info["weights_sha256"].startswith("sha256:") and info["chat_template_sha256"].startswith("sha256:")
-    assert info["dtype"] == "bfloat16" and info["max_model_len"] == 8192
+    assert info["dtype"] == choose_dtype(cpu_flags()).dtype == info["dtype_choice"]["dtype"]  # by this CPU
+    assert info["max_model_len"] == 8192
     assert {"torch", "transformers"} <= set(info["versions"])
 
 
 def test_cpu_half_precision_batching_is_refused() -> None:
     with pytest.raises(GqlbenchError, match="batch_size=1, dtype=float32"):
-        make_backend("hf", "smollm2", model_args={"batch_size": 4})
+        make_backend("hf", "smollm2", model_args={"batch_size": 4, "dtype": "bfloat16"})
     with pytest.raises(GqlbenchError, match="unknown model arg"):
         make_backend("hf", "smollm2", model_args={"tensor_parallel_size": 2})
 
@@ -75,3 +81,17 @@ def test_float32_batches_match_one_at_a_time() -> None:
     alone = {c.sample_id: c.text for c in batched.generate(requests, config)}
     batched.close()
     assert together == alone
+
+
+@pytest.mark.parametrize("flags, expected", [(frozenset({"avx2"}), "float32"),
+                                             (frozenset({"avx2", "avx512f", "avx512_bf16"}), "bfloat16")])
+def test_dtype_follows_the_cpu(monkeypatch: pytest.MonkeyPatch, flags: frozenset[str], expected: str) -> None:
+    from gqlbench.generators import cpu
+
+    monkeypatch.setattr(cpu, "cpu_flags", lambda: flags)
+    backend = make_backend("hf", "smollm2")
+    try:
+        info = backend.describe()
+        assert info["dtype"] == expected and info["dtype_choice"]["dtype"] == expected
+    finally:
+        backend.close()

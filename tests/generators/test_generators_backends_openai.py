@@ -213,6 +213,7 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def vllm_server() -> Iterator[tuple[str, Path]]:
     pytest.importorskip("vllm")
+    from gqlbench.generators.cpu import choose_dtype, cpu_flags
     from gqlbench.generators.models import resolve_model
 
     model = resolve_model("smollm2")
@@ -220,7 +221,7 @@ def vllm_server() -> Iterator[tuple[str, Path]]:
     env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": os.environ.get("VLLM_CPU_KVCACHE_SPACE", "2")}
     command = [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", str(model),
                "--served-model-name", "smollm2", "--host", "127.0.0.1", "--port", str(port),
-               "--max-model-len", "4096", "--enforce-eager", "--dtype", "bfloat16"]
+               "--max-model-len", "4096", "--enforce-eager", "--dtype", choose_dtype(cpu_flags()).dtype]
     log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"gqlbench-vllm-serve-{port}.log", "w")
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"

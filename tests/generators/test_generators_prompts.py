@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from gqlbench.dataset import get_sample, load_errata, load_samples
+from gqlbench.dataset import get_sample, load_errata, load_samples, load_split
 from gqlbench.generators.budget import Detail
 from gqlbench.generators.cot import COT_INSTRUCTIONS, cot_answer, cot_messages
 from gqlbench.generators.prompts import describe_calls, gold_calls, render_signatures, render_task
@@ -78,3 +78,17 @@ def test_cot_messages_alternate_examples_then_the_task() -> None:
     assert messages[-1].content == sample.input
     stripped = cot_messages(sample, [], Detail(descriptions=False))
     assert len(stripped) == 2 and stripped[-1].content == render_task(sample, descriptions=False)
+
+
+def test_cot_stops_after_the_answer_block_without_changing_the_scored_program() -> None:
+    from gqlbench.generators.cot import cot_stop
+    from gqlbench.generators.models import truncate_at_stop
+    from gqlbench.metrics import extract_code
+
+    for sample in load_split("test")[:40]:
+        answer = cot_answer(sample)  # the shape the model is shown: plan, then one ```python block
+        rambling = answer + "\n\nThis code first finds the item, then uses its id.\n\n```python\nprint('extra')\n```\n"
+        cut, stopped = truncate_at_stop(rambling, cot_stop())
+        assert stopped and not cut.endswith("```") and "This code" not in cut, sample.id
+        assert extract_code(cut) == extract_code(answer), sample.id  # what is scored is unchanged
+        assert extract_code(cut).strip() == sample.gold_code.strip(), sample.id

@@ -1,0 +1,50 @@
+"""A run's console: one summary line, the progress bar, the table; engine chatter in engine.log."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from gqlbench.engine_log import ENGINE_LOG, summary_line
+
+STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+CHATTER = ("STUB-ENGINE stdout chatter", "STUB-ENGINE python warning", "STUB-ENGINE child stderr")
+
+
+def gqlbench_run(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-c", "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
+               "run", "--model", "stub", "--backend", STUB, "--ids", "test/0", "--no-exec", "--out", str(out), *extra]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def test_engine_chatter_goes_to_the_log_not_the_console(tmp_path: Path) -> None:
+    run = gqlbench_run(tmp_path / "r", "--model-args", "noise=1")
+    assert run.returncode == 0, run.stderr
+    console = run.stdout + run.stderr
+    assert not [line for line in CHATTER if line in console], console
+    log = (tmp_path / "r" / ENGINE_LOG).read_text()
+    assert all(line in log for line in CHATTER), log
+    summary = [line for line in run.stderr.splitlines() if line.startswith("gqlbench: ")]
+    assert summary == ["gqlbench: stub engine, model stub"]
+    assert "gqlbench run" in run.stderr and "| overall" in run.stdout  # progress bar, then the table
+
+
+def test_verbose_shows_the_chatter_live(tmp_path: Path) -> None:
+    run = gqlbench_run(tmp_path / "r", "--model-args", "noise=1", "--verbose")
+    assert run.returncode == 0, run.stderr
+    assert all(line in run.stdout + run.stderr for line in CHATTER)
+
+
+def test_an_engine_error_is_shown_with_the_log_path(tmp_path: Path) -> None:
+    run = gqlbench_run(tmp_path / "r", "--model-args", "broken=1")
+    assert run.returncode == 2
+    assert f"stub engine failed to start (engine log: {tmp_path / 'r' / ENGINE_LOG})" in run.stderr
+
+
+def test_summary_names_engine_model_dtype_device_and_why() -> None:
+    vllm = {"backend": "vllm", "model_path": "/m/smollm2", "device": "cpu", "engine": {"dtype": "float32"},
+            "dtype_choice": {"dtype": "float32", "reason": "CPU has avx2 but no avx512_bf16"}}
+    assert summary_line(vllm) == "gqlbench: vllm engine, model /m/smollm2, float32 on cpu (CPU has avx2 but no avx512_bf16)"
+    hf = {"backend": "hf", "model_path": "/m", "device": "cpu", "dtype": "bfloat16"}
+    assert summary_line(hf) == "gqlbench: hf engine, model /m, bfloat16 on cpu"
