@@ -59,7 +59,7 @@ JS = r"""
     if(!page) return;
     var run = page.closest('.run');
     $$('.run').forEach(function(r){r.classList.toggle('shown', r === run);});
-    $$('section.page', run).forEach(function(p){p.classList.toggle('shown', p === page);});
+    $$('section.page').forEach(function(p){p.classList.toggle('shown', p === page);});
     $$('header.top a').forEach(function(a){a.classList.toggle('active', a.getAttribute('data-run') === run.id);});
     $$('aside li', run).forEach(function(li){li.classList.toggle('current', li.getAttribute('data-page') === page.id);});
     window.scrollTo(0, 0);

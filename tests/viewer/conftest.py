@@ -73,3 +73,9 @@ def awkward_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config = {"model": "tiny/model", "prompt": "react", "split": "test", "settings": {"seed": 0}, "backend": {"name": "stub"}, "git": {"commit": "abc123"}, "data_hash": "d41d8"}
     (out / CONFIG_FILE).write_text(json.dumps(config), encoding="utf-8")
     return out
+
+
+@pytest.fixture(scope="session")
+def executed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped example predictions with execution: traces, divergences, execution errors."""
+    return evaluate(tmp_path_factory.mktemp("executed") / "run", EXAMPLE)
