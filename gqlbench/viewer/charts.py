@@ -17,11 +17,11 @@ def grouped_bars(data: Mapping[str, Mapping[str, float]], title: str, value_form
     if not series:
         return ""
     top = max((v for group in data.values() for v in group.values()), default=0) or 1
-    label_w, bar_w, bar_h = 170, 360, 14
+    label_w, bar_w, bar_h = 230, 360, 14
     rows = []
     y = 28
     for group, values in data.items():
-        rows.append(f'<text x="4" y="{y + bar_h - 3}" font-size="12">{esc(group)}</text>')
+        rows.append(f'<text x="4" y="{y + bar_h - 3}" font-size="12">{esc(group if len(group) <= 34 else group[:33] + "…")}<title>{esc(group)}</title></text>')
         for i, name in enumerate(series):
             value = values.get(name)
             if value is None:

@@ -56,7 +56,7 @@ def dataflow_svg(flow: Dataflow, title: str, uid: str) -> str:
         for i in members:
             centre[i] = (x + width_of[i] / 2, 30 + r * ROW + BOX_H / 2)
             x += width_of[i] + GAP
-    total_h = 30 + len(rows) * ROW
+    total_h = 30 + (len(rows) - 1) * ROW + BOX_H + 24
     parts = [
         f'<svg class="dataflow" role="img" xmlns="http://www.w3.org/2000/svg" width="{total_w:.0f}" height="{total_h:.0f}" viewBox="0 0 {total_w:.0f} {total_h:.0f}">',
         f"<title>{escape(title)}</title><defs>",

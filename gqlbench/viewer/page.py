@@ -8,6 +8,7 @@ every sample has a link and the file works from ``file://`` with no server.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from gqlbench.errors import GqlbenchError
@@ -18,7 +19,7 @@ from gqlbench.viewer.runpage import run_overview, sample_list
 from gqlbench.viewer.sample import sample_page
 from gqlbench.viewer.text import esc
 
-__all__ = ["render_report", "write_report"]
+__all__ = ["distinct_labels", "render_report", "write_report"]
 
 
 def _run_block(run: RunView, index: int) -> str:
@@ -26,10 +27,24 @@ def _run_block(run: RunView, index: int) -> str:
     return f'<div class="run" id="run{index}">{sample_list(run, index)}<main>{"".join(pages)}</main></div>'
 
 
+def distinct_labels(runs: Sequence[RunView]) -> list[RunView]:
+    """Runs whose labels differ (two folders named ``run``): the parent folder, then a number, tells them apart."""
+    labels = [run.label for run in runs]
+    if len(set(labels)) < len(labels):
+        labels = [f"{run.path.parent.name}/{run.path.name}" if run.label == run.path.name else run.label for run in runs]
+    seen: dict[str, int] = {}
+    unique = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        unique.append(label if seen[label] == 1 else f"{label} ({seen[label]})")
+    return [replace(run, label=label) for run, label in zip(runs, unique, strict=True)]
+
+
 def render_report(runs: Sequence[RunView], title: str = "gqlbench report") -> str:
     """The whole HTML document for ``runs``."""
     if not runs:
         raise GqlbenchError("no run to show; pass at least one run folder")
+    runs = distinct_labels(runs)
     nav = [f'<a href="#r{i}" data-run="run{i}">{esc(run.label)}</a>' for i, run in enumerate(runs)]
     blocks = [_run_block(run, i) for i, run in enumerate(runs)]
     if len(runs) > 1:

@@ -89,3 +89,11 @@ def test_several_runs_get_a_comparison_page(example_run: Path, awkward_run: Path
     ids = parse(html).ids
     assert "compare" in ids and "compare/test/3" in ids and "r2/test/31" in ids
     assert len(ids) == len(set(ids))
+
+
+def test_runs_with_the_same_folder_name_get_distinct_labels(example_run: Path) -> None:
+    from gqlbench.viewer.page import distinct_labels
+
+    run = load_run_view(example_run)
+    labels = [r.label for r in distinct_labels([run, run, run])]
+    assert len(set(labels)) == 3 and labels[0] == f"{example_run.parent.name}/run"
