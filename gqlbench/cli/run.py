@@ -46,6 +46,7 @@ __all__ = ["run"]
               help="Samples per batched generation; a killed run loses at most one batch.")
 @click.option("--overwrite", is_flag=True, help="Start the run over (says which files it removes).")
 @click.option("--quiet", is_flag=True, help="No progress bar (batch jobs).")
+@click.option("--html", is_flag=True, help="Also write report.html in the run folder (see `gqlbench view`).")
 def run(
     model: str,
     backend: str,
@@ -70,6 +71,7 @@ def run(
     batch_size: int,
     overwrite: bool,
     quiet: bool,
+    html: bool,
 ) -> None:
     """Run a model on a split, score it, and print the report.
 
@@ -111,6 +113,10 @@ def run(
     if report.is_file():
         click.echo(report.read_text(encoding="utf-8").rstrip())
     click.echo(f"\nrun folder: {outcome.run_dir}")
+    if html:
+        from gqlbench.viewer.page import write_run_html
+
+        click.echo(f"html report: {write_run_html(outcome.run_dir)}")
     if outcome.missing:
         raise GqlbenchError(
             f"{len(outcome.missing)} of {len(outcome.missing) + len(outcome.results)} samples failed to generate "

@@ -19,7 +19,9 @@ from gqlbench.viewer.runpage import run_overview, sample_list
 from gqlbench.viewer.sample import sample_page
 from gqlbench.viewer.text import esc
 
-__all__ = ["distinct_labels", "render_report", "write_report"]
+__all__ = ["HTML_FILE", "distinct_labels", "render_report", "write_report", "write_run_html"]
+
+HTML_FILE = "report.html"  # in a run folder, beside report.md
 
 
 def _run_block(run: RunView, index: int) -> str:
@@ -68,3 +70,12 @@ def write_report(runs: Sequence[RunView], out: Path, title: str = "gqlbench repo
     except OSError as exc:
         raise GqlbenchError(f"{out}: could not write the report ({exc.strerror or exc}); choose another --out") from None
     return len(data)
+
+
+def write_run_html(run_dir: Path) -> Path:
+    """``report.html`` in a run folder (``gqlbench run --html``); returns its path."""
+    from gqlbench.viewer.data import load_run_view
+
+    out = run_dir / HTML_FILE
+    write_report([load_run_view(run_dir)], out, title=f"gqlbench: {run_dir.name}")
+    return out
