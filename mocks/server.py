@@ -30,6 +30,7 @@ from starlette.routing import Mount, Route
 
 from gqlbench.mocks.endpoints import check_arguments
 from gqlbench.mocks.errors import MockError
+from gqlbench.mocks.explorer import OfflineExplorer
 from gqlbench.mocks.resolvers import build_mock_schema
 from gqlbench.mocks.world import World
 from gqlbench.records import FunctionSpec
@@ -131,7 +132,8 @@ def create_app(domain: str, seed: int = 0) -> Starlette:
     """The ASGI app: GraphQL at ``/`` (and ``/graphql``), ``POST /reset``."""
     server = MockServer(domain, seed)
     graphql_app = GraphQL(server.schema, context_value=server.context, debug=False,
-                          logger=_LOGGER.name, error_formatter=_format_error)
+                          logger=_LOGGER.name, error_formatter=_format_error,
+                          explorer=OfflineExplorer(f"{domain} mock (seed {seed})"))  # no CDN: works offline
 
     async def reset(request: Request) -> JSONResponse:
         body = await request.body()
