@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.results import METRIC_TITLES
@@ -16,7 +17,7 @@ from gqlbench.viewer.runpage import metric_columns
 __all__ = ["write_plots"]
 
 
-def _pyplot():  # type: ignore[no-untyped-def]
+def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
@@ -27,7 +28,7 @@ def _pyplot():  # type: ignore[no-untyped-def]
     return plt
 
 
-def _bars(plt, data: Mapping[str, Mapping[str, float]], title: str, xlabel: str, stem: Path) -> list[Path]:  # type: ignore[no-untyped-def]
+def _bars(plt: Any, data: Mapping[str, Mapping[str, float]], title: str, xlabel: str, stem: Path) -> list[Path]:
     groups = list(data)
     series = list(dict.fromkeys(s for g in data.values() for s in g))
     height = 0.8 / max(len(series), 1)

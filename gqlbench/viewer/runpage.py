@@ -73,7 +73,7 @@ def _cost(run: RunView) -> str:
     tokens_out = sum(int(e.get("tokens_out") or 0) for e in extras)
     if not latencies and not tokens_in and not tokens_out:
         return ""
-    rows = {"tokens in (total)": tokens_in, "tokens out (total)": tokens_out}
+    rows: dict[str, object] = {"tokens in (total)": tokens_in, "tokens out (total)": tokens_out}
     if latencies:
         rows |= {"latency mean (s)": f"{statistics.mean(latencies):.3f}", "latency median (s)": f"{statistics.median(latencies):.3f}", "latency max (s)": f"{max(latencies):.3f}"}
     body = "".join(f"<tr><th>{esc(k)}</th><td class='num'>{esc(v)}</td></tr>" for k, v in rows.items())
