@@ -32,7 +32,7 @@ def metric_cell(group: Mapping[str, Any], column: str) -> str:
         return '<td class="num na">–</td>'
     text = f"{value:.4f}" if isinstance(value, float) else f"{value}"
     ci = (group.get("ci") or {}).get(column) if isinstance(group.get("ci"), Mapping) else None
-    if isinstance(ci, (list, tuple)) and len(ci) == 2:
+    if isinstance(ci, (list, tuple)) and len(ci) == 2 and all(isinstance(x, (int, float)) for x in ci):
         text += f' <span class="ci">[{ci[0]:.3f}, {ci[1]:.3f}]</span>'
     return f'<td class="num" data-metric="{esc(column)}">{text}</td>'
 

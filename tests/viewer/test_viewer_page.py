@@ -97,3 +97,12 @@ def test_runs_with_the_same_folder_name_get_distinct_labels(example_run: Path) -
     run = load_run_view(example_run)
     labels = [r.label for r in distinct_labels([run, run, run])]
     assert len(set(labels)) == 3 and labels[0] == f"{example_run.parent.name}/run"
+
+
+def test_metric_cells_show_intervals_only_when_they_are_numbers() -> None:
+    from gqlbench.viewer.runpage import metric_cell
+
+    assert "[0.100, 0.300]" in metric_cell({"arg_match_full": 0.2, "ci": {"arg_match_full": [0.1, 0.3]}}, "arg_match_full")
+    assert "[" not in metric_cell({"arg_match_full": 0.2, "ci": {"arg_match_full": ["a", None]}}, "arg_match_full")
+    assert "na" in metric_cell({"exec_match": None}, "exec_match")
+    assert ">7<" in metric_cell({"n_samples": 7}, "n_samples")
