@@ -41,6 +41,7 @@ from starlette.routing import Mount, Route
 
 from gqlbench.mocks.endpoints import check_arguments
 from gqlbench.mocks.errors import MockError
+from gqlbench.mocks.explorer import OfflineExplorer
 from gqlbench.mocks.limits import QueryLimits, parse_limited, validate_limited
 from gqlbench.mocks.resolvers import build_mock_schema
 from gqlbench.mocks.world import World
@@ -197,7 +198,8 @@ def create_app(domain: str, seed: int = 0, limits: QueryLimits | None = None) ->
     graphql_app = GraphQL(server.schema, context_value=server.context, debug=False,
                           logger=_LOGGER.name, error_formatter=_format_error,
                           query_parser=parse_limited(server.limits), query_validator=validate_limited(server.limits),
-                          http_handler=_ThreadedHandler(middleware=[_function(server.guard)]))
+                          http_handler=_ThreadedHandler(middleware=[_function(server.guard)]),
+                          explorer=OfflineExplorer(f"{domain} mock (seed {seed})"))  # no CDN: works offline
 
     async def reset(request: Request) -> JSONResponse:
         body = await request.body()

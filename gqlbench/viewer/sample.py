@@ -1,0 +1,186 @@
+"""One sample's page: request, programs, dataflow pictures, arguments, execution, errors, model text."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gqlbench.metrics import functions_for
+from gqlbench.records import Sample, SampleResult
+from gqlbench.viewer.data import error_kinds, passes
+from gqlbench.viewer.flow import Comparison, argument_rows, compare
+from gqlbench.viewer.graph import dataflow_svg
+from gqlbench.viewer.text import esc, side_by_side
+
+__all__ = ["sample_page", "score_badges", "gold_code", "predicted_code", "sample_comparison"]
+
+SHORT = {"arg_match_full": "Arg", "seq_match_full": "Seq", "seq_match_conn": "Conn", "exec_success": "ExecOK", "exec_match": "ExecMatch"}
+LEGEND = '<p class="legend"><span class="l-matched">■ matched</span><span class="l-missing">▢ missing (gold only)</span><span class="l-extra">▢ extra (prediction only)</span></p>'
+
+
+def score_badges(result: SampleResult) -> str:
+    if result.skipped is not None:
+        return '<span class="badge na">skipped</span>'
+    badges = []
+    for metric, value in passes(result).items():
+        cls = "na" if value is None else ("pass" if value else "fail")
+        badges.append(f'<span class="badge {cls}" title="{metric}">{SHORT[metric]}</span>')
+    s = result.scores
+    badges.append(f'<span class="badge na" title="matched gold calls">{s.matched_calls}/{s.gold_calls} calls</span>')
+    return "".join(badges)
+
+
+def gold_code(result: SampleResult, sample: Sample | None) -> str:
+    return sample.gold_code if sample is not None else str(result.explanation.get("gold_code", ""))
+
+
+def predicted_code(result: SampleResult) -> str:
+    return str(result.explanation.get("code") or "")
+
+
+def sample_comparison(result: SampleResult, sample: Sample | None) -> Comparison | None:
+    """Both programs analysed; None when the gold program is unknown (a benchmark the viewer cannot read)."""
+    gold = gold_code(result, sample)
+    if not gold:
+        return None
+    return compare(gold, predicted_code(result), functions_for(sample) if sample is not None else {})
+
+
+def _kv_table(rows: Mapping[str, Any]) -> str:
+    body = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in rows.items() if v not in (None, "", [], {}))
+    return f"<table>{body}</table>" if body else ""
+
+
+def _functions(sample: Sample | None) -> str:
+    if sample is None:
+        return '<p class="muted">The benchmark sample was not found: utterance, functions and gold program are unavailable.</p>'
+    rows = []
+    for spec in sample.function_specs:
+        params = ", ".join(f"{name}: {p.type}" + ("*" if name in spec.parameters.required else "") for name, p in spec.parameters.properties.items())
+        rows.append(f"<tr><td><code>{esc(spec.name)}</code></td><td><code>{esc(params)}</code></td><td>{esc(spec.description)}</td></tr>")
+    table = f"<table><tr><th>function</th><th>parameters (* required)</th><th>description</th></tr>{''.join(rows)}</table>"
+    return f"<details><summary>Offered functions ({len(sample.function_specs)})</summary>{table}</details>"
+
+
+def _graphs(comparison: Comparison | None, uid: str) -> str:
+    if comparison is None:
+        return '<p class="muted">No gold program to compare with.</p>'
+    figures = []
+    for name, flow in (("gold", comparison.gold), ("predicted", comparison.predicted)):
+        note = f'<p class="muted">{esc(flow.note)}</p>' if flow.note else ""
+        figures.append(f'<figure data-program="{name}"><figcaption>{name}</figcaption>{dataflow_svg(flow, f"{name} dataflow", f"{uid}-{name}")}{note}</figure>')
+    return LEGEND + f'<div class="graphs">{"".join(figures)}</div>'
+
+
+def _arguments(comparison: Comparison | None) -> str:
+    if comparison is None or not comparison.gold_analysis.calls:
+        return ""
+    rows = []
+    for row in argument_rows(comparison):
+        cls = "pass" if row["equal"] else "fail"
+        got = "(no such call)" if row["paired"] is None else ("(not passed)" if row["got"] is None else row["got"])
+        rows.append(
+            f'<tr><td><code>{esc(row["call"])}</code></td><td><code>{esc(row["argument"])}</code></td>'
+            f'<td><code>{esc(row["expected"])}</code></td><td><code>{esc(got)}</code></td><td class="{cls}">{"yes" if row["equal"] else "no"}</td></tr>'
+        )
+    head = "<tr><th>gold call</th><th>argument</th><th>expected</th><th>got</th><th>equal?</th></tr>"
+    return f'<h2>Arguments</h2><table class="args">{head}{"".join(rows)}</table>'
+
+
+def _errors(result: SampleResult) -> str:
+    ex = result.explanation
+    items = []
+    for key in ("missing", "parse_error", "too_large"):
+        if ex.get(key):
+            items.append(f"<li><b>{key}</b>: {esc(ex[key])}</li>")
+    extra = result.model_extra or {}
+    if extra.get("error"):
+        items.append(f"<li><b>generation</b>: {esc(extra['error'])}</li>")
+    exec_error = (ex.get("exec") or {}).get("error")
+    if isinstance(exec_error, Mapping):
+        line = f" (line {exec_error.get('line')})" if exec_error.get("line") else ""
+        items.append(f"<li><b>execution: {esc(exec_error.get('kind'))}</b>{esc(line)}: {esc(exec_error.get('message'))}</li>")
+    for m in ex.get("gold_calls") or []:
+        if isinstance(m, Mapping) and m.get("reason"):
+            items.append(f"<li><b>unmatched</b> <code>{esc(m.get('gold'))}</code>: {esc(m['reason'])}</li>")
+    table = ""
+    listed = [e for e in ex.get("errors") or [] if isinstance(e, Mapping)]
+    if listed:
+        keys = ["kind", "call", "argument", "expected", "got", "detail"]
+        rows = "".join("<tr>" + "".join(f"<td>{esc(e.get(k, ''))}</td>" for k in keys) + "</tr>" for e in listed)
+        table = f'<table class="errors"><tr>{"".join(f"<th>{k}</th>" for k in keys)}</tr>{rows}</table>'
+    if not items and not table:
+        return ""
+    kinds = " ".join(f'<span class="badge fail">{esc(k)}</span>' for k in error_kinds(result))
+    return f"<h2>Errors {kinds}</h2><ul>{''.join(items)}</ul>{table}"
+
+
+def _trace_table(trace: Mapping[str, Any] | None, diverge: int | None) -> str:
+    if not isinstance(trace, Mapping):
+        return '<p class="muted">no trace</p>'
+    rows = []
+    for i, call in enumerate(trace.get("calls") or []):
+        cls = ' class="diverge"' if i == diverge else ""
+        args = json.dumps(call.get("arguments"), ensure_ascii=False)
+        ids = call.get("response_ids") or []
+        shown = ", ".join(map(str, ids[:6])) + (f" … (+{len(ids) - 6})" if len(ids) > 6 else "")
+        rows.append(f"<tr{cls}><td>{i}</td><td><code>{esc(call.get('function'))}</code></td><td><code>{esc(args)}</code></td><td>{esc(shown)}</td><td>{esc(call.get('error') or '')}</td></tr>")
+    if diverge is not None and diverge >= len(trace.get("calls") or []):
+        rows.append(f'<tr class="diverge"><td>{diverge}</td><td colspan="4">(no call here)</td></tr>')
+    head = "<tr><th>#</th><th>function</th><th>arguments</th><th>response ids</th><th>error</th></tr>"
+    error = trace.get("error")
+    tail = f"<p><b>error</b>: {esc(error.get('kind'))}: {esc(error.get('message'))}</p>" if isinstance(error, Mapping) else ""
+    stdout = f"<details><summary>stdout</summary><pre>{esc(trace['stdout'])}</pre></details>" if trace.get("stdout") else ""
+    return f'<table class="trace">{head}{"".join(rows)}</table>{tail}{stdout}'
+
+
+def _execution(result: SampleResult) -> str:
+    ex = result.explanation.get("exec")
+    if not isinstance(ex, Mapping):
+        return '<h2>Execution</h2><p class="muted">Not executed in this run (no execution traces).</p>'
+    if ex.get("not_run"):
+        return f'<h2>Execution</h2><p class="muted">{esc(ex["not_run"])}</p>'
+    divergence = ex.get("divergence")
+    at = divergence.get("index") if isinstance(divergence, Mapping) else None
+    summary = _kv_table({"same calls": ex.get("same_calls"), "same final state": ex.get("same_final_state"), "prediction not run": ex.get("pred_not_run"), "first divergence at call": at})
+    cols = "".join(f"<div><h3>{name}</h3>{_trace_table(ex.get(key), at)}</div>" for name, key in (("gold", "gold_trace"), ("predicted", "pred_trace")))
+    return f'<h2>Execution</h2>{summary}<div class="cols">{cols}</div>'
+
+
+def _steps(steps: Sequence[Any]) -> str:
+    if not steps:
+        return ""
+    rows = []
+    for i, step in enumerate(steps, start=1):
+        step = step if isinstance(step, Mapping) else {"raw": step}
+        rows.append(
+            f"<tr><td>{i}</td><td>{esc(step.get('thought') or '')}</td><td><code>{esc(step.get('action') or '')}</code></td>"
+            f"<td><pre>{esc(step.get('observation') if step.get('observation') is not None else '')}</pre></td></tr>"
+        )
+    head = "<tr><th>step</th><th>thought</th><th>action</th><th>observation</th></tr>"
+    return f'<h2>ReAct steps</h2><table class="steps">{head}{"".join(rows)}</table>'
+
+
+def sample_page(run_index: int, result: SampleResult, sample: Sample | None) -> str:
+    """The ``<section>`` of one sample in one run; its id ``r<run>/<sample id>`` is its link."""
+    extra = result.model_extra or {}
+    page_id = f"r{run_index}/{result.id}"
+    parts = [f'<section class="page sample" id="{esc(page_id)}">', f'<h1><a href="#{esc(page_id)}">{esc(result.id)}</a> <span class="muted">{esc(result.domain)}</span></h1>', score_badges(result)]
+    if result.skipped is not None:
+        parts.append(f"<p><b>Skipped</b>: {esc(result.skipped)}</p>")
+    if sample is not None:
+        parts.append(f'<h2>Request</h2><p class="utterance">{esc(sample.utterance)}</p>')
+    parts.append(_functions(sample))
+    comparison = sample_comparison(result, sample)
+    parts.append("<h2>Programs</h2>" + side_by_side(gold_code(result, sample), predicted_code(result)))
+    parts.append("<h2>Dataflow</h2>" + _graphs(comparison, f"g{run_index}-{result.id.replace('/', '-')}"))
+    parts += [_arguments(comparison), _errors(result), _execution(result), _steps(extra.get("steps") or [])]
+    cost = {k: extra.get(k) for k in ("tokens_in", "tokens_out", "latency_s", "finish_reason")}
+    if any(v is not None for v in cost.values()):
+        parts.append("<h2>Generation</h2>" + _kv_table(cost))
+    raw = extra.get("raw_output", extra.get("prediction"))
+    if raw is not None:
+        parts.append(f"<details><summary>Raw model text ({len(str(raw))} characters)</summary><pre>{esc(raw)}</pre></details>")
+    parts.append("</section>")
+    return "".join(parts)

@@ -1,0 +1,111 @@
+"""The report in a real headless Chromium, driven over the DevTools protocol, opened from file://.
+
+The ``browser`` fixture (tests/conftest.py) needs Debian's ``chromium`` and the
+``websockets`` client, and skips with the reason without them. Screenshots are
+saved in the test's tmp folder, and also copied to ``$GQLBENCH_SCREENSHOTS`` when
+that is set (CI uploads them as artifacts).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gqlbench.metrics import analyze, functions_for
+from gqlbench.results import read_samples
+from gqlbench.viewer.data import load_run_view, shared_ids
+from gqlbench.viewer.page import write_report
+
+pytestmark = pytest.mark.slow  # the `browser` fixture (tests/conftest.py) skips when chromium is missing
+
+
+def keep(shot: Path) -> None:
+    target = os.environ.get("GQLBENCH_SCREENSHOTS")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(target) / shot.name)
+
+
+VISIBLE = "Array.from(document.querySelectorAll('.run.shown aside li:not(.hidden)'))"
+
+
+def choose(browser: Any, name: str, value: str) -> int:
+    """Pick a filter value as a user would (change event); returns the number of samples listed."""
+    browser.js(
+        f"(() => {{const s = document.querySelector('.run.shown select[data-filter=\"{name}\"]'); s.value = {json.dumps(value)};"
+        "s.dispatchEvent(new Event('change')); return true;})()"
+    )
+    return browser.js(f"{VISIBLE}.length")
+
+
+def test_run_report_in_chromium(browser: Any, executed_run: Path, tmp_path: Path) -> None:
+    run = load_run_view(executed_run)
+    report = tmp_path / "report.html"
+    write_report([run], report)
+    browser.open(report.as_uri() + "#r0")
+    assert browser.js("document.querySelector('section.page.shown').id") == "r0"
+    keep(browser.screenshot(tmp_path / "run-page.png"))
+
+    results = read_samples(executed_run / "samples.jsonl")
+    assert browser.js(f"{VISIBLE}.length") == len(results)
+    assert choose(browser, "domain", "tmdb") == sum(r.domain == "tmdb" for r in results)
+    assert choose(browser, "domain", "") == len(results)
+    choose(browser, "metric", "arg_match_full")
+    assert choose(browser, "outcome", "1") == sum(r.scores.arg_match_full for r in results)
+    assert choose(browser, "outcome", "0") == sum(1 - r.scores.arg_match_full for r in results)
+    choose(browser, "outcome", "")
+    assert choose(browser, "error", "parse_error") == 2
+    assert choose(browser, "error", "") == len(results)
+
+    browser.go("#test/17")  # a sample's link; short form of #r0/test/17
+    assert browser.js("document.querySelector('section.page.shown').id") == "r0/test/17"
+    sample = run.samples["test/17"]
+    gold = analyze(sample.gold_code, functions_for(sample), limits=None)
+    pred = analyze(str(run.result("test/17").explanation["code"]), functions_for(sample))  # type: ignore[union-attr]
+    for name, analysis in (("gold", gold), ("predicted", pred)):
+        figure = f"document.querySelector('section.page.shown figure[data-program=\"{name}\"] svg')"
+        assert browser.js(f"{figure}.querySelectorAll('g.node').length") == len(analysis.calls) > 0
+        assert browser.js(f"{figure}.querySelectorAll('g.edge').length") == len(analysis.edges)
+        assert browser.js(f"{figure}.getBoundingClientRect().height") > 50  # drawn, not collapsed
+    diverging = "document.querySelectorAll('section.page.shown tr.diverge').length"
+    assert browser.js(diverging) == 0  # its execution matched the gold's
+    keep(browser.screenshot(tmp_path / "sample-page.png"))
+    browser.go("#test/11")  # same calls until the second, which differs: marked in both traces
+    assert browser.js(diverging) == 2
+    browser.go("#test/17")
+
+    browser.key("j")
+    assert browser.until("location.hash === '#r0/test/18'")
+    assert browser.until("document.querySelector('section.page.shown').id === 'r0/test/18'")
+    browser.key("k")
+    assert browser.until("document.querySelector('section.page.shown').id === 'r0/test/17'")
+    assert browser.problems() == []
+
+
+def test_comparison_and_awkward_runs_in_chromium(browser: Any, executed_run: Path, gold_run: Path, awkward_run: Path, tmp_path: Path) -> None:
+    runs = [load_run_view(d) for d in (executed_run, gold_run, awkward_run)]
+    report = tmp_path / "compare.html"
+    write_report(runs, report)
+    browser.open(report.as_uri() + "#compare")
+    assert browser.js("document.querySelector('section.page.shown').id") == "compare"
+    rows = "document.querySelectorAll('table.grid tbody tr')"
+    assert browser.js(f"{rows}.length") == len(shared_ids(runs)) == 6
+    assert browser.js(f"Array.from({rows}).every(r => r.querySelectorAll('td.cell.pass, td.cell.fail, td.cell.na').length === 3)")
+    browser.js("document.getElementById('sort-disagree').click()")
+    flags = browser.js(f"Array.from({rows}).map(r => r.classList.contains('disagree'))")
+    assert any(flags) and flags == sorted(flags, reverse=True)
+    keep(browser.screenshot(tmp_path / "compare-page.png"))
+
+    browser.go("#compare/test/3")
+    assert browser.js("document.querySelectorAll('section.page.shown .run-col').length") == 3
+    for sample_id in [r.id for r in runs[2].results]:  # parse errors, empty output, ReAct, no traces, hostile text
+        browser.go(f"#r2/{sample_id}")
+        assert browser.js("document.querySelector('section.page.shown').id") == f"r2/{sample_id}"
+        assert browser.js("document.querySelectorAll('section.page.shown svg.dataflow').length") == 2
+    assert browser.js("document.querySelector('section.page.shown h1').textContent").startswith("test/5")
+    assert browser.problems() == []

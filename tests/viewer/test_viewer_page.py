@@ -1,0 +1,108 @@
+"""The HTML report: self-contained, escaped, every piece of a sample present."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from gqlbench.viewer.data import load_run_view, shared_ids
+from gqlbench.viewer.page import render_report, write_report
+
+
+class Collect(HTMLParser):
+    """Ids, tags with a src/href, and every script's text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: list[str] = []
+        self.links: list[str] = []
+        self.scripts = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.append(values["id"] or "")
+        for key in ("src", "href"):
+            if values.get(key) and tag not in ("a",):
+                self.links.append(f"{tag} {key}={values[key]}")
+        if tag == "a" and values.get("href") and not (values["href"] or "").startswith("#"):
+            self.links.append(f"a href={values['href']}")
+        self.scripts += tag == "script"
+
+
+def parse(html: str) -> Collect:
+    collector = Collect()
+    collector.feed(html)
+    return collector
+
+
+def section(html: str, page_id: str) -> str:
+    start = html.index(f'<section class="page sample" id="{page_id}">')
+    return html[start : html.index("</section>", start)]
+
+
+def test_one_run_is_one_self_contained_file(example_run: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r.html"
+    size = write_report([load_run_view(example_run)], out)
+    html = out.read_text(encoding="utf-8")
+    assert size == len(html.encode()) and size < 5_000_000
+    page = parse(html)
+    assert page.links == []  # nothing fetched: no src, no stylesheet link, no external anchor
+    assert "http://" not in html.replace("http://www.w3.org/2000/svg", "") and "https://" not in html
+    assert len(page.ids) == len(set(page.ids))  # every sample link is unambiguous
+    assert {"r0", "r0/test/14", "r0/test/31"} <= set(page.ids)
+    assert "Content-Security-Policy" in html
+
+
+def test_a_sample_page_has_every_part(example_run: Path) -> None:
+    html = render_report([load_run_view(example_run)])
+    part = section(html, "r0/test/17")
+    for needle in ("Request", "Offered functions (3)", 'class="diff"', 'data-program="gold"', 'data-program="predicted"', 'class="args"', "Raw model text", "Shawshank"):
+        assert needle in part, needle
+    assert len(re.findall(r'<g class="node ', part)) == 6  # 3 gold calls + 3 predicted calls
+    assert part.count('class="node missing"') == 1 and part.count('class="node extra"') == 1
+
+
+def test_awkward_samples_render_escaped_and_complete(awkward_run: Path) -> None:
+    html = render_report([load_run_view(awkward_run)])
+    html.encode("utf-8")  # no lone surrogate left
+    assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)" in html
+    assert "\x1b" not in html and "\x00" not in html and "\x07" not in html
+    assert "does not parse" in section(html, "r0/test/0")
+    assert "no program" in section(html, "r0/test/1")
+    react = section(html, "r0/test/3")
+    assert "ReAct steps" in react and "search first" in react and "\\x07" in react
+    assert "Not executed in this run" in react and "tokens_in" in react
+    assert "wrong_value" in section(html, "r0/test/5") and "&lt;b&gt;" in section(html, "r0/test/5")
+    overview = html[html.index('id="r0"') : html.index("</section>", html.index('id="r0"'))]
+    assert "[0.100, 0.900]" in overview and "cost_usd" in overview and "abc123" in overview
+    assert 'class="chart"' in overview and "Cost and latency" in overview
+
+
+def test_several_runs_get_a_comparison_page(example_run: Path, awkward_run: Path, gold_run: Path) -> None:
+    runs = [load_run_view(d) for d in (example_run, awkward_run, gold_run)]
+    html = render_report(runs)
+    grid = html[html.index('<table class="grid">') : html.index("</table>", html.index('<table class="grid">'))]
+    assert grid.count("<tr data-id=") == len(shared_ids(runs)) == 6
+    assert grid.count('<td class="cell"') == 18
+    ids = parse(html).ids
+    assert "compare" in ids and "compare/test/3" in ids and "r2/test/31" in ids
+    assert len(ids) == len(set(ids))
+
+
+def test_runs_with_the_same_folder_name_get_distinct_labels(example_run: Path) -> None:
+    from gqlbench.viewer.page import distinct_labels
+
+    run = load_run_view(example_run)
+    labels = [r.label for r in distinct_labels([run, run, run])]
+    assert len(set(labels)) == 3 and labels[0] == f"{example_run.parent.name}/run"
+
+
+def test_metric_cells_show_intervals_only_when_they_are_numbers() -> None:
+    from gqlbench.viewer.runpage import metric_cell
+
+    assert "[0.100, 0.300]" in metric_cell({"arg_match_full": 0.2, "ci": {"arg_match_full": [0.1, 0.3]}}, "arg_match_full")
+    assert "[" not in metric_cell({"arg_match_full": 0.2, "ci": {"arg_match_full": ["a", None]}}, "arg_match_full")
+    assert "na" in metric_cell({"exec_match": None}, "exec_match")
+    assert ">7<" in metric_cell({"n_samples": 7}, "n_samples")
