@@ -1,0 +1,258 @@
+"""Field accesses on responses, checked statically against the catalog's GraphQL types.
+
+A program reads responses by attribute and index chains (``r.results[0].id``,
+``r["items"][0]``, ``[t.uri for t in r.tracks.items]``). This module walks the
+program's syntax tree in statement order, gives every expression it can a
+GraphQL type (an API call has its endpoint's response type, a field access
+the field's type, an index into a list its element type, a loop or
+comprehension variable the element type of what it iterates over) and
+reports each access the type does not allow, with the closest valid fields.
+Nothing is executed. It also reports a response variable read before the
+statement that assigns it (a call used before the call producing it).
+
+The mocks check the same thing at run time (:mod:`gqlbench.mocks.responses`);
+checking it here covers programs that are never run and every access of a
+program, not only the first failing one.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLOutputType, GraphQLSchema
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.records import FunctionSpec
+
+__all__ = ["Catalog", "FieldProblem", "load_catalog", "check_fields", "closest"]
+
+ResponseType = Callable[[str], "GraphQLOutputType | None"]
+
+
+def closest(name: str, options: list[str], n: int = 3) -> list[str]:
+    """The valid names nearest to ``name`` (difflib), for "did you mean" details."""
+    return difflib.get_close_matches(name, options, n=n, cutoff=0.5)
+
+
+@cache
+def _endpoint_schema(domain: str, function: str) -> GraphQLSchema | None:
+    from gqlbench.schemas import build_schema  # the catalog layer, below metrics
+
+    try:
+        return build_schema(domain, [function])
+    except GqlbenchError:
+        return None
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """What a domain declares: its signatures and, per endpoint, its response type (or None)."""
+
+    functions: Mapping[str, FunctionSpec]
+    domain: str | None = None  # None: no response schemas, so no field checks
+    response_types: Mapping[str, GraphQLOutputType] = field(default_factory=dict)  # overrides, for tests
+
+    def response_type(self, function: str) -> GraphQLOutputType | None:
+        """The endpoint's response type, from its SDL in the catalog; None when it has none."""
+        if function in self.response_types:
+            return self.response_types[function]
+        if self.domain is None:
+            return None
+        schema = _endpoint_schema(self.domain, function)
+        query = schema.query_type if schema is not None else None
+        return query.fields[function].type if query is not None and function in query.fields else None
+
+
+def load_catalog(domain: str, functions: Mapping[str, FunctionSpec]) -> Catalog:
+    """The catalog of ``domain`` with ``functions`` as its signatures (schemas load lazily, cached)."""
+    from gqlbench.specs import list_domains
+
+    return Catalog(functions, domain if domain in list_domains() else None)
+
+
+@dataclass(frozen=True)
+class FieldProblem:
+    """One access a response's type does not allow, or a response read before it exists."""
+
+    kind: str  # "invalid_field" or "wrong_order"
+    line: int
+    access: str  # the chain as written
+    detail: str
+
+
+def _strip(t: GraphQLOutputType | None) -> GraphQLOutputType | None:
+    return t.of_type if isinstance(t, GraphQLNonNull) else t
+
+
+_LIST_METHODS = {"index", "count", "copy"}
+
+
+class _Checker(ast.NodeVisitor):
+    """Give expressions GraphQL types in statement order and record what the types forbid."""
+
+    def __init__(self, is_api: Callable[[str], bool], response_type: ResponseType, response_vars: set[str]) -> None:
+        self.is_api = is_api
+        self.response_type = response_type
+        self.response_vars = response_vars  # names some statement assigns an API response to
+        self.env: dict[str, GraphQLOutputType] = {}
+        self.bound: set[str] = set()
+        self.problems: list[FieldProblem] = []
+        self._types: dict[int, GraphQLOutputType | None] = {}
+
+    # -- types -------------------------------------------------------------
+
+    def type_of(self, node: ast.expr) -> GraphQLOutputType | None:
+        """The node's GraphQL type (None: unknown or not a response), each node judged once."""
+        if id(node) not in self._types:
+            self._types[id(node)] = self._compute(node)
+        return self._types[id(node)]
+
+    def _compute(self, node: ast.expr) -> GraphQLOutputType | None:
+        if isinstance(node, ast.Name):
+            self._load(node)
+            return self.env.get(node.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self.is_api(node.func.id):
+            self.generic_visit(node)
+            return _strip(self.response_type(node.func.id))
+        if isinstance(node, ast.Attribute):
+            return self._field(node, self.type_of(node.value), node.attr, is_attribute=True)
+        if isinstance(node, ast.Subscript):
+            base = _strip(self.type_of(node.value))
+            self.visit(node.slice)
+            key = node.slice
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                return self._field(node, base, key.value, is_attribute=False)
+            if isinstance(base, GraphQLList):
+                return base if isinstance(key, ast.Slice) else _strip(base.of_type)
+            if isinstance(base, GraphQLObjectType):
+                self._report(node, f"{base.name} is an object, not a list; read one of its fields ({_fields(base)})")
+            return None
+        self.generic_visit(node)
+        return None
+
+    def _field(self, node: ast.expr, base: GraphQLOutputType | None, name: str, is_attribute: bool) -> GraphQLOutputType | None:
+        base = _strip(base)
+        if isinstance(base, GraphQLObjectType):
+            if name in base.fields:
+                return _strip(base.fields[name].type)
+            near = closest(name, list(base.fields))
+            hint = f"closest: {', '.join(near)}" if near else f"its fields: {_fields(base)}"
+            self._report(node, f"type {base.name} has no field {name!r}; {hint}")
+        elif isinstance(base, GraphQLList) and not (is_attribute and name in _LIST_METHODS):
+            inner = _strip(base.of_type)
+            example = f"[0].{name}" if isinstance(inner, GraphQLObjectType) and name in inner.fields else "[0]"
+            self._report(node, f"a list of {inner}, not an object: index it first ({example})")
+        return None  # scalars, JSON and unknown types are not checked further
+
+    def _report(self, node: ast.expr, detail: str) -> None:
+        self.problems.append(FieldProblem("invalid_field", node.lineno, ast.unparse(node), detail))
+
+    def _load(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load) and node.id in self.response_vars and node.id not in self.bound:
+            self.problems.append(
+                FieldProblem("wrong_order", node.lineno, node.id, f"{node.id} is read before the call that assigns it")
+            )
+
+    # -- expressions that are chains: type them (which checks them) --------
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        self.type_of(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        self.type_of(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        self.type_of(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if isinstance(node.func, ast.Attribute):  # a method call: its receiver is the chain
+            self.visit(node.func.value)
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                self.visit(arg)
+        else:
+            self.type_of(node)
+
+    # -- statements that bind names ----------------------------------------
+
+    def _bind(self, target: ast.expr, t: GraphQLOutputType | None) -> None:
+        if isinstance(target, ast.Name):
+            self.bound.add(target.id)
+            if t is None:
+                self.env.pop(target.id, None)
+            else:
+                self.env[target.id] = t
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                self._bind(element, None)
+        else:
+            self.visit(target)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        t = self.type_of(node.value)
+        for target in node.targets:
+            self._bind(target, t)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._bind(node.target, self.type_of(node.value) if node.value is not None else None)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self._bind(node.target, self.type_of(node.value))
+
+    def visit_For(self, node: ast.For) -> None:
+        self._bind(node.target, _element(self.type_of(node.iter)))
+        for statement in [*node.body, *node.orelse]:
+            self.visit(statement)
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        saved = dict(self.env)
+        for generator in node.generators:
+            self._bind(generator.target, _element(self.type_of(generator.iter)))
+            for condition in generator.ifs:
+                self.visit(condition)
+        for part in (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,):
+            self.visit(part)
+        self.env = saved
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
+
+
+def _element(t: GraphQLOutputType | None) -> GraphQLOutputType | None:
+    t = _strip(t)
+    return _strip(t.of_type) if isinstance(t, GraphQLList) else None
+
+
+def _fields(t: GraphQLObjectType, shown: int = 8) -> str:
+    names = list(t.fields)
+    return ", ".join(names[:shown]) + (", ..." if len(names) > shown else "")
+
+
+def _response_vars(tree: ast.Module, is_api: Callable[[str], bool]) -> set[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            func = node.value.func
+            if isinstance(func, ast.Name) and is_api(func.id):
+                names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def check_fields(code: str, catalog: Catalog, is_api: Callable[[str], bool]) -> list[FieldProblem]:
+    """Every response access of ``code`` its GraphQL type forbids, in program order.
+
+    ``is_api(name)`` says whether a bare callee is an API call. A program that
+    does not parse has no problems here (its parse error is reported instead).
+    """
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    checker = _Checker(is_api, catalog.response_type, _response_vars(tree, is_api))
+    try:
+        checker.visit(tree)
+    except RecursionError:
+        return []
+    return sorted(checker.problems, key=lambda p: p.line)
