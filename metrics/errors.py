@@ -24,12 +24,13 @@ A gold program classified against itself has no errors.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 from gqlbench.metrics.calls import ApiCall, ProgramAnalysis
-from gqlbench.metrics.fields import Catalog, check_fields, closest
+from gqlbench.metrics.fields import Catalog, FieldProblem, check_fields, closest
 from gqlbench.metrics.matching import match_calls
 from gqlbench.metrics.sources import literal_value, references
 from gqlbench.records import FunctionSpec, Trace
@@ -128,7 +129,11 @@ def _function_errors(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog:
     return errors
 
 
-def _argument_errors(gold: ApiCall, pred: ApiCall, spec: FunctionSpec | None) -> list[ErrorRecord]:
+_IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
+def _argument_errors(gold: ApiCall, pred: ApiCall, spec: FunctionSpec | None, late: set[str]) -> list[ErrorRecord]:
+    """``late``: response variables the program reads before assigning them (their use is an order error)."""
     errors = []
     for key, expected in gold.args.items():
         got = pred.args.get(key)
@@ -138,6 +143,10 @@ def _argument_errors(gold: ApiCall, pred: ApiCall, spec: FunctionSpec | None) ->
         if got == expected:
             continue
         gold_refs, pred_refs = references(expected), references(got)
+        early = sorted(late.intersection(_IDENTIFIER.findall(got)))
+        if gold_refs and early:
+            errors.append(ErrorRecord("wrong_order", pred.token, key, expected, got, f"reads {', '.join(early)} before the call that assigns it"))
+            continue
         if gold_refs and gold_refs != pred_refs:
             where = ", ".join(t + p for t, p in pred_refs) or "no response"
             errors.append(ErrorRecord("wrong_source", pred.token, key, expected, got, f"reads {where}"))
@@ -151,7 +160,7 @@ def _argument_errors(gold: ApiCall, pred: ApiCall, spec: FunctionSpec | None) ->
     return errors
 
 
-def _signature_errors(pred: ApiCall, spec: FunctionSpec, gold: ApiCall | None, reported: set[tuple[str, str]]) -> list[ErrorRecord]:
+def _signature_errors(pred: ApiCall, spec: FunctionSpec, gold: ApiCall | None, reported: set[tuple[str | None, str | None]]) -> list[ErrorRecord]:
     """Against the signature alone; what the paired gold call does the same way is not an error."""
     errors = []
     gold_args = gold.args if gold is not None else {}
@@ -183,20 +192,16 @@ def _order_errors(gold: ProgramAnalysis, pairs: Mapping[int, ApiCall]) -> list[E
     return errors
 
 
-def _field_errors(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog) -> list[ErrorRecord]:
-    """Response accesses the types forbid; an access the gold program makes the same way is the
-    dataset's defect (docs/errata), not the prediction's."""
+def _field_problems(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog) -> list[FieldProblem]:
+    """Response accesses the types forbid, and responses read too early; what the gold program
+    does the same way is the dataset's defect (see the errata), not the prediction's."""
     names = {c.name for c in (*gold.calls, *predicted.calls)}
 
     def is_api(name: str) -> bool:
         return name in catalog.functions or name in names
 
     in_gold = {(p.kind, p.access) for p in check_fields(gold.code, catalog, is_api)}
-    return [
-        ErrorRecord(p.kind, got=p.access, detail=f"line {p.line}: {p.detail}")
-        for p in check_fields(predicted.code, catalog, is_api)
-        if (p.kind, p.access) not in in_gold
-    ]
+    return [p for p in check_fields(predicted.code, catalog, is_api) if (p.kind, p.access) not in in_gold]
 
 
 def _exec_errors(trace: Trace | None) -> list[ErrorRecord]:
@@ -218,19 +223,26 @@ def classify(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog
     if predicted.parse_error is not None:
         return [ErrorRecord("parse_error", detail=predicted.parse_error), *_exec_errors(trace)]
     pairs = pair_calls(gold.calls, predicted.calls)
+    problems = _field_problems(gold, predicted, catalog)
+    late = {p.access for p in problems if p.kind == "wrong_order"}
     errors = _function_errors(gold, predicted, catalog, pairs)
-    reported: set[tuple[str, str]] = set()
+    reported: set[tuple[str | None, str | None]] = set()
     paired_gold = {p.index: gold.calls[g] for g, p in pairs.items()}
     for g, p in sorted(pairs.items(), key=lambda item: item[1].index):
-        found = _argument_errors(gold.calls[g], p, catalog.functions.get(p.name))
-        reported |= {(e.call, e.argument) for e in found}  # type: ignore[misc]
+        found = _argument_errors(gold.calls[g], p, catalog.functions.get(p.name), late)
+        reported |= {(e.call, e.argument) for e in found}
         errors += found
     for p in predicted.calls:
         spec = catalog.functions.get(p.name)
         if spec is not None:
             errors += _signature_errors(p, spec, paired_gold.get(p.index), reported)
-    errors += _field_errors(gold, predicted, catalog)
-    errors += _order_errors(gold, pairs)
+    # A variable read too early is reported once: on the argument it feeds, when it feeds one.
+    early_args = {e.got for e in errors if e.kind == "wrong_order"}
+    for problem in problems:
+        if problem.kind == "invalid_field" or not any(problem.access in _IDENTIFIER.findall(got or "") for got in early_args):
+            errors.append(ErrorRecord(problem.kind, got=problem.access, detail=f"line {problem.line}: {problem.detail}"))
+    ordered = {e.call for e in errors if e.kind == "wrong_order"}
+    errors += [e for e in _order_errors(gold, pairs) if e.call not in ordered]
     return errors + _exec_errors(trace)
 
 

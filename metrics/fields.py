@@ -131,7 +131,13 @@ class _Checker(ast.NodeVisitor):
             if isinstance(base, GraphQLObjectType):
                 self._report(node, f"{base.name} is an object, not a list; read one of its fields ({_fields(base)})")
             return None
-        self.generic_visit(node)
+        if isinstance(node, ast.NamedExpr):
+            self.visit_NamedExpr(node)
+            return self.env.get(node.target.id)
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            self._comprehension(node)
+        else:
+            self.generic_visit(node)
         return None
 
     def _field(self, node: ast.expr, base: GraphQLOutputType | None, name: str, is_attribute: bool) -> GraphQLOutputType | None:
@@ -200,7 +206,9 @@ class _Checker(ast.NodeVisitor):
         self._bind(node.target, self.type_of(node.value) if node.value is not None else None)
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
-        self._bind(node.target, self.type_of(node.value))
+        if id(node) not in self._types:
+            self._types[id(node)] = None
+            self._bind(node.target, self.type_of(node.value))
 
     def visit_For(self, node: ast.For) -> None:
         self._bind(node.target, _element(self.type_of(node.iter)))
