@@ -205,7 +205,7 @@ def _field_problems(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: 
 
 
 def _exec_errors(trace: Trace | None) -> list[ErrorRecord]:
-    if trace is None or trace.error is None:
+    if trace is None or trace.error is None or trace.error.kind == "parse_error":  # already the static kind
         return []
     failed = [c for c in trace.calls if c.error]
     call = failed[-1].function if failed else None
@@ -221,7 +221,7 @@ def classify(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog
     if predicted.too_large is not None:
         return [ErrorRecord("too_large", detail=predicted.too_large)]
     if predicted.parse_error is not None:
-        return [ErrorRecord("parse_error", detail=predicted.parse_error), *_exec_errors(trace)]
+        return [ErrorRecord("parse_error", detail=predicted.parse_error), *_exec_errors(trace)]  # e.g. a refusal
     pairs = pair_calls(gold.calls, predicted.calls)
     problems = _field_problems(gold, predicted, catalog)
     late = {p.access for p in problems if p.kind == "wrong_order"}
