@@ -40,6 +40,7 @@ def add_exec_scores(
     catalog does not define (there is nothing to run them against): their
     explanation says so.
     """
+    from gqlbench.metrics.diagnose import with_exec_errors
     from gqlbench.mocks.execution import execute_samples
     from gqlbench.specs import list_domains
 
@@ -69,6 +70,6 @@ def add_exec_scores(
             reason = "too large to analyse" if result.id in too_large else "no program"
             details |= {"exec_success": success, "exec_match": match, "pred_not_run": reason}
         scores = result.scores.model_copy(update={"exec_success": success, "exec_match": match})
-        explanation = {**result.explanation, "exec": details}
+        explanation = with_exec_errors({**result.explanation, "exec": details}, None if codes[result.id] is None else outcome.pred)
         updated.append(result.model_copy(update={"scores": scores, "explanation": explanation}))
     return updated

@@ -35,7 +35,7 @@ from gqlbench.metrics.matching import match_calls
 from gqlbench.metrics.sources import literal_value, references
 from gqlbench.records import FunctionSpec, Trace
 
-__all__ = ["KINDS", "ErrorRecord", "classify", "pair_calls", "fits_type", "count_kinds"]
+__all__ = ["KINDS", "ErrorRecord", "classify", "exec_errors", "pair_calls", "fits_type", "count_kinds"]
 
 KINDS: tuple[str, ...] = (
     "parse_error",
@@ -204,7 +204,8 @@ def _field_problems(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: 
     return [p for p in check_fields(predicted.code, catalog, is_api) if (p.kind, p.access) not in in_gold]
 
 
-def _exec_errors(trace: Trace | None) -> list[ErrorRecord]:
+def exec_errors(trace: Trace | None) -> list[ErrorRecord]:
+    """The sandbox run's error as a record of the sandbox's kind (none when it ran clean)."""
     if trace is None or trace.error is None or trace.error.kind == "parse_error":  # already the static kind
         return []
     failed = [c for c in trace.calls if c.error]
@@ -221,7 +222,7 @@ def classify(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog
     if predicted.too_large is not None:
         return [ErrorRecord("too_large", detail=predicted.too_large)]
     if predicted.parse_error is not None:
-        return [ErrorRecord("parse_error", detail=predicted.parse_error), *_exec_errors(trace)]  # e.g. a refusal
+        return [ErrorRecord("parse_error", detail=predicted.parse_error), *exec_errors(trace)]  # e.g. a refusal
     pairs = pair_calls(gold.calls, predicted.calls)
     problems = _field_problems(gold, predicted, catalog)
     late = {p.access for p in problems if p.kind == "wrong_order"}
@@ -243,7 +244,7 @@ def classify(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog
             errors.append(ErrorRecord(problem.kind, got=problem.access, detail=f"line {problem.line}: {problem.detail}"))
     ordered = {e.call for e in errors if e.kind == "wrong_order"}
     errors += [e for e in _order_errors(gold, pairs) if e.call not in ordered]
-    return errors + _exec_errors(trace)
+    return errors + exec_errors(trace)
 
 
 def count_kinds(errors: Sequence[ErrorRecord | Mapping[str, object]]) -> dict[str, int]:
