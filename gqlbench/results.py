@@ -38,6 +38,8 @@ from gqlbench import __version__
 from gqlbench.errors import GqlbenchError
 from gqlbench.jsonl import BOM, decode_line, read_lines, utf8_data, utf8_text
 from gqlbench.metrics import EXEC_METRICS, METRICS, aggregate
+from gqlbench.statistics import DEFAULT_RESAMPLES
+from gqlbench.uncertainty import add_uncertainty, uncertainty_section
 from gqlbench.records import SampleResult
 
 __all__ = [
@@ -206,9 +208,10 @@ def repair_samples(path: Path) -> str | None:
 def results_document(
     results: Sequence[SampleResult], missing: Sequence[str] = (), meta: Mapping[str, object] | None = None
 ) -> dict[str, object]:
-    """The content of ``results.json`` for a run's sample results."""
+    """The content of ``results.json`` for a run's sample results (``meta["bootstrap"]``: resamples of the intervals)."""
+    resamples = int((meta or {}).get("bootstrap", DEFAULT_RESAMPLES))  # type: ignore[call-overload]
     return {
-        "metrics": aggregate(results),
+        "metrics": add_uncertainty(aggregate(results), results, resamples),
         "skipped": [{"id": r.id, "reason": r.skipped} for r in results if r.skipped is not None],
         "missing": list(missing),
         "meta": dict(meta or {}),
@@ -310,6 +313,7 @@ def render_report(document: Mapping[str, object], title: str = "gqlbench results
     metrics = document["metrics"]
     meta = document.get("meta", {})
     lines = [f"# {title}", "", render_table(metrics), "", _counts(metrics) + "."]  # type: ignore[arg-type]
+    lines += uncertainty_section(metrics, METRIC_TITLES)  # type: ignore[arg-type]
     skipped = document.get("skipped") or []
     if skipped:
         lines += ["", "Skipped (invalid gold program, excluded from every metric):", ""]

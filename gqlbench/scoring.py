@@ -70,6 +70,6 @@ def add_exec_scores(
             reason = "too large to analyse" if result.id in too_large else "no program"
             details |= {"exec_success": success, "exec_match": match, "pred_not_run": reason}
         scores = result.scores.model_copy(update={"exec_success": success, "exec_match": match})
-        explanation = with_exec_errors({**result.explanation, "exec": details}, None if codes[result.id] is None else outcome.pred)
+        explanation = with_exec_errors({**result.explanation, "exec": details}, None if codes[result.id] is None else outcome.pred, outcome.gold)
         updated.append(result.model_copy(update={"scores": scores, "explanation": explanation}))
     return updated

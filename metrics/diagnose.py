@@ -28,9 +28,18 @@ def diagnose(domain: str, gold: ProgramAnalysis, predicted: ProgramAnalysis | No
     return {"errors": [e.to_json() for e in errors], "f1_counts": {k: list(v) for k, v in counts.items()}}
 
 
-def with_exec_errors(explanation: Mapping[str, Any], trace: Trace | None) -> dict[str, Any]:
-    """``explanation`` with the sandbox run's error appended to its errors (when it has any)."""
-    found = [e.to_json() for e in exec_errors(trace)]
+def with_exec_errors(explanation: Mapping[str, Any], trace: Trace | None, gold_trace: Trace | None = None) -> dict[str, Any]:
+    """``explanation`` with the sandbox run's error appended to its errors (when it has any).
+
+    An error the gold program's own run has too (same kind and message) is the
+    dataset's defect, not the prediction's, and is left out.
+    """
+    gold_error = gold_trace.error if gold_trace is not None else None
+    found = [
+        e.to_json()
+        for e in exec_errors(trace)
+        if gold_error is None or (gold_error.kind, gold_error.message) != (e.kind, trace.error.message)  # type: ignore[union-attr]
+    ]
     if not found or "errors" not in explanation:
         return dict(explanation)
     return {**explanation, "errors": [*explanation["errors"], *found]}
