@@ -2,14 +2,18 @@
 
 A split has few samples (the test split: 32, one sample = 3.1 points of Arg
 Match), so every aggregate gets an interval and every comparison a p-value.
-All computation is SciPy's; this module only says what is resampled:
+The statistics are SciPy's; this module only says what is resampled:
 
 - the unit of resampling is always the **sample**: a per-sample metric is the
   mean of its values; a ratio of sums (Arg Match (functions), the micro F1s) is
   resampled by sample with its numerator and denominator together (clustered),
   never by call;
-- intervals are percentile bootstrap intervals (:func:`scipy.stats.bootstrap`)
-  with a fixed seed, so a report is reproducible;
+- intervals are percentile bootstrap intervals with a fixed seed, so a report
+  is reproducible. They are drawn exactly as :func:`scipy.stats.bootstrap`
+  draws them (``rng.integers(0, n, (resamples, n))``, linear quantiles; the
+  tests check equality with SciPy), but with NumPy alone: importing
+  ``scipy.stats`` costs seconds, more than scoring a split, and every
+  ``evaluate`` computes intervals. SciPy is imported only for p-values and power;
 - paired comparisons resample the shared samples once for both runs; p-values
   are McNemar's exact test (:func:`scipy.stats.binomtest` on the discordant
   pairs) for 0/1 metrics and a paired permutation test
@@ -23,7 +27,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 __all__ = [
     "DEFAULT_RESAMPLES",
@@ -70,30 +73,26 @@ def _mean(values: np.ndarray) -> Callable[[np.ndarray, int], np.ndarray]:
 
 
 def _bootstrap(statistic: Statistic, n: int, resamples: int, seed: int) -> tuple[tuple[float, float], float]:
-    """Percentile interval and bootstrap standard error of ``statistic`` over resampled sample indices."""
-    result = stats.bootstrap(
-        (np.arange(n),),
-        statistic,
-        n_resamples=resamples,
-        vectorized=True,
-        axis=-1,
-        confidence_level=CONFIDENCE,
-        method="percentile",
-        rng=np.random.default_rng(seed),
-    )
-    interval = result.confidence_interval
-    return (float(interval.low), float(interval.high)), float(result.standard_error)
+    """Percentile interval and bootstrap standard error of ``statistic`` over resampled sample indices.
+
+    The draws and quantiles of ``scipy.stats.bootstrap(..., method="percentile")``.
+    """
+    rng = np.random.default_rng(seed)
+    distribution = statistic(rng.integers(0, n, (resamples, n)), -1)
+    alpha = (1 - CONFIDENCE) / 2
+    low, high = np.quantile(distribution, [alpha, 1 - alpha])
+    return (float(low), float(high)), float(distribution.std(ddof=1))
 
 
 def mean_estimate(values: Values, resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> Estimate:
-    """Mean of per-sample values, its standard error (``scipy.stats.sem``) and bootstrap interval."""
+    """Mean of per-sample values, its standard error (as ``scipy.stats.sem``) and bootstrap interval."""
     array = np.asarray(values, dtype=float)
     if len(array) == 0:
         return Estimate(0.0, None, None)
     if len(array) < 2:
         return Estimate(float(array.mean()), None, None)
     ci, _ = _bootstrap(_mean(array), len(array), resamples, seed)
-    return Estimate(float(array.mean()), float(stats.sem(array)), ci)
+    return Estimate(float(array.mean()), float(array.std(ddof=1) / np.sqrt(len(array))), ci)  # scipy.stats.sem
 
 
 def ratio_estimate(numerators: Values, denominators: Values, resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> Estimate:
@@ -112,10 +111,14 @@ def mcnemar_exact(a: Values, b: Values) -> float:
     only_b, only_a = int(((x == 0) & (y == 1)).sum()), int(((x == 1) & (y == 0)).sum())
     if only_a + only_b == 0:
         return 1.0
+    from scipy import stats  # lazily: importing scipy.stats takes seconds
+
     return float(stats.binomtest(only_b, only_a + only_b, 0.5).pvalue)
 
 
 def _swap_pvalue(statistic: Callable[[np.ndarray, np.ndarray, int], np.ndarray], n: int, resamples: int, seed: int) -> float:
+    from scipy import stats
+
     # Index n + i is sample i of run B; swapping within a pair is permutation_type="samples".
     result = stats.permutation_test(
         (np.arange(n), np.arange(n) + n),
@@ -211,6 +214,8 @@ def minimal_detectable_difference(n: int, p: float = 0.5, correlation: float = 0
     """
     if n < 1:
         raise ValueError("the number of samples must be positive")
+    from scipy import stats
+
     z = stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power)
     return float(z * np.sqrt(2 * p * (1 - p) * (1 - correlation) / n))
 
