@@ -23,14 +23,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
-from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLOutputType, GraphQLSchema
+from graphql import GraphQLSyntaxError, ListTypeNode, NamedTypeNode, NonNullTypeNode, ObjectTypeDefinitionNode, TypeNode, parse
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import FunctionSpec
 
-__all__ = ["Catalog", "FieldProblem", "load_catalog", "check_fields", "closest"]
-
-ResponseType = Callable[[str], "GraphQLOutputType | None"]
+__all__ = ["Catalog", "FieldProblem", "ObjectShape", "ListShape", "Shape", "load_catalog", "shapes_from_sdl", "check_fields", "closest"]
 
 
 def closest(name: str, options: list[str], n: int = 3) -> list[str]:
@@ -38,40 +36,81 @@ def closest(name: str, options: list[str], n: int = 3) -> list[str]:
     return difflib.get_close_matches(name, options, n=n, cutoff=0.5)
 
 
+@dataclass(eq=False)
+class ObjectShape:
+    """A GraphQL object type: its name and its fields' shapes (None: a scalar or ``JSON``)."""
+
+    name: str
+    fields: dict[str, Shape] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ListShape:
+    """A GraphQL list of ``of`` (None: of scalars)."""
+
+    of: Shape
+
+
+Shape = ObjectShape | ListShape | None
+
+
+def shapes_from_sdl(sdl: str) -> dict[str, Shape]:
+    """Each ``Query`` field of an SDL text -> its response shape.
+
+    Read with graphql-core's parser only: the checks need the object types'
+    fields and list wrappers, not a validated schema, and building one per
+    endpoint costs ten times more than scoring its programs.
+    """
+    definitions = [d for d in parse(sdl, no_location=True).definitions if isinstance(d, ObjectTypeDefinitionNode)]
+    objects = {d.name.value: ObjectShape(d.name.value) for d in definitions}
+
+    def shape(node: TypeNode) -> Shape:
+        if isinstance(node, NonNullTypeNode):
+            return shape(node.type)
+        if isinstance(node, ListTypeNode):
+            return ListShape(shape(node.type))
+        assert isinstance(node, NamedTypeNode)
+        return objects.get(node.name.value)
+
+    for d in definitions:
+        objects[d.name.value].fields.update({f.name.value: shape(f.type) for f in d.fields or ()})
+    query = objects.pop("Query", None)
+    return dict(query.fields) if query is not None else {}
+
+
 @cache
-def _endpoint_schema(domain: str, function: str) -> GraphQLSchema | None:
-    from gqlbench.schemas import build_schema  # the catalog layer, below metrics
+def _endpoint_shape(domain: str, function: str) -> Shape:
+    from gqlbench.schemas import endpoint_sdl  # the catalog layer, below metrics
 
     try:
-        return build_schema(domain, [function])
-    except GqlbenchError:
+        sdl = endpoint_sdl(domain, function)
+        return shapes_from_sdl(sdl).get(function) if sdl else None
+    except (GraphQLSyntaxError, GqlbenchError):
         return None
 
 
 @dataclass(frozen=True)
 class Catalog:
-    """What a domain declares: its signatures and, per endpoint, its response type (or None)."""
+    """What a domain declares: its signatures and, per endpoint, its response shape (or None)."""
 
     functions: Mapping[str, FunctionSpec]
     domain: str | None = None  # None: no response schemas, so no field checks
-    response_types: Mapping[str, GraphQLOutputType] = field(default_factory=dict)  # overrides, for tests
 
-    def response_type(self, function: str) -> GraphQLOutputType | None:
-        """The endpoint's response type, from its SDL in the catalog; None when it has none."""
-        if function in self.response_types:
-            return self.response_types[function]
-        if self.domain is None:
-            return None
-        schema = _endpoint_schema(self.domain, function)
-        query = schema.query_type if schema is not None else None
-        return query.fields[function].type if query is not None and function in query.fields else None
+    def response_type(self, function: str) -> Shape:
+        """The endpoint's response shape, from its SDL in the catalog; None when it has none."""
+        return _endpoint_shape(self.domain, function) if self.domain is not None else None
 
 
 def load_catalog(domain: str, functions: Mapping[str, FunctionSpec]) -> Catalog:
     """The catalog of ``domain`` with ``functions`` as its signatures (schemas load lazily, cached)."""
+    return Catalog(functions, domain if domain in _known_domains() else None)
+
+
+@cache
+def _known_domains() -> frozenset[str]:
     from gqlbench.specs import list_domains
 
-    return Catalog(functions, domain if domain in list_domains() else None)
+    return frozenset(list_domains())
 
 
 @dataclass(frozen=True)
@@ -84,51 +123,47 @@ class FieldProblem:
     detail: str
 
 
-def _strip(t: GraphQLOutputType | None) -> GraphQLOutputType | None:
-    return t.of_type if isinstance(t, GraphQLNonNull) else t
-
-
 _LIST_METHODS = {"index", "count", "copy"}
 
 
 class _Checker(ast.NodeVisitor):
     """Give expressions GraphQL types in statement order and record what the types forbid."""
 
-    def __init__(self, is_api: Callable[[str], bool], response_type: ResponseType, response_vars: set[str]) -> None:
+    def __init__(self, is_api: Callable[[str], bool], response_type: Callable[[str], Shape], response_vars: set[str]) -> None:
         self.is_api = is_api
         self.response_type = response_type
         self.response_vars = response_vars  # names some statement assigns an API response to
-        self.env: dict[str, GraphQLOutputType] = {}
+        self.env: dict[str, ObjectShape | ListShape] = {}
         self.bound: set[str] = set()
         self.problems: list[FieldProblem] = []
-        self._types: dict[int, GraphQLOutputType | None] = {}
+        self._types: dict[int, Shape] = {}
 
     # -- types -------------------------------------------------------------
 
-    def type_of(self, node: ast.expr) -> GraphQLOutputType | None:
+    def type_of(self, node: ast.expr) -> Shape:
         """The node's GraphQL type (None: unknown or not a response), each node judged once."""
         if id(node) not in self._types:
             self._types[id(node)] = self._compute(node)
         return self._types[id(node)]
 
-    def _compute(self, node: ast.expr) -> GraphQLOutputType | None:
+    def _compute(self, node: ast.expr) -> Shape:
         if isinstance(node, ast.Name):
             self._load(node)
             return self.env.get(node.id)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self.is_api(node.func.id):
             self.generic_visit(node)
-            return _strip(self.response_type(node.func.id))
+            return self.response_type(node.func.id)
         if isinstance(node, ast.Attribute):
             return self._field(node, self.type_of(node.value), node.attr, is_attribute=True)
         if isinstance(node, ast.Subscript):
-            base = _strip(self.type_of(node.value))
+            base = self.type_of(node.value)
             self.visit(node.slice)
             key = node.slice
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 return self._field(node, base, key.value, is_attribute=False)
-            if isinstance(base, GraphQLList):
-                return base if isinstance(key, ast.Slice) else _strip(base.of_type)
-            if isinstance(base, GraphQLObjectType):
+            if isinstance(base, ListShape):
+                return base if isinstance(key, ast.Slice) else base.of
+            if isinstance(base, ObjectShape):
                 self._report(node, f"{base.name} is an object, not a list; read one of its fields ({_fields(base)})")
             return None
         if isinstance(node, ast.NamedExpr):
@@ -140,18 +175,18 @@ class _Checker(ast.NodeVisitor):
             self.generic_visit(node)
         return None
 
-    def _field(self, node: ast.expr, base: GraphQLOutputType | None, name: str, is_attribute: bool) -> GraphQLOutputType | None:
-        base = _strip(base)
-        if isinstance(base, GraphQLObjectType):
+    def _field(self, node: ast.expr, base: Shape, name: str, is_attribute: bool) -> Shape:
+        if isinstance(base, ObjectShape):
             if name in base.fields:
-                return _strip(base.fields[name].type)
+                return base.fields[name]
             near = closest(name, list(base.fields))
             hint = f"closest: {', '.join(near)}" if near else f"its fields: {_fields(base)}"
             self._report(node, f"type {base.name} has no field {name!r}; {hint}")
-        elif isinstance(base, GraphQLList) and not (is_attribute and name in _LIST_METHODS):
-            inner = _strip(base.of_type)
-            example = f"[0].{name}" if isinstance(inner, GraphQLObjectType) and name in inner.fields else "[0]"
-            self._report(node, f"a list of {inner}, not an object: index it first ({example})")
+        elif isinstance(base, ListShape) and not (is_attribute and name in _LIST_METHODS):
+            inner = base.of
+            example = f"[0].{name}" if isinstance(inner, ObjectShape) and name in inner.fields else "[0]"
+            what = inner.name if isinstance(inner, ObjectShape) else "values"
+            self._report(node, f"a list of {what}, not an object: index it first ({example})")
         return None  # scalars, JSON and unknown types are not checked further
 
     def _report(self, node: ast.expr, detail: str) -> None:
@@ -184,7 +219,7 @@ class _Checker(ast.NodeVisitor):
 
     # -- statements that bind names ----------------------------------------
 
-    def _bind(self, target: ast.expr, t: GraphQLOutputType | None) -> None:
+    def _bind(self, target: ast.expr, t: Shape) -> None:
         if isinstance(target, ast.Name):
             self.bound.add(target.id)
             if t is None:
@@ -228,12 +263,11 @@ class _Checker(ast.NodeVisitor):
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
 
-def _element(t: GraphQLOutputType | None) -> GraphQLOutputType | None:
-    t = _strip(t)
-    return _strip(t.of_type) if isinstance(t, GraphQLList) else None
+def _element(t: Shape) -> Shape:
+    return t.of if isinstance(t, ListShape) else None
 
 
-def _fields(t: GraphQLObjectType, shown: int = 8) -> str:
+def _fields(t: ObjectShape, shown: int = 8) -> str:
     names = list(t.fields)
     return ", ".join(names[:shown]) + (", ..." if len(names) > shown else "")
 
