@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -72,13 +73,20 @@ def _mean(values: np.ndarray) -> Callable[[np.ndarray, int], np.ndarray]:
     return statistic
 
 
+@lru_cache(maxsize=8)
+def _resample_indices(n: int, resamples: int, seed: int) -> np.ndarray:
+    """The bootstrap's draws; every metric of a group of n samples reuses them (same seed, same draws)."""
+    indices = np.random.default_rng(seed).integers(0, n, (resamples, n))
+    indices.setflags(write=False)
+    return indices
+
+
 def _bootstrap(statistic: Statistic, n: int, resamples: int, seed: int) -> tuple[tuple[float, float], float]:
     """Percentile interval and bootstrap standard error of ``statistic`` over resampled sample indices.
 
     The draws and quantiles of ``scipy.stats.bootstrap(..., method="percentile")``.
     """
-    rng = np.random.default_rng(seed)
-    distribution = statistic(rng.integers(0, n, (resamples, n)), -1)
+    distribution = statistic(_resample_indices(n, resamples, seed), -1)
     alpha = (1 - CONFIDENCE) / 2
     low, high = np.quantile(distribution, [alpha, 1 - alpha])
     return (float(low), float(high)), float(distribution.std(ddof=1))

@@ -126,6 +126,13 @@ class FieldProblem:
 _LIST_METHODS = {"index", "count", "copy"}
 
 
+@dataclass(frozen=True)
+class _Pending:
+    """An endpoint's response whose shape has not been needed yet (loading a shape reads its SDL)."""
+
+    function: str
+
+
 class _Checker(ast.NodeVisitor):
     """Give expressions GraphQL types in statement order and record what the types forbid."""
 
@@ -133,15 +140,20 @@ class _Checker(ast.NodeVisitor):
         self.is_api = is_api
         self.response_type = response_type
         self.response_vars = response_vars  # names some statement assigns an API response to
-        self.env: dict[str, ObjectShape | ListShape] = {}
+        self.env: dict[str, ObjectShape | ListShape | _Pending] = {}
         self.bound: set[str] = set()
         self.problems: list[FieldProblem] = []
-        self._types: dict[int, Shape] = {}
+        self._types: dict[int, Shape | _Pending] = {}
 
     # -- types -------------------------------------------------------------
 
     def type_of(self, node: ast.expr) -> Shape:
         """The node's GraphQL type (None: unknown or not a response), each node judged once."""
+        found = self._held(node)
+        return self.response_type(found.function) if isinstance(found, _Pending) else found
+
+    def _held(self, node: ast.expr) -> Shape | _Pending:
+        """Like :meth:`type_of`, but a call's response stays unread (for assignments)."""
         if id(node) not in self._types:
             self._types[id(node)] = self._compute(node)
         return self._types[id(node)]
@@ -149,10 +161,10 @@ class _Checker(ast.NodeVisitor):
     def _compute(self, node: ast.expr) -> Shape:
         if isinstance(node, ast.Name):
             self._load(node)
-            return self.env.get(node.id)
+            return self.env.get(node.id)  # type: ignore[return-value]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self.is_api(node.func.id):
             self.generic_visit(node)
-            return self.response_type(node.func.id)
+            return _Pending(node.func.id)  # the response's shape is read only if the response is
         if isinstance(node, ast.Attribute):
             return self._field(node, self.type_of(node.value), node.attr, is_attribute=True)
         if isinstance(node, ast.Subscript):
@@ -219,7 +231,7 @@ class _Checker(ast.NodeVisitor):
 
     # -- statements that bind names ----------------------------------------
 
-    def _bind(self, target: ast.expr, t: Shape) -> None:
+    def _bind(self, target: ast.expr, t: Shape | _Pending) -> None:
         if isinstance(target, ast.Name):
             self.bound.add(target.id)
             if t is None:
@@ -233,7 +245,7 @@ class _Checker(ast.NodeVisitor):
             self.visit(target)
 
     def visit_Assign(self, node: ast.Assign) -> None:
-        t = self.type_of(node.value)
+        t = self._held(node.value)
         for target in node.targets:
             self._bind(target, t)
 
