@@ -200,8 +200,11 @@ def _field_problems(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: 
     def is_api(name: str) -> bool:
         return name in catalog.functions or name in names
 
+    found = check_fields(predicted.code, catalog, is_api)
+    if not found:
+        return []
     in_gold = {(p.kind, p.access) for p in check_fields(gold.code, catalog, is_api)}
-    return [p for p in check_fields(predicted.code, catalog, is_api) if (p.kind, p.access) not in in_gold]
+    return [p for p in found if (p.kind, p.access) not in in_gold]
 
 
 def exec_errors(trace: Trace | None) -> list[ErrorRecord]:

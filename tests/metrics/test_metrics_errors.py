@@ -7,7 +7,7 @@ import pytest
 from gqlbench.dataset import load_split
 from gqlbench.metrics import analyze, functions_for
 from gqlbench.metrics.errors import KINDS, ErrorRecord, classify, count_kinds, fits_type
-from gqlbench.metrics.fields import ListShape, ObjectShape, load_catalog, shapes_from_sdl
+from gqlbench.metrics.fields import load_catalog
 from gqlbench.metrics.limits import Limits
 from gqlbench.records import ExecError, Trace, TraceCall
 from gqlbench.specs import load_specs
@@ -93,19 +93,6 @@ def test_invalid_field_names_the_closest_fields_and_list_misuse(catalog) -> None
     assert by_key.kind == "invalid_field" and "closest: items" in by_key.detail
     (indexed,) = errors_of(GOLD + "x = r.tracks[0]\n", catalog)
     assert indexed.kind == "invalid_field" and "is an object, not a list" in indexed.detail
-
-
-def test_shapes_come_from_the_sdl_with_lists_and_non_null_unwrapped() -> None:
-    sdl = """
-    type F_Item { id: String! tags: [String] }
-    type F_Root { items: [F_Item!]! total: Int }
-    type Query { F(id: String!): F_Root @rest(endpoint: "https://x/$id;") }
-    """
-    root = shapes_from_sdl(sdl)["F"]
-    assert isinstance(root, ObjectShape) and root.name == "F_Root" and root.fields["total"] is None
-    items = root.fields["items"]
-    assert isinstance(items, ListShape) and isinstance(items.of, ObjectShape) and items.of.name == "F_Item"
-    assert items.of.fields["tags"] == ListShape(None)
 
 
 def test_field_types_follow_loops_and_comprehensions(catalog) -> None:
