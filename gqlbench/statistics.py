@@ -46,7 +46,6 @@ DEFAULT_RESAMPLES = 10_000
 CONFIDENCE = 0.95
 
 Values = Sequence[float] | np.ndarray
-Statistic = Callable[..., np.ndarray]  # (index array, axis) -> statistic per resample
 
 
 @dataclass(frozen=True)
@@ -66,27 +65,37 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> Callable[[np.ndarray, int], np.n
     return statistic
 
 
-def _mean(values: np.ndarray) -> Callable[[np.ndarray, int], np.ndarray]:
-    def statistic(idx: np.ndarray, axis: int = -1) -> np.ndarray:
-        return values[idx].mean(axis=axis)
+@lru_cache(maxsize=8)
+def _resample_weights(n: int, resamples: int, seed: int) -> np.ndarray:
+    """How often each sample is drawn in each resample, from the draws of ``scipy.stats.bootstrap``.
+
+    ``rng.integers(0, n, (resamples, n))`` as SciPy draws them, counted per
+    sample, so a resampled sum is one matrix product. Every metric of a group
+    of n samples reuses them (same seed, same draws).
+    """
+    draws = np.random.default_rng(seed).integers(0, n, (resamples, n))
+    rows = np.arange(resamples)[:, None] * n
+    weights = np.bincount((draws + rows).ravel(), minlength=resamples * n).reshape(resamples, n).astype(float)
+    weights.setflags(write=False)
+    return weights
+
+
+def _weighted_ratio(num: np.ndarray, den: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """Sum of numerators over sum of denominators for each row of sample weights (0 when no denominator)."""
+
+    def statistic(weights: np.ndarray) -> np.ndarray:
+        top, bottom = weights @ num, weights @ den
+        return np.divide(top, bottom, out=np.zeros_like(top, dtype=float), where=bottom != 0)
 
     return statistic
 
 
-@lru_cache(maxsize=8)
-def _resample_indices(n: int, resamples: int, seed: int) -> np.ndarray:
-    """The bootstrap's draws; every metric of a group of n samples reuses them (same seed, same draws)."""
-    indices = np.random.default_rng(seed).integers(0, n, (resamples, n))
-    indices.setflags(write=False)
-    return indices
-
-
-def _bootstrap(statistic: Statistic, n: int, resamples: int, seed: int) -> tuple[tuple[float, float], float]:
-    """Percentile interval and bootstrap standard error of ``statistic`` over resampled sample indices.
+def _bootstrap(statistic: Callable[[np.ndarray], np.ndarray], n: int, resamples: int, seed: int) -> tuple[tuple[float, float], float]:
+    """Percentile interval and bootstrap standard error of ``statistic`` over resampled samples.
 
     The draws and quantiles of ``scipy.stats.bootstrap(..., method="percentile")``.
     """
-    distribution = statistic(_resample_indices(n, resamples, seed), -1)
+    distribution = statistic(_resample_weights(n, resamples, seed))
     alpha = (1 - CONFIDENCE) / 2
     low, high = np.quantile(distribution, [alpha, 1 - alpha])
     return (float(low), float(high)), float(distribution.std(ddof=1))
@@ -99,7 +108,7 @@ def mean_estimate(values: Values, resamples: int = DEFAULT_RESAMPLES, seed: int 
         return Estimate(0.0, None, None)
     if len(array) < 2:
         return Estimate(float(array.mean()), None, None)
-    ci, _ = _bootstrap(_mean(array), len(array), resamples, seed)
+    ci, _ = _bootstrap(_weighted_ratio(array, np.ones_like(array)), len(array), resamples, seed)
     return Estimate(float(array.mean()), float(array.std(ddof=1) / np.sqrt(len(array))), ci)  # scipy.stats.sem
 
 
@@ -109,7 +118,7 @@ def ratio_estimate(numerators: Values, denominators: Values, resamples: int = DE
     value = float(num.sum() / den.sum()) if den.sum() else 0.0
     if len(num) < 2:
         return Estimate(value, None, None)
-    ci, stderr = _bootstrap(_ratio(num, den), len(num), resamples, seed)
+    ci, stderr = _bootstrap(_weighted_ratio(num, den), len(num), resamples, seed)
     return Estimate(value, stderr, ci)
 
 
@@ -196,12 +205,12 @@ def compare_paired(
         raise ValueError(f"paired values differ in length ({n} and {len(y)}); align them by sample id first")
     xd = np.ones(n) if a_den is None else np.asarray(a_den, dtype=float)
     yd = np.ones(n) if b_den is None else np.asarray(b_den, dtype=float)
-    ratio_a, ratio_b = _ratio(x, xd), _ratio(y, yd)
-    everything = np.arange(n)
-    value_a, value_b = float(ratio_a(everything)), float(ratio_b(everything))
+    ratio_a, ratio_b = _weighted_ratio(x, xd), _weighted_ratio(y, yd)
+    everything = np.ones((1, n))
+    value_a, value_b = float(ratio_a(everything)[0]), float(ratio_b(everything)[0])
 
-    def difference(idx: np.ndarray, axis: int = -1) -> np.ndarray:
-        return ratio_b(idx, axis) - ratio_a(idx, axis)
+    def difference(weights: np.ndarray) -> np.ndarray:
+        return ratio_b(weights) - ratio_a(weights)
 
     ci = _bootstrap(difference, n, resamples, seed)[0] if n >= 2 else None
     binary = a_den is None and b_den is None and set(np.unique(np.concatenate([x, y]))) <= {0.0, 1.0}

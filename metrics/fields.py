@@ -23,10 +23,10 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 from graphql import GraphQLSyntaxError
 
-from gqlbench.errors import GqlbenchError
 from gqlbench.records import FunctionSpec
 
 __all__ = ["Catalog", "FieldProblem", "ObjectShape", "ListShape", "Shape", "load_catalog", "shapes_from_sdl", "check_fields", "closest"]
@@ -158,13 +158,21 @@ def shapes_from_sdl(sdl: str) -> dict[str, Shape]:
 
 
 @cache
-def _endpoint_shape(domain: str, function: str) -> Shape:
-    from gqlbench.schemas import endpoint_sdl  # the catalog layer, below metrics
+def _sdl_folder(domain: str) -> Path | None:
+    from gqlbench.specs import schemas_path  # the catalog layer, below metrics
 
+    return schemas_path(domain)
+
+
+@cache
+def _endpoint_shape(domain: str, function: str) -> Shape:
+    folder = _sdl_folder(domain)
+    path = folder / f"{function}.graphql" if folder is not None else None
+    if path is None or not path.is_file():
+        return None  # no response schema (StepZen saw no response), or not a catalog endpoint
     try:
-        sdl = endpoint_sdl(domain, function)
-        return shapes_from_sdl(sdl).get(function) if sdl else None
-    except (GraphQLSyntaxError, GqlbenchError):
+        return shapes_from_sdl(path.read_text(encoding="utf-8")).get(function)
+    except GraphQLSyntaxError:
         return None
 
 
