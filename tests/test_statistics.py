@@ -109,3 +109,13 @@ def test_minimal_detectable_difference_matches_the_normal_formula() -> None:
 def test_seed_spread_is_mean_and_sample_standard_deviation() -> None:
     assert seed_spread([0.5, 0.6, 0.7]) == pytest.approx((0.6, 0.1))
     assert seed_spread([0.5]) == (0.5, None)
+
+
+def test_scoring_does_not_import_scipy() -> None:
+    """Importing scipy.stats costs seconds; results.json's intervals need NumPy only."""
+    import subprocess
+    import sys
+
+    code = "import sys, gqlbench.results, gqlbench.evaluation; print('scipy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
