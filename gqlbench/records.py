@@ -232,7 +232,7 @@ class ResultsDocument(_Record):
     ties the file to the code, data and command that produced it.
     """
 
-    metrics: dict[str, dict[str, int | float | None]]
+    metrics: dict[str, dict[str, Any]]  # numbers, and (with intervals) ci lists, stderr and error-count maps
     skipped: list[SkippedSample] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)

@@ -39,8 +39,10 @@ from gqlbench import __version__
 from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.jsonl import BOM, decode_line, read_lines, utf8_data, utf8_text
-from gqlbench.metrics import Metric, aggregate, all_metrics
+from gqlbench.metrics import Metric, aggregate, all_metrics, metric_titles
 from gqlbench.records import ResultsDocument, SampleResult, SkippedSample
+from gqlbench.statistics import DEFAULT_RESAMPLES
+from gqlbench.uncertainty import add_uncertainty, uncertainty_section
 
 __all__ = [
     "SAMPLES_FILE",
@@ -197,9 +199,10 @@ def repair_samples(path: Path) -> str | None:
 def results_document(
     results: Sequence[SampleResult], missing: Sequence[str] = (), meta: Mapping[str, object] | None = None
 ) -> ResultsDocument:
-    """The content of ``results.json`` for a run's sample results."""
+    """The content of ``results.json`` for a run's sample results (``meta["bootstrap"]``: resamples of the intervals)."""
+    resamples = int((meta or {}).get("bootstrap", DEFAULT_RESAMPLES))  # type: ignore[call-overload]
     return ResultsDocument(
-        metrics=aggregate(results),
+        metrics=add_uncertainty(aggregate(results), results, resamples),
         skipped=[SkippedSample(id=r.id, reason=r.skipped) for r in results if r.skipped is not None],
         missing=list(missing),
         meta=dict(meta or {}),
@@ -311,6 +314,7 @@ def render_report(document: ResultsDocument, title: str = "gqlbench results") ->
     """``report.md``: the table, what was scored, and what was not (skipped, missing)."""
     metrics = document.metrics
     lines = [f"# {title}", "", render_table(metrics), "", _counts(metrics) + "."]
+    lines += uncertainty_section(metrics, metric_titles())
     if document.skipped:
         lines += ["", "Skipped (invalid gold program, excluded from every metric):", ""]
         lines += [f"- `{s.id}`: {s.reason}" for s in document.skipped]

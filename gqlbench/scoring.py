@@ -41,6 +41,7 @@ def add_exec_scores(
     catalog does not define (there is nothing to run them against): their
     explanation says so.
     """
+    from gqlbench.metrics.diagnose import with_exec_errors
     from gqlbench.metrics.traces import trace_scores
     from gqlbench.mocks.execution import execute_samples
     from gqlbench.specs import list_domains
@@ -69,5 +70,6 @@ def add_exec_scores(
         if not ran:
             details["pred_not_run"] = "too large to analyse" if result.id in too_large else "no program"
         scores = Scores.model_validate(result.scores.model_dump() | values)
-        updated.append(result.model_copy(update={"scores": scores, "explanation": {**result.explanation, "exec": details}}))
+        explanation = with_exec_errors({**result.explanation, "exec": details}, pair.pred if ran else None, pair.gold)
+        updated.append(result.model_copy(update={"scores": scores, "explanation": explanation}))
     return updated

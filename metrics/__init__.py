@@ -34,7 +34,7 @@ from gqlbench.metrics.calls import HTTP_VERB_NAME, ApiCall, DataflowVisitor, Pro
 from gqlbench.metrics.extract import extract_code
 from gqlbench.metrics.limits import DEFAULT_LIMITS, Limits
 from gqlbench.metrics.matching import GoldMatch, match_calls, maximum_matching
-from gqlbench.metrics.registry import Metric, add_metric, all_metrics, get_metric, register_metric
+from gqlbench.metrics.registry import Metric, add_metric, all_metrics, get_metric, metric_titles, register_metric
 from gqlbench.metrics.scores import aggregate, compare_programs, functions_for, missing_result, score_sample
 from gqlbench.metrics.traces import trace_scores
 
@@ -58,6 +58,7 @@ __all__ = [
     "aggregate",
     "trace_scores",
     "Metric",
+    "metric_titles",
     "register_metric",
     "add_metric",
     "get_metric",

@@ -226,6 +226,11 @@ def metric_names() -> list[str]:
     return [m.name for m in all_metrics()]
 
 
+def metric_titles() -> dict[str, str]:
+    """``{name: title}`` of every registered metric, for tables and pages."""
+    return {m.name: m.title for m in all_metrics()}
+
+
 def get_metric(name: str) -> Metric:
     _ensure_loaded()
     try:

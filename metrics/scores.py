@@ -23,11 +23,19 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
 
-from gqlbench.errors import GqlbenchError
 from gqlbench.metrics.calls import ProgramAnalysis, analyze
+from gqlbench.metrics.diagnose import diagnose
 from gqlbench.metrics.extract import extract_code
 from gqlbench.metrics.matching import GoldMatch, match_calls
-from gqlbench.metrics.registry import all_metrics, empty_values, register_metric, sample_values, summary_of
+from gqlbench.metrics.registry import (
+    all_metrics,
+    empty_values,
+    register_metric,
+    sample_values,
+    summary_of,
+)
+
+from gqlbench.errors import GqlbenchError
 from gqlbench.records import FunctionSpec, Sample, SampleResult, Scores
 
 __all__ = ["functions_for", "compare_programs", "score_sample", "missing_result", "aggregate", "matched_calls"]
@@ -146,20 +154,24 @@ def score_sample(
     gold = _gold(sample, functions)
     if gold.parse_error is not None:
         return _skipped(sample, gold)
-    scores, explanation = compare_programs(gold, analyze(extract_code(prediction), functions))
+    predicted = analyze(extract_code(prediction), functions)
+    scores, explanation = compare_programs(gold, predicted)
+    explanation |= diagnose(sample.domain, gold, predicted, functions)
     return SampleResult(id=sample.id, domain=sample.domain, scores=scores, explanation=explanation)
 
 
 def missing_result(sample: Sample, functions: Mapping[str, FunctionSpec] | None = None) -> SampleResult:
     """The result of a sample that has no prediction: 0 on every score (or skipped, like any)."""
-    gold = _gold(sample, functions_for(sample) if functions is None else functions)
+    functions = functions_for(sample) if functions is None else functions
+    gold = _gold(sample, functions)
     if gold.parse_error is not None:
         return _skipped(sample, gold)
     return SampleResult(
         id=sample.id,
         domain=sample.domain,
         scores=_scores(gold, ProgramAnalysis(code=""), scored=False),
-        explanation={"missing": "no prediction for this sample", "gold_sequence": gold.names},
+        explanation={"missing": "no prediction for this sample", "gold_sequence": gold.names}
+        | diagnose(sample.domain, gold, None, functions),
     )
 
 

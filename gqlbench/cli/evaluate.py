@@ -15,16 +15,21 @@ import click
 from gqlbench.dataset import data_hash
 from gqlbench.evaluation import evaluate_predictions
 from gqlbench.results import ensure_writable, render_table, results_document, run_meta, write_run
+from gqlbench.statistics import DEFAULT_RESAMPLES
 
 __all__ = ["evaluate"]
 
 
-def _command(predictions: Path, out: Path | None, data: Path | None, splits: Sequence[str], execute: bool, seed: int) -> str:
+def _command(
+    predictions: Path, out: Path | None, data: Path | None, splits: Sequence[str], execute: bool, seed: int, bootstrap: int = DEFAULT_RESAMPLES
+) -> str:
     parts = ["gqlbench", "evaluate", str(predictions)]
     if not execute:
         parts.append("--no-exec")
     if seed:
         parts += ["--seed", str(seed)]
+    if bootstrap != DEFAULT_RESAMPLES:
+        parts += ["--bootstrap", str(bootstrap)]
     if out is not None:
         parts += ["--out", str(out)]
     if data is not None:
@@ -47,6 +52,7 @@ def _preview(ids: Sequence[str], limit: int = 10) -> str:
 @click.option("--overwrite", is_flag=True, help="Replace results already in --out.")
 @click.option("--exec/--no-exec", "execute", default=True, show_default=True, help="Also run gold and predicted programs in the sandbox against mock worlds (Exec Success, Exec Match).")
 @click.option("--seed", default=0, show_default=True, help="Seed of the mock worlds the programs run against.")
+@click.option("--bootstrap", default=DEFAULT_RESAMPLES, show_default=True, type=click.IntRange(min=0), help="Bootstrap resamples for the 95% intervals in results.json (0: no intervals).")
 def evaluate(
     predictions: Path,
     out: Path | None,
@@ -55,6 +61,7 @@ def evaluate(
     overwrite: bool,
     execute: bool,
     seed: int,
+    bootstrap: int,
 ) -> None:
     """Score PREDICTIONS, a JSONL file of {"id": "test/0", "prediction": "<raw model text>"} lines.
 
@@ -71,11 +78,12 @@ def evaluate(
     data_dir, chosen, results, missing = evaluation.data_dir, evaluation.splits, evaluation.results, evaluation.missing
 
     meta = run_meta(
-        command=_command(predictions, out, data, splits, execute, seed),
+        command=_command(predictions, out, data, splits, execute, seed, bootstrap),
         data_hash=data_hash(data_dir),
         benchmark=data_dir.name,
         splits=chosen,
         predictions=str(predictions),
+        bootstrap=bootstrap,
     )
     if out is not None:
         document = write_run(out, results, missing, meta, overwrite=overwrite)

@@ -1,19 +1,33 @@
-"""``gqlbench report``: one comparison table across scored runs."""
+"""``gqlbench report``: one comparison table across scored runs, paired tests between them."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import click
 from tabulate import tabulate_formats
 
-from gqlbench.results import load_run, render_comparison
+from gqlbench.compare import (
+    compare_runs,
+    power_table,
+    render_pair,
+    render_power,
+    render_seed_spread,
+    seed_groups,
+)
+from gqlbench.errors import GqlbenchError
+from gqlbench.metrics import metric_titles
+from gqlbench.results import SAMPLES_FILE, load_run, read_samples, render_comparison
+from gqlbench.statistics import DEFAULT_RESAMPLES
+from gqlbench.uncertainty import F1_TITLES
 
 __all__ = ["report"]
 
 
-@click.command(short_help="Compare scored runs in one table.")
-@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(file_okay=False, path_type=Path))
+@click.command(short_help="Compare scored runs: one table, then paired tests.")
+@click.argument("run_dirs", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
 @click.option(
     "--format",
     "fmt",
@@ -25,11 +39,51 @@ __all__ = ["report"]
     help="Table format: any tabulate format, e.g. github (Markdown), plain, latex_booktabs.",
 )
 @click.option("--table2", "table2_only", is_flag=True, help="Only the paper's Table 2 metrics (leave out execution and added metrics).")
-def report(run_dirs: tuple[Path, ...], fmt: str, table2_only: bool) -> None:
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), help="Also write the comparisons (and power note) to this JSON file.")
+@click.option("--power", is_flag=True, help="Print how large a difference in a 0/1 metric the samples can detect at 80% power.")
+@click.option("--power-n", type=click.IntRange(min=1), help="Samples for --power [default: the first run's, else 32].")
+@click.option("--bootstrap", default=DEFAULT_RESAMPLES, show_default=True, type=click.IntRange(min=1), help="Resamples of the paired bootstrap intervals and permutation tests.")
+def report(run_dirs: tuple[Path, ...], fmt: str, table2_only: bool, json_out: Path | None, power: bool, power_n: int | None,
+           bootstrap: int) -> None:
     """Compare runs: one row per run and domain, a column per registered metric the runs have.
 
     Each RUN_DIR is a folder written by `gqlbench run` or `gqlbench evaluate --out`.
     Runs are labelled by model, prompt style and split from their config.json,
-    or by the folder name when there is none.
+    or by the folder name when there is none. With two or more runs, each run
+    is compared with the first on their shared samples: the difference, a
+    paired bootstrap 95% interval and an exact p-value per metric (McNemar's
+    test for 0/1 metrics, a paired permutation test otherwise). Runs with the
+    same label (e.g. different --seed) are also summarised as mean ± sd.
     """
-    click.echo(render_comparison([load_run(d) for d in run_dirs], fmt=fmt, table2_only=table2_only))
+    if not run_dirs and not power:
+        raise click.UsageError("give at least one RUN_DIR, or --power")
+    runs = [load_run(d) for d in run_dirs]
+    document: dict[str, Any] = {"runs": [str(d) for d in run_dirs], "comparisons": [], "seed_spread": []}
+    titles = {**metric_titles(), **F1_TITLES}
+    if runs:
+        click.echo(render_comparison(runs, fmt=fmt, table2_only=table2_only))
+    if len(runs) > 1:
+        samples = [_samples(d) for d in run_dirs]
+        labels = [f"{r.model} / {r.prompt} / {r.split} ({r.path})" for r in runs]
+        for index in range(1, len(runs)):
+            comparison = compare_runs(samples[0], samples[index], resamples=bootstrap)
+            click.echo("\n" + render_pair(labels[0], labels[index], comparison, titles))
+            document["comparisons"].append({"a": str(run_dirs[0]), "b": str(run_dirs[index]), **comparison})
+        for label, members in seed_groups([(r.model, r.prompt, r.split) for r in runs]).items():
+            click.echo("\n" + render_seed_spread(" / ".join(label), [runs[i].metrics for i in members], titles))
+            document["seed_spread"].append({"label": list(label), "runs": [str(run_dirs[i]) for i in members]})
+    if power:
+        n = power_n or (int(runs[0].metrics.get("overall", {}).get("n_samples") or 32) if runs else 32)
+        rows = power_table(n)
+        click.echo("\n" + render_power(rows))
+        document["power"] = rows
+    if json_out is not None:
+        json_out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        click.echo(f"wrote {json_out}")
+
+
+def _samples(run_dir: Path) -> list:
+    path = run_dir / SAMPLES_FILE
+    if not path.is_file():
+        raise GqlbenchError(f"{path}: no such file; paired comparisons need each run's samples.jsonl")
+    return read_samples(path)

@@ -4,20 +4,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gqlbench.results import METRIC_TITLES
 from gqlbench.viewer.charts import grouped_bars
-from gqlbench.viewer.data import PASS_METRICS, RunView, passes, shared_ids
+from gqlbench.viewer.data import (
+    RunView,
+    metric_titles,
+    pass_metrics,
+    passes,
+    shared_ids,
+)
 from gqlbench.viewer.graph import dataflow_svg
 from gqlbench.viewer.runpage import metric_cell, metric_columns
-from gqlbench.viewer.sample import gold_code, predicted_code, sample_comparison, score_badges
+from gqlbench.viewer.sample import (
+    gold_code,
+    predicted_code,
+    sample_comparison,
+    score_badges,
+)
 from gqlbench.viewer.text import esc, highlight_line
 
 __all__ = ["comparison_pages"]
 
 
 def _metrics(runs: Sequence[RunView]) -> str:
+    titles = metric_titles()
     columns = metric_columns([g for run in runs for g in run.metrics.values()])
-    head = "".join(f"<th>{esc(METRIC_TITLES.get(c, c))}</th>" for c in columns)
+    head = "".join(f"<th>{esc(titles.get(c, c))}</th>" for c in columns)
     rows = []
     domains = list(dict.fromkeys(d for run in runs for d in run.metrics))
     for domain in domains:
@@ -27,16 +38,17 @@ def _metrics(runs: Sequence[RunView]) -> str:
             label = f'<th rowspan="{len(runs)}">{esc(domain)}</th>' if i == 0 else ""
             rows.append(f"<tr>{label}<td>{esc(run.label)}</td>{cells}</tr>")
     chart_data = {
-        METRIC_TITLES.get(c, c): {run.label: float(run.metrics["overall"][c]) for run in runs if isinstance(run.metrics.get("overall", {}).get(c), (int, float))}
+        titles.get(c, c): {run.label: float(run.metrics["overall"][c]) for run in runs if isinstance(run.metrics.get("overall", {}).get(c), (int, float))}
         for c in columns
-        if c in METRIC_TITLES
+        if c in titles
     }
     table = f'<table class="metrics compare"><tr><th>Domain</th><th>Run</th>{head}</tr>{"".join(rows)}</table>'
     return table + grouped_bars(chart_data, "overall metrics by run", "{:.3f}")
 
 
 def _grid(runs: Sequence[RunView], ids: list[str]) -> str:
-    options = "".join(f'<option value="{m}">{esc(METRIC_TITLES.get(m, m))}</option>' for m in PASS_METRICS)
+    titles = metric_titles()
+    options = "".join(f'<option value="{m}">{esc(titles.get(m, m))}</option>' for m in pass_metrics())
     controls = (
         f'<p>metric <select id="grid-metric">{options}</select> '
         '<button id="sort-disagree">disagreements first</button> <button id="sort-order">sample order</button></p>'

@@ -17,12 +17,32 @@ from typing import Any
 
 from gqlbench.dataset import load_split, split_of
 from gqlbench.errors import GqlbenchError
+from gqlbench.metrics import all_metrics
+from gqlbench.metrics import metric_titles as registered_titles
 from gqlbench.records import Sample, SampleResult
-from gqlbench.results import CONFIG_FILE, RESULTS_FILE, SAMPLES_FILE, _read_json, load_run, read_results, read_samples
+from gqlbench.results import (
+    CONFIG_FILE,
+    RESULTS_FILE,
+    SAMPLES_FILE,
+    _read_json,
+    load_run,
+    read_results,
+    read_samples,
+)
+from gqlbench.uncertainty import F1_TITLES
 
-__all__ = ["PASS_METRICS", "RunView", "load_run_view", "error_kinds", "passes", "find_samples", "shared_ids"]
+__all__ = ["pass_metrics", "metric_titles", "RunView", "load_run_view", "error_kinds", "passes", "find_samples", "shared_ids"]
 
-PASS_METRICS: tuple[str, ...] = ("arg_match_full", "seq_match_full", "seq_match_conn", "exec_success", "exec_match")
+
+
+def pass_metrics() -> tuple[str, ...]:
+    """The registered per-sample metrics averaged over samples (0/1 each): a sample passes or fails each."""
+    return tuple(m.name for m in all_metrics() if m.aggregation == "mean")
+
+
+def metric_titles() -> dict[str, str]:
+    """Titles of the registered metrics and of the finer scores results.json may hold."""
+    return {**registered_titles(), **F1_TITLES}
 """Per-sample 0/1 scores a sample passes or fails (Arg Match (functions) is a fraction)."""
 
 
@@ -91,7 +111,7 @@ def load_run_view(run_dir: Path, data_dir: Path | None = None) -> RunView:
 def passes(result: SampleResult) -> dict[str, int | None]:
     """Each pass/fail metric of a sample: 1, 0, or None (not measured, e.g. not executed)."""
     scores = result.scores.model_dump()
-    return {m: (None if result.skipped is not None else scores.get(m)) for m in PASS_METRICS}
+    return {m: (None if result.skipped is not None else scores.get(m)) for m in pass_metrics()}
 
 
 def error_kinds(result: SampleResult) -> list[str]:

@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.results import METRIC_TITLES
-from gqlbench.viewer.data import RunView, error_counts
+from gqlbench.viewer.data import RunView, error_counts, metric_titles
 from gqlbench.viewer.runpage import metric_columns
 
 __all__ = ["write_plots"]
@@ -54,13 +53,14 @@ def _bars(plt: Any, data: Mapping[str, Mapping[str, float]], title: str, xlabel:
 
 def write_plots(runs: Sequence[RunView], out_dir: Path) -> list[Path]:
     """``metrics.svg/png`` (overall metrics per run) and, per run with errors, ``errors-<n>.svg/png``."""
+    titles = metric_titles()
     plt = _pyplot()
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise GqlbenchError(f"{out_dir}: cannot create the plots folder ({exc.strerror or exc})") from None
-    columns = [c for c in metric_columns([run.metrics.get("overall", {}) for run in runs]) if c in METRIC_TITLES]
-    metrics = {METRIC_TITLES[c]: {run.label: float(run.metrics["overall"].get(c) or 0) for run in runs} for c in columns}
+    columns = [c for c in metric_columns([run.metrics.get("overall", {}) for run in runs]) if c in titles]
+    metrics = {titles[c]: {run.label: float(run.metrics["overall"].get(c) or 0) for run in runs} for c in columns}
     written = _bars(plt, metrics, "Overall metrics", "score", out_dir / "metrics")
     for i, run in enumerate(runs):
         counts = error_counts(run)

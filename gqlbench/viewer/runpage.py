@@ -6,10 +6,16 @@ import statistics
 from collections.abc import Mapping
 from typing import Any
 
-from gqlbench.metrics import EXEC_METRICS, METRICS
-from gqlbench.results import METRIC_TITLES
+from gqlbench.metrics import all_metrics
 from gqlbench.viewer.charts import grouped_bars
-from gqlbench.viewer.data import PASS_METRICS, RunView, error_counts, error_kinds, passes
+from gqlbench.viewer.data import (
+    RunView,
+    error_counts,
+    error_kinds,
+    metric_titles,
+    pass_metrics,
+    passes,
+)
 from gqlbench.viewer.text import esc
 
 __all__ = ["metric_columns", "metric_cell", "metrics_table", "run_overview", "sample_list"]
@@ -17,7 +23,7 @@ __all__ = ["metric_columns", "metric_cell", "metrics_table", "run_overview", "sa
 
 def metric_columns(groups: list[Mapping[str, Any]]) -> list[str]:
     """Table 2's metrics, execution metrics when measured, then every other number results.json has."""
-    columns = list(METRICS) + [m for m in EXEC_METRICS if any(g.get(m) is not None for g in groups)]
+    columns = [m.name for m in all_metrics() if m.table2 or any(g.get(m.name) is not None for g in groups)]
     for group in groups:
         for key, value in group.items():
             if key not in columns and isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -38,8 +44,9 @@ def metric_cell(group: Mapping[str, Any], column: str) -> str:
 
 
 def metrics_table(metrics: Mapping[str, Mapping[str, Any]]) -> str:
+    titles = metric_titles()
     columns = metric_columns(list(metrics.values()))
-    head = "".join(f"<th>{esc(METRIC_TITLES.get(c, c))}</th>" for c in columns)
+    head = "".join(f"<th>{esc(titles.get(c, c))}</th>" for c in columns)
     rows = "".join(f"<tr><th>{esc(d)}</th>{''.join(metric_cell(g, c) for c in columns)}</tr>" for d, g in metrics.items())
     return f'<table class="metrics"><tr><th>Domain</th>{head}</tr>{rows}</table>'
 
@@ -108,11 +115,12 @@ def _select(name: str, label: str, options: list[tuple[str, str]]) -> str:
 
 def sample_list(run: RunView, index: int) -> str:
     """The sidebar: filters by domain, metric pass/fail and error kind, and one link per sample."""
+    titles = metric_titles()
     domains = sorted({r.domain for r in run.results})
     kinds = sorted({k for r in run.results for k in error_kinds(r)})
     filters = [
         _select("domain", "domain", [(d, d) for d in domains]),
-        _select("metric", "metric", [(m, METRIC_TITLES.get(m, m)) for m in PASS_METRICS]),
+        _select("metric", "metric", [(m, titles.get(m, m)) for m in pass_metrics()]),
         _select("outcome", "outcome", [("1", "pass"), ("0", "fail")]),
         _select("error", "error kind", [(k, k) for k in kinds]),
     ]

@@ -31,6 +31,7 @@ def test_one_table_across_runs(runs: tuple[Path, Path], capsys: pytest.CaptureFi
     capsys.readouterr()
     assert main(["report", *map(str, runs)]) == 0
     lines = capsys.readouterr().out.splitlines()
+    lines = lines[: lines.index("")]  # the table; the paired comparison follows
     assert cells(lines[0])[:5] == ["Model", "Prompt", "Split", "Domain", "Arg Match (full)"]
     assert cells(lines[2])[:4] == ["hand-written", "cot", "test", "overall"]
     assert cells(lines[5])[:4] == ["empty-run", "-", "test", "overall"]  # no config.json: folder name
@@ -61,6 +62,47 @@ def test_folder_without_results_is_an_error(tmp_path: Path, capsys: pytest.Captu
 
 def test_needs_at_least_one_run() -> None:
     assert main(["report"]) == 2
+
+
+@pytest.fixture(scope="module")
+def twins(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("twins")
+    first, second = root / "first", root / "second"
+    for seed, out in enumerate((first, second)):
+        assert main(["evaluate", str(EXAMPLE), "--out", str(out), "--no-exec", "--bootstrap", "500"]) == 0
+        (out / "config.json").write_text(json.dumps({"model": "m", "prompt": "cot", "split": "test", "seed": seed}))
+    return first, second
+
+
+def test_two_runs_of_the_same_predictions_show_no_difference(twins: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    out = tmp_path / "cmp.json"
+    assert main(["report", *map(str, twins), "--bootstrap", "500", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    rows = [cells(line) for line in text.splitlines() if line.startswith("| Arg Match (full)")]
+    assert rows and rows[0][3:8] == ["+0.0000", "[+0.00, +0.00]", "1", "McNemar exact", "no difference"]
+    assert "mean ± sd" in text  # same label twice: a repeated configuration
+    document = json.loads(out.read_text())
+    (comparison,) = document["comparisons"]
+    assert comparison["only_a"] == comparison["only_b"] == []
+    assert all(m["difference"] == 0 and m["p_value"] == 1.0 for m in comparison["metrics"].values())
+    assert {"arg_match_full", "arg_match_functions", "dataflow_f1", "argument_f1"} <= set(comparison["metrics"])
+
+
+def test_samples_only_one_run_has_are_named(runs: tuple[Path, Path], twins: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    out = tmp_path / "cmp.json"
+    assert main(["report", str(twins[0]), str(runs[1]), "--bootstrap", "200", "--json", str(out)]) == 0
+    (comparison,) = json.loads(out.read_text())["comparisons"]
+    scored = json.loads((twins[0] / "results.json").read_text())["metrics"]["overall"]["n_samples"]
+    assert comparison["shared"] + len(comparison["only_a"]) + len(comparison["only_b"]) >= scored
+
+
+def test_power_note_without_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "--power"]) == 0
+    text = capsys.readouterr().out
+    assert "on 32 paired samples" in text
+    assert "| 0.50          | 0.0                      | 0.350" in text
 
 
 def test_lone_surrogate_escapes_in_run_files_are_printed_replaced(runs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,81 @@
+"""results.json's F1s, error counts, stderr and intervals, and their report.md section."""
+
+from __future__ import annotations
+
+import pytest
+
+from gqlbench.dataset import get_sample
+from gqlbench.metrics import aggregate, missing_result, score_sample
+from gqlbench.records import SampleResult, Scores
+from gqlbench.metrics import metric_titles
+from gqlbench.results import render_report, results_document
+from gqlbench.statistics import ratio_estimate
+from gqlbench.uncertainty import add_uncertainty, sample_values, uncertainty_section, with_ci
+
+IDS = ["test/0", "test/2", "test/3", "test/5", "test/13", "test/14", "test/16", "test/18"]
+
+
+@pytest.fixture(scope="module")
+def results() -> list[SampleResult]:
+    out = []
+    for i, sample_id in enumerate(IDS):
+        sample = get_sample(sample_id)
+        if i % 3 == 2:
+            out.append(missing_result(sample))
+        else:
+            code = sample.gold_code if i % 2 == 0 else sample.gold_code.replace("0]", "1]")
+            out.append(score_sample(sample, code))
+    return out
+
+
+def test_samples_carry_errors_and_f1_counts(results: list[SampleResult]) -> None:
+    assert results[0].explanation["errors"] == []
+    assert all(set(r.explanation["f1_counts"]) == {"dataflow", "function", "argument"} for r in results)
+    missing = results[2]
+    assert {e["kind"] for e in missing.explanation["errors"]} == {"missing_call"}
+
+
+def test_groups_get_f1s_errors_stderr_and_intervals(results: list[SampleResult]) -> None:
+    metrics = add_uncertainty(aggregate(results), results, resamples=400)
+    overall = metrics["overall"]
+    for key in ("dataflow_f1", "dataflow_precision", "dataflow_recall", "function_f1", "argument_f1"):
+        assert 0 <= overall[key] <= 1
+        lo, hi = overall["ci"][key]
+        assert lo <= overall[key] <= hi
+    assert overall["errors"]["missing_call"] == sum(
+        e["kind"] == "missing_call" for r in results for e in r.explanation["errors"]
+    )
+    assert set(metrics) == {"overall", "spotify", "tmdb"}
+    assert sum(metrics[d]["errors"].get("missing_call", 0) for d in ("spotify", "tmdb")) == overall["errors"]["missing_call"]
+
+
+def test_arg_match_functions_is_resampled_by_sample(results: list[SampleResult]) -> None:
+    metrics = add_uncertainty(aggregate(results), results, resamples=300, seed=4)
+    pairs = list(sample_values(results)["arg_match_functions"].values())
+    expected = ratio_estimate([p[0] for p in pairs], [p[1] for p in pairs], resamples=300, seed=4)
+    assert metrics["overall"]["ci"]["arg_match_functions"] == pytest.approx(list(expected.ci))
+    assert metrics["overall"]["stderr"]["arg_match_functions"] == pytest.approx(expected.stderr)
+
+
+def test_zero_resamples_keeps_counts_without_intervals(results: list[SampleResult]) -> None:
+    metrics = add_uncertainty(aggregate(results), results, resamples=0)
+    assert "ci" not in metrics["overall"] and "errors" in metrics["overall"]
+
+
+def test_report_prints_values_with_intervals_and_error_table(results: list[SampleResult]) -> None:
+    document = results_document(results, meta={"bootstrap": 300})
+    text = render_report(document)
+    assert "## With 95% intervals" in text and "## Errors by kind" in text and "| missing_call" in text
+    value = document["metrics"]["overall"]["arg_match_full"]
+    lo, hi = document["metrics"]["overall"]["ci"]["arg_match_full"]
+    assert f"{value:.4f} [{lo:.2f}, {hi:.2f}]" in text
+
+
+def test_with_ci_formats() -> None:
+    assert with_ci(0.71875, [0.55, 0.8611]) == "0.7188 [0.55, 0.86]"
+    assert with_ci(0.5, None) == "0.5000" and with_ci(None, None) == "-"
+
+
+def test_no_intervals_no_section() -> None:
+    result = SampleResult(id="test/0", domain="spotify", scores=Scores(gold_calls=1))
+    assert uncertainty_section(aggregate([result]), metric_titles()) == []
