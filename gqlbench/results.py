@@ -314,12 +314,12 @@ def render_report(document: ResultsDocument, title: str = "gqlbench results") ->
     """``report.md``: the table, what was scored, and what was not (skipped, missing)."""
     metrics = document.metrics
     lines = [f"# {title}", "", render_table(metrics), "", _counts(metrics) + "."]
-    lines += uncertainty_section(metrics, metric_titles())
     if document.skipped:
         lines += ["", "Skipped (invalid gold program, excluded from every metric):", ""]
         lines += [f"- `{s.id}`: {s.reason}" for s in document.skipped]
     if document.missing:
         lines += ["", f"Missing predictions (scored 0): {', '.join(f'`{m}`' for m in document.missing)}"]
+    lines += uncertainty_section(metrics, metric_titles())
     if document.meta:
         lines += ["", "Run:", ""]
         lines += [f"- {key}: `{value}`" for key, value in document.meta.items()]

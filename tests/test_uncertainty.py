@@ -66,8 +66,8 @@ def test_report_prints_values_with_intervals_and_error_table(results: list[Sampl
     document = results_document(results, meta={"bootstrap": 300})
     text = render_report(document)
     assert "## With 95% intervals" in text and "## Errors by kind" in text and "| missing_call" in text
-    value = document["metrics"]["overall"]["arg_match_full"]
-    lo, hi = document["metrics"]["overall"]["ci"]["arg_match_full"]
+    value = document.metrics["overall"]["arg_match_full"]
+    lo, hi = document.metrics["overall"]["ci"]["arg_match_full"]
     assert f"{value:.4f} [{lo:.2f}, {hi:.2f}]" in text
 
 

@@ -19,7 +19,7 @@ from gqlbench.dataset import load_split, split_of
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import all_metrics
 from gqlbench.metrics import metric_titles as registered_titles
-from gqlbench.records import Sample, SampleResult
+from gqlbench.records import ResultsDocument, Sample, SampleResult
 from gqlbench.results import (
     CONFIG_FILE,
     RESULTS_FILE,
@@ -43,7 +43,6 @@ def pass_metrics() -> tuple[str, ...]:
 def metric_titles() -> dict[str, str]:
     """Titles of the registered metrics and of the finer scores results.json may hold."""
     return {**registered_titles(), **F1_TITLES}
-"""Per-sample 0/1 scores a sample passes or fails (Arg Match (functions) is a fraction)."""
 
 
 @dataclass(frozen=True)
@@ -53,13 +52,13 @@ class RunView:
     path: Path
     label: str
     config: dict[str, Any]
-    document: dict[str, Any]
+    document: ResultsDocument
     results: list[SampleResult]
     samples: dict[str, Sample] = field(default_factory=dict)
 
     @property
     def metrics(self) -> dict[str, dict[str, Any]]:
-        return self.document["metrics"]
+        return self.document.metrics
 
     def result(self, sample_id: str) -> SampleResult | None:
         return next((r for r in self.results if r.id == sample_id), None)

@@ -52,7 +52,7 @@ def metrics_table(metrics: Mapping[str, Mapping[str, Any]]) -> str:
 
 
 def _configuration(run: RunView) -> str:
-    config, meta = run.config, run.document.get("meta") or {}
+    config, meta = run.config, run.document.meta
     settings = config.get("settings") if isinstance(config.get("settings"), Mapping) else {}
     git = config.get("git") if isinstance(config.get("git"), Mapping) else {}
     rows: dict[str, Any] = {
@@ -99,7 +99,7 @@ def run_overview(run: RunView, index: int) -> str:
                 by_kind.setdefault(kind, {})[domain] = n
         parts.append("<h2>Error kinds</h2>" + grouped_bars(dict(sorted(by_kind.items())), "samples with each error kind, by domain"))
     parts.append(_cost(run))
-    skipped, missing = run.document.get("skipped") or [], run.document.get("missing") or []
+    skipped, missing = [s.model_dump() for s in run.document.skipped], run.document.missing
     if skipped:
         parts.append("<h2>Skipped</h2><ul>" + "".join(f"<li>{esc(s.get('id'))}: {esc(s.get('reason'))}</li>" for s in skipped if isinstance(s, Mapping)) + "</ul>")
     if missing:

@@ -42,7 +42,7 @@ def test_gold_predictions_score_one_everywhere(tmp_path: Path, capsys: pytest.Ca
     table, extra = (tmp_path / "out" / "report.md").read_text().split("## With 95% intervals")
     assert table.count("1.0000") == 12
     assert "| Arg Match (full)                   | 1.0000 [1.00, 1.00] |" in extra and "No errors." in extra
-    assert results["metrics"]["overall"]["errors"] == {} and results["metrics"]["overall"]["dataflow_f1"] == 1.0
+    assert results.metrics["overall"]["errors"] == {} and results.metrics["overall"]["dataflow_f1"] == 1.0
 
 
 def test_invalid_gold_is_skipped_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -65,7 +65,7 @@ def awkward_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     write_run(out, results, meta={"command": "test"})
     document = read_results(out / RESULTS_FILE)
-    for group in document["metrics"].values():
+    for group in document.metrics.values():
         group["ci"] = {"arg_match_full": [0.1, 0.9]}
         group["errors"] = {"parse_error": 1, "wrong_value": 1}
         group["cost_usd"] = 0.25
