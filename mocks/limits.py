@@ -57,6 +57,7 @@ class QueryMeasure:
 
 
 _OPTIONS = {"max_depth": "--max-depth", "max_aliases": "--max-aliases", "max_cost": "--max-cost"}
+_SAYING = {"max_depth": "the query is {} fields deep", "max_aliases": "the query has {} aliases", "max_cost": "the query costs {}"}
 
 
 class _Walker:
@@ -112,9 +113,8 @@ def limit_errors(found: QueryMeasure, limits: QueryLimits) -> list[GraphQLError]
     for name, value in (("max_depth", found.depth), ("max_aliases", found.aliases), ("max_cost", found.cost)):
         maximum = getattr(limits, name)
         if value > maximum:
-            what = name.removeprefix("max_")
             errors.append(GraphQLError(
-                f"the query's {what} is {value}, over the server's limit of {maximum} ({_OPTIONS[name]}); "
+                f"{_SAYING[name].format(value)}, over the server's limit of {maximum} ({_OPTIONS[name]}); "
                 "split it into smaller requests",
                 extensions={"kind": "limit", "limit": name, "value": value, "maximum": maximum}))
     return errors

@@ -132,8 +132,10 @@ class MockServer:
         context = info.context
         if self.stopping.is_set() or time.monotonic() > context["deadline"]:
             context["over_budget"] = True
-            raise GraphQLError("the server is stopping" if self.stopping.is_set() else
-                               f"the request ran over its time budget of {self.limits.max_seconds:g} s (--max-seconds); "
+            if self.stopping.is_set():
+                raise GraphQLError("the server is stopping; send the request again when it is back",
+                                   extensions={"kind": "stopping"})
+            raise GraphQLError(f"the request ran over its time budget of {self.limits.max_seconds:g} s (--max-seconds); "
                                "split it into smaller requests", extensions={"kind": "limit", "limit": "max_seconds"})
         if info.parent_type is info.schema.query_type or info.parent_type is info.schema.mutation_type:
             with self.lock:
@@ -146,7 +148,7 @@ _LOGGER = logging.getLogger("gqlbench.mocks.server")
 
 def _is_client_error(record: logging.LogRecord) -> bool:
     error = record.exc_info[1] if record.exc_info else None
-    if isinstance(error, GraphQLError) and (error.extensions or {}).get("kind") == "limit":
+    if isinstance(error, GraphQLError) and (error.extensions or {}).get("kind") in ("limit", "stopping"):
         return True
     return isinstance(getattr(error, "original_error", None), MockError)
 
@@ -187,8 +189,10 @@ class _ThreadedHandler(GraphQLHTTPHandler):
             logger=self.logger, error_formatter=self.error_formatter, middleware=middleware)
         if isinstance(context_value, dict) and context_value.get("over_budget") and isinstance(result, dict):
             # one error for the whole request, not one per field that did not run
-            budget = [e for e in result.get("errors", []) if e.get("extensions", {}).get("limit") == "max_seconds"]
-            result = {"data": None, "errors": budget[:1] or [{"message": "the server is stopping"}]}
+            errors = result.get("errors", [])
+            first = next((e for e in errors if e.get("extensions", {}).get("kind") in ("limit", "stopping")),
+                         {"message": "the request was stopped"})
+            result = {"data": None, "errors": [first]}
         return success, result
 
 

@@ -39,9 +39,9 @@ def test_a_fragment_cycle_is_left_to_the_standard_rules() -> None:
 def test_each_limit_is_named_with_the_value_and_the_option() -> None:
     errors = limit_errors(QueryMeasure(depth=30, aliases=5000, cost=70000), QueryLimits())
     messages = [e.message for e in errors]
-    assert "the query's depth is 30, over the server's limit of 20 (--max-depth)" in messages[0]
-    assert "the query's aliases is 5000, over the server's limit of 100 (--max-aliases)" in messages[1]
-    assert "cost is 70000" in messages[2] and "--max-cost" in messages[2]
+    assert "the query is 30 fields deep, over the server's limit of 20 (--max-depth)" in messages[0]
+    assert "the query has 5000 aliases, over the server's limit of 100 (--max-aliases)" in messages[1]
+    assert "the query costs 70000, over" in messages[2] and "--max-cost" in messages[2]
     assert errors[1].extensions == {"kind": "limit", "limit": "max_aliases", "value": 5000, "maximum": 100}
     assert limit_errors(QueryMeasure(depth=20, aliases=100, cost=5000), QueryLimits()) == []
 

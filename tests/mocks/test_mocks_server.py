@@ -105,10 +105,10 @@ def test_too_many_aliases_too_deep_or_too_costly_is_an_error_naming_the_limit_an
     with _serving("tmdb", QueryLimits(max_aliases=100, max_depth=2, max_cost=500)) as url:
         errors = _refused(url, _lookups(150))
         assert errors["max_aliases"]["extensions"] == {"kind": "limit", "limit": "max_aliases", "value": 150, "maximum": 100}
-        assert errors["max_aliases"]["message"].startswith("the query's aliases is 150, over the server's limit of 100 (--max-aliases)")
+        assert errors["max_aliases"]["message"].startswith("the query has 150 aliases, over the server's limit of 100 (--max-aliases)")
         assert list(_refused(url, _searches(1))) == ["max_depth"]  # GET_search_movie { results { id } } is 3 deep
         assert _refused(url, _lookups(42)) == {"max_cost": {
-            "message": "the query's cost is 504, over the server's limit of 500 (--max-cost); split it into smaller requests",
+            "message": "the query costs 504, over the server's limit of 500 (--max-cost); split it into smaller requests",
             "extensions": {"kind": "limit", "limit": "max_cost", "value": 504, "maximum": 500}}}
         within = _graphql(url, _lookups(41))  # cost 492: it runs (ids the world lacks are not found, as a real API says)
         assert len(within["data"]) == 41
