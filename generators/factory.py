@@ -129,8 +129,9 @@ class _BuiltIn:
     kind: str
 
     def __call__(self, model: str, *, base_url: str | None = None, api_key_env: str | None = None, **model_args: Any) -> Backend:
-        connection = {"api_key_env": api_key_env} if api_key_env else {}
-        return make_backend(self.kind, model, model_args=model_args, base_url=base_url, **connection)
+        if api_key_env:
+            return make_backend(self.kind, model, model_args=model_args, base_url=base_url, api_key_env=api_key_env)
+        return make_backend(self.kind, model, model_args=model_args, base_url=base_url)
 
 
 for _kind in BACKENDS:

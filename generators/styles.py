@@ -67,7 +67,10 @@ class Answer:
 class StyleRun(Protocol):
     """One run's use of a style: prompts, generation and answers."""
 
-    assistant_prefix: str  # the text the assistant turn starts with (counted by the context budget)
+    @property
+    def assistant_prefix(self) -> str:
+        """The text the assistant turn starts with (counted by the context budget)."""
+        ...
 
     def messages(self, sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL) -> list[Message]:
         """The chat messages for ``sample`` (the context budget picks ``shots`` and ``detail``)."""
@@ -86,10 +89,25 @@ class StyleRun(Protocol):
 class PromptStyle(Protocol):
     """A prompt style, as ``--prompt`` names it."""
 
-    name: str
-    summary: str  # one line for --help and the docs
-    default_max_new_tokens: int  # generation budget when --max-new-tokens is not given (per call)
-    uses_steps: bool  # reads --max-steps and --observe (stored as null in config.json otherwise)
+    @property
+    def name(self) -> str:
+        """Its name; the run folder is named after it."""
+        ...
+
+    @property
+    def summary(self) -> str:
+        """One line for the docs."""
+        ...
+
+    @property
+    def default_max_new_tokens(self) -> int:
+        """The generation budget per call when --max-new-tokens is not given."""
+        ...
+
+    @property
+    def uses_steps(self) -> bool:
+        """Whether it reads --max-steps and --observe (stored as null in config.json otherwise)."""
+        ...
 
     def stop(self) -> tuple[str, ...]:
         """Stop sequences of every generation call."""

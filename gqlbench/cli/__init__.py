@@ -71,7 +71,7 @@ class LazyGroup(click.Group):
         rows = []
         for name in names:
             if name in self.summaries and name not in self.commands:
-                rows.append((name, click.utils.make_default_short_help(self.summaries[name], limit)))
+                rows.append((name, click.Command(name, help=self.summaries[name]).get_short_help_str(limit)))
                 continue
             command = self.get_command(ctx, name)
             if command is not None and not command.hidden:
