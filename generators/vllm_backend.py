@@ -12,7 +12,9 @@ The same code runs on GPUs and on vLLM's CPU build. On CPU the dtype
 follows the processor (:mod:`gqlbench.generators.cpu`) unless given, and without an
 explicit KV-cache size, the cache is capped at 4 GiB instead of a fraction of
 all RAM, CUDA-graph/compile warm-up is skipped (``enforce_eager``), and on
-machines with at most 4 cores no core is reserved for vLLM's scheduler.
+machines with at most 4 cores no core is reserved for vLLM's scheduler, and
+an engine step or start-up may take up to an hour instead of vLLM's 300/600 s
+(a slow or shared CPU would otherwise kill the engine mid-batch).
 Every ``VLLM_*`` variable in effect is recorded by ``describe()``.
 vLLM starts its engine in a spawned process, so a script that creates this
 backend must do so under ``if __name__ == "__main__":`` (the ``gqlbench``
@@ -44,6 +46,7 @@ from gqlbench.records import Completion, Message
 __all__ = ["VLLMBackend", "CPU_KV_CACHE_GIB"]
 
 CPU_KV_CACHE_GIB = 4
+CPU_STEP_TIMEOUT_S = 3600  # vLLM's limits on one engine step and on engine start-up, on CPU
 SMALL_CPU_MACHINE = 4  # cores; below this vLLM's reserved scheduler core costs more than it saves
 
 
@@ -81,6 +84,10 @@ class VLLMBackend:
                 # vLLM keeps a core free for its scheduler; on 2 cores that halves the model's threads
                 # (measured: 8 prompts x 64 tokens in 12.9 s instead of 20.3 s with the core given back)
                 os.environ.setdefault("VLLM_CPU_NUM_OF_RESERVED_CPU", "0")
+            # one engine step (a 4096-token prefill chunk) in float32 took over 300 s on 2 loaded AVX2 cores;
+            # at vLLM's default step timeout (300 s) the engine then dies and takes the whole batch with it
+            os.environ.setdefault("VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS", str(CPU_STEP_TIMEOUT_S))
+            os.environ.setdefault("VLLM_ENGINE_READY_TIMEOUT_S", str(CPU_STEP_TIMEOUT_S))
             args.setdefault("enforce_eager", True)
             if "kv_cache_memory_bytes" not in args and not os.environ.get("VLLM_CPU_KVCACHE_SPACE"):
                 args["kv_cache_memory_bytes"] = CPU_KV_CACHE_GIB * 1024**3

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -47,6 +47,10 @@ def test_one_batch_answers_stops_and_continues_prefixes(vllm: Backend) -> None:
         completion = out[request.sample_id]
         assert completion.tokens_in == vllm.count_tokens(vllm.render(request.messages, request.assistant_prefix))
         assert 0 < completion.tokens_out <= 40
+
+
+def test_cot_stop_ends_generation_at_the_closing_fence(vllm: Backend, check_cot_stop: Callable[[Backend], None]) -> None:
+    check_cot_stop(vllm)
 
 
 def test_sampling_with_a_seed_is_reproducible(vllm: Backend) -> None:
