@@ -33,11 +33,12 @@ ALIASES: dict[str, str] = {"domain": "domains"}
 SUMMARIES: dict[str, str] = {
     "evaluate": "Score a file of model predictions (Table 2 metrics).",
     "run": "Run a model on a split, score it, and print the report.",
-    "report": "Compare scored runs in one table.",
+    "report": "Compare scored runs: one table, then paired tests.",
     "domains": "Browse the API catalog: domains, endpoints, signatures and response schemas.",
     "models": "Bundled models: convert them once into Hugging Face folders, list the cache.",
     "exec": "Run the Python program in FILE against DOMAIN's mock world and print its trace.",
     "mock": "Mock APIs: deterministic worlds behind the catalog's GraphQL schemas.",
+    "view": "Write an offline HTML report of scored runs.",
 }
 
 
