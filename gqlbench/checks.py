@@ -12,21 +12,33 @@ from __future__ import annotations
 
 import ast
 import difflib
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from graphql import GraphQLList, GraphQLObjectType, GraphQLSchema, build_ast_schema, get_nullable_type
+from graphql import (
+    GraphQLList,
+    GraphQLObjectType,
+    GraphQLSchema,
+    build_ast_schema,
+    get_nullable_type,
+)
 
 from gqlbench.dataset import Errata, default_data_dir, load_errata, load_samples
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import FunctionSpec, Problem, Sample
-from gqlbench.schemas import build_schema, endpoints_with_sdl, merge_notes, parse_sdl, query_fields
+from gqlbench.schemas import (
+    build_schema,
+    endpoints_with_sdl,
+    merge_notes,
+    parse_sdl,
+    query_fields,
+)
 from gqlbench.schemas.catalog import endpoint_sdl_path
 from gqlbench.schemas.merge import PRELUDE
 from gqlbench.specs import list_domains, load_specs, spec_problems, specs_path
 from gqlbench.specs.catalog import unknown_domain
+from gqlbench.specs.names import looks_like_endpoint_name
 
 __all__ = [
     "CATALOG_CHECKS",
@@ -126,7 +138,6 @@ def split_known(problems: list[Problem], name: str, data_dir: Path | None = None
 # ---------------------------------------------------------------------------
 # Sample-level checks: the gold programs of a benchmark folder against the catalog.
 
-_API_NAME = re.compile(r"^(GET|POST|PUT|DELETE|PATCH)_")
 class _NoSchema(str):
     """The response of the named endpoint, which has no response schema."""
 
@@ -269,7 +280,7 @@ class _GoldWalker:
         name = node.func.id
         spec = self.functions.get(name)
         if spec is None:
-            if _API_NAME.match(name):
+            if looks_like_endpoint_name(name):
                 close = difflib.get_close_matches(name, list(self.functions), n=1)
                 self.report(node, f"calls {name}, which the domain does not have" + (f"; did you mean {close[0]}?" if close else ""))
             return None
@@ -327,7 +338,10 @@ def check_gold_executes(name: str, data_dir: Path | None = None, seed: int = 0) 
     Skipped, because their failure is already documented in the errata:
     invalid gold, and gold that passes an undefined name positionally.
     """
-    from gqlbench.mocks.sandbox import Job, SandboxPool  # mocks are needed only for this check
+    from gqlbench.mocks.sandbox import (  # mocks are needed only for this check
+        Job,
+        SandboxPool,
+    )
 
     samples, errata = _domain_samples(name, data_dir)
     runnable = [s for s in samples if not errata.why_invalid(s.id) and s.id not in errata.positional_gold_args]

@@ -29,20 +29,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
+from gqlbench.metrics.limits import DEFAULT_LIMITS, Limits, source_too_large
+from gqlbench.specs.names import ENDPOINT_NAME, looks_like_endpoint_name
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from gqlbench.metrics.limits import DEFAULT_LIMITS, Limits, source_too_large
 from gqlbench.records import FunctionSpec
 
 __all__ = ["ApiCall", "ProgramAnalysis", "DataflowVisitor", "TooLarge", "analyze", "is_api_name", "HTTP_VERB_NAME"]
 
-HTTP_VERB_NAME = re.compile(r"^(GET|POST|PUT|DELETE|PATCH)_")
+HTTP_VERB_NAME = ENDPOINT_NAME  # the catalog's one rule (gqlbench.specs.names)
 """Names that count as API calls even when the catalog does not know them (hallucinated endpoints)."""
 
 
 def is_api_name(name: str, functions: Mapping[str, FunctionSpec]) -> bool:
     """Whether a bare callee name is an API call: a known function or an HTTP-verb name."""
-    return name in functions or HTTP_VERB_NAME.match(name) is not None
+    return name in functions or looks_like_endpoint_name(name)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ import importlib.util
 import io
 import json
 import os
-import re
 import sys
 import traceback
 from collections.abc import Callable, Mapping
@@ -25,15 +24,24 @@ from types import CodeType, TracebackType
 from typing import Any
 
 from gqlbench.mocks.policy import check_program
-from gqlbench.mocks.sandbox_limits import GUARD, Limits, ResourceLimit, cut, job_limits, lift_job_limits, lock_down
+from gqlbench.mocks.sandbox_limits import (
+    GUARD,
+    Limits,
+    ResourceLimit,
+    cut,
+    job_limits,
+    lift_job_limits,
+    lock_down,
+)
 from gqlbench.mocks.sandbox_sealed import CappedOutput, program_builtins, seal_namespace
+from gqlbench.specs.names import looks_like_endpoint_name
+
 from gqlbench.records import TraceCall
 
 __all__ = ["serve", "load_factory", "PROGRAM_FILE", "RESULT_NAME"]
 
 PROGRAM_FILE = "<program>"
 RESULT_NAME = "__observed__"  # where the last statement's value goes; programs cannot name it (no dunders)
-_API_NAME = re.compile(r"^(GET|POST|PUT|DELETE|PATCH)_")
 _MAX_MESSAGE_CHARS = 2_000
 
 
@@ -98,7 +106,9 @@ def _execute(request: Mapping[str, Any], limits: Limits, send: Callable[[Mapping
     send({"running": True})
     observe_last = bool(request.get("observe_last"))
     if observe_last:
-        from gqlbench.mocks.responses import unwrap  # imported now: imports are vetoed while the program runs
+        from gqlbench.mocks.responses import (
+            unwrap,  # imported now: imports are vetoed while the program runs
+        )
 
         observer: Callable[[Any], Any] | None = unwrap
     else:
@@ -227,7 +237,7 @@ def _classify(exc: BaseException) -> dict[str, Any]:
     if isinstance(exc, (IndexError, KeyError)):
         return _error("index_out_of_range", _describe(exc), line)
     if isinstance(exc, NameError):
-        looks_like_api = bool(_API_NAME.match(getattr(exc, "name", None) or ""))
+        looks_like_api = looks_like_endpoint_name(getattr(exc, "name", None) or "")
         return _error("unknown_function" if looks_like_api else "other", _describe(exc), line)
     return _error("other", _describe(exc), line)
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from gqlbench.specs.names import HTTP_METHODS
 
 from gqlbench.errors import GqlbenchError
 
@@ -52,7 +53,6 @@ __all__ = [
 ]
 
 # The methods a function name may start with (the metrics recognise API calls by these prefixes).
-HTTP_METHODS: tuple[str, ...] = ("get", "put", "post", "delete", "patch")
 _NAME_CHARS = re.compile(r"[/{}\-]")
 
 

@@ -12,23 +12,23 @@ import difflib
 import re
 from html import escape
 
+from gqlbench.display import escape_controls
+from gqlbench.specs.names import HTTP_METHODS
+
 __all__ = ["clean", "esc", "highlight_line", "side_by_side"]
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _TOKEN = re.compile(
     r"(?P<comment>#.*)"
     r"|(?P<string>[rbfuRBFU]{0,2}(?:'(?:[^'\\]|\\.)*'?|\"(?:[^\"\\]|\\.)*\"?))"
     r"|(?P<number>\b\d[\d_]*(?:\.\d+)?\b)"
-    r"|(?P<api>\b(?:GET|POST|PUT|DELETE|PATCH)_\w*)"
+    rf"|(?P<api>\b(?:{'|'.join(m.upper() for m in HTTP_METHODS)})_\w*)"  # endpoint names (gqlbench.specs.names)
     r"|(?P<keyword>\b(?:and|as|assert|break|class|continue|def|del|elif|else|except|False|finally|for|from|if|import|in|is|lambda|None|not|or|pass|raise|return|True|try|while|with|yield)\b)"
 )
 
 
 def clean(text: object) -> str:
     """``text`` as a string that UTF-8 can encode and HTML can hold (before escaping)."""
-    value = _SURROGATE.sub("\ufffd", str(text))
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", value)
+    return escape_controls(str(text))  # the terminal's rule: controls as \xNN, lone surrogates as U+FFFD
 
 
 def esc(text: object) -> str:
