@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from gqlbench.checks import check_domain, split_known
+from gqlbench.display import escape_controls
 from gqlbench.specs import list_domains
 
 __all__ = ["check"]
@@ -34,10 +35,10 @@ def check(name: str | None, data_dir: Path | None, show_known: bool) -> None:
     for domain in names:
         new, known = split_known(check_domain(domain, data_dir), domain, data_dir)
         for problem in new:
-            click.echo(str(problem))
+            click.echo(escape_controls(str(problem)))  # problems quote samples' text
         if show_known:
             for problem, reason in known:
-                click.echo(f"known: {problem} [errata: {reason}]")
+                click.echo(escape_controls(f"known: {problem} [errata: {reason}]"))
         summary = f"{domain}: {len(new) or 'no'} new problem{'' if len(new) == 1 else 's'}"
         if known:
             summary += f", {len(known)} known from errata.json" + ("" if show_known else " (--show-known lists them)")

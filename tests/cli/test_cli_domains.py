@@ -109,3 +109,20 @@ def test_build_writes_a_catalog_folder_and_refuses_to_overwrite(tmp_path: Path) 
         run("domains", "build", "--out", str(tmp_path))
     code, out = run("domains", "build", "--out", str(tmp_path), "--force")
     assert code == 0 and "1 written, 66 unchanged" in out
+
+
+def test_check_output_escapes_control_characters(tmp_path, monkeypatch, capsys) -> None:
+    """A problem quotes a sample's text; a terminal escape in it must not reach the terminal."""
+    from gqlbench.cli import domain_check
+    from gqlbench.records import Problem
+
+    problem = Problem(subject="x", where="test/1", message="bad name \x1b]0;title\x07")
+    monkeypatch.setattr(domain_check, "check_domain", lambda domain, data_dir: [problem])
+    monkeypatch.setattr(domain_check, "split_known", lambda problems, domain, data_dir: (problems, []))
+    from gqlbench.cli import main
+
+    with pytest.raises(SystemExit) as exited:  # a new problem: exit status 1
+        main(["domains", "check", "spotify"])
+    assert exited.value.code == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\\x1b]0;title\\x07" in out
