@@ -5,7 +5,11 @@ user's shell holds: ``python -I -B`` (no current folder on ``sys.path``, so a
 checkout's ``gqlbench/`` folder cannot shadow the installed package; no
 ``PYTHON*`` variables, no user site, no bytecode written) with an environment
 built from an allow-list, so an API key exported for a model backend is never
-in a process that runs generated code. Its stderr is kept in a pipe: a worker
+in a process that runs generated code. The user's ``PYTHONPATH`` reaches a
+worker only as :data:`WORKER_PATH_ENV`, whose folders the worker appends to
+``sys.path`` after gqlbench itself is imported: a plugin (say a world
+behaviour found by entry point) on ``PYTHONPATH`` still loads, and a
+``gqlbench/`` folder there still cannot shadow the installed package. Its stderr is kept in a pipe: a worker
 that dies says why in one line instead of "exit status 1".
 """
 
@@ -24,20 +28,24 @@ from gqlbench.mocks.sandbox_limits import Limits
 from gqlbench.records import ExecError
 from gqlbench.specs.catalog import CATALOG_ENV
 
-__all__ = ["WorkerProcess", "STARTUP_SECONDS", "worker_environment", "death_error"]
+__all__ = ["WorkerProcess", "STARTUP_SECONDS", "WORKER_PATH_ENV", "worker_environment", "death_error"]
 
 STARTUP_SECONDS = 60.0  # a worker imports the runtime before it is ready; generous for slow disks
 _MAX_REPLY_BYTES = 64 * 1024 * 1024
 _MAX_STDERR_BYTES = 64 * 1024
 _WORKER_ENTRY = "from gqlbench.mocks.sandbox_worker import serve; serve()"
 # What a worker inherits: locale, paths and the catalog location. Nothing else (no *_API_KEY, no tokens).
+WORKER_PATH_ENV = "GQLBENCH_WORKER_PATH"  # the parent's PYTHONPATH, appended by the worker (see above)
 _PASSED_VARIABLES = frozenset({"PATH", "HOME", "TMPDIR", "TZ", "LANG", "LANGUAGE", "PYTHONHASHSEED", CATALOG_ENV})
 
 
 def worker_environment(parent: dict[str, str] | None = None) -> dict[str, str]:
     """The environment a worker starts with: only allow-listed variables of ``parent`` (default: ours)."""
     source = os.environ if parent is None else parent
-    return {k: v for k, v in source.items() if k in _PASSED_VARIABLES or k.startswith("LC_")}
+    env = {k: v for k, v in source.items() if k in _PASSED_VARIABLES or k.startswith("LC_")}
+    if source.get("PYTHONPATH"):
+        env[WORKER_PATH_ENV] = source["PYTHONPATH"]
+    return env
 
 
 class WorkerProcess:

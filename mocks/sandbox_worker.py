@@ -66,6 +66,8 @@ def load_factory(name: str) -> Callable[[str, int], Any]:
 
 def serve() -> None:
     """Worker main loop: one JSON job per stdin line, one JSON reply per stdout line."""
+    # gqlbench is imported by now, so these folders can add plugins but not replace it
+    sys.path.extend(p for p in os.environ.get("GQLBENCH_WORKER_PATH", "").split(os.pathsep) if p)
     limits = Limits(**json.loads(sys.argv[-1]))
     reply_fd = os.dup(1)
     devnull = os.open(os.devnull, os.O_WRONLY)

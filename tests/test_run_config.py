@@ -16,7 +16,7 @@ KEYS = ["model", "prompt", "split", "settings", "generation", "sample_ids", "dat
 def test_style_defaults_come_from_the_prompt_style() -> None:
     cot, react = RunSettings(model="m"), RunSettings(model="m", prompt="react")
     assert (cot.new_tokens, react.new_tokens) == (512, 192)
-    assert cot.generation_config().stop == ("\nUser:",) and react.generation_config().stop[0] == "\nObservation:"
+    assert cot.generation_config().stop == ("\nUser:", "\n```\n") and react.generation_config().stop[0] == "\nObservation:"
     assert cot.to_json()["max_steps"] is None and react.to_json()["max_steps"] == 8
     with pytest.raises(GqlbenchError, match="--prompt socratic: unknown prompt style"):
         RunSettings(model="m", prompt="socratic")

@@ -10,11 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gqlbench.metrics.traces import trace_scores
+from gqlbench.mocks.execution import execute_samples
+from gqlbench.mocks.sandbox import SandboxPool
 
 from gqlbench.cli import main
 from gqlbench.dataset import load_samples
-from gqlbench.mocks.execution import execute_samples
-from gqlbench.mocks.sandbox import SandboxPool
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = load_samples(REPO / "data" / "library")
@@ -59,7 +60,8 @@ def _mutated(edits: list[tuple[str, str, str]]) -> dict[str, str]:
 
 def _scores(pool: SandboxPool, code: dict[str, str]) -> dict[str, tuple[int, int | None]]:
     outcomes = execute_samples([s for s in SAMPLES if s.id in code], code, seed=0, pool=pool)
-    return {i: (o.exec_success, o.exec_match) for i, o in outcomes.items()}
+    scores = {i: trace_scores(pair.gold, pair.pred)[0] for i, pair in outcomes.items()}
+    return {i: (s["exec_success"], s["exec_match"]) for i, s in scores.items()}
 
 
 def test_every_gold_program_runs_and_matches_itself(pool: SandboxPool) -> None:

@@ -213,6 +213,21 @@ def test_workers_are_isolated_from_the_current_folder(tmp_path: Path, monkeypatc
     assert trace.error is None and trace.stdout == "real\n"
 
 
+def test_pythonpath_adds_plugins_to_workers_but_cannot_shadow_gqlbench(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PYTHONPATH folders come after the installed package: a plugin module loads, a gqlbench/ folder does not win."""
+    fake = tmp_path / "gqlbench"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise SystemExit('the fake gqlbench package was imported')\n")
+    (tmp_path / "plugin_runtime.py").write_text(
+        "from gqlbench.mocks.endpoints import make_runtime\n\n"
+        "def make(domain, seed):\n"
+        "    return make_runtime(domain, seed)\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    trace = run_program(job("GET_search_movie(query='x')\nprint('plugin')", runtime="plugin_runtime:make"))
+    assert trace.error is None and trace.stdout == "plugin\n"
+
+
 def test_a_worker_that_dies_says_why(tmp_path: Path) -> None:
     dying = tmp_path / "dying_runtime.py"
     dying.write_text(
