@@ -14,7 +14,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +47,7 @@ class Sink:
         append_sample(self.samples_path, result)
 
     def error(self, sample_id: str, error: str, completion: Completion | None) -> None:
-        line: dict[str, Any] = {"id": sample_id, "error": error, "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        line: dict[str, Any] = {"id": sample_id, "error": error, "time": datetime.now(UTC).isoformat(timespec="seconds")}
         if completion is not None:
             line["completion"] = completion.model_dump(mode="json")
         with self.errors_path.open("a", encoding="utf-8") as fh:

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gqlbench.dataset import data_hash, load_split, split_of
 from gqlbench.errors import GqlbenchError
@@ -190,9 +190,8 @@ def _run(
         if planned:
             if existed:
                 print(f"resuming {run_dir}: {resumed_from} of {len(samples)} samples done", file=sys.stderr)
-            from gqlbench.generate import generate
-
             from gqlbench.engine_log import engine_output
+            from gqlbench.generate import generate
 
             with engine_output(run_dir, verbose=options.verbose) as console:  # engine chatter -> engine.log
                 backend = backend_factory(settings)

@@ -33,8 +33,8 @@ from ariadne import MutationType, format_error, graphql_sync
 from ariadne.asgi import GraphQL
 from ariadne.asgi.handlers import GraphQLHTTPHandler
 from graphql import GraphQLError
-from starlette.concurrency import run_in_threadpool
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route

@@ -60,12 +60,12 @@ class Scalar:
 
 @dataclass(frozen=True)
 class ListOf:
-    item: "Shape"
+    item: Shape
 
 
 @dataclass(frozen=True)
 class Obj:
-    fields: dict[str, "Shape"] = field(default_factory=dict)
+    fields: dict[str, Shape] = field(default_factory=dict)
 
 
 Shape = Union[Scalar, ListOf, Obj]
