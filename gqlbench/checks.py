@@ -336,7 +336,7 @@ def check_gold_executes(name: str, data_dir: Path | None = None, seed: int = 0) 
     with SandboxPool() as pool:
         traces = pool.run_many([Job(code=s.gold_code, domain=name, seed=seed, sample_id=s.id) for s in runnable])
     problems = []
-    for sample, trace in zip(runnable, traces):
+    for sample, trace in zip(runnable, traces, strict=True):
         if trace.error is not None:
             line = f": line {trace.error.line}" if trace.error.line else ""
             problems.append(Problem(

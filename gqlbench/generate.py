@@ -126,7 +126,9 @@ class Generator:
         codes = {result.id: code for result, code in finished}
         return add_exec_scores(results, {s.id: s for s in chunk}, codes, seed=self.settings.seed, pool=self.sandbox())
 
-    def _complete(self, work: Sequence[tuple[Sample, Prompt]], sink: Sink, finished: list[tuple[SampleResult, str | None]]) -> Iterator[str]:
+    def _complete(
+        self, work: Sequence[tuple[Sample, Prompt]], sink: Sink, finished: list[tuple[SampleResult, str | None]]
+    ) -> Iterator[str]:
         """Generate and statically score ``work`` into ``finished``; yield the ids whose generation failed."""
         by_id = {s.id: (s, p) for s, p in work}
         seen: set[str] = set()

@@ -366,7 +366,9 @@ def write_run(
             with contextlib.suppress(OSError):
                 out_dir.rmdir()  # only when empty: nothing of ours was left in it
         if isinstance(exc, OSError):
-            raise GqlbenchError(f"{out_dir}: could not write the results ({exc.strerror or exc}); check free space and permissions, then run again") from None
+            raise GqlbenchError(
+                f"{out_dir}: could not write the results ({exc.strerror or exc}); check free space and permissions, then run again"
+            ) from None
         raise
     return document
 

@@ -99,7 +99,9 @@ def load_backend(settings: RunSettings) -> Backend:
     """The backend ``--backend`` names (see :mod:`gqlbench.generators.factory`), built for ``settings.model``."""
     from gqlbench.generators.factory import build_backend
 
-    return build_backend(settings.backend, settings.model, settings.model_args, base_url=settings.base_url, api_key_env=settings.api_key_env)
+    return build_backend(
+        settings.backend, settings.model, settings.model_args, base_url=settings.base_url, api_key_env=settings.api_key_env
+    )
 
 
 def _observer(settings: RunSettings, samples: Sequence[Sample], pool: Callable[[], SandboxPool]) -> Observer | None:
@@ -113,7 +115,10 @@ def _observer(settings: RunSettings, samples: Sequence[Sample], pool: Callable[[
 
     unknown = sorted({s.domain for s in samples} - set(list_domains()))
     if unknown:
-        raise GqlbenchError(f"--observe mock: domain(s) {', '.join(unknown)} are not in the catalog, so there is no mock API to run actions against; use --observe schema")
+        raise GqlbenchError(
+            f"--observe mock: domain(s) {', '.join(unknown)} are not in the catalog, "
+            "so there is no mock API to run actions against; use --observe schema"
+        )
     return MockObserver(seed=settings.seed, pool=pool)
 
 

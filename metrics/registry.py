@@ -111,7 +111,7 @@ class Metric:
             return dict.fromkeys(self.score_fields)
         if not isinstance(value, tuple) or len(value) != 2:
             raise GqlbenchError(f"metric {self.name!r}: a ratio metric returns (numerator, denominator), got {value!r}")
-        return dict(zip(self.score_fields, value))
+        return dict(zip(self.score_fields, value, strict=True))
 
     def zeroed(self, value: Value) -> Value:
         """The value of a prediction that was not scored: 0, a ratio 0 of its denominator; None stays None."""

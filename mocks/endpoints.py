@@ -108,8 +108,10 @@ def check_arguments(spec: FunctionSpec, args: tuple[Any, ...], kwargs: Mapping[s
     properties = spec.parameters.properties
     params = list(properties)
     if len(args) > len(params):
-        raise BadArguments(f"{name}() takes {len(params)} parameter(s) ({', '.join(params) or 'none'}) but got {len(args)} positional arguments")
-    bound: dict[str, Any] = dict(zip(params, args))
+        raise BadArguments(
+            f"{name}() takes {len(params)} parameter(s) ({', '.join(params) or 'none'}) but got {len(args)} positional arguments"
+        )
+    bound: dict[str, Any] = dict(zip(params, args, strict=False))
     for key, value in kwargs.items():
         if key in bound:
             raise BadArguments(f"{name}() got two values for parameter {key!r} (positional and keyword)")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from itertools import pairwise
 from typing import Any
 
 from graphql import GraphQLField, GraphQLObjectType, GraphQLSchema, StringValueNode
@@ -145,7 +146,7 @@ def _aliases(paths: Mapping[str, list[str]]) -> dict[str, str]:
     """Plural segments -> the kind their ``{<kind>_id}`` names (``shelves/{shelf_id}``: shelve -> shelf)."""
     found = {}
     for segments in paths.values():
-        for before, after in zip(segments, segments[1:]):
+        for before, after in pairwise(segments):
             if not before.startswith("{") and after.startswith("{") and after.endswith("_id}"):
                 kind = after[1:-4]
                 if singular(before) != kind:
