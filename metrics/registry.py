@@ -173,8 +173,9 @@ def _register_loaded(obj: object, source: str) -> None:
     """Register what a spec or entry point named: a Metric, a list of them, or a module that registers its own."""
     if isinstance(obj, ModuleType):
         return  # its @register_metric definitions ran on import
-    metrics = list(obj) if isinstance(obj, (list, tuple)) else [obj]
-    if not metrics or not all(isinstance(m, Metric) for m in metrics):
+    items = list(obj) if isinstance(obj, (list, tuple)) else [obj]
+    metrics = [m for m in items if isinstance(m, Metric)]
+    if not items or len(metrics) != len(items):
         raise GqlbenchError(f"{source}: is a {type(obj).__name__}, not a Metric (define it with @register_metric)")
     for metric in metrics:
         try:

@@ -30,12 +30,13 @@ from graphql import (
     DocumentNode,
     GraphQLBoolean,
     GraphQLField,
+    GraphQLInputType,
     GraphQLInt,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLSchema,
-    execute,
+    execute_sync,
     get_named_type,
     parse,
     validate,
@@ -156,7 +157,7 @@ def selection_set(graphql_type: Any, depth: int = SELECTION_DEPTH) -> str:
     return "{ " + " ".join(parts) + " }"
 
 
-def _placeholder(arg_type: Any) -> str:
+def _placeholder(arg_type: GraphQLInputType) -> str:
     """A literal for a required GraphQL argument (the real arguments travel in the context)."""
     inner = arg_type.of_type if isinstance(arg_type, GraphQLNonNull) else arg_type
     if isinstance(inner, GraphQLList):
@@ -267,7 +268,7 @@ class Runtime:
             if handler is not None:
                 handler(self.world, arguments)
             return {"ok": True, "status_code": 200}
-        result = execute(self.schema, endpoint.document, context_value={"world": self.world, "arguments": arguments})
+        result = execute_sync(self.schema, endpoint.document, context_value={"world": self.world, "arguments": arguments})
         if result.errors:
             error = result.errors[0]
             if isinstance(error.original_error, MockError):

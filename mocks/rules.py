@@ -133,8 +133,8 @@ def infer_rule(function: str, params: list[str], field: GraphQLField | None) -> 
         kind = singular(literal[-1]) if not ends_in_param else None
         if kind is None:
             return Rule(function, "echo")
-        parent = _kind_before(segments, last_param[0], last_param[1]) if last_param else None
-        return Rule(function, "create", kind=kind, id_param=last_param[1] if last_param else None, parent=parent)
+        owner = _kind_before(segments, last_param[0], last_param[1]) if last_param else None
+        return Rule(function, "create", kind=kind, id_param=last_param[1] if last_param else None, parent=owner)
     if method in ("PUT", "PATCH", "DELETE") and last_param and ends_in_param:
         index, param = last_param
         action = "delete" if method == "DELETE" else "update"

@@ -53,7 +53,7 @@ def load_factory(name: str) -> Callable[[str, int], Any]:
         spec.loader.exec_module(module)
     else:
         module = importlib.import_module(where)
-    return getattr(module, function)  # type: ignore[no-any-return]
+    return getattr(module, function)
 
 
 def serve() -> None:

@@ -111,8 +111,8 @@ class SpotifyModel:
                             release_date=album.get("release_date"), album_type=album.get("album_type"),
                             label=album.get("label"))
         for playlist in fixture.get("playlists", []):
-            tracks = [self._ref(world, "track", t, where) for t in playlist.get("tracks", [])]
-            self._new_playlist(world, playlist["name"], tracks, public=playlist.get("public", True),
+            track_ids = [self._ref(world, "track", t, where) for t in playlist.get("tracks", [])]
+            self._new_playlist(world, playlist["name"], track_ids, public=playlist.get("public", True),
                                description=playlist.get("description", ""), playlist_id=playlist.get("id"))
         world.state["playlists"] = list(world.table("playlist"))
         world.state["saved_tracks"] = [{"id": self._ref(world, "track", t, where), "added_at": world.tick()}
