@@ -2,7 +2,7 @@
 VENV ?= .venv
 STAMP := $(VENV)/.installed
 
-.PHONY: bench test install
+.PHONY: bench test lint install
 
 $(STAMP): pyproject.toml scripts/install.sh
 	VENV=$(VENV) bash scripts/install.sh
@@ -14,6 +14,11 @@ install: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/gqlbench run --model smollm2 --prompt cot --split test
 
-# The whole test suite, slow end-to-end tests included.
-test: $(STAMP)
+# The quality gates: ruff, then mypy on the package laid out as installed ([tool.ruff], [tool.mypy] in pyproject).
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/python scripts/typecheck.py
+
+# The quality gates, then the whole test suite, slow end-to-end tests included.
+test: lint
 	$(VENV)/bin/python -m pytest

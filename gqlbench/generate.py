@@ -14,7 +14,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +47,7 @@ class Sink:
         append_sample(self.samples_path, result)
 
     def error(self, sample_id: str, error: str, completion: Completion | None) -> None:
-        line: dict[str, Any] = {"id": sample_id, "error": error, "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        line: dict[str, Any] = {"id": sample_id, "error": error, "time": datetime.now(UTC).isoformat(timespec="seconds")}
         if completion is not None:
             line["completion"] = completion.model_dump(mode="json")
         with self.errors_path.open("a", encoding="utf-8") as fh:
@@ -126,7 +126,9 @@ class Generator:
         codes = {result.id: code for result, code in finished}
         return add_exec_scores(results, {s.id: s for s in chunk}, codes, seed=self.settings.seed, pool=self.sandbox())
 
-    def _complete(self, work: Sequence[tuple[Sample, Prompt]], sink: Sink, finished: list[tuple[SampleResult, str | None]]) -> Iterator[str]:
+    def _complete(
+        self, work: Sequence[tuple[Sample, Prompt]], sink: Sink, finished: list[tuple[SampleResult, str | None]]
+    ) -> Iterator[str]:
         """Generate and statically score ``work`` into ``finished``; yield the ids whose generation failed."""
         by_id = {s.id: (s, p) for s, p in work}
         seen: set[str] = set()

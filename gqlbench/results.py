@@ -28,7 +28,7 @@ import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -78,7 +78,7 @@ def run_meta(command: str | None = None, data_hash: str | None = None, **extra: 
         "gqlbench_version": __version__,
         "data_hash": data_hash,
         "command": command if command is not None else " ".join(["gqlbench", *sys.argv[1:]]),
-        "timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
         **extra,
     }
 
@@ -366,7 +366,9 @@ def write_run(
             with contextlib.suppress(OSError):
                 out_dir.rmdir()  # only when empty: nothing of ours was left in it
         if isinstance(exc, OSError):
-            raise GqlbenchError(f"{out_dir}: could not write the results ({exc.strerror or exc}); check free space and permissions, then run again") from None
+            raise GqlbenchError(
+                f"{out_dir}: could not write the results ({exc.strerror or exc}); check free space and permissions, then run again"
+            ) from None
         raise
     return document
 

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -130,7 +130,7 @@ class RunConfig:
             versions=run_versions(),
             git=git_commit(),
             command=list(sys.argv),
-            created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            created=datetime.now(UTC).isoformat(timespec="seconds"),
         )
 
     @classmethod
@@ -157,7 +157,9 @@ class RunConfig:
     def differences(self, settings: dict[str, Any], digest: str) -> list[str]:
         """Why this folder cannot continue a run with ``settings`` on data ``digest`` (empty: it can)."""
         keys = sorted(set(self.settings) | set(settings))
-        found = [f"{k}: {self.settings.get(k)!r} in the folder, {settings.get(k)!r} now" for k in keys if self.settings.get(k) != settings.get(k)]
+        found = [
+            f"{k}: {self.settings.get(k)!r} in the folder, {settings.get(k)!r} now" for k in keys if self.settings.get(k) != settings.get(k)
+        ]
         if self.data_hash != digest:
             found.append(f"data_hash: {self.data_hash} in the folder, {digest} now (the benchmark files changed)")
         return found

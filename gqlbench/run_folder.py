@@ -127,7 +127,10 @@ def choose_dir(settings: RunSettings, options: RunOptions, digest: str) -> tuple
         return out, False
     problems = config.differences(settings.to_json(), digest)
     if problems and not options.overwrite:
-        raise GqlbenchError(f"--out {out}: this run was made with other settings ({'; '.join(problems)}); use another --out, or --overwrite to start it over")
+        raise GqlbenchError(
+            f"--out {out}: this run was made with other settings ({'; '.join(problems)}); "
+            "use another --out, or --overwrite to start it over"
+        )
     return out, options.overwrite
 
 

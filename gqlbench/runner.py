@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gqlbench.dataset import data_hash, load_split, split_of
 from gqlbench.errors import GqlbenchError
@@ -99,7 +99,9 @@ def load_backend(settings: RunSettings) -> Backend:
     """The backend ``--backend`` names (see :mod:`gqlbench.generators.factory`), built for ``settings.model``."""
     from gqlbench.generators.factory import build_backend
 
-    return build_backend(settings.backend, settings.model, settings.model_args, base_url=settings.base_url, api_key_env=settings.api_key_env)
+    return build_backend(
+        settings.backend, settings.model, settings.model_args, base_url=settings.base_url, api_key_env=settings.api_key_env
+    )
 
 
 def _observer(settings: RunSettings, samples: Sequence[Sample], pool: Callable[[], SandboxPool]) -> Observer | None:
@@ -113,7 +115,10 @@ def _observer(settings: RunSettings, samples: Sequence[Sample], pool: Callable[[
 
     unknown = sorted({s.domain for s in samples} - set(list_domains()))
     if unknown:
-        raise GqlbenchError(f"--observe mock: domain(s) {', '.join(unknown)} are not in the catalog, so there is no mock API to run actions against; use --observe schema")
+        raise GqlbenchError(
+            f"--observe mock: domain(s) {', '.join(unknown)} are not in the catalog, "
+            "so there is no mock API to run actions against; use --observe schema"
+        )
     return MockObserver(seed=settings.seed, pool=pool)
 
 
@@ -190,9 +195,8 @@ def _run(
         if planned:
             if existed:
                 print(f"resuming {run_dir}: {resumed_from} of {len(samples)} samples done", file=sys.stderr)
-            from gqlbench.generate import generate
-
             from gqlbench.engine_log import engine_output
+            from gqlbench.generate import generate
 
             with engine_output(run_dir, verbose=options.verbose) as console:  # engine chatter -> engine.log
                 backend = backend_factory(settings)

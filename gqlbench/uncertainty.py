@@ -33,7 +33,7 @@ Fraction = Callable[[SampleResult], "tuple[float, float] | None"]
 
 def _counts(result: SampleResult, kind: str) -> tuple[int, int, int] | None:
     counts = (result.explanation.get("f1_counts") or {}).get(kind)
-    return tuple(counts) if counts is not None else None  # type: ignore[return-value]
+    return tuple(counts) if counts is not None else None
 
 
 def _f1_part(kind: str, part: str) -> Fraction:

@@ -20,7 +20,9 @@ from gqlbench.records import FunctionSpec, Trace
 __all__ = ["diagnose", "with_exec_errors"]
 
 
-def diagnose(domain: str, gold: ProgramAnalysis, predicted: ProgramAnalysis | None, functions: Mapping[str, FunctionSpec]) -> dict[str, Any]:
+def diagnose(
+    domain: str, gold: ProgramAnalysis, predicted: ProgramAnalysis | None, functions: Mapping[str, FunctionSpec]
+) -> dict[str, Any]:
     """``{"errors": [...], "f1_counts": {...}}`` of one prediction (None: no prediction, every gold call missing)."""
     catalog = load_catalog(domain, functions)
     errors = classify(gold, predicted if predicted is not None else ProgramAnalysis(code=""), catalog)

@@ -110,7 +110,9 @@ def pair_calls(gold: Sequence[ApiCall], predicted: Sequence[ApiCall]) -> dict[in
     return pairs
 
 
-def _function_errors(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog, pairs: Mapping[int, ApiCall]) -> list[ErrorRecord]:
+def _function_errors(
+    gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog, pairs: Mapping[int, ApiCall]
+) -> list[ErrorRecord]:
     errors = []
     gold_names = Counter(gold.names)
     paired = {p.index for p in pairs.values()}
@@ -120,9 +122,15 @@ def _function_errors(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog:
             errors.append(ErrorRecord("hallucinated_function", p.token, got=p.name,
                                       detail="not in the domain's catalog" + (f"; closest: {', '.join(near)}" if near else "")))
         elif p.name not in gold_names:
-            errors.append(ErrorRecord("wrong_function", p.token, got=p.name, detail=f"the gold calls {', '.join(dict.fromkeys(gold.names)) or 'nothing'}"))
+            errors.append(
+                ErrorRecord(
+                    "wrong_function", p.token, got=p.name, detail=f"the gold calls {', '.join(dict.fromkeys(gold.names)) or 'nothing'}"
+                )
+            )
         elif p.index not in paired:
-            errors.append(ErrorRecord("extra_call", p.token, got=p.render(), detail=f"the gold calls {p.name} {gold_names[p.name]} time(s)"))
+            errors.append(
+                ErrorRecord("extra_call", p.token, got=p.render(), detail=f"the gold calls {p.name} {gold_names[p.name]} time(s)")
+            )
     for g in gold.calls:
         if g.index not in pairs:
             errors.append(ErrorRecord("missing_call", g.token, expected=g.render(), detail=f"no predicted {g.name} call left to pair with"))
@@ -145,7 +153,9 @@ def _argument_errors(gold: ApiCall, pred: ApiCall, spec: FunctionSpec | None, la
         gold_refs, pred_refs = references(expected), references(got)
         early = sorted(late.intersection(_IDENTIFIER.findall(got)))
         if gold_refs and early:
-            errors.append(ErrorRecord("wrong_order", pred.token, key, expected, got, f"reads {', '.join(early)} before the call that assigns it"))
+            errors.append(
+                ErrorRecord("wrong_order", pred.token, key, expected, got, f"reads {', '.join(early)} before the call that assigns it")
+            )
             continue
         if gold_refs and gold_refs != pred_refs:
             where = ", ".join(t + p for t, p in pred_refs) or "no response"
@@ -160,7 +170,9 @@ def _argument_errors(gold: ApiCall, pred: ApiCall, spec: FunctionSpec | None, la
     return errors
 
 
-def _signature_errors(pred: ApiCall, spec: FunctionSpec, gold: ApiCall | None, reported: set[tuple[str | None, str | None]]) -> list[ErrorRecord]:
+def _signature_errors(
+    pred: ApiCall, spec: FunctionSpec, gold: ApiCall | None, reported: set[tuple[str | None, str | None]]
+) -> list[ErrorRecord]:
     """Against the signature alone; what the paired gold call does the same way is not an error."""
     errors = []
     gold_args = gold.args if gold is not None else {}
@@ -175,7 +187,9 @@ def _signature_errors(pred: ApiCall, spec: FunctionSpec, gold: ApiCall | None, r
             continue
         literal, value = literal_value(got)
         if literal and not fits_type(value, properties[key].type):
-            errors.append(ErrorRecord("wrong_type", pred.token, key, None, got, f"{type(value).__name__} where {properties[key].type} is declared"))
+            errors.append(
+                ErrorRecord("wrong_type", pred.token, key, None, got, f"{type(value).__name__} where {properties[key].type} is declared")
+            )
     for key in spec.parameters.required:
         if key not in pred.args and (gold is None or key in gold_args) and (pred.token, key) not in reported:
             errors.append(ErrorRecord("missing_argument", pred.token, key, None, None, "required by the signature"))

@@ -245,10 +245,10 @@ class _Checker(ast.NodeVisitor):
             self._types[id(node)] = self._compute(node)
         return self._types[id(node)]
 
-    def _compute(self, node: ast.expr) -> Shape:
+    def _compute(self, node: ast.expr) -> Shape | _Pending:
         if isinstance(node, ast.Name):
             self._load(node)
-            return self.env.get(node.id)  # type: ignore[return-value]
+            return self.env.get(node.id)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self.is_api(node.func.id):
             self.generic_visit(node)
             return _Pending(node.func.id)  # the response's shape is read only if the response is

@@ -111,7 +111,7 @@ class Metric:
             return dict.fromkeys(self.score_fields)
         if not isinstance(value, tuple) or len(value) != 2:
             raise GqlbenchError(f"metric {self.name!r}: a ratio metric returns (numerator, denominator), got {value!r}")
-        return dict(zip(self.score_fields, value))
+        return dict(zip(self.score_fields, value, strict=True))
 
     def zeroed(self, value: Value) -> Value:
         """The value of a prediction that was not scored: 0, a ratio 0 of its denominator; None stays None."""
@@ -173,8 +173,9 @@ def _register_loaded(obj: object, source: str) -> None:
     """Register what a spec or entry point named: a Metric, a list of them, or a module that registers its own."""
     if isinstance(obj, ModuleType):
         return  # its @register_metric definitions ran on import
-    metrics = list(obj) if isinstance(obj, (list, tuple)) else [obj]
-    if not metrics or not all(isinstance(m, Metric) for m in metrics):
+    items = list(obj) if isinstance(obj, (list, tuple)) else [obj]
+    metrics = [m for m in items if isinstance(m, Metric)]
+    if not items or len(metrics) != len(items):
         raise GqlbenchError(f"{source}: is a {type(obj).__name__}, not a Metric (define it with @register_metric)")
     for metric in metrics:
         try:

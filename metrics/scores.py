@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
 
+from gqlbench.errors import GqlbenchError
 from gqlbench.metrics.calls import ProgramAnalysis, analyze
 from gqlbench.metrics.diagnose import diagnose
 from gqlbench.metrics.extract import extract_code
@@ -34,8 +35,6 @@ from gqlbench.metrics.registry import (
     sample_values,
     summary_of,
 )
-
-from gqlbench.errors import GqlbenchError
 from gqlbench.records import FunctionSpec, Sample, SampleResult, Scores
 
 __all__ = ["functions_for", "compare_programs", "score_sample", "missing_result", "aggregate", "matched_calls"]

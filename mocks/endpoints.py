@@ -30,12 +30,13 @@ from graphql import (
     DocumentNode,
     GraphQLBoolean,
     GraphQLField,
+    GraphQLInputType,
     GraphQLInt,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLSchema,
-    execute,
+    execute_sync,
     get_named_type,
     parse,
     validate,
@@ -108,8 +109,10 @@ def check_arguments(spec: FunctionSpec, args: tuple[Any, ...], kwargs: Mapping[s
     properties = spec.parameters.properties
     params = list(properties)
     if len(args) > len(params):
-        raise BadArguments(f"{name}() takes {len(params)} parameter(s) ({', '.join(params) or 'none'}) but got {len(args)} positional arguments")
-    bound: dict[str, Any] = dict(zip(params, args))
+        raise BadArguments(
+            f"{name}() takes {len(params)} parameter(s) ({', '.join(params) or 'none'}) but got {len(args)} positional arguments"
+        )
+    bound: dict[str, Any] = dict(zip(params, args, strict=False))
     for key, value in kwargs.items():
         if key in bound:
             raise BadArguments(f"{name}() got two values for parameter {key!r} (positional and keyword)")
@@ -154,7 +157,7 @@ def selection_set(graphql_type: Any, depth: int = SELECTION_DEPTH) -> str:
     return "{ " + " ".join(parts) + " }"
 
 
-def _placeholder(arg_type: Any) -> str:
+def _placeholder(arg_type: GraphQLInputType) -> str:
     """A literal for a required GraphQL argument (the real arguments travel in the context)."""
     inner = arg_type.of_type if isinstance(arg_type, GraphQLNonNull) else arg_type
     if isinstance(inner, GraphQLList):
@@ -265,7 +268,7 @@ class Runtime:
             if handler is not None:
                 handler(self.world, arguments)
             return {"ok": True, "status_code": 200}
-        result = execute(self.schema, endpoint.document, context_value={"world": self.world, "arguments": arguments})
+        result = execute_sync(self.schema, endpoint.document, context_value={"world": self.world, "arguments": arguments})
         if result.errors:
             error = result.errors[0]
             if isinstance(error.original_error, MockError):

@@ -96,7 +96,7 @@ def resolve(reference: str, where: str, base: Path | None = None) -> WorldBehavi
         found = found()
     if not isinstance(getattr(found, "handlers", None), Mapping):
         raise GqlbenchError(f"{where}: behaviour {reference!r} has no 'handlers' mapping of function name -> callable")
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def find_behaviour(domain: str, fixture: Mapping[str, Any], fixture_file: Path | None) -> WorldBehaviour | None:

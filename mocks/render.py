@@ -99,7 +99,7 @@ class Renderer:
             numeric = getattr(get_named_type(graphql_type), "name", "") == "Int"
             record[name] = self.linked(world, kind, entity_id, other, numeric)[0]
         self.ensure(world, other, record[name])
-        return record[name]  # type: ignore[no-any-return]
+        return record[name]
 
     def _nested(self, world: World, graphql_type: GraphQLType, kind: str, entity_id: str, name: str,
                 stored: Any, depth: int) -> Any:

@@ -257,7 +257,8 @@ def build_mock_schema(domain: str, extra_type_defs: str = "", bindables: tuple[A
     from gqlbench.schemas import build_schema
 
     query = QueryType()
-    for function in build_schema(domain).query_type.fields:
+    query_type = build_schema(domain).query_type  # None when no endpoint of the domain has a response schema
+    for function in query_type.fields if query_type else {}:
         query.set_field(function, endpoint_resolver(function))
     type_defs = [mock_type_defs(domain), extra_type_defs] if extra_type_defs else mock_type_defs(domain)
     return make_executable_schema(type_defs, query, *bindables, SchemaFiller(lambda info: info.context["world"]))

@@ -124,7 +124,7 @@ def _field(response: Response, name: str) -> Any:
     return wrap(data[name], fields[name].type, f"{path}.{name}")
 
 
-class ResponseList(list):  # type: ignore[type-arg]
+class ResponseList(list[Any]):
     """A list from a response; an index out of range says which list and how long it is."""
 
     __slots__ = ("_path",)
@@ -133,7 +133,7 @@ class ResponseList(list):  # type: ignore[type-arg]
         super().__init__(items)
         self._path = path
 
-    def __getitem__(self, index: Any) -> Any:  # type: ignore[override]
+    def __getitem__(self, index: Any) -> Any:
         path = _get(self, "_path")
         if isinstance(index, slice):
             return ResponseList(list.__getitem__(self, index), path)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from itertools import pairwise
 from typing import Any
 
 from graphql import GraphQLField, GraphQLObjectType, GraphQLSchema, StringValueNode
@@ -132,8 +133,8 @@ def infer_rule(function: str, params: list[str], field: GraphQLField | None) -> 
         kind = singular(literal[-1]) if not ends_in_param else None
         if kind is None:
             return Rule(function, "echo")
-        parent = _kind_before(segments, last_param[0], last_param[1]) if last_param else None
-        return Rule(function, "create", kind=kind, id_param=last_param[1] if last_param else None, parent=parent)
+        owner = _kind_before(segments, last_param[0], last_param[1]) if last_param else None
+        return Rule(function, "create", kind=kind, id_param=last_param[1] if last_param else None, parent=owner)
     if method in ("PUT", "PATCH", "DELETE") and last_param and ends_in_param:
         index, param = last_param
         action = "delete" if method == "DELETE" else "update"
@@ -145,7 +146,7 @@ def _aliases(paths: Mapping[str, list[str]]) -> dict[str, str]:
     """Plural segments -> the kind their ``{<kind>_id}`` names (``shelves/{shelf_id}``: shelve -> shelf)."""
     found = {}
     for segments in paths.values():
-        for before, after in zip(segments, segments[1:]):
+        for before, after in pairwise(segments):
             if not before.startswith("{") and after.startswith("{") and after.endswith("_id}"):
                 kind = after[1:-4]
                 if singular(before) != kind:

@@ -236,8 +236,8 @@ class SandboxPool:
                     raise GqlbenchError(f"runtime {job.runtime!r} did not set up domain {job.domain!r} "
                                         f"within {STARTUP_SECONDS:.0f} s (sample {job.sample_id})")
                 index, elapsed = worker.finish()
-                message = f"the program ran longer than {self._wall_seconds:g} s (wall clock) and was stopped"
-                yield index, _trace(jobs[index], ExecError(kind="timeout", message=message), elapsed)
+                stopped = f"the program ran longer than {self._wall_seconds:g} s (wall clock) and was stopped"
+                yield index, _trace(jobs[index], ExecError(kind="timeout", message=stopped), elapsed)
                 self._replace(slot)
 
 

@@ -61,7 +61,7 @@ def load_factory(name: str) -> Callable[[str, int], Any]:
         spec.loader.exec_module(module)
     else:
         module = importlib.import_module(where)
-    return getattr(module, function)  # type: ignore[no-any-return]
+    return getattr(module, function)
 
 
 def serve() -> None:
@@ -222,7 +222,9 @@ def _result_text(value: Any, convert: Callable[[Any], Any], limit: int) -> str:
             if size > limit:
                 break
     except (RecursionError, ValueError) as exc:  # ValueError: a list that contains itself
-        raise ResourceLimit(f"the value of the last statement cannot be shown as JSON ({type(exc).__name__}: nested too deeply or circular)") from None
+        raise ResourceLimit(
+            f"the value of the last statement cannot be shown as JSON ({type(exc).__name__}: nested too deeply or circular)"
+        ) from None
     return cut("".join(parts), limit)
 
 

@@ -33,12 +33,13 @@ from ariadne import MutationType, format_error, graphql_sync
 from ariadne.asgi import GraphQL
 from ariadne.asgi.handlers import GraphQLHTTPHandler
 from graphql import GraphQLError
-from starlette.concurrency import run_in_threadpool
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
+from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.endpoints import check_arguments
 from gqlbench.mocks.errors import MockError
 from gqlbench.mocks.explorer import OfflineExplorer
@@ -85,7 +86,8 @@ class MockServer:
                  "  resetWorld(seed: Int): Boolean!"]
         from gqlbench.schemas import build_schema
 
-        with_schema = set(build_schema(domain).query_type.fields)
+        query_type = build_schema(domain).query_type  # None when no endpoint of the domain has a response schema
+        with_schema = set(query_type.fields if query_type else {})
         for name, spec in self.specs.items():
             if name in with_schema:
                 continue
@@ -182,6 +184,8 @@ class _ThreadedHandler(GraphQLHTTPHandler):
         if context_value is None:
             context_value = await self.get_context_for_request(request, data)
         middleware = await self.get_middleware_for_request(request, context_value)
+        if self.schema is None:
+            raise GqlbenchError("the mock GraphQL handler was used before the app gave it a schema")
         success, result = await run_in_threadpool(
             graphql_sync, self.schema, data, context_value=context_value, query_parser=self.query_parser,
             query_validator=self.query_validator, query_document=query_document,

@@ -111,8 +111,8 @@ class SpotifyModel:
                             release_date=album.get("release_date"), album_type=album.get("album_type"),
                             label=album.get("label"))
         for playlist in fixture.get("playlists", []):
-            tracks = [self._ref(world, "track", t, where) for t in playlist.get("tracks", [])]
-            self._new_playlist(world, playlist["name"], tracks, public=playlist.get("public", True),
+            track_ids = [self._ref(world, "track", t, where) for t in playlist.get("tracks", [])]
+            self._new_playlist(world, playlist["name"], track_ids, public=playlist.get("public", True),
                                description=playlist.get("description", ""), playlist_id=playlist.get("id"))
         world.state["playlists"] = list(world.table("playlist"))
         world.state["saved_tracks"] = [{"id": self._ref(world, "track", t, where), "added_at": world.tick()}
@@ -187,13 +187,21 @@ class SpotifyModel:
             }, complete=True)
             track_ids.append(track_id)
         year = world.int(album_id, "year", lo=1995, hi=2023)
-        world.put("album", {
-            "id": album_id, "name": name, "artists": list(artist_ids), "tracks": track_ids,
-            "album_type": album_type or ("single" if len(track_ids) == 1 else "album"),
-            "release_date": release_date or f"{year}-{world.int(album_id, 'month', lo=1, hi=12):02d}-{world.int(album_id, 'day', lo=1, hi=28):02d}",
-            "label": label or f"{name} Records",
-            "popularity": world.int(album_id, "popularity", lo=20, hi=90),
-        }, complete=True)
+        world.put(
+            "album",
+            {
+                "id": album_id,
+                "name": name,
+                "artists": list(artist_ids),
+                "tracks": track_ids,
+                "album_type": album_type or ("single" if len(track_ids) == 1 else "album"),
+                "release_date": release_date
+                or f"{year}-{world.int(album_id, 'month', lo=1, hi=12):02d}-{world.int(album_id, 'day', lo=1, hi=28):02d}",
+                "label": label or f"{name} Records",
+                "popularity": world.int(album_id, "popularity", lo=20, hi=90),
+            },
+            complete=True,
+        )
         return album_id
 
     def _new_playlist(self, world: World, name: str, track_ids: list[str], *, public: bool = True,

@@ -129,7 +129,9 @@ class TmdbModel:
         for name, titles in (fixture.get("lists") or {}).items():
             kind = LIST_KINDS.get(name.split("_")[0] if not name.startswith("trending_") else name.split("_")[1])
             if kind is None:
-                raise GqlbenchError(f"mocks/worlds/tmdb.json: list {name!r} must start with movie_, tv_, person_ or trending_<movie|tv|person>_")
+                raise GqlbenchError(
+                    f"mocks/worlds/tmdb.json: list {name!r} must start with movie_, tv_, person_ or trending_<movie|tv|person>_"
+                )
             lists[name] = [self._find_named(world, kind, t) for t in titles]
         world.state["lists"] = lists
 
@@ -341,7 +343,9 @@ class TmdbModel:
         world.get(kind, work_id)
         results = []
         for n in (1, 2):
-            author = self._person_name(world, "reviewer", kind, work_id, n).split()[0].lower() + str(world.int(kind, work_id, n, lo=1, hi=99))
+            author = self._person_name(world, "reviewer", kind, work_id, n).split()[0].lower() + str(
+                world.int(kind, work_id, n, lo=1, hi=99)
+            )
             rating = world.int(kind, work_id, "rating", n, lo=4, hi=10)
             results.append({"id": world.token("review", kind, work_id, n, length=24), "author": author,
                             "author_details": {"name": "", "username": author, "avatar_path": None, "rating": rating},
@@ -379,7 +383,7 @@ class TmdbModel:
         found.sort(key=lambda r: (r[key].lower() != exact, -float(r.get("popularity", 0) or 0), r["id"]))
         results = [self._brief(world, kind, r["id"]) for r in found]
         if kind == "person":
-            for result, r in zip(results, found):
+            for result, r in zip(results, found, strict=True):
                 credits = self._credits(world, r["id"], "movie", "cast") + self._credits(world, r["id"], "movie", "crew")
                 result["known_for"] = [self._movie_brief(world, w["id"]) for w, _ in credits[:3]]
         return _page(results, args)
@@ -409,13 +413,21 @@ class TmdbModel:
         collection = None
         if m.get("collection"):
             collection = {k: v for k, v in self._brief(world, "collection", m["collection"]).items() if k != "overview"}
-        return {**self._movie_brief(world, m["id"]), "genres": self._genres(m["genres"]),
-                "belongs_to_collection": collection, "budget": m["budget"], "revenue": m["revenue"],
-                "runtime": m["runtime"], "status": m["status"], "tagline": m["tagline"],
-                "homepage": f"https://www.themoviedb.org/movie/{m['id']}", "imdb_id": f"tt{world.int(m['id'], 'imdb', lo=1000000, hi=9999999)}",
-                "production_companies": [self._org_brief(world, "company", c) for c in m["companies"]],
-                "production_countries": [{"iso_3166_1": "US", "name": "United States of America"}],
-                "spoken_languages": [{"english_name": "English", "iso_639_1": "en", "name": "English"}]}
+        return {
+            **self._movie_brief(world, m["id"]),
+            "genres": self._genres(m["genres"]),
+            "belongs_to_collection": collection,
+            "budget": m["budget"],
+            "revenue": m["revenue"],
+            "runtime": m["runtime"],
+            "status": m["status"],
+            "tagline": m["tagline"],
+            "homepage": f"https://www.themoviedb.org/movie/{m['id']}",
+            "imdb_id": f"tt{world.int(m['id'], 'imdb', lo=1000000, hi=9999999)}",
+            "production_companies": [self._org_brief(world, "company", c) for c in m["companies"]],
+            "production_countries": [{"iso_3166_1": "US", "name": "United States of America"}],
+            "spoken_languages": [{"english_name": "English", "iso_639_1": "en", "name": "English"}],
+        }
 
     def h_GET_movie__movie_id__credits(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._work_credits(world, "movie", args["movie_id"])
@@ -467,13 +479,20 @@ class TmdbModel:
     def h_GET_discover_movie(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         movies = [world.get("movie", m["id"]) for m in list(world.table("movie").values())]
         checks = {
-            "vote_average.gte": lambda m, v: m["vote_average"] >= v, "vote_average.lte": lambda m, v: m["vote_average"] <= v,
-            "vote_count.gte": lambda m, v: m["vote_count"] >= v, "vote_count.lte": lambda m, v: m["vote_count"] <= v,
-            "primary_release_date.gte": lambda m, v: m["release_date"] >= v, "primary_release_date.lte": lambda m, v: m["release_date"] <= v,
-            "release_date.gte": lambda m, v: m["release_date"] >= v, "release_date.lte": lambda m, v: m["release_date"] <= v,
-            "primary_release_year": lambda m, v: m["release_date"][:4] == str(v), "year": lambda m, v: m["release_date"][:4] == str(v),
+            "vote_average.gte": lambda m, v: m["vote_average"] >= v,
+            "vote_average.lte": lambda m, v: m["vote_average"] <= v,
+            "vote_count.gte": lambda m, v: m["vote_count"] >= v,
+            "vote_count.lte": lambda m, v: m["vote_count"] <= v,
+            "primary_release_date.gte": lambda m, v: m["release_date"] >= v,
+            "primary_release_date.lte": lambda m, v: m["release_date"] <= v,
+            "release_date.gte": lambda m, v: m["release_date"] >= v,
+            "release_date.lte": lambda m, v: m["release_date"] <= v,
+            "primary_release_year": lambda m, v: m["release_date"][:4] == str(v),
+            "year": lambda m, v: m["release_date"][:4] == str(v),
             "with_original_language": lambda m, v: m["original_language"] == v,
-            "with_genres": lambda m, v: all(int(g) in [GENRES.get(n) for n in m["genres"]] for g in str(v).replace("|", ",").split(",") if g.strip().isdigit()),
+            "with_genres": lambda m, v: all(
+                int(g) in [GENRES.get(n) for n in m["genres"]] for g in str(v).replace("|", ",").split(",") if g.strip().isdigit()
+            ),
         }
         for name, check in checks.items():
             if args.get(name) is not None:
@@ -482,7 +501,9 @@ class TmdbModel:
         field, _, order = sort_by.partition(".")
         field = {"primary_release_date": "release_date", "title": "title"}.get(field, field)
         if movies and field not in movies[0]:
-            raise BadArguments(f"sort_by {sort_by!r} is not supported; use e.g. popularity.desc, vote_average.desc, primary_release_date.desc")
+            raise BadArguments(
+                f"sort_by {sort_by!r} is not supported; use e.g. popularity.desc, vote_average.desc, primary_release_date.desc"
+            )
         movies.sort(key=lambda m: (m[field], m["id"]), reverse=order != "asc")
         return _page([self._movie_brief(world, m["id"]) for m in movies], args)
 
@@ -522,18 +543,38 @@ class TmdbModel:
                     "poster_path": IMAGE.format(world.token("poster", t["id"], n, length=27)), "vote_average": t["vote_average"]}
                    for n, count in enumerate(t["seasons"], start=1)]
         last_season = len(t["seasons"])
-        return {**self._tv_brief(world, t["id"]), "genres": self._genres(t["genres"]), "homepage": f"https://www.themoviedb.org/tv/{t['id']}",
-                "in_production": t["status"] != "Ended", "languages": ["en"], "type": "Scripted", "tagline": "",
-                "last_air_date": self._air_date(world, t, last_season, t["seasons"][-1]),
-                "last_episode_to_air": self._episode_brief(world, t, last_season, t["seasons"][-1]),
-                "next_episode_to_air": None, "number_of_seasons": len(t["seasons"]), "number_of_episodes": sum(t["seasons"]),
-                "episode_run_time": t["episode_run_time"], "status": t["status"], "seasons": seasons,
-                "networks": [self._org_brief(world, "network", n) for n in t["networks"]],
-                "production_companies": [self._org_brief(world, "company", c) for c in t["companies"]],
-                "production_countries": [{"iso_3166_1": "US", "name": "United States of America"}],
-                "spoken_languages": [{"english_name": "English", "iso_639_1": "en", "name": "English"}],
-                "created_by": [{**{k: v for k, v in self._person_brief(world, p).items() if k in ("id", "name", "gender", "profile_path", "original_name")},
-                                "credit_id": world.token("credit", t["id"], p, "creator", length=24)} for p in t["created_by"]]}
+        return {
+            **self._tv_brief(world, t["id"]),
+            "genres": self._genres(t["genres"]),
+            "homepage": f"https://www.themoviedb.org/tv/{t['id']}",
+            "in_production": t["status"] != "Ended",
+            "languages": ["en"],
+            "type": "Scripted",
+            "tagline": "",
+            "last_air_date": self._air_date(world, t, last_season, t["seasons"][-1]),
+            "last_episode_to_air": self._episode_brief(world, t, last_season, t["seasons"][-1]),
+            "next_episode_to_air": None,
+            "number_of_seasons": len(t["seasons"]),
+            "number_of_episodes": sum(t["seasons"]),
+            "episode_run_time": t["episode_run_time"],
+            "status": t["status"],
+            "seasons": seasons,
+            "networks": [self._org_brief(world, "network", n) for n in t["networks"]],
+            "production_companies": [self._org_brief(world, "company", c) for c in t["companies"]],
+            "production_countries": [{"iso_3166_1": "US", "name": "United States of America"}],
+            "spoken_languages": [{"english_name": "English", "iso_639_1": "en", "name": "English"}],
+            "created_by": [
+                {
+                    **{
+                        k: v
+                        for k, v in self._person_brief(world, p).items()
+                        if k in ("id", "name", "gender", "profile_path", "original_name")
+                    },
+                    "credit_id": world.token("credit", t["id"], p, "creator", length=24),
+                }
+                for p in t["created_by"]
+            ],
+        }
 
     def h_GET_tv__tv_id__credits(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._work_credits(world, "tv", args["tv_id"])
@@ -593,7 +634,9 @@ class TmdbModel:
         credits = self.h_GET_tv__tv_id__season__season_number__episode__episode_number__credits(world, args)
         return {**self._episode_brief(world, tv, season, episode), "crew": credits["crew"], "guest_stars": credits["guest_stars"]}
 
-    def h_GET_tv__tv_id__season__season_number__episode__episode_number__credits(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
+    def h_GET_tv__tv_id__season__season_number__episode__episode_number__credits(
+        self, world: World, args: dict[str, Any]
+    ) -> dict[str, Any]:
         tv, season, episode = self._episode(world, args)
         owner = (tv["id"], season, episode)
         guests = [{"person": self._partial_person(world, "guest", *owner, n),
@@ -667,7 +710,7 @@ class TmdbModel:
             raise BadArguments(f"time_window must be day or week, got {window!r}")
         if media == "all":
             parts = [self._list(world, f"trending_{kind}_{window}", kind, {})["results"] for kind in ("movie", "tv")]
-            results = [x for pair in zip(*parts) for x in pair]
+            results = [x for pair in zip(*parts, strict=False) for x in pair]
             return _page(results, args)
         return self._list(world, f"trending_{media}_{window}", media, args)
 

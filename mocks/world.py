@@ -21,6 +21,7 @@ resolvers (:mod:`gqlbench.mocks.resolvers`).
 
 from __future__ import annotations
 
+import builtins
 import copy
 import hashlib
 import json
@@ -75,7 +76,10 @@ class WorldModel(Protocol):
     """What answers a domain's endpoints (:class:`gqlbench.mocks.loader.DomainModel`)."""
 
     domain: str
-    handlers: Mapping[str, Handler]
+
+    @property
+    def handlers(self) -> Mapping[str, Handler]:
+        """Function name -> what answers it (read-only here, so a model may hold any mapping)."""
 
     fixture: dict[str, Any]
 
@@ -150,7 +154,7 @@ class World:
     def pick(self, options: list[Any] | tuple[Any, ...], *key: Any) -> Any:
         return options[stable_int(self.domain, self.seed, *key, modulo=len(options))]
 
-    def token(self, *key: Any, length: int = 22) -> str:
+    def token(self, *key: Any, length: builtins.int = 22) -> str:  # World.int shadows the builtin here
         return stable_token(self.domain, self.seed, *key, length=length)
 
     # -- entities --------------------------------------------------------------

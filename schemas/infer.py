@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 __all__ = [
     "Scalar",
@@ -60,15 +60,15 @@ class Scalar:
 
 @dataclass(frozen=True)
 class ListOf:
-    item: "Shape"
+    item: Shape
 
 
 @dataclass(frozen=True)
 class Obj:
-    fields: dict[str, "Shape"] = field(default_factory=dict)
+    fields: dict[str, Shape] = field(default_factory=dict)
 
 
-Shape = Union[Scalar, ListOf, Obj]
+Shape = Scalar | ListOf | Obj
 
 NULL_ONLY = Scalar("JSON", null_only=True)
 UNTYPED = Scalar("JSON")

@@ -250,8 +250,10 @@ class _Merger:
         if len(types) == 1:
             return types[0]
         if all(isinstance(t, NonNullTypeNode) for t in types):
-            return NonNullTypeNode(type=self.merge_types([t.type for t in types]))  # type: ignore[attr-defined]
-        bare = _unique(t.type if isinstance(t, NonNullTypeNode) else t for t in types)  # type: ignore[attr-defined]
+            inner = self.merge_types([t.type for t in types if isinstance(t, NonNullTypeNode)])
+            assert isinstance(inner, (NamedTypeNode, ListTypeNode)), "the inner types of non-null types merge to a nullable type"
+            return NonNullTypeNode(type=inner)
+        bare = _unique(t.type if isinstance(t, NonNullTypeNode) else t for t in types)
         known = [t for t in bare if not (isinstance(t, NamedTypeNode) and t.name.value == _JSON)]
         if not known:
             return _named(_JSON)

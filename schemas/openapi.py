@@ -34,8 +34,8 @@ from gqlbench.schemas.infer import (
     RestField,
     Scalar,
     Shape,
-    is_graphql_name,
     infer_shape,
+    is_graphql_name,
     merge_shapes,
     render_endpoint_sdl,
 )

@@ -81,6 +81,6 @@ def endpoint_documents(sdl: str, where: str = "SDL") -> dict[str, DocumentNode]:
     for query in queries:
         for field in query.fields or ():
             types = sorted(reachable_types(field, definitions), key=order.__getitem__)
-            block = query if len(query.fields) == 1 else ObjectTypeDefinitionNode(name=query.name, fields=(field,))
+            block = query if len(query.fields or ()) == 1 else ObjectTypeDefinitionNode(name=query.name, fields=(field,))
             result[field.name.value] = DocumentNode(definitions=(*(definitions[t] for t in types), block))
     return result

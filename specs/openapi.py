@@ -112,7 +112,9 @@ def resolve(doc: dict[str, Any], node: Any, seen: frozenset[str] = frozenset()) 
     while isinstance(node, dict) and "$ref" in node:
         ref = node["$ref"]
         if not isinstance(ref, str) or not ref.startswith("#/"):
-            raise GqlbenchError(f"$ref {ref!r}: only references inside the same document ('#/...') are supported; inline the referenced file")
+            raise GqlbenchError(
+                f"$ref {ref!r}: only references inside the same document ('#/...') are supported; inline the referenced file"
+            )
         if ref in seen:
             raise GqlbenchError(f"$ref {ref!r} refers to itself through a chain of references")
         seen = seen | {ref}
@@ -176,7 +178,9 @@ def select_operations(doc: dict[str, Any], endpoints: list[tuple[str, str]] | No
     seen: dict[str, str] = {}
     for op in chosen:
         if op.name in seen:
-            raise GqlbenchError(f"'{seen[op.name]}' and '{op.endpoint}' both map to the function name {op.name}; choose one with --endpoints")
+            raise GqlbenchError(
+                f"'{seen[op.name]}' and '{op.endpoint}' both map to the function name {op.name}; choose one with --endpoints"
+            )
         seen[op.name] = op.endpoint
     return chosen
 

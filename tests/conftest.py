@@ -31,7 +31,9 @@ class Browser:
     def __init__(self, profile: Path) -> None:
         from websockets.sync.client import connect
 
-        self.process = subprocess.Popen([str(CHROMIUM), *FLAGS, f"--user-data-dir={profile}", "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            [str(CHROMIUM), *FLAGS, f"--user-data-dir={profile}", "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         port_file = profile / "DevToolsActivePort"
         deadline = time.monotonic() + 60
         while not (port_file.is_file() and port_file.read_text().count("\n") >= 1):

@@ -32,14 +32,23 @@ def test_every_function_level_errata_entry_is_a_problem_check_finds(problems: di
 
 def test_known_reason_matches_by_subject_only() -> None:
     errata = Errata(other={"non_executable_gold": {"test/1": "refused: uses type"}, "spec_disagreements": {"GET_x": "variants"}})
-    assert known_reason(Problem(subject="test/1", where="sample test/1 (graphqlrestbench): line 2", message="fails"), errata) == "non_executable_gold: refused: uses type"
+    assert (
+        known_reason(Problem(subject="test/1", where="sample test/1 (graphqlrestbench): line 2", message="fails"), errata)
+        == "non_executable_gold: refused: uses type"
+    )
     assert known_reason(Problem(subject="test/10", where="sample test/10 (graphqlrestbench): line 2", message="fails"), errata) is None
-    assert known_reason(Problem(subject="GET_x", where="/a/specs/d.json: GET_x", message="samples disagree"), errata) == "spec_disagreements: variants"
+    assert (
+        known_reason(Problem(subject="GET_x", where="/a/specs/d.json: GET_x", message="samples disagree"), errata)
+        == "spec_disagreements: variants"
+    )
     assert known_reason(Problem(subject="GET_xy", where="/a/specs/d.json: GET_xy", message="samples disagree"), errata) is None
     # the subject decides, not what the text happens to contain
     assert known_reason(Problem(subject=None, where="d", message="test/1: GET_x: the endpoint schemas do not merge"), errata) is None
 
 
 def test_a_problem_prints_as_one_line() -> None:
-    assert str(Problem(subject="GET_x", where="/a/specs/d.json: GET_x", message="samples disagree")) == "/a/specs/d.json: GET_x: samples disagree"
+    assert (
+        str(Problem(subject="GET_x", where="/a/specs/d.json: GET_x", message="samples disagree"))
+        == "/a/specs/d.json: GET_x: samples disagree"
+    )
     assert str(Problem(subject=None, where="", message="/a/specs/d.json: unreadable")) == "/a/specs/d.json: unreadable"

@@ -50,13 +50,14 @@ def test_each_kind_of_mistake_is_one_line_naming_sample_and_line(tmp_path: Path)
         "sample test/2 (library): line 1: GET_search_books is called without its required parameter(s) q",
         "sample test/3 (library): line 1: GET_books__book_id_ is called without its required parameter(s) book_id",
         "sample test/4 (library): line 2: r.docs[0].author: type GET_search_books_DocsEntry has no field 'author'; did you mean authors?",
-        "sample test/5 (library): line 2: reads .title of r.docs, which is a list ([GET_search_books_DocsEntry]); index or loop over it first",
+        "sample test/5 (library): line 2: reads .title of r.docs, which is a list ([GET_search_books_DocsEntry]); "
+        "index or loop over it first",
         "sample test/6 (library): line 2: d.rating: type GET_search_books_DocsEntry has no field 'rating'",
         "sample test/7 (library): line 3: d.authors[0].born: type GET_search_books_AuthorsEntry has no field 'born'",
         "sample test/8 (library): line 2: reads .status of r, but DELETE_loans__loan_id_ has no response schema",
     ]
     assert len(problems) == len(expected), problems
-    for problem, start in zip(problems, expected):
+    for problem, start in zip(problems, expected, strict=True):
         assert str(problem).startswith(start), (problem, start)
         assert problem.subject == start.split()[1]  # the sample id, for the errata
 

@@ -14,7 +14,9 @@ from gqlbench.evaluation import Prediction, choose_splits, evaluate_predictions,
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "predictions_example.jsonl"
 
 
-def test_evaluating_a_file_returns_every_sample_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_evaluating_a_file_returns_every_sample_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     evaluation = evaluate_predictions(EXAMPLE, execute=False)
     assert evaluation.splits == ["test"] and evaluation.data_dir == default_data_dir()

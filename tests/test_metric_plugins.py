@@ -102,7 +102,9 @@ def test_outside_metrics_are_aggregated_and_the_built_in_ones_unchanged(plugin_r
     lines = [json.loads(line)["scores"] for line in (out / "samples.jsonl").read_text().splitlines()]
     overall = json.loads((out / "results.json").read_text())["metrics"]["overall"]
     assert overall["toy_no_extra_calls"] == sum(s["toy_no_extra_calls"] for s in lines) / len(lines)
-    assert overall["toy_clean_calls"] == sum(s["toy_clean_calls_numerator"] for s in lines) / sum(s["toy_clean_calls_denominator"] for s in lines)
+    assert overall["toy_clean_calls"] == sum(s["toy_clean_calls_numerator"] for s in lines) / sum(
+        s["toy_clean_calls_denominator"] for s in lines
+    )
     assert overall["n_toy_clean_calls"] == 32 and overall["n_toy_stdout_silent"] == 32
     saved = json.loads((FIXTURE / "test-exec" / "results.json").read_text())["metrics"]
     new = json.loads((out / "results.json").read_text())["metrics"]

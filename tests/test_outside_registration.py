@@ -118,7 +118,19 @@ def _check_toy_run(out: Path) -> None:
 
 def test_a_style_and_a_backend_named_module_object_run_end_to_end(plugin_path: Path, tmp_path: Path) -> None:
     style = f"{plugin_path / 'toy_styles.py'}:TOY"  # path/to/file.py:object; its run folder goes by the style's name
-    args = ["run", "--model", "stub", "--prompt", style, "--backend", "toy_backends:ToyBackend", "--ids", "test/0,test/3", "--no-exec", "--quiet"]
+    args = [
+        "run",
+        "--model",
+        "stub",
+        "--prompt",
+        style,
+        "--backend",
+        "toy_backends:ToyBackend",
+        "--ids",
+        "test/0,test/3",
+        "--no-exec",
+        "--quiet",
+    ]
     done = _gqlbench(plugin_path, tmp_path, *args)
     assert done.returncode == 0, done.stderr
     out = Path(done.stdout.split("run folder: ")[1].strip())
@@ -142,6 +154,9 @@ def test_wrong_names_are_one_line_errors(plugin_path: Path, tmp_path: Path) -> N
     base = ["run", "--model", "stub", "--backend", "toy", "--limit", "1", "--out", str(tmp_path / "r")]
     unknown = _gqlbench(plugin_path, tmp_path, *base, "--prompt", "nope")
     assert unknown.returncode == 2
-    assert unknown.stderr.strip() == "error: --prompt nope: unknown prompt style; choose one of cot, react, toy, or name your own as module:object"
+    assert (
+        unknown.stderr.strip()
+        == "error: --prompt nope: unknown prompt style; choose one of cot, react, toy, or name your own as module:object"
+    )
     wrong = _gqlbench(plugin_path, tmp_path, *base, "--prompt", "toy_styles:NOT_A_STYLE")
     assert wrong.returncode == 2 and "is not a prompt style" in wrong.stderr and len(wrong.stderr.strip().splitlines()) == 1

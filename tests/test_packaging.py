@@ -53,8 +53,8 @@ def test_unpacked_wheel_imports_and_runs(wheel: Path, tmp_path: Path) -> None:
         "from gqlbench.dataset import load_split, default_data_dir\n"
         "assert len(load_split('test')) == 32\n"
         "for m in (gqlbench, gqlbench.metrics, gqlbench.specs, gqlbench.schemas, gqlbench.mocks):\n"
-        "    assert m.__file__.startswith(%r), m.__file__\n"
-        "print('ok')\n" % str(tmp_path / "site")
+        f"    assert m.__file__.startswith({str(tmp_path / 'site')!r}), m.__file__\n"
+        "print('ok')\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

@@ -16,15 +16,17 @@ from gqlbench.results import (
     read_results,
     read_samples,
     render_comparison,
-    repair_samples,
     render_table,
+    repair_samples,
     run_meta,
     write_results,
     write_run,
 )
 
 RESULTS = [
-    SampleResult(id="test/0", domain="spotify", scores=Scores(arg_match_full=1, matched_calls=2, gold_calls=2, seq_match_full=1, seq_match_conn=1)),
+    SampleResult(
+        id="test/0", domain="spotify", scores=Scores(arg_match_full=1, matched_calls=2, gold_calls=2, seq_match_full=1, seq_match_conn=1)
+    ),
     SampleResult(id="test/1", domain="tmdb", scores=Scores(matched_calls=1, gold_calls=3)),
     SampleResult(id="test/2", domain="tmdb", scores=Scores(), skipped="gold program does not parse (line 1: x)"),
 ]
@@ -86,7 +88,14 @@ def test_table_has_the_paper_layout_with_four_decimals() -> None:
 
 def test_table_adds_execution_columns_when_present() -> None:
     metrics = {
-        "overall": {"arg_match_full": 1.0, "arg_match_functions": 1.0, "seq_match_full": 1.0, "seq_match_conn": 1.0, "exec_success": 0.75, "exec_match": None},
+        "overall": {
+            "arg_match_full": 1.0,
+            "arg_match_functions": 1.0,
+            "seq_match_full": 1.0,
+            "seq_match_conn": 1.0,
+            "exec_success": 0.75,
+            "exec_match": None,
+        },
     }
     header, _, row = render_table(metrics).splitlines()
     assert "Exec Success" in header and "Exec Match" not in header
@@ -146,7 +155,9 @@ def test_surrogate_escapes_and_bad_bytes_written_by_others_are_read(tmp_path: Pa
     path.write_text(json.dumps(line) + "\n", encoding="ascii")  # "\ud800" as an escape, which pydantic's parser refuses
     assert read_samples(path)[0].explanation == {"stdout": "\ufffd"}
     path.write_bytes(path.read_bytes() + b'{"id": "\xff"}\n')
-    with pytest.raises(GqlbenchError, match=r"samples.jsonl:2: not valid UTF-8: byte 0xff at offset \d+ of the file \(byte 9 of the line\)"):
+    with pytest.raises(
+        GqlbenchError, match=r"samples.jsonl:2: not valid UTF-8: byte 0xff at offset \d+ of the file \(byte 9 of the line\)"
+    ):
         read_samples(path)
 
 

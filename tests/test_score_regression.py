@@ -76,7 +76,7 @@ def test_rescoring_a_saved_run_gives_identical_files(name: str, tmp_path: Path) 
 
     before, after = _lines(saved / "samples.jsonl"), _lines(out / "samples.jsonl")
     assert [r["id"] for r in after] == [r["id"] for r in before]
-    for old, new in zip(before, after):
+    for old, new in zip(before, after, strict=True):
         assert list(new["scores"].items()) == list(old["scores"].items()), old["id"]
         added = set(new["explanation"]) - set(old["explanation"])
         assert added <= ADDED_EXPLANATION, (old["id"], added)

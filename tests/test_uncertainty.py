@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gqlbench.dataset import get_sample
-from gqlbench.metrics import aggregate, missing_result, score_sample
+from gqlbench.metrics import aggregate, metric_titles, missing_result, score_sample
 from gqlbench.records import SampleResult, Scores
-from gqlbench.metrics import metric_titles
 from gqlbench.results import render_report, results_document
 from gqlbench.statistics import ratio_estimate
 from gqlbench.uncertainty import add_uncertainty, sample_values, uncertainty_section, with_ci

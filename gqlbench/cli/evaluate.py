@@ -21,7 +21,13 @@ __all__ = ["evaluate"]
 
 
 def _command(
-    predictions: Path, out: Path | None, data: Path | None, splits: Sequence[str], execute: bool, seed: int, bootstrap: int = DEFAULT_RESAMPLES
+    predictions: Path,
+    out: Path | None,
+    data: Path | None,
+    splits: Sequence[str],
+    execute: bool,
+    seed: int,
+    bootstrap: int = DEFAULT_RESAMPLES,
 ) -> str:
     parts = ["gqlbench", "evaluate", str(predictions)]
     if not execute:
@@ -46,13 +52,35 @@ def _preview(ids: Sequence[str], limit: int = 10) -> str:
 
 @click.command(short_help="Score a file of model predictions (Table 2 metrics).")
 @click.argument("predictions", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder for results.json, samples.jsonl and report.md (not written when omitted).")
-@click.option("--data", type=click.Path(exists=True, file_okay=False, path_type=Path), help="Benchmark folder of <split>.jsonl files [default: the bundled GraphQLRestBench].")
-@click.option("--split", "splits", multiple=True, help="Split(s) to evaluate [default: the splits of the ids in the file; test for an empty file].")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for results.json, samples.jsonl and report.md (not written when omitted).",
+)
+@click.option(
+    "--data",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Benchmark folder of <split>.jsonl files [default: the bundled GraphQLRestBench].",
+)
+@click.option(
+    "--split", "splits", multiple=True, help="Split(s) to evaluate [default: the splits of the ids in the file; test for an empty file]."
+)
 @click.option("--overwrite", is_flag=True, help="Replace results already in --out.")
-@click.option("--exec/--no-exec", "execute", default=True, show_default=True, help="Also run gold and predicted programs in the sandbox against mock worlds (Exec Success, Exec Match).")
+@click.option(
+    "--exec/--no-exec",
+    "execute",
+    default=True,
+    show_default=True,
+    help="Also run gold and predicted programs in the sandbox against mock worlds (Exec Success, Exec Match).",
+)
 @click.option("--seed", default=0, show_default=True, help="Seed of the mock worlds the programs run against.")
-@click.option("--bootstrap", default=DEFAULT_RESAMPLES, show_default=True, type=click.IntRange(min=0), help="Bootstrap resamples for the 95% intervals in results.json (0: no intervals).")
+@click.option(
+    "--bootstrap",
+    default=DEFAULT_RESAMPLES,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Bootstrap resamples for the 95% intervals in results.json (0: no intervals).",
+)
 def evaluate(
     predictions: Path,
     out: Path | None,

@@ -39,12 +39,24 @@ __all__ = ["report"]
     help="Table format: any tabulate format, e.g. github (Markdown), plain, latex_booktabs.",
 )
 @click.option("--table2", "table2_only", is_flag=True, help="Only the paper's Table 2 metrics (leave out execution and added metrics).")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), help="Also write the comparisons (and power note) to this JSON file.")
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the comparisons (and power note) to this JSON file.",
+)
 @click.option("--power", is_flag=True, help="Print how large a difference in a 0/1 metric the samples can detect at 80% power.")
 @click.option("--power-n", type=click.IntRange(min=1), help="Samples for --power [default: the first run's, else 32].")
-@click.option("--bootstrap", default=DEFAULT_RESAMPLES, show_default=True, type=click.IntRange(min=1), help="Resamples of the paired bootstrap intervals and permutation tests.")
-def report(run_dirs: tuple[Path, ...], fmt: str, table2_only: bool, json_out: Path | None, power: bool, power_n: int | None,
-           bootstrap: int) -> None:
+@click.option(
+    "--bootstrap",
+    default=DEFAULT_RESAMPLES,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Resamples of the paired bootstrap intervals and permutation tests.",
+)
+def report(
+    run_dirs: tuple[Path, ...], fmt: str, table2_only: bool, json_out: Path | None, power: bool, power_n: int | None, bootstrap: int
+) -> None:
     """Compare runs: one row per run and domain, a column per registered metric the runs have.
 
     Each RUN_DIR is a folder written by `gqlbench run` or `gqlbench evaluate --out`.

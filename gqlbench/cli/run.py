@@ -28,16 +28,25 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
     "(a class implementing gqlbench.generators.Backend, called as Class(model, **model_args); module may be path/to/file.py; "
     "installed packages add names through the gqlbench.backends entry point group).",
 )
-@click.option("--prompt", "prompt_style", default=DEFAULT_STYLE, show_default=True,
-              help=f"Prompt style: {' | '.join(STYLES.names())} | module:object for your own "
-              "(a gqlbench.generators.styles.PromptStyle; installed packages add names through the gqlbench.prompt_styles entry point group).")
+@click.option(
+    "--prompt",
+    "prompt_style",
+    default=DEFAULT_STYLE,
+    show_default=True,
+    help=f"Prompt style: {' | '.join(STYLES.names())} | module:object for your own "
+    "(a gqlbench.generators.styles.PromptStyle; installed packages add names through the gqlbench.prompt_styles entry point group).",
+)
 @click.option("--split", default="test", show_default=True, help="Split to evaluate (train needs --shots 0).")
 @click.option("--limit", type=int, default=None, help="Only the first N samples.")
 @click.option("--ids", default="", help="Comma-separated sample ids, e.g. test/0,test/3.")
-@click.option("--shots", type=int, default=DEFAULT_SHOTS, show_default=True, help="Few-shot examples from the train split of the same domain.")
+@click.option(
+    "--shots", type=int, default=DEFAULT_SHOTS, show_default=True, help="Few-shot examples from the train split of the same domain."
+)
 @click.option("--shot-rule", type=click.Choice(SHOT_RULES), default="similar", show_default=True,
               help="similar: most word overlap with the utterance; diverse: one fixed set per domain covering the most functions.")
-@click.option("--max-steps", type=int, default=DEFAULT_MAX_STEPS, show_default=True, help="ReAct (a style with steps): most steps per sample.")
+@click.option(
+    "--max-steps", type=int, default=DEFAULT_MAX_STEPS, show_default=True, help="ReAct (a style with steps): most steps per sample."
+)
 @click.option("--observe", type=click.Choice(OBSERVE_MODES), default=OBSERVE_MODES[0], show_default=True,
               help="ReAct observation: the GraphQL type of the returned value, or the executed mock response.")
 @click.option("--exec/--no-exec", "execute", default=True, show_default=True,
@@ -48,10 +57,17 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
 @click.option("--temperature", type=float, default=0.0, show_default=True, help="0 is greedy decoding; the paper used 0.05.")
 @click.option("--top-p", type=float, default=1.0, show_default=True)
 @click.option("--max-new-tokens", type=int, default=None, help=f"Generation budget per call (default: the prompt style's, {_BUDGETS}).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed, and the seed of the mock worlds (--exec, --observe mock).")
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Sampling seed, and the seed of the mock worlds (--exec, --observe mock)."
+)
 @click.option("--base-url", default=None, help="openai backend: the server's URL, e.g. http://localhost:8000/v1.")
 @click.option("--api-key-env", default=None, help="openai backend: environment variable holding the API key.")
-@click.option("--data", type=click.Path(path_type=Path, file_okay=False), default=None, help="Benchmark folder (default: the bundled GraphQLRestBench).")
+@click.option(
+    "--data",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Benchmark folder (default: the bundled GraphQLRestBench).",
+)
 @click.option("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, show_default=True,
               help="Samples per batched generation; a killed run loses at most one batch.")
 @click.option("--overwrite", is_flag=True, help="Start the run over (says which files it removes).")

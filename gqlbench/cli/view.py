@@ -11,9 +11,23 @@ __all__ = ["view"]
 
 @click.command(short_help="Write an offline HTML report of scored runs.")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(file_okay=False, path_type=Path))
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("report.html"), show_default=True, help="The HTML file to write.")
-@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Benchmark folder the runs used [default: each run's config.json, else the bundled GraphQLRestBench].")
-@click.option("--plots", "plots_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Also write the charts as SVG and PNG files into this folder (needs matplotlib: pip install 'gqlbench[plots]').")
+@click.option(
+    "--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("report.html"), show_default=True, help="The HTML file to write."
+)
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Benchmark folder the runs used [default: each run's config.json, else the bundled GraphQLRestBench].",
+)
+@click.option(
+    "--plots",
+    "plots_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Also write the charts as SVG and PNG files into this folder (needs matplotlib: pip install 'gqlbench[plots]').",
+)
 def view(run_dirs: tuple[Path, ...], out: Path, data_dir: Path | None, plots_dir: Path | None) -> None:
     """Write one HTML file showing RUN_DIR(s): metrics, every sample's programs,
     dataflow graphs, arguments, execution traces and errors; with several runs, a

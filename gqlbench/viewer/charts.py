@@ -21,7 +21,9 @@ def grouped_bars(data: Mapping[str, Mapping[str, float]], title: str, value_form
     rows = []
     y = 28
     for group, values in data.items():
-        rows.append(f'<text x="4" y="{y + bar_h - 3}" font-size="12">{esc(group if len(group) <= 34 else group[:33] + "…")}<title>{esc(group)}</title></text>')
+        rows.append(
+            f'<text x="4" y="{y + bar_h - 3}" font-size="12">{esc(group if len(group) <= 34 else group[:33] + "…")}<title>{esc(group)}</title></text>'
+        )
         for i, name in enumerate(series):
             value = values.get(name)
             if value is None:

@@ -38,7 +38,9 @@ def _metrics(runs: Sequence[RunView]) -> str:
             label = f'<th rowspan="{len(runs)}">{esc(domain)}</th>' if i == 0 else ""
             rows.append(f"<tr>{label}<td>{esc(run.label)}</td>{cells}</tr>")
     chart_data = {
-        titles.get(c, c): {run.label: float(run.metrics["overall"][c]) for run in runs if isinstance(run.metrics.get("overall", {}).get(c), (int, float))}
+        titles.get(c, c): {
+            run.label: float(run.metrics["overall"][c]) for run in runs if isinstance(run.metrics.get("overall", {}).get(c), (int, float))
+        }
         for c in columns
         if c in titles
     }
@@ -65,7 +67,7 @@ def _grid(runs: Sequence[RunView], ids: list[str]) -> str:
         domain = by_run[0][sample_id].domain
         rows.append(
             f'<tr data-id="{esc(sample_id)}" data-order="{order}"><td class="id"><a href="#compare/{esc(sample_id)}">{esc(sample_id)}</a></td>'
-            f'<td>{esc(domain)}</td>{"".join(cells)}</tr>'
+            f"<td>{esc(domain)}</td>{''.join(cells)}</tr>"
         )
     table = f'<table class="grid"><thead><tr><th>sample</th><th>domain</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     return f"<h2>Per sample ({len(ids)} samples every run has)</h2>{controls}{table}"
@@ -89,7 +91,9 @@ def _sample(runs: Sequence[RunView], sample_id: str) -> str:
         run_result = run.result(sample_id)
         assert run_result is not None
         comparison = sample_comparison(run_result, run.samples.get(sample_id))
-        svg = "" if comparison is None else dataflow_svg(comparison.predicted, f"{run.label} dataflow", f"c{i}-{sample_id.replace('/', '-')}")
+        svg = (
+            "" if comparison is None else dataflow_svg(comparison.predicted, f"{run.label} dataflow", f"c{i}-{sample_id.replace('/', '-')}")
+        )
         columns.append(
             f'<div class="run-col"><h3><a href="#r{i}/{esc(sample_id)}">{esc(run.label)}</a></h3>{score_badges(run_result)}'
             f"{_code(predicted_code(run_result))}{svg}</div>"

@@ -64,7 +64,9 @@ def edge_label(producer: ApiCall, consumer: ApiCall) -> str:
     return "; ".join(parts)
 
 
-def _edges(analysis: ProgramAnalysis, own_to_other: Mapping[int, int], other_edges: set[tuple[int, int]], miss: str) -> tuple[FlowEdge, ...]:
+def _edges(
+    analysis: ProgramAnalysis, own_to_other: Mapping[int, int], other_edges: set[tuple[int, int]], miss: str
+) -> tuple[FlowEdge, ...]:
     edges = []
     for source, target in analysis.edges:
         paired = (own_to_other.get(source), own_to_other.get(target))
@@ -126,5 +128,7 @@ def argument_rows(comparison: Comparison) -> list[dict[str, object]]:
             rows.append({"call": gold_call.token, "argument": "", "expected": "", "got": "", "equal": other is not None, "paired": paired})
         for key, expected in gold_call.args.items():
             got = None if other is None else other.args.get(key)
-            rows.append({"call": gold_call.token, "argument": key, "expected": expected, "got": got, "equal": got == expected, "paired": paired})
+            rows.append(
+                {"call": gold_call.token, "argument": key, "expected": expected, "got": got, "equal": got == expected, "paired": paired}
+            )
     return rows

@@ -54,10 +54,10 @@ def render_report(runs: Sequence[RunView], title: str = "gqlbench report") -> st
         blocks.append(f'<div class="run" id="runcompare"><main>{comparison_pages(runs)}</main></div>')
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'; script-src \'unsafe-inline\'; img-src data:">'
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{esc(title)}</title><style>{CSS}</style></head><body>'
         f'<header class="top"><b>gqlbench</b>{"".join(nav)}<span class="hint">j/k: next/previous sample</span></header>'
-        f'{"".join(blocks)}<script>{JS}</script></body></html>'
+        f"{''.join(blocks)}<script>{JS}</script></body></html>"
     )
 
 

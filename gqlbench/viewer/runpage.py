@@ -82,7 +82,11 @@ def _cost(run: RunView) -> str:
         return ""
     rows: dict[str, object] = {"tokens in (total)": tokens_in, "tokens out (total)": tokens_out}
     if latencies:
-        rows |= {"latency mean (s)": f"{statistics.mean(latencies):.3f}", "latency median (s)": f"{statistics.median(latencies):.3f}", "latency max (s)": f"{max(latencies):.3f}"}
+        rows |= {
+            "latency mean (s)": f"{statistics.mean(latencies):.3f}",
+            "latency median (s)": f"{statistics.median(latencies):.3f}",
+            "latency max (s)": f"{max(latencies):.3f}",
+        }
     body = "".join(f"<tr><th>{esc(k)}</th><td class='num'>{esc(v)}</td></tr>" for k, v in rows.items())
     return f'<h2>Cost and latency</h2><table class="cost">{body}</table>'
 
@@ -101,7 +105,11 @@ def run_overview(run: RunView, index: int) -> str:
     parts.append(_cost(run))
     skipped, missing = [s.model_dump() for s in run.document.skipped], run.document.missing
     if skipped:
-        parts.append("<h2>Skipped</h2><ul>" + "".join(f"<li>{esc(s.get('id'))}: {esc(s.get('reason'))}</li>" for s in skipped if isinstance(s, Mapping)) + "</ul>")
+        parts.append(
+            "<h2>Skipped</h2><ul>"
+            + "".join(f"<li>{esc(s.get('id'))}: {esc(s.get('reason'))}</li>" for s in skipped if isinstance(s, Mapping))
+            + "</ul>"
+        )
     if missing:
         parts.append(f"<h2>Missing predictions ({len(missing)}, scored 0)</h2><p>{esc(', '.join(map(str, missing)))}</p>")
     parts.append("</section>")

@@ -57,7 +57,9 @@ def _functions(sample: Sample | None) -> str:
         return '<p class="muted">The benchmark sample was not found: utterance, functions and gold program are unavailable.</p>'
     rows = []
     for spec in sample.function_specs:
-        params = ", ".join(f"{name}: {p.type}" + ("*" if name in spec.parameters.required else "") for name, p in spec.parameters.properties.items())
+        params = ", ".join(
+            f"{name}: {p.type}" + ("*" if name in spec.parameters.required else "") for name, p in spec.parameters.properties.items()
+        )
         rows.append(f"<tr><td><code>{esc(spec.name)}</code></td><td><code>{esc(params)}</code></td><td>{esc(spec.description)}</td></tr>")
     table = f"<table><tr><th>function</th><th>parameters (* required)</th><th>description</th></tr>{''.join(rows)}</table>"
     return f"<details><summary>Offered functions ({len(sample.function_specs)})</summary>{table}</details>"
@@ -69,7 +71,9 @@ def _graphs(comparison: Comparison | None, uid: str) -> str:
     figures = []
     for name, flow in (("gold", comparison.gold), ("predicted", comparison.predicted)):
         note = f'<p class="muted">{esc(flow.note)}</p>' if flow.note else ""
-        figures.append(f'<figure data-program="{name}"><figcaption>{name}</figcaption>{dataflow_svg(flow, f"{name} dataflow", f"{uid}-{name}")}{note}</figure>')
+        figures.append(
+            f'<figure data-program="{name}"><figcaption>{name}</figcaption>{dataflow_svg(flow, f"{name} dataflow", f"{uid}-{name}")}{note}</figure>'
+        )
     return LEGEND + f'<div class="graphs">{"".join(figures)}</div>'
 
 
@@ -81,7 +85,7 @@ def _arguments(comparison: Comparison | None) -> str:
         cls = "pass" if row["equal"] else "fail"
         got = "(no such call)" if row["paired"] is None else ("(not passed)" if row["got"] is None else row["got"])
         rows.append(
-            f'<tr><td><code>{esc(row["call"])}</code></td><td><code>{esc(row["argument"])}</code></td>'
+            f"<tr><td><code>{esc(row['call'])}</code></td><td><code>{esc(row['argument'])}</code></td>"
             f'<td><code>{esc(row["expected"])}</code></td><td><code>{esc(got)}</code></td><td class="{cls}">{"yes" if row["equal"] else "no"}</td></tr>'
         )
     head = "<tr><th>gold call</th><th>argument</th><th>expected</th><th>got</th><th>equal?</th></tr>"
@@ -125,7 +129,9 @@ def _trace_table(trace: Mapping[str, Any] | None, diverge: int | None) -> str:
         args = json.dumps(call.get("arguments"), ensure_ascii=False)
         ids = call.get("response_ids") or []
         shown = ", ".join(map(str, ids[:6])) + (f" … (+{len(ids) - 6})" if len(ids) > 6 else "")
-        rows.append(f"<tr{cls}><td>{i}</td><td><code>{esc(call.get('function'))}</code></td><td><code>{esc(args)}</code></td><td>{esc(shown)}</td><td>{esc(call.get('error') or '')}</td></tr>")
+        rows.append(
+            f"<tr{cls}><td>{i}</td><td><code>{esc(call.get('function'))}</code></td><td><code>{esc(args)}</code></td><td>{esc(shown)}</td><td>{esc(call.get('error') or '')}</td></tr>"
+        )
     if diverge is not None and diverge >= len(trace.get("calls") or []):
         rows.append(f'<tr class="diverge"><td>{diverge}</td><td colspan="4">(no call here)</td></tr>')
     head = "<tr><th>#</th><th>function</th><th>arguments</th><th>response ids</th><th>error</th></tr>"
@@ -143,8 +149,17 @@ def _execution(result: SampleResult) -> str:
         return f'<h2>Execution</h2><p class="muted">{esc(ex["not_run"])}</p>'
     divergence = ex.get("divergence")
     at = divergence.get("index") if isinstance(divergence, Mapping) else None
-    summary = _kv_table({"same calls": ex.get("same_calls"), "same final state": ex.get("same_final_state"), "prediction not run": ex.get("pred_not_run"), "first divergence at call": at})
-    cols = "".join(f"<div><h3>{name}</h3>{_trace_table(ex.get(key), at)}</div>" for name, key in (("gold", "gold_trace"), ("predicted", "pred_trace")))
+    summary = _kv_table(
+        {
+            "same calls": ex.get("same_calls"),
+            "same final state": ex.get("same_final_state"),
+            "prediction not run": ex.get("pred_not_run"),
+            "first divergence at call": at,
+        }
+    )
+    cols = "".join(
+        f"<div><h3>{name}</h3>{_trace_table(ex.get(key), at)}</div>" for name, key in (("gold", "gold_trace"), ("predicted", "pred_trace"))
+    )
     return f'<h2>Execution</h2>{summary}<div class="cols">{cols}</div>'
 
 
@@ -166,7 +181,11 @@ def sample_page(run_index: int, result: SampleResult, sample: Sample | None) -> 
     """The ``<section>`` of one sample in one run; its id ``r<run>/<sample id>`` is its link."""
     extra = result.model_extra or {}
     page_id = f"r{run_index}/{result.id}"
-    parts = [f'<section class="page sample" id="{esc(page_id)}">', f'<h1><a href="#{esc(page_id)}">{esc(result.id)}</a> <span class="muted">{esc(result.domain)}</span></h1>', score_badges(result)]
+    parts = [
+        f'<section class="page sample" id="{esc(page_id)}">',
+        f'<h1><a href="#{esc(page_id)}">{esc(result.id)}</a> <span class="muted">{esc(result.domain)}</span></h1>',
+        score_badges(result),
+    ]
     if result.skipped is not None:
         parts.append(f"<p><b>Skipped</b>: {esc(result.skipped)}</p>")
     if sample is not None:

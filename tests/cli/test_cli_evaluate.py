@@ -102,7 +102,10 @@ def test_other_benchmark_folder(tmp_path: Path) -> None:
     ("lines", "message"),
     [
         (['{"id": "test/0", "prediction": "GET_me()"}', "{oops"], r"p.jsonl:2: not valid JSON"),
-        (['{"id": "test/0", "prediction": "a"}', '{"id": "test/0", "prediction": "b"}'], r"p.jsonl:2: duplicate id 'test/0' \(first on line 1\)"),
+        (
+            ['{"id": "test/0", "prediction": "a"}', '{"id": "test/0", "prediction": "b"}'],
+            r"p.jsonl:2: duplicate id 'test/0' \(first on line 1\)",
+        ),
         (['{"id": "test/99", "prediction": "a"}'], r"p.jsonl:1: unknown sample id 'test/99'; graphqlrestbench has test/0..test/31"),
         (['{"id": "dev/1", "prediction": "a"}'], r"p.jsonl:1: unknown sample id 'dev/1'"),
         (['{"id": "zero", "prediction": "a"}'], r"p.jsonl:1: sample id 'zero' is not of the form"),
@@ -207,7 +210,9 @@ def test_a_program_printing_a_lone_surrogate_is_recorded(tmp_path: Path) -> None
     assert trace["calls"][1]["arguments"] == {"query": "\ufffd"}
 
 
-def test_a_failed_write_keeps_the_previous_results(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_write_keeps_the_previous_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "out"
     assert main(["evaluate", str(EXAMPLE), "--no-exec", "--out", str(out)]) == 0
     before = {p.name: p.read_bytes() for p in out.iterdir()}
@@ -222,14 +227,18 @@ def test_a_failed_write_keeps_the_previous_results(tmp_path: Path, capsys: pytes
     gold = load_split("test")[8].gold_code
     preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "test/8", "prediction": gold}])
     assert main(["evaluate", str(preds), "--no-exec", "--out", str(out), "--overwrite"]) == 2
-    assert capsys.readouterr().err.endswith("could not write the results (No space left on device); check free space and permissions, then run again\n")
+    assert capsys.readouterr().err.endswith(
+        "could not write the results (No space left on device); check free space and permissions, then run again\n"
+    )
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # the previous run, whole; no temporary files
     synced.clear()
     assert main(["evaluate", str(preds), "--no-exec", "--out", str(tmp_path / "fresh")]) == 2
     assert not (tmp_path / "fresh").exists()  # nothing, rather than a half-written folder
 
 
-def test_a_hundred_thousand_line_prediction_is_too_large_and_the_file_scores_fast(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_hundred_thousand_line_prediction_is_too_large_and_the_file_scores_fast(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     chain = "r0 = GET_me()\n" + "".join(f"r{i} = GET_me(id=r{i - 1}.id)\n" for i in range(1, 100_000))
     cases = {"x": ("x = 1\n" * 100_000, []), "chain": (chain, ["--no-exec"])}
     for name, (prediction, options) in cases.items():

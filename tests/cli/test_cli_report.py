@@ -74,7 +74,9 @@ def twins(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return first, second
 
 
-def test_two_runs_of_the_same_predictions_show_no_difference(twins: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_two_runs_of_the_same_predictions_show_no_difference(
+    twins: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     capsys.readouterr()
     out = tmp_path / "cmp.json"
     assert main(["report", *map(str, twins), "--bootstrap", "500", "--json", str(out)]) == 0
@@ -89,7 +91,9 @@ def test_two_runs_of_the_same_predictions_show_no_difference(twins: tuple[Path, 
     assert {"arg_match_full", "arg_match_functions", "dataflow_f1", "argument_f1"} <= set(comparison["metrics"])
 
 
-def test_samples_only_one_run_has_are_named(runs: tuple[Path, Path], twins: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_samples_only_one_run_has_are_named(
+    runs: tuple[Path, Path], twins: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     capsys.readouterr()
     out = tmp_path / "cmp.json"
     assert main(["report", str(twins[0]), str(runs[1]), "--bootstrap", "200", "--json", str(out)]) == 0
@@ -105,7 +109,9 @@ def test_power_note_without_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert "| 0.50          | 0.0                      | 0.350" in text
 
 
-def test_lone_surrogate_escapes_in_run_files_are_printed_replaced(runs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_lone_surrogate_escapes_in_run_files_are_printed_replaced(
+    runs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     run = tmp_path / "odd-run"
     run.mkdir()
     document = json.loads((runs[1] / "results.json").read_text())

@@ -51,7 +51,10 @@ def test_describe_calls_names_each_call_and_where_its_values_come_from() -> None
 
 
 def test_a_variable_is_not_mistaken_for_another_with_the_same_prefix() -> None:
-    code = "response_obj = GET_a()\nresponse_obj1 = GET_b()\nPUT_c(v=',' .join([x.id for x in response_obj1.items if x.name == 'some long name here'][:3]))\n"
+    code = (
+        "response_obj = GET_a()\nresponse_obj1 = GET_b()\n"
+        "PUT_c(v=',' .join([x.id for x in response_obj1.items if x.name == 'some long name here'][:3]))\n"
+    )
     last = describe_calls(gold_calls(code))[-1]
     assert "built from response_obj1" in last and "response_obj," not in last
 

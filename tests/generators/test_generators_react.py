@@ -46,7 +46,13 @@ class ScriptedBackend:
                 continue
             script = self.scripts[r.sample_id]
             text = script[min(step, len(script) - 1)]
-            yield Completion(sample_id=r.sample_id, text=text, tokens_in=self.count_tokens(self.render(r.messages, r.assistant_prefix)), tokens_out=len(text.split()), latency_s=0.5)
+            yield Completion(
+                sample_id=r.sample_id,
+                text=text,
+                tokens_in=self.count_tokens(self.render(r.messages, r.assistant_prefix)),
+                tokens_out=len(text.split()),
+                latency_s=0.5,
+            )
 
 
 class RecordingObserver:
@@ -118,7 +124,9 @@ def test_max_steps_stops_a_model_that_never_finishes() -> None:
 
 
 def test_no_action_ends_the_sample_and_an_error_fails_only_that_sample() -> None:
-    backend = ScriptedBackend({"test/0": [" I give up."], "test/1": [_act("GET_a()"), FINISH], "test/2": [_act("GET_a()"), FINISH]}, errors={"test/2": 1})
+    backend = ScriptedBackend(
+        {"test/0": [" I give up."], "test/1": [_act("GET_a()"), FINISH], "test/2": [_act("GET_a()"), FINISH]}, errors={"test/2": 1}
+    )
     done = {c.sample_id: c for c in run_react(_work("test/0", "test/1", "test/2"), backend, CONFIG, RecordingObserver())}
     assert done["test/0"].finish_reason == "no_action" and done["test/0"].error is None
     assert done["test/1"].finish_reason == "finish"

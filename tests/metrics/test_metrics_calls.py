@@ -68,7 +68,9 @@ def test_tokens_count_occurrences_of_each_function() -> None:
 
 
 def test_reassigned_variable_refers_to_its_latest_value() -> None:
-    code = "r = GET_search_movie(query='A')\nr = GET_movie__movie_id__credits(movie_id=r.id)\nGET_person__person_id_(person_id=r.cast[0].id)\n"
+    code = (
+        "r = GET_search_movie(query='A')\nr = GET_movie__movie_id__credits(movie_id=r.id)\nGET_person__person_id_(person_id=r.cast[0].id)\n"
+    )
     assert calls(code)[1:] == [
         "GET_movie__movie_id__credits(movie_id=GET_search_movie#1.id)",
         "GET_person__person_id_(person_id=GET_movie__movie_id__credits#1.cast[0].id)",

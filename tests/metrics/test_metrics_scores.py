@@ -141,7 +141,9 @@ def test_missing_prediction_scores_zero() -> None:
 
 def test_aggregate_sums_calls_and_averages_samples() -> None:
     results = [
-        SampleResult(id="test/0", domain="a", scores=Scores(arg_match_full=1, matched_calls=2, gold_calls=2, seq_match_full=1, seq_match_conn=1)),
+        SampleResult(
+            id="test/0", domain="a", scores=Scores(arg_match_full=1, matched_calls=2, gold_calls=2, seq_match_full=1, seq_match_conn=1)
+        ),
         SampleResult(id="test/1", domain="b", scores=Scores(matched_calls=1, gold_calls=4, seq_match_conn=1)),
     ]
     metrics = aggregate(results)

@@ -92,7 +92,7 @@ class EchoRuntime:
             unknown = sorted(set(kwargs) - set(params))
             if unknown:
                 raise EchoError("bad_arguments", f"{name}() has no parameter {unknown[0]!r}")
-            arguments = {**dict(zip(params, args)), **kwargs}
+            arguments = {**dict(zip(params, args, strict=False)), **kwargs}
             self._calls.append(TraceCall(function=name, arguments=_plain(arguments)))
             return Echo(f"{name}#{len(self._calls)}")
 

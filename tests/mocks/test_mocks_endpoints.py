@@ -60,7 +60,7 @@ def test_unknown_function_suggests_the_closest(tmdb) -> None:
 def test_reading_a_field_not_in_the_type_names_type_field_and_closest(tmdb) -> None:
     response = tmdb.namespace["GET_search_movie"](query="Titanic")
     with pytest.raises(UnknownField, match=r"type GET_search_movie_Root has no field 'result'; did you mean results"):
-        response.result
+        _ = response.result
     with pytest.raises(UnknownField, match="no field 'name'"):
         response.results[0]["name"]
 
@@ -72,7 +72,7 @@ def test_index_access_and_clear_out_of_range(tmdb) -> None:
     with pytest.raises(IndexError, match=r"results has 1 items; index 5 is out of range"):
         response.results[5]
     with pytest.raises(UnknownField, match=r"is a list of 1 items, not an object"):
-        response.results.id
+        _ = response.results.id
 
 
 def test_a_lookup_of_an_unknown_id_is_not_found_and_traced(tmdb) -> None:

@@ -80,7 +80,10 @@ def test_the_explorer_works_in_chromium_without_other_hosts(browser: Any, served
     assert browser.until("document.querySelectorAll('#fields li').length > 10", timeout=20)
     browser.js("document.querySelector('#fields li[data-name=\"GET_movie_popular\"]').click()")
     assert browser.js("document.getElementById('query').value").startswith("{\n  GET_movie_popular {")
-    browser.js("document.getElementById('query').value = 'query($t: String!) { GET_movie_popular(tmdb_access_token: $t) { results { id title } } }'")
+    browser.js(
+        "document.getElementById('query').value = "
+        "'query($t: String!) { GET_movie_popular(tmdb_access_token: $t) { results { id title } } }'"
+    )
     browser.js("document.getElementById('variables').value = '{\"t\": \"token\"}'")
     browser.js("document.getElementById('run').click()")
     assert browser.until("document.getElementById('status').textContent === 'ok'", timeout=20)

@@ -11,9 +11,9 @@ import pytest
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.endpoints import Runtime
 from gqlbench.mocks.errors import NotFound
+from gqlbench.mocks.generic import domain_schema
 from gqlbench.mocks.responses import unwrap
 from gqlbench.mocks.rules import infer_rules
-from gqlbench.mocks.generic import domain_schema
 from gqlbench.specs import load_specs
 
 

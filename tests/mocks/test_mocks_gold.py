@@ -33,7 +33,7 @@ def pool() -> Iterator[SandboxPool]:
 @pytest.fixture(scope="module")
 def gold_traces(pool: SandboxPool) -> dict[str, Trace]:
     traces = pool.run_many([Job(code=s.gold_code, domain=s.domain, seed=0, sample_id=s.id) for s in VALID])
-    return {s.id: t for s, t in zip(VALID, traces)}
+    return {s.id: t for s, t in zip(VALID, traces, strict=True)}
 
 
 def _call_sites(sample: Sample) -> int:

@@ -17,7 +17,9 @@ from gqlbench.specs import list_domains, load_specs
 @pytest.mark.parametrize("module", [spotify, tmdb], ids=lambda m: m.__name__)
 def test_every_handler_answers_an_endpoint_of_the_catalog(module) -> None:
     model = module.MODEL
-    assert model.handlers and set(model.handlers) <= set(load_specs(model.domain)), sorted(set(model.handlers) - set(load_specs(model.domain)))
+    assert model.handlers and set(model.handlers) <= set(load_specs(model.domain)), sorted(
+        set(model.handlers) - set(load_specs(model.domain))
+    )
     # and no method is left over from a removed handler's naming convention
     names = {n.name for n in ast.walk(ast.parse(inspect.getsource(module))) if isinstance(n, ast.FunctionDef)}
     assert {n[len("h_"):] for n in names if n.startswith("h_")} == set(model.handlers)

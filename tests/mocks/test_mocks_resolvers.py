@@ -74,7 +74,9 @@ def test_a_domain_without_python_runs_on_the_generic_world(shelf_domain: str) ->
 
 def test_filled_values_are_deterministic_and_seeded(shelf_domain: str, tmp_path: Path) -> None:
     (tmp_path / "worlds").mkdir()
-    (tmp_path / "worlds" / f"{shelf_domain}.json").write_text(json.dumps({"entities": {"shelf": [{"shelf_id": "s-1"}, {"shelf_id": "s-2"}]}}))
+    (tmp_path / "worlds" / f"{shelf_domain}.json").write_text(
+        json.dumps({"entities": {"shelf": [{"shelf_id": "s-1"}, {"shelf_id": "s-2"}]}})
+    )
 
     def response(seed: int, shelf_id: str = "s-1") -> dict:
         return unwrap(make_runtime(shelf_domain, seed).namespace["GET_shelves__shelf_id_"](shelf_id=shelf_id))
@@ -93,7 +95,9 @@ def _query(domain: str, world: World, text: str, arguments: dict) -> dict:
 def test_world_values_are_adapted_to_the_declared_type() -> None:
     # StepZen typed GET_me_player_currently_playing.item.album.release_date as Int (it saw "2020").
     world = World.create("spotify")
-    data = _query("spotify", world, '{ GET_me_player_currently_playing(spotify_access_token: "x") { item { album { release_date } } } }', {})
+    data = _query(
+        "spotify", world, '{ GET_me_player_currently_playing(spotify_access_token: "x") { item { album { release_date } } } }', {}
+    )
     assert data["GET_me_player_currently_playing"]["item"]["album"]["release_date"] == 2022
 
 

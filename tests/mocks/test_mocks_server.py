@@ -63,7 +63,9 @@ FOLLOWING = '{ GET_me_following(type: "artist", spotify_access_token: "t") { art
 
 def test_queries_mutations_and_reset_over_http(spotify_server: str) -> None:
     first = _graphql(spotify_server, FOLLOWING)["data"]["GET_me_following"]["artists"]
-    search = _graphql(spotify_server, '{ GET_search(q: "Lana Del Rey", type: "artist", spotify_access_token: "t") { artists { items { id } } } }')
+    search = _graphql(
+        spotify_server, '{ GET_search(q: "Lana Del Rey", type: "artist", spotify_access_token: "t") { artists { items { id } } } }'
+    )
     artist = search["data"]["GET_search"]["artists"]["items"][0]["id"]
 
     # PUT_me_following has no response schema: it is a Mutation field.

@@ -53,4 +53,4 @@ def test_a_search_reads_only_candidates_not_the_whole_table() -> None:
 def test_referring_matches_a_scan() -> None:
     world = World.create("spotify")
     for artist in list(world.table("artist"))[:5]:
-        assert world.referring("album", "artists", artist) == world.find("album", lambda a: artist in a["artists"])
+        assert world.referring("album", "artists", artist) == world.find("album", lambda a, artist=artist: artist in a["artists"])

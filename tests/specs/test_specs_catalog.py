@@ -70,7 +70,7 @@ def test_collect_specs_merges_identical_copies_and_reports_each_disagreement() -
 
 
 def test_canonical_signature_is_the_most_complete_variant() -> None:
-    for domain, collected in collect_specs(SAMPLES).items():
+    for _domain, collected in collect_specs(SAMPLES).items():
         for name, variants in collected.variants.items():
             chosen = collected.functions[name]
             assert all(len(chosen.parameters.properties) >= len(v.spec.parameters.properties) for v in variants)
@@ -86,7 +86,15 @@ def test_unknown_names_get_close_matches() -> None:
 
 def _spec(name: str, *params: str) -> FunctionSpec:
     return FunctionSpec.model_validate(
-        {"name": name, "description": "d", "parameters": {"type": "dict", "properties": {p: {"type": "string", "description": p} for p in params}, "required": list(params[:1])}}
+        {
+            "name": name,
+            "description": "d",
+            "parameters": {
+                "type": "dict",
+                "properties": {p: {"type": "string", "description": p} for p in params},
+                "required": list(params[:1]),
+            },
+        }
     )
 
 

@@ -57,7 +57,14 @@ def awkward_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         {"thought": "search first", "action": "GET_search(q='x')", "finished": False, "raw": "...", "observation": "{'items': [1, 2]}\x07"},
         {"thought": "done", "action": None, "finished": True, "raw": "Final Answer"},
     ]
-    extra = {"raw_output": "Thought: search first\x1b[0m", "tokens_in": 120, "tokens_out": 40, "latency_s": 1.5, "finish_reason": "stop", "steps": steps}
+    extra = {
+        "raw_output": "Thought: search first\x1b[0m",
+        "tokens_in": 120,
+        "tokens_out": 40,
+        "latency_s": 1.5,
+        "finish_reason": "stop",
+        "steps": steps,
+    }
     errors = [{"kind": "wrong_value", "call": "GET_search#1", "argument": "q", "expected": "'a'", "got": "'<b>'", "detail": "differs"}]
     results[3] = SampleResult.model_validate({**results[3].model_dump(mode="json"), **extra})
     results[5] = SampleResult.model_validate(
@@ -70,7 +77,15 @@ def awkward_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         group["errors"] = {"parse_error": 1, "wrong_value": 1}
         group["cost_usd"] = 0.25
     write_results(out / RESULTS_FILE, document)
-    config = {"model": "tiny/model", "prompt": "react", "split": "test", "settings": {"seed": 0}, "backend": {"name": "stub"}, "git": {"commit": "abc123"}, "data_hash": "d41d8"}
+    config = {
+        "model": "tiny/model",
+        "prompt": "react",
+        "split": "test",
+        "settings": {"seed": 0},
+        "backend": {"name": "stub"},
+        "git": {"commit": "abc123"},
+        "data_hash": "d41d8",
+    }
     (out / CONFIG_FILE).write_text(json.dumps(config), encoding="utf-8")
     return out
 

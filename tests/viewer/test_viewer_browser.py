@@ -87,7 +87,9 @@ def test_run_report_in_chromium(browser: Any, executed_run: Path, tmp_path: Path
     assert browser.problems() == []
 
 
-def test_comparison_and_awkward_runs_in_chromium(browser: Any, executed_run: Path, gold_run: Path, awkward_run: Path, tmp_path: Path) -> None:
+def test_comparison_and_awkward_runs_in_chromium(
+    browser: Any, executed_run: Path, gold_run: Path, awkward_run: Path, tmp_path: Path
+) -> None:
     runs = [load_run_view(d) for d in (executed_run, gold_run, awkward_run)]
     report = tmp_path / "compare.html"
     write_report(runs, report)

@@ -58,7 +58,16 @@ def test_one_run_is_one_self_contained_file(example_run: Path, tmp_path: Path) -
 def test_a_sample_page_has_every_part(example_run: Path) -> None:
     html = render_report([load_run_view(example_run)])
     part = section(html, "r0/test/17")
-    for needle in ("Request", "Offered functions (3)", 'class="diff"', 'data-program="gold"', 'data-program="predicted"', 'class="args"', "Raw model text", "Shawshank"):
+    for needle in (
+        "Request",
+        "Offered functions (3)",
+        'class="diff"',
+        'data-program="gold"',
+        'data-program="predicted"',
+        'class="args"',
+        "Raw model text",
+        "Shawshank",
+    ):
         assert needle in part, needle
     assert len(re.findall(r'<g class="node ', part)) == 6  # 3 gold calls + 3 predicted calls
     assert part.count('class="node missing"') == 1 and part.count('class="node extra"') == 1
