@@ -29,11 +29,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
-from gqlbench.metrics.limits import DEFAULT_LIMITS, Limits, source_too_large
-from gqlbench.specs.names import ENDPOINT_NAME, looks_like_endpoint_name
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from gqlbench.metrics.limits import DEFAULT_LIMITS, Limits, source_too_large
 from gqlbench.records import FunctionSpec
+from gqlbench.specs.names import ENDPOINT_NAME, looks_like_endpoint_name
 
 __all__ = ["ApiCall", "ProgramAnalysis", "DataflowVisitor", "TooLarge", "analyze", "is_api_name", "HTTP_VERB_NAME"]
 

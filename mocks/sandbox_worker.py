@@ -34,9 +34,8 @@ from gqlbench.mocks.sandbox_limits import (
     lock_down,
 )
 from gqlbench.mocks.sandbox_sealed import CappedOutput, program_builtins, seal_namespace
-from gqlbench.specs.names import looks_like_endpoint_name
-
 from gqlbench.records import TraceCall
+from gqlbench.specs.names import looks_like_endpoint_name
 
 __all__ = ["serve", "load_factory", "PROGRAM_FILE", "RESULT_NAME"]
 

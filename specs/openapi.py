@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from gqlbench.specs.names import HTTP_METHODS
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.specs.names import HTTP_METHODS
 
 __all__ = [
     "HTTP_METHODS",

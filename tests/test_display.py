@@ -30,7 +30,9 @@ def test_report_md_escapes_what_input_files_put_in_it() -> None:
     from gqlbench.records import ResultsDocument
     from gqlbench.results import render_report
 
-    document = ResultsDocument.model_validate({"metrics": {}, "missing": ["a\x1b]0;title\x07"], "skipped": [{"id": "b\ud800", "reason": "r\x9b2J"}]})
+    document = ResultsDocument.model_validate(
+        {"metrics": {}, "missing": ["a\x1b]0;title\x07"], "skipped": [{"id": "b\ud800", "reason": "r\x9b2J"}]}
+    )
     report = render_report(document)
     assert "`a\\x1b]0;title\\x07`" in report and "`b\ufffd`: r\\x9b2J" in report
     assert escape_controls(report) == report

@@ -10,12 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gqlbench.metrics.traces import trace_scores
-from gqlbench.mocks.execution import execute_samples
-from gqlbench.mocks.sandbox import SandboxPool
 
 from gqlbench.cli import main
 from gqlbench.dataset import load_samples
+from gqlbench.metrics.traces import trace_scores
+from gqlbench.mocks.execution import execute_samples
+from gqlbench.mocks.sandbox import SandboxPool
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = load_samples(REPO / "data" / "library")
