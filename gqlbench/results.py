@@ -58,6 +58,7 @@ __all__ = [
     "results_document",
     "write_results",
     "read_results",
+    "read_config",
     "render_table",
     "render_report",
     "write_summary",
@@ -393,16 +394,25 @@ def _label(value: object) -> str:
     return str(value)
 
 
+def read_config(run_dir: Path) -> dict:
+    """A run folder's ``config.json`` (written by ``gqlbench run``), or ``{}`` when it has none.
+
+    ``gqlbench evaluate --out`` folders have no config; a config that is not a
+    JSON object is treated the same. Invalid JSON is an error naming the file and line.
+    """
+    path = run_dir / CONFIG_FILE
+    if not path.is_file():
+        return {}
+    loaded = _read_json(path)
+    return loaded if isinstance(loaded, dict) else {}
+
+
 def load_run(run_dir: Path) -> RunSummary:
     """Read a run's ``results.json`` and, when present, the ``config.json`` that labels it."""
     if not run_dir.is_dir():
         raise GqlbenchError(f"{run_dir}: no such run folder")
     document = read_results(run_dir / RESULTS_FILE)
-    config: dict = {}
-    config_file = run_dir / CONFIG_FILE
-    if config_file.is_file():
-        loaded = _read_json(config_file)
-        config = loaded if isinstance(loaded, dict) else {}
+    config = read_config(run_dir)
     meta = document.meta
     return RunSummary(
         path=run_dir,

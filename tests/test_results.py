@@ -204,3 +204,26 @@ def test_a_results_file_with_a_wrong_field_names_it(tmp_path: Path) -> None:
     (tmp_path / "results.json").write_text(json.dumps({"metrics": {"overall": {}}, "skipped": [{"id": "test/0"}]}))
     with pytest.raises(GqlbenchError, match=r"results.json: skipped.0.reason: Field required"):
         read_results(tmp_path / "results.json")
+
+
+def test_read_config_is_the_public_reader_of_a_run_config(tmp_path: Path) -> None:
+    from gqlbench.results import read_config
+
+    assert read_config(tmp_path) == {}  # an evaluate --out folder has none
+    (tmp_path / "config.json").write_text('{"model": "m", "text": "\\ud800"}', encoding="utf-8")
+    assert read_config(tmp_path) == {"model": "m", "text": "\ufffd"}
+    (tmp_path / "config.json").write_text("[1, 2]", encoding="utf-8")
+    assert read_config(tmp_path) == {}
+    (tmp_path / "config.json").write_text('{\n "model": }', encoding="utf-8")
+    with pytest.raises(GqlbenchError, match=r"config\.json:2: not valid JSON"):
+        read_config(tmp_path)
+
+
+def test_the_viewer_uses_no_private_name_of_results() -> None:
+    import ast
+
+    viewer = Path(__file__).resolve().parents[1] / "gqlbench" / "viewer"
+    for path in viewer.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "gqlbench.results":
+                assert not [a.name for a in node.names if a.name.startswith("_")], path

@@ -20,15 +20,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import all_metrics
 from gqlbench.metrics import metric_titles as registered_titles
 from gqlbench.records import ResultsDocument, Sample, SampleResult
-from gqlbench.results import (
-    CONFIG_FILE,
-    RESULTS_FILE,
-    SAMPLES_FILE,
-    _read_json,
-    load_run,
-    read_results,
-    read_samples,
-)
+from gqlbench.results import RESULTS_FILE, SAMPLES_FILE, load_run, read_config, read_results, read_samples
 from gqlbench.uncertainty import F1_TITLES
 
 __all__ = ["pass_metrics", "metric_titles", "RunView", "load_run_view", "error_kinds", "passes", "find_samples", "shared_ids"]
@@ -64,14 +56,6 @@ class RunView:
         return next((r for r in self.results if r.id == sample_id), None)
 
 
-def _config(run_dir: Path) -> dict[str, Any]:
-    path = run_dir / CONFIG_FILE
-    if not path.is_file():
-        return {}
-    loaded = _read_json(path)
-    return loaded if isinstance(loaded, dict) else {}
-
-
 def find_samples(ids: Sequence[str], data_dir: Path | str | None) -> dict[str, Sample]:
     """The benchmark samples behind ``ids``; ids of unknown splits or lines are left out."""
     found: dict[str, Sample] = {}
@@ -90,7 +74,7 @@ def load_run_view(run_dir: Path, data_dir: Path | None = None) -> RunView:
     samples_file = run_dir / SAMPLES_FILE
     if not samples_file.is_file():
         raise GqlbenchError(f"{samples_file}: no such file; {run_dir} needs the samples.jsonl that gqlbench evaluate --out or run writes")
-    config = _config(run_dir)
+    config = read_config(run_dir)
     results = read_samples(samples_file)
     for result in results:
         split_of(result.id)  # a malformed id is a clear error here, not a gap in the page

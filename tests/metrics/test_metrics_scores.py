@@ -193,3 +193,17 @@ def test_domain_catalog_maps_positional_arguments_of_functions_outside_the_sampl
         pytest.skip("the tmdb catalog (gqlbench.specs) is not available")
     gold = "GET_person__person_id_(person_id=5)\n"
     assert score_sample(sample(gold), "GET_person__person_id_(5)\n").scores.arg_match_full == 1
+
+
+def test_scoring_keeps_no_match_between_pairs() -> None:
+    """Interleaved pairs (as threads would score them) get each pair's own match, and the module holds none."""
+    from gqlbench.metrics import analyze, get_metric
+    from gqlbench.metrics import scores as module
+
+    functions = {f.name: f for f in SPECS}
+    gold = analyze(GOLD, functions)
+    good, bad = analyze(GOLD, functions), analyze("GET_search_tv(query='x')\n", functions)
+    full, ratio = get_metric("arg_match_full"), get_metric("arg_match_functions")
+    interleaved = [full.compute(gold, good), ratio.compute(gold, bad), full.compute(gold, bad), ratio.compute(gold, good)]
+    assert interleaved == [1, (0, 4), 0, (4, 4)]
+    assert not [name for name, value in vars(module).items() if isinstance(value, (tuple, list, dict)) and not name.startswith("__")]
