@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
+import sys
+import zlib
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 from gqlbench.errors import GqlbenchError
@@ -23,28 +27,81 @@ __all__ = ["Registry", "load_object"]
 T = TypeVar("T")
 
 
-def load_object(spec: str, option: str) -> Any:
-    """The object named by ``module:object`` or ``path/to/file.py:object``; errors name ``option``."""
-    target, _, attr = spec.rpartition(":")
-    if not target or not attr:
-        raise GqlbenchError(f"{option} {spec}: write module:object or path/to/file.py:object")
-    if target.endswith(".py"):
-        path = Path(target)
-        if not path.is_file():
-            raise GqlbenchError(f"{option} {spec}: {path} does not exist")
-        module_spec = importlib.util.spec_from_file_location(path.stem, path)
-        assert module_spec is not None and module_spec.loader is not None
-        module = importlib.util.module_from_spec(module_spec)
-        module_spec.loader.exec_module(module)
-    else:
-        try:
-            module = importlib.import_module(target)
-        except ModuleNotFoundError as exc:
-            raise GqlbenchError(f"{option} {spec}: cannot import {target!r} ({exc}); is it on PYTHONPATH?") from None
+def load_object(
+    spec: str,
+    where: str,
+    *,
+    base: Path | None = None,
+    module_prefix: str = "gqlbench_plugin_",
+    what: str = "an object",
+    module_alone: bool = False,
+) -> Any:
+    """The object named by ``module:object`` or ``path/to/file.py:object``: the one loader of outside code.
+
+    Every place that takes such a name (``--prompt``/``--backend``, a world's
+    ``"behaviour"``, ``GQLBENCH_METRICS``, a sandbox runtime) calls this, so they
+    accept the same spellings and fail the same way: a :class:`GqlbenchError`
+    of one line, starting with ``where`` (the caller's option, e.g.
+    ``--prompt``) and the spec, saying what is wrong and what to do.
+
+    A file path (ending in ``.py`` or containing ``/``) is read relative to
+    ``base`` (default: the current folder) and imported once per process as
+    module ``<module_prefix><stem>_<digest of its path>``, registered in
+    ``sys.modules`` so dataclasses and pickling find it. ``what`` names the
+    expected object in the error ("a Metric"). With ``module_alone``, a spec
+    without ``:object`` returns the module itself (a module that registers on import).
+    """
+    where = f"{where} {spec}"
+    target, colon, attr = spec.rpartition(":")
+    if module_alone and not colon:
+        target = spec
+    elif not target or not attr or not target.strip():
+        raise GqlbenchError(f"{where}: write module:object or path/to/file.py:object, naming {what}")
+    module = _import_target(target, where, base, module_prefix)
+    if module_alone and not colon:
+        return module
     found = getattr(module, attr, None)
     if found is None:
-        raise GqlbenchError(f"{option} {spec}: {target} has no attribute {attr!r}")
+        raise GqlbenchError(f"{where}: module {target!r} has no {attr!r}; name {what} it defines")
     return found
+
+
+def _is_file(target: str) -> bool:
+    return target.endswith(".py") or "/" in target or os.sep in target
+
+
+def _import_target(target: str, where: str, base: Path | None, prefix: str) -> ModuleType:
+    """The module ``target`` names (a dotted name or a file); import failures become one-line errors."""
+    try:
+        if not _is_file(target):
+            return importlib.import_module(target)
+        path = (base or Path.cwd()) / target
+        if not path.is_file():
+            relative = f"relative to {base}" if base is not None else "relative to the current folder, or absolute"
+            raise GqlbenchError(f"{where}: {Path(target) if base is None else path} does not exist; give a .py file {relative}")
+        return _import_file(path.resolve(), prefix)
+    except GqlbenchError:
+        raise
+    except Exception as exc:  # the user's module failed to import: say so in one line
+        detail = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+        todo = "fix the file" if _is_file(target) else "is it installed or on PYTHONPATH?"
+        raise GqlbenchError(f"{where}: cannot import {target!r} ({detail}); {todo}") from None
+
+
+def _import_file(path: Path, prefix: str) -> ModuleType:
+    name = f"{prefix}{path.stem}_{zlib.crc32(str(path).encode()):08x}"
+    if name in sys.modules:
+        return sys.modules[name]
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    assert module_spec is not None and module_spec.loader is not None
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]  # a failed import is not cached: fixing the file and retrying works
+        raise
+    return module
 
 
 class Registry(Generic[T]):
@@ -87,7 +144,7 @@ class Registry(Generic[T]):
         if name in self._loaded:
             return self._loaded[name]
         if ":" in name:
-            item = load_object(name, self.option)
+            item = load_object(name, self.option, what=f"a {self.kind}")
         else:
             entry = next((ep for ep in _entry_points(self.group) if ep.name == name), None)
             if entry is None:

@@ -27,6 +27,7 @@ from types import ModuleType
 from typing import Any, Literal
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.plugins import load_object
 
 __all__ = [
     "Metric",
@@ -185,16 +186,8 @@ def _register_loaded(obj: object, source: str) -> None:
 
 
 def _load_spec(spec: str) -> None:
-    module_name, _, attribute = spec.partition(":")
-    source = f"{ENV_VAR} entry {spec!r}"
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as exc:  # an import error of any kind is the user's to fix, in one line
-        raise GqlbenchError(f"{source}: cannot import {module_name!r} ({_one_line(exc)}); check the module is on PYTHONPATH") from None
-    if attribute:
-        if not hasattr(module, attribute):
-            raise GqlbenchError(f"{source}: module {module_name!r} has no {attribute!r}; use module:object naming a Metric")
-        _register_loaded(getattr(module, attribute), source)
+    loaded = load_object(spec, f"{ENV_VAR} entry", module_prefix="gqlbench_metrics_", what="a Metric", module_alone=True)
+    _register_loaded(loaded, f"{ENV_VAR} entry {spec}")
 
 
 def _load_plugins() -> None:

@@ -21,15 +21,13 @@ The object may also be a class or a function of no arguments that returns one.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import sys
 from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.plugins import load_object
 
 __all__ = ["ENTRY_POINT_GROUP", "BUILTIN", "WorldBehaviour", "register_world", "unregister_world", "find_behaviour"]
 
@@ -63,35 +61,9 @@ def unregister_world(domain: str) -> None:
     _REGISTERED.pop(domain, None)
 
 
-def _import_file(path: Path, where: str) -> Any:
-    if not path.is_file():
-        raise GqlbenchError(f"{where}: behaviour file {path} does not exist; give a path relative to the fixture")
-    name = f"gqlbench_world_{path.stem}_{abs(hash(str(path.resolve())))}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def resolve(reference: str, where: str, base: Path | None = None) -> WorldBehaviour:
-    """``"module:object"`` or ``"file.py:object"`` -> the behaviour object."""
-    target, sep, attribute = reference.rpartition(":")
-    if not sep or not target or not attribute:
-        raise GqlbenchError(f"{where}: behaviour {reference!r} must look like 'package.module:OBJECT' or 'file.py:OBJECT'")
-    try:
-        if target.endswith(".py"):
-            module = _import_file((base or Path.cwd()) / target, where)
-        else:
-            module = importlib.import_module(target)
-    except ImportError as exc:
-        raise GqlbenchError(f"{where}: cannot import {target!r} for behaviour {reference!r} ({exc}); install it or fix the name") from None
-    found = getattr(module, attribute, None)
-    if found is None:
-        raise GqlbenchError(f"{where}: {target!r} has no {attribute!r}; name the object that has the handlers")
+    """``"module:object"`` or ``"file.py:object"`` (relative to ``base``) -> the behaviour object."""
+    found = load_object(reference, f"{where}: behaviour", base=base, module_prefix="gqlbench_world_", what="the object with the handlers")
     if not hasattr(found, "handlers") and callable(found):
         found = found()
     if not isinstance(getattr(found, "handlers", None), Mapping):

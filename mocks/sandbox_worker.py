@@ -10,8 +10,6 @@ output and world digest.
 from __future__ import annotations
 
 import ast
-import importlib
-import importlib.util
 import io
 import json
 import os
@@ -19,7 +17,6 @@ import sys
 import traceback
 from collections.abc import Callable, Mapping
 from functools import cache
-from pathlib import Path
 from types import CodeType, TracebackType
 from typing import Any
 
@@ -34,6 +31,7 @@ from gqlbench.mocks.sandbox_limits import (
     lock_down,
 )
 from gqlbench.mocks.sandbox_sealed import CappedOutput, program_builtins, seal_namespace
+from gqlbench.plugins import load_object
 from gqlbench.records import TraceCall
 from gqlbench.specs.names import looks_like_endpoint_name
 
@@ -47,20 +45,8 @@ _MAX_MESSAGE_CHARS = 2_000
 @cache
 def load_factory(name: str) -> Callable[[str, int], Any]:
     """The runtime factory named ``module:function`` or ``path/to/file.py:function``."""
-    where, _, function = name.rpartition(":")
-    if not where or not function:
-        raise ValueError(f"runtime {name!r} is not 'module:function' or 'path/to/file.py:function'")
-    if where.endswith(".py") or os.sep in where:
-        path = Path(where).resolve()
-        spec = importlib.util.spec_from_file_location(f"gqlbench_runtime_{path.stem}", path)
-        if spec is None or spec.loader is None or not path.is_file():
-            raise FileNotFoundError(f"no runtime file {path}")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module  # dataclasses and pickling look their module up there
-        spec.loader.exec_module(module)
-    else:
-        module = importlib.import_module(where)
-    return getattr(module, function)
+    factory: Callable[[str, int], Any] = load_object(name, "runtime", module_prefix="gqlbench_runtime_", what="the runtime function")
+    return factory
 
 
 def serve() -> None:

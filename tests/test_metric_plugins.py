@@ -131,10 +131,10 @@ def test_outside_metrics_are_columns_of_the_report_and_of_gqlbench_report(plugin
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("no_such_module:metric", "GQLBENCH_METRICS entry 'no_such_module:metric': cannot import 'no_such_module'"),
-        ("toy_metrics:nothing", "GQLBENCH_METRICS entry 'toy_metrics:nothing': module 'toy_metrics' has no 'nothing'"),
-        ("json:dumps", "GQLBENCH_METRICS entry 'json:dumps': is a function, not a Metric"),
-        ("toy_clash:metric", "GQLBENCH_METRICS entry 'toy_clash:metric': metric 'exec_match' is already registered"),
+        ("no_such_module:metric", "GQLBENCH_METRICS entry no_such_module:metric: cannot import 'no_such_module'"),
+        ("toy_metrics:nothing", "GQLBENCH_METRICS entry toy_metrics:nothing: module 'toy_metrics' has no 'nothing'"),
+        ("json:dumps", "GQLBENCH_METRICS entry json:dumps: is a function, not a Metric"),
+        ("toy_clash:metric", "GQLBENCH_METRICS entry toy_clash:metric: metric 'exec_match' is already registered"),
     ],
 )
 def test_a_bad_spec_is_a_one_line_error_naming_it(spec: str, message: str, tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ def test_module_object_and_file_object_are_loaded_once(tmp_path: Path) -> None:
     ("spec", "message"),
     [
         ("no_such_module_xyz:X", "--x no_such_module_xyz:X: cannot import 'no_such_module_xyz'"),
-        ("json:no_such_attr", "--x json:no_such_attr: json has no attribute 'no_such_attr'"),
+        ("json:no_such_attr", "--x json:no_such_attr: module 'json' has no 'no_such_attr'"),
         ("missing/file.py:X", "--x missing/file.py:X: missing/file.py does not exist"),
         ("json:", "write module:object"),
     ],
@@ -49,3 +49,62 @@ def test_bad_names_say_what_is_wrong(spec: str, message: str) -> None:
     with pytest.raises(GqlbenchError) as info:
         load_object(spec, "--x")
     assert str(info.value).startswith(message) or message in str(info.value)
+
+
+def test_one_loader_reads_files_relative_to_a_base_under_a_prefix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    (tmp_path / "plug").mkdir()
+    (tmp_path / "plug" / "thing.py").write_text("from dataclasses import dataclass\n@dataclass\nclass Box:\n    n: int = 1\nBOX = Box()\n")
+    found = load_object("plug/thing.py:BOX", "--x", base=tmp_path, module_prefix="toy_prefix_")
+    module = sys.modules[type(found).__module__]  # registered, so dataclasses and pickling find the module
+    assert found.n == 1 and module.__name__.startswith("toy_prefix_thing_")
+    assert load_object(f"{tmp_path}/plug/thing.py:BOX", "--x", module_prefix="toy_prefix_") is found  # imported once
+    monkeypatch.chdir(tmp_path)
+    assert load_object("plug/thing.py:Box", "--x", module_prefix="toy_prefix_") is type(found)
+    assert load_object("json", "--x", module_alone=True).__name__ == "json"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nothing", "--x nothing: write module:object or path/to/file.py:object, naming a toy"),
+        (":X", "--x :X: write module:object or path/to/file.py:object, naming a toy"),
+        ("json:", "--x json:: write module:object or path/to/file.py:object, naming a toy"),
+        ("json:nope", "--x json:nope: module 'json' has no 'nope'; name a toy it defines"),
+        ("gone.py:X", "--x gone.py:X: {base}/gone.py does not exist; give a .py file relative to {base}"),
+        ("broken.py:X", "--x broken.py:X: cannot import 'broken.py' (ZeroDivisionError: division by zero); fix the file"),
+        ("bad_syntax.py:X", "--x bad_syntax.py:X: cannot import 'bad_syntax.py' (SyntaxError: '(' was never closed"),
+        (
+            "json.no_such_sub:X",
+            "--x json.no_such_sub:X: cannot import 'json.no_such_sub' (ModuleNotFoundError: No module named 'json.no_such_sub'); "
+            "is it installed or on PYTHONPATH?",
+        ),
+    ],
+)
+def test_the_loader_errors_are_one_line_naming_the_spec(spec: str, message: str, tmp_path: Path) -> None:
+    (tmp_path / "broken.py").write_text("X = 1\n\n1 / 0\n")
+    (tmp_path / "bad_syntax.py").write_text("X = (\n")
+    with pytest.raises(GqlbenchError) as info:
+        load_object(spec, "--x", base=tmp_path, what="a toy")
+    assert str(info.value).startswith(message.format(base=tmp_path)) and "\n" not in str(info.value)
+
+
+def test_a_file_that_failed_to_import_loads_once_fixed(tmp_path: Path) -> None:
+    (tmp_path / "flaky.py").write_text("X = 1 / 0\n")
+    with pytest.raises(GqlbenchError, match="ZeroDivisionError"):
+        load_object("flaky.py:X", "--x", base=tmp_path)
+    (tmp_path / "flaky.py").write_text("X = 2\n")
+    assert load_object("flaky.py:X", "--x", base=tmp_path) == 2
+
+
+def test_every_caller_uses_the_one_loader() -> None:
+    """No other module imports files by path or resolves module:object on its own."""
+    root = Path(__file__).resolve().parents[1]
+    own = [
+        path.relative_to(root)
+        for folder in ("gqlbench", "metrics", "mocks", "generators", "specs", "schemas")
+        for path in (root / folder).rglob("*.py")
+        if "spec_from_file_location" in path.read_text(encoding="utf-8") and path.name != "plugins.py"
+    ]
+    assert not own, own

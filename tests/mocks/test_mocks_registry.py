@@ -54,10 +54,10 @@ def test_register_world_puts_its_handlers_over_the_rules() -> None:
 
 
 @pytest.mark.parametrize(("reference", "message"), [
-    ("no-colon", "must look like 'package.module:OBJECT'"),
+    ("no-colon", "no-colon: write module:object or path/to/file.py:object, naming the object with the handlers"),
     ("gqlbench.mocks.spotify:NOPE", "has no 'NOPE'"),
     ("gqlbench.mocks.spotify:API", "has no 'handlers' mapping"),
-    ("missing_file.py:X", "behaviour file"),
+    ("missing_file.py:X", "behaviour missing_file.py:X: missing_file.py does not exist"),
 ])
 def test_bad_behaviour_references_are_clear_errors(reference: str, message: str) -> None:
     with pytest.raises(GqlbenchError, match=message):
