@@ -281,13 +281,16 @@ def read_results(path: Path) -> ResultsDocument:
 def _columns(metric_groups: Iterable[Mapping[str, object]], table2_only: bool = False) -> list[Metric]:
     """The registered metrics in order: those not optional, and optional ones some group has a value for.
 
-    ``table2_only`` keeps the paper's Table 2 metrics only.
+    ``table2_only`` keeps the paper's Table 2 metrics only. The finer scores
+    are never columns here: report.md shows them with their intervals.
     """
     groups = list(metric_groups)
     return [
         m
         for m in all_metrics()
-        if (m.table2 or not table2_only) and (not m.optional or any(g.get(m.name) is not None for g in groups))
+        if not m.finer
+        and (m.table2 or not table2_only)
+        and (not m.optional or any(g.get(m.name) is not None for g in groups))
     ]
 
 

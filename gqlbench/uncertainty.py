@@ -1,8 +1,9 @@
-"""results.json's finer scores, error counts and uncertainty, from the sample results.
+"""results.json's error counts and uncertainty, from the sample results.
 
-Next to each group's Table 2 metrics (``metrics.<group>``, unchanged) this adds
-the micro F1s (:mod:`gqlbench.metrics.f1`), ``errors`` (``{kind: count}``),
-``stderr.<metric>`` and ``ci.<metric> = [lo, hi]`` (:mod:`gqlbench.statistics`),
+Next to each group's registered metrics (``metrics.<group>`` from
+:func:`gqlbench.metrics.aggregate`, the finer F1 scores among them) this adds
+``errors`` (``{kind: count}``), ``stderr.<metric>`` and ``ci.<metric> = [lo, hi]``
+(:mod:`gqlbench.statistics`),
 and renders them in report.md. Each metric is defined per sample as a
 numerator and, for ratios of sums, a denominator (:func:`sample_values`), so
 intervals and paired comparisons resample whole samples.
@@ -10,13 +11,12 @@ intervals and paired comparisons resample whole samples.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tabulate import tabulate
 
 from gqlbench.metrics.errors import count_kinds
-from gqlbench.metrics.f1 import f1_scores
 from gqlbench.metrics.registry import all_metrics
 from gqlbench.records import SampleResult
 from gqlbench.statistics import (
@@ -26,71 +26,30 @@ from gqlbench.statistics import (
     ratio_estimate,
 )
 
-__all__ = ["F1_RATIOS", "F1_TITLES", "sample_values", "add_uncertainty", "uncertainty_section", "with_ci"]
-
-Fraction = Callable[[SampleResult], "tuple[float, float] | None"]
-
-
-def _counts(result: SampleResult, kind: str) -> tuple[int, int, int] | None:
-    counts = (result.explanation.get("f1_counts") or {}).get(kind)
-    return tuple(counts) if counts is not None else None
-
-
-def _f1_part(kind: str, part: str) -> Fraction:
-    def fraction(result: SampleResult) -> tuple[float, float] | None:
-        counts = _counts(result, kind)
-        if counts is None:
-            return None
-        tp, fp, fn = counts
-        if part == "precision":
-            return tp, tp + fp
-        if part == "recall":
-            return tp, tp + fn
-        return 2 * tp, 2 * tp + fp + fn
-
-    return fraction
-
-
-F1_RATIOS: dict[str, Fraction] = {
-    "dataflow_f1": _f1_part("dataflow", "f1"),
-    "dataflow_precision": _f1_part("dataflow", "precision"),
-    "dataflow_recall": _f1_part("dataflow", "recall"),
-    "function_f1": _f1_part("function", "f1"),
-    "argument_f1": _f1_part("argument", "f1"),
-}
-"""The micro F1s as ratios of sums: per sample a (numerator, denominator); the split's value is sum / sum."""
-
-
-F1_TITLES: dict[str, str] = {
-    "dataflow_f1": "Dataflow F1",
-    "dataflow_precision": "Dataflow precision",
-    "dataflow_recall": "Dataflow recall",
-    "function_f1": "Function F1",
-    "argument_f1": "Argument F1",
-}
+__all__ = ["sample_values", "add_uncertainty", "uncertainty_section", "with_ci"]
 
 
 def sample_values(results: Sequence[SampleResult]) -> dict[str, dict[str, tuple[float, float | None]]]:
-    """``{metric: {sample id: (value or numerator, denominator or None)}}`` for the scored samples."""
+    """``{metric: {sample id: (value or numerator, denominator or None)}}`` for the scored samples.
+
+    The registry says how each metric aggregates: a mean of values, or a ratio
+    of sums whose per-sample ``(numerator, denominator)`` is resampled together.
+    """
     values: dict[str, dict[str, tuple[float, float | None]]] = {}
     metrics = list(all_metrics())
     for result in results:
         if result.skipped is not None:
             continue
         scores = result.scores.model_dump()
-        for metric in metrics:  # the registry says how each metric aggregates: a mean, or a ratio of two fields
-            if metric.aggregation == "mean":
-                value = scores.get(metric.name)
-                if value is not None:
-                    values.setdefault(metric.name, {})[result.id] = (float(value), None)
+        for metric in metrics:
+            value = metric.stored(scores, result.explanation)
+            if value is None:
+                continue
+            if isinstance(value, tuple):
+                numerator, denominator = metric.ratio_of(value)
+                values.setdefault(metric.name, {})[result.id] = (float(numerator), float(denominator))
             else:
-                numerator, denominator = (scores.get(f) for f in metric.score_fields)
-                if numerator is not None and denominator is not None:
-                    values.setdefault(metric.name, {})[result.id] = (float(numerator), float(denominator))
-        for name, fraction in F1_RATIOS.items():
-            part = fraction(result)
-            if part is not None:
-                values.setdefault(name, {})[result.id] = (float(part[0]), float(part[1]))
+                values.setdefault(metric.name, {})[result.id] = (float(value), None)
     return values
 
 
@@ -102,9 +61,6 @@ def _estimate(pairs: Sequence[tuple[float, float | None]], resamples: int, seed:
 
 def _group_extras(results: Sequence[SampleResult], resamples: int, seed: int) -> dict[str, Any]:
     extras: dict[str, Any] = {}
-    with_counts = [r.explanation["f1_counts"] for r in results if r.explanation.get("f1_counts")]
-    if with_counts:
-        extras.update(f1_scores(with_counts))
     extras["errors"] = count_kinds([e for r in results for e in r.explanation.get("errors") or ()])
     if not resamples:
         return extras
@@ -120,9 +76,9 @@ def _group_extras(results: Sequence[SampleResult], resamples: int, seed: int) ->
 def add_uncertainty(
     metrics: Mapping[str, Mapping[str, Any]], results: Sequence[SampleResult], resamples: int = DEFAULT_RESAMPLES, seed: int = 0
 ) -> dict[str, dict[str, Any]]:
-    """``metrics`` (from :func:`gqlbench.metrics.aggregate`) with F1s, error counts, stderr and ci per group.
+    """``metrics`` (from :func:`gqlbench.metrics.aggregate`) with error counts, stderr and ci per group.
 
-    ``resamples=0`` adds the F1s and error counts only.
+    ``resamples=0`` adds the error counts only.
     """
     scored = [r for r in results if r.skipped is None]
     out: dict[str, dict[str, Any]] = {}
@@ -146,7 +102,6 @@ def uncertainty_section(metrics: Mapping[str, Mapping[str, Any]], titles: Mappin
     groups = {name: group for name, group in metrics.items() if "ci" in group}
     if not groups:
         return []
-    titles = {**titles, **F1_TITLES}
     names = [m for m in titles if any(m in g.get("ci", {}) or m in g for g in groups.values() if g.get(m) is not None)]
     rows = [[titles.get(m, m), *(with_ci(g.get(m), g.get("ci", {}).get(m)) for g in groups.values())] for m in names]
     lines = ["", "## With 95% intervals", "", "Bootstrap over samples (percentile; ratios of sums resampled by sample).", ""]

@@ -14,6 +14,9 @@ F1s:
 
 A program that does not parse (or is too large) predicts nothing: every gold
 item is a false negative. Two empty multisets agree perfectly (F1 = 1).
+
+The counts are stored per sample (``explanation["f1_counts"]``, see
+:mod:`.diagnose`); :mod:`.finer` registers the scores as metrics that read them.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from gqlbench.metrics.calls import ProgramAnalysis
 from gqlbench.metrics.sources import references
 
-__all__ = ["F1_KINDS", "F1_KEYS", "Counts", "sample_counts", "prf", "f1_scores", "dataflow_edges"]
+__all__ = ["F1_KINDS", "F1_KEYS", "Counts", "sample_counts", "prf", "f1_scores", "dataflow_edges", "stored_counts"]
 
 F1_KINDS: tuple[str, ...] = ("dataflow", "function", "argument")
 
@@ -86,3 +89,14 @@ def f1_scores(per_sample: Sequence[Mapping[str, Sequence[int]]]) -> dict[str, fl
         "function_f1": prf(*totals["function"])[2],
         "argument_f1": prf(*totals["argument"])[2],
     }
+
+
+def stored_counts(explanation: Mapping[str, object], kind: str) -> Counts | None:
+    """A sample line's ``(tp, fp, fn)`` of ``kind``; None for a line written before the counts existed."""
+    counts = explanation.get("f1_counts")
+    found = counts.get(kind) if isinstance(counts, Mapping) else None
+    if not isinstance(found, Sequence) or len(found) != 3:
+        return None
+    tp, fp, fn = found
+    return int(tp), int(fp), int(fn)
+

@@ -13,6 +13,12 @@ by ``GQLBENCH_METRICS="module:object,..."`` or by an entry point of the group
 Per-sample values are ``int``/``float`` (or ``None`` for an optional metric
 that does not apply); a ``ratio`` metric's value is ``(numerator,
 denominator)``, stored as two score fields and aggregated as a ratio of sums.
+A metric that ``reads="explanation"`` is derived from what a sample line
+already holds (``compute(explanation, scores)``): it adds no score field and is
+computed wherever samples are aggregated; the micro F1s are such
+ratio metrics (:mod:`.finer`), whose per-sample counts ``(tp, fp, fn)`` say, through
+``fraction``, which ratio of sums is resampled by sample and, through
+``combine``, what the summed counts are worth.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import ModuleType
@@ -48,10 +54,10 @@ __all__ = [
 ENV_VAR = "GQLBENCH_METRICS"
 ENTRY_POINT_GROUP = "gqlbench.metrics"
 
-Reads = Literal["analyses", "traces"]
+Reads = Literal["analyses", "traces", "explanation"]
 Aggregation = Literal["mean", "ratio"]
-Value = int | float | tuple[int | float, int | float] | None
-"""A per-sample value: a number, ``(numerator, denominator)`` for a ratio metric, or None (not applicable)."""
+Value = int | float | tuple[int | float, ...] | None
+"""A per-sample value: a number, counts for a ratio metric (``(numerator, denominator)`` by default), or None (not applicable)."""
 
 _SUMMARY_KEYS = {"n_samples"}
 _NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -63,7 +69,9 @@ class Metric:
 
     ``compute(gold, predicted)`` gets the two programs'
     :class:`~gqlbench.metrics.calls.ProgramAnalysis` (``reads="analyses"``) or
-    the two :class:`~gqlbench.records.Trace` (``reads="traces"``). It is not
+    the two :class:`~gqlbench.records.Trace` (``reads="traces"``), or a
+    sample line's ``explanation`` and ``scores`` (``reads="explanation"``,
+    optional, no score field of its own). It is not
     trusted with a prediction that was not scored (no prediction, a parse
     error, too large to analyse, not run): the value is then 0, a ratio's
     numerator 0 (its denominator kept), and None stays None.
@@ -82,25 +90,59 @@ class Metric:
     table2: bool = False  # one of the paper's Table 2 columns
     optional: bool = False
     fields: tuple[str, str] | None = None  # ratio: the per-sample numerator and denominator fields
+    finer: bool = False  # a finer score: shown in its own table, not as a column of the main one
+    fraction: Callable[..., tuple[float, float]] | None = None  # ratio: per-sample counts -> (numerator, denominator)
+    combine: Callable[..., float] | None = None  # ratio: the counts summed over samples -> the value
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name) or self.name in _SUMMARY_KEYS:
             raise GqlbenchError(f"metric name {self.name!r}: use lower_case letters, digits and _ (not n_samples)")
-        if self.reads not in ("analyses", "traces"):
-            raise GqlbenchError(f"metric {self.name!r}: reads must be 'analyses' or 'traces', not {self.reads!r}")
+        if self.reads not in ("analyses", "traces", "explanation"):
+            raise GqlbenchError(f"metric {self.name!r}: reads must be 'analyses', 'traces' or 'explanation', not {self.reads!r}")
         if self.aggregation not in ("mean", "ratio"):
             raise GqlbenchError(f"metric {self.name!r}: aggregation must be 'mean' or 'ratio', not {self.aggregation!r}")
-        if self.reads == "traces" and not self.optional:
-            raise GqlbenchError(f"metric {self.name!r}: a metric that reads traces must be optional=True (runs may skip execution)")
-        if self.fields is not None and self.aggregation != "ratio":
-            raise GqlbenchError(f"metric {self.name!r}: fields are only for aggregation='ratio'")
+        if self.reads != "analyses" and not self.optional:
+            raise GqlbenchError(
+                f"metric {self.name!r}: a metric that reads {self.reads} must be optional=True (runs may skip execution, "
+                "old sample lines may lack the explanation)"
+            )
+        if (self.fields, self.fraction, self.combine) != (None, None, None) and self.aggregation != "ratio":
+            raise GqlbenchError(f"metric {self.name!r}: fields, fraction and combine are only for aggregation='ratio'")
+        if self.fields is not None and self.reads == "explanation":
+            raise GqlbenchError(f"metric {self.name!r}: a metric that reads the explanation has no score fields")
 
     @property
     def score_fields(self) -> tuple[str, ...]:
-        """The keys this metric adds to a sample's ``scores``."""
+        """The keys this metric adds to a sample's ``scores`` (none when it reads the explanation)."""
+        if self.reads == "explanation":
+            return ()
         if self.aggregation == "mean":
             return (self.name,)
         return self.fields or (f"{self.name}_numerator", f"{self.name}_denominator")
+
+    def stored(self, scores: Mapping[str, Any], explanation: Mapping[str, Any] | None = None) -> Value:
+        """This metric's per-sample value as a sample line holds it; None when the line lacks it."""
+        if self.reads == "explanation":
+            return None if explanation is None else self.compute(explanation, scores)
+        if self.aggregation == "mean":
+            value: Value = scores.get(self.name)
+            return value
+        parts = tuple(scores.get(f) for f in self.score_fields)
+        return None if any(p is None for p in parts) else parts  # type: ignore[return-value]
+
+    def ratio_of(self, counts: tuple[int | float, ...]) -> tuple[float, float]:
+        """A ratio metric's per-sample ``(numerator, denominator)``, the unit a bootstrap resamples."""
+        if self.fraction is not None:
+            return self.fraction(*counts)
+        numerator, denominator = counts
+        return numerator, denominator
+
+    def combined(self, totals: Sequence[int | float]) -> float:
+        """A ratio metric's value from its counts summed over samples (0.0 without a denominator)."""
+        if self.combine is not None:
+            return self.combine(*totals)
+        numerator, denominator = totals
+        return numerator / denominator if denominator else 0.0
 
     def values(self, value: Value) -> dict[str, Any]:
         """A per-sample value as this metric's score fields."""
@@ -110,7 +152,7 @@ class Metric:
             return {self.name: int(value) if isinstance(value, bool) else value}
         if value is None:
             return dict.fromkeys(self.score_fields)
-        if not isinstance(value, tuple) or len(value) != 2:
+        if not isinstance(value, tuple) or len(value) != len(self.score_fields):
             raise GqlbenchError(f"metric {self.name!r}: a ratio metric returns (numerator, denominator), got {value!r}")
         return dict(zip(self.score_fields, value, strict=True))
 
@@ -150,11 +192,14 @@ def register_metric(
     table2: bool = False,
     optional: bool = False,
     fields: tuple[str, str] | None = None,
+    finer: bool = False,
+    fraction: Callable[..., tuple[float, float]] | None = None,
+    combine: Callable[..., float] | None = None,
 ) -> Callable[[Callable[[Any, Any], Value]], Metric]:
     """Decorator: register ``compute(gold, predicted)`` as a metric; the name is bound to the :class:`Metric`."""
 
     def decorate(compute: Callable[[Any, Any], Value]) -> Metric:
-        metric = Metric(name, title, reads, compute, aggregation, higher_is_better, table2, optional, fields)
+        metric = Metric(name, title, reads, compute, aggregation, higher_is_better, table2, optional, fields, finer, fraction, combine)
         return add_metric(metric)
 
     return decorate
@@ -164,6 +209,7 @@ def _builtins() -> None:
     # imported for their registrations: the paper's four first, then execution
     importlib.import_module("gqlbench.metrics.scores")
     importlib.import_module("gqlbench.metrics.traces")
+    importlib.import_module("gqlbench.metrics.finer")
 
 
 def _one_line(exc: BaseException) -> str:
@@ -253,25 +299,37 @@ def empty_values() -> dict[str, Any]:
     return {field: (None if m.optional else 0) for m in all_metrics() for field in m.score_fields}
 
 
-def summary_of(rows: list[Mapping[str, Any]]) -> dict[str, Any]:
-    """One group's aggregate from its samples' scores (see :func:`gqlbench.metrics.aggregate`)."""
+def summary_of(rows: Sequence[Mapping[str, Any]], explanations: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """One group's aggregate from its samples' scores (see :func:`gqlbench.metrics.aggregate`).
+
+    Metrics that read the explanation are aggregated only when ``explanations``
+    (aligned with ``rows``) are given; they add no ``n_`` count.
+    """
     n = len(rows)
     summary: dict[str, Any] = {}
     counts: dict[str, Any] = {"n_samples": n}
     optional: dict[str, Any] = {}
     for metric in all_metrics():
-        present = [r for r in rows if r.get(metric.score_fields[0]) is not None] if metric.optional else rows
+        if metric.reads == "explanation" and explanations is None:
+            continue
+        values = [metric.stored(r, e) for r, e in zip(rows, explanations or [None] * n, strict=True)]
+        present = [v for v in values if v is not None] if metric.optional else values
+        if metric.optional and not present:
+            continue  # no sample has it: left out
         if metric.aggregation == "mean":
-            total = sum(r.get(metric.name) or 0 for r in present)
+            total = sum(v or 0 for v in present)  # type: ignore[misc]
             value = total / len(present) if present else 0.0
         else:
-            num, den = metric.score_fields
-            denominator = sum(r.get(den) or 0 for r in present)
-            value = sum(r.get(num) or 0 for r in present) / denominator if denominator else 0.0
+            width = len(metric.score_fields) or len(next((v for v in present if v is not None), ()))  # type: ignore[arg-type]
+            parts = [v if v is not None else (0,) * width for v in present]
+            totals = [sum(column) for column in zip(*parts, strict=True)] if parts else [0] * width  # type: ignore[call-overload]
+            value = metric.combined(totals)
             if not metric.optional:
-                counts[f"n_{den}"] = denominator
+                counts[f"n_{metric.score_fields[1]}"] = totals[1]
         if not metric.optional:
             summary[metric.name] = value
-        elif present:
-            optional |= {metric.name: value, f"n_{metric.name}": len(present)}
+        else:
+            optional[metric.name] = value
+            if metric.reads != "explanation":
+                optional[f"n_{metric.name}"] = len(present)
     return summary | counts | optional

@@ -179,17 +179,21 @@ def aggregate(results: Sequence[SampleResult]) -> dict[str, dict]:
 
     Each group holds the registered metrics that are not optional (in order),
     ``n_samples``, ``n_<denominator>`` of each ratio metric, then each
-    optional metric some sample has, with its count ``n_<name>``.
+    optional metric some sample has, with its count ``n_<name>`` (none for the
+    finer scores read from the explanation).
     """
     scored = [r for r in results if r.skipped is None]
     groups = {"overall": scored}
     for domain in sorted({r.domain for r in scored}):
         groups[domain] = [r for r in scored if r.domain == domain]
-    summaries = {name: summary_of([r.scores.model_dump() for r in group]) for name, group in groups.items()}
+    summaries = {
+        name: summary_of([r.scores.model_dump() for r in group], [r.explanation for r in group]) for name, group in groups.items()
+    }
     # An optional metric appears in every group or in none, so tables stay rectangular.
-    for name in (m.name for m in all_metrics() if m.optional):
-        if name in summaries["overall"]:
+    for metric in (m for m in all_metrics() if m.optional):
+        if metric.name in summaries["overall"]:
             for summary in summaries.values():
-                summary.setdefault(name, None)
-                summary.setdefault(f"n_{name}", 0)
+                summary.setdefault(metric.name, None)
+                if metric.reads != "explanation":
+                    summary.setdefault(f"n_{metric.name}", 0)
     return summaries

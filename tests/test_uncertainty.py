@@ -78,3 +78,31 @@ def test_with_ci_formats() -> None:
 def test_no_intervals_no_section() -> None:
     result = SampleResult(id="test/0", domain="spotify", scores=Scores(gold_calls=1))
     assert uncertainty_section(aggregate([result]), metric_titles()) == []
+
+
+def test_the_registered_f1s_are_the_micro_f1s_and_their_clustered_intervals(results: list[SampleResult]) -> None:
+    """Values exactly as f1_scores gives them, intervals from (2tp, 2tp+fp+fn) per sample, key order kept."""
+    from gqlbench.metrics import get_metric
+    from gqlbench.metrics.f1 import F1_KEYS, f1_scores
+
+    metrics = add_uncertainty(aggregate(results), results, resamples=300, seed=2)
+    for group, summary in metrics.items():
+        members = [r for r in results if r.skipped is None and group in ("overall", r.domain)]
+        expected = f1_scores([r.explanation["f1_counts"] for r in members])
+        assert {k: summary[k] for k in F1_KEYS} == expected  # to the last bit
+        keys = list(summary)
+        assert keys[keys.index("dataflow_f1") :] == [*F1_KEYS, "errors", "stderr", "ci"]
+        assert not [k for k in keys if k.startswith("n_") and k[2:] in F1_KEYS]
+        counts = [r.explanation["f1_counts"]["dataflow"] for r in members]
+        reference = ratio_estimate([2 * tp for tp, _, _ in counts], [2 * tp + fp + fn for tp, fp, fn in counts], 300, 2)
+        assert summary["ci"]["dataflow_f1"] == list(reference.ci) and summary["stderr"]["dataflow_f1"] == reference.stderr
+    finer = [get_metric(k) for k in F1_KEYS]
+    assert all(m.finer and m.reads == "explanation" and m.aggregation == "ratio" and not m.score_fields for m in finer)
+
+
+def test_lines_without_f1_counts_get_no_f1s(results: list[SampleResult]) -> None:
+    """A run saved before the counts existed is aggregated as before: no F1 keys, no intervals for them."""
+    old = [r.model_copy(update={"explanation": {k: v for k, v in r.explanation.items() if k != "f1_counts"}}) for r in results]
+    metrics = add_uncertainty(aggregate(old), old, resamples=50)
+    assert "dataflow_f1" not in metrics["overall"] and "dataflow_f1" not in metrics["overall"]["ci"]
+    assert "dataflow_f1" not in sample_values(old)

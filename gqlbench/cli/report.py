@@ -21,7 +21,6 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import metric_titles
 from gqlbench.results import SAMPLES_FILE, load_run, read_samples, render_comparison
 from gqlbench.statistics import DEFAULT_RESAMPLES
-from gqlbench.uncertainty import F1_TITLES
 
 __all__ = ["report"]
 
@@ -71,7 +70,7 @@ def report(
         raise click.UsageError("give at least one RUN_DIR, or --power")
     runs = [load_run(d) for d in run_dirs]
     document: dict[str, Any] = {"runs": [str(d) for d in run_dirs], "comparisons": [], "seed_spread": []}
-    titles = {**metric_titles(), **F1_TITLES}
+    titles = metric_titles()
     if runs:
         click.echo(render_comparison(runs, fmt=fmt, table2_only=table2_only))
     if len(runs) > 1:

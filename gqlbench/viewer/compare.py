@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gqlbench.metrics import metric_titles
 from gqlbench.viewer.charts import grouped_bars
 from gqlbench.viewer.data import (
     RunView,
-    metric_titles,
     pass_metrics,
     passes,
     shared_ids,

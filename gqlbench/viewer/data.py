@@ -18,23 +18,16 @@ from typing import Any
 from gqlbench.dataset import load_split, split_of
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import all_metrics
-from gqlbench.metrics import metric_titles as registered_titles
 from gqlbench.records import ResultsDocument, Sample, SampleResult
 from gqlbench.results import RESULTS_FILE, SAMPLES_FILE, load_run, read_config, read_results, read_samples
-from gqlbench.uncertainty import F1_TITLES
 
-__all__ = ["pass_metrics", "metric_titles", "RunView", "load_run_view", "error_kinds", "passes", "find_samples", "shared_ids"]
+__all__ = ["pass_metrics", "RunView", "load_run_view", "error_kinds", "passes", "find_samples", "shared_ids"]
 
 
 
 def pass_metrics() -> tuple[str, ...]:
     """The registered per-sample metrics averaged over samples (0/1 each): a sample passes or fails each."""
     return tuple(m.name for m in all_metrics() if m.aggregation == "mean")
-
-
-def metric_titles() -> dict[str, str]:
-    """Titles of the registered metrics and of the finer scores results.json may hold."""
-    return {**registered_titles(), **F1_TITLES}
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.viewer.data import RunView, error_counts, metric_titles
+from gqlbench.metrics import metric_titles
+from gqlbench.viewer.data import RunView, error_counts
 from gqlbench.viewer.runpage import metric_columns
 
 __all__ = ["write_plots"]

@@ -6,13 +6,12 @@ import statistics
 from collections.abc import Mapping
 from typing import Any
 
-from gqlbench.metrics import all_metrics
+from gqlbench.metrics import all_metrics, metric_titles
 from gqlbench.viewer.charts import grouped_bars
 from gqlbench.viewer.data import (
     RunView,
     error_counts,
     error_kinds,
-    metric_titles,
     pass_metrics,
     passes,
 )

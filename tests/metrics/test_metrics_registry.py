@@ -52,9 +52,12 @@ def test_a_name_is_registered_once(scratch: None) -> None:
         ({"name": "Bad Name"}, "use lower_case letters"),
         ({"name": "n_samples"}, "not n_samples"),
         ({"reads": "traces"}, "must be optional=True"),
-        ({"reads": "programs"}, "reads must be 'analyses' or 'traces'"),
+        ({"reads": "programs"}, "reads must be 'analyses', 'traces' or 'explanation'"),
+        ({"reads": "explanation"}, "a metric that reads explanation must be optional=True"),
+        ({"reads": "explanation", "optional": True, "aggregation": "ratio", "fields": ("a", "b")}, "has no score fields"),
         ({"aggregation": "median"}, "aggregation must be 'mean' or 'ratio'"),
-        ({"fields": ("a", "b")}, "fields are only for aggregation='ratio'"),
+        ({"fields": ("a", "b")}, "fields, fraction and combine are only for aggregation='ratio'"),
+        ({"combine": max}, "fields, fraction and combine are only for aggregation='ratio'"),
     ],
 )
 def test_a_bad_definition_is_refused_with_its_name(kwargs: dict, message: str) -> None:
