@@ -26,6 +26,8 @@ td,th{border:1px solid #e5e7eb;padding:3px 7px;text-align:left;vertical-align:to
 th{background:#f3f4f6}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 .ci{color:#6b7280;font-size:12px}
+table.metrics td.num{white-space:nowrap}table.metrics tr.section th{background:#e0e7ff;color:#1e3a8a}
+table.metrics tbody th{font-weight:normal;background:#f9fafb;white-space:nowrap}
 .pass{color:#166534;background:#dcfce7}.fail{color:#991b1b;background:#fee2e2}.na{color:#6b7280}
 .badge{display:inline-block;padding:1px 6px;margin:1px;border-radius:9px;font-size:12px}
 .dots{font-size:11px;letter-spacing:-1px}

@@ -13,7 +13,7 @@ from gqlbench.viewer.data import (
     shared_ids,
 )
 from gqlbench.viewer.graph import dataflow_svg
-from gqlbench.viewer.runpage import metric_cell, metric_columns
+from gqlbench.viewer.runpage import metric_columns, metrics_table
 from gqlbench.viewer.sample import (
     gold_code,
     predicted_code,
@@ -28,15 +28,11 @@ __all__ = ["comparison_pages"]
 def _metrics(runs: Sequence[RunView]) -> str:
     titles = metric_titles()
     columns = metric_columns([g for run in runs for g in run.metrics.values()])
-    head = "".join(f"<th>{esc(titles.get(c, c))}</th>" for c in columns)
-    rows = []
     domains = list(dict.fromkeys(d for run in runs for d in run.metrics))
-    for domain in domains:
-        for i, run in enumerate(runs):
-            group = run.metrics.get(domain)
-            cells = "".join(metric_cell(group, c) for c in columns) if group else f'<td colspan="{len(columns)}" class="na">–</td>'
-            label = f'<th rowspan="{len(runs)}">{esc(domain)}</th>' if i == 0 else ""
-            rows.append(f"<tr>{label}<td>{esc(run.label)}</td>{cells}</tr>")
+    tables = "".join(
+        f"<h3>{esc(domain)}</h3>" + metrics_table([(run.label, run.metrics.get(domain)) for run in runs], "metrics compare")
+        for domain in domains
+    )
     chart_data = {
         titles.get(c, c): {
             run.label: float(run.metrics["overall"][c]) for run in runs if isinstance(run.metrics.get("overall", {}).get(c), (int, float))
@@ -44,8 +40,7 @@ def _metrics(runs: Sequence[RunView]) -> str:
         for c in columns
         if c in titles
     }
-    table = f'<table class="metrics compare"><tr><th>Domain</th><th>Run</th>{head}</tr>{"".join(rows)}</table>'
-    return table + grouped_bars(chart_data, "overall metrics by run", "{:.3f}")
+    return tables + grouped_bars(chart_data, "overall metrics by run", "{:.3f}")
 
 
 def _grid(runs: Sequence[RunView], ids: list[str]) -> str:

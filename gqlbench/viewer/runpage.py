@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gqlbench.metrics import all_metrics, metric_titles
@@ -17,17 +17,26 @@ from gqlbench.viewer.data import (
 )
 from gqlbench.viewer.text import esc
 
-__all__ = ["metric_columns", "metric_cell", "metrics_table", "run_overview", "sample_list"]
+__all__ = ["metric_sections", "metric_columns", "metric_cell", "metrics_table", "run_overview", "sample_list"]
+
+
+def metric_sections(groups: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
+    """The rows of a metrics table, in sections: the registered scores (Table 2's, execution when
+    measured, outside ones), the finer scores, then every other number results.json has (counts)."""
+    registered = [m for m in all_metrics() if m.table2 or any(g.get(m.name) is not None for g in groups)]
+    scores = [m.name for m in registered if not m.finer]
+    finer = [m.name for m in registered if m.finer]
+    counts: list[str] = []
+    for group in groups:
+        for key, value in group.items():
+            if key not in scores and key not in finer and key not in counts and isinstance(value, (int, float)) and not isinstance(value, bool):
+                counts.append(key)
+    return [(title, names) for title, names in (("Scores", scores), ("Finer scores", finer), ("Counts", counts)) if names]
 
 
 def metric_columns(groups: list[Mapping[str, Any]]) -> list[str]:
-    """Table 2's metrics, execution metrics when measured, then every other number results.json has."""
-    columns = [m.name for m in all_metrics() if m.table2 or any(g.get(m.name) is not None for g in groups)]
-    for group in groups:
-        for key, value in group.items():
-            if key not in columns and isinstance(value, (int, float)) and not isinstance(value, bool):
-                columns.append(key)
-    return columns
+    """Every metric and number of :func:`metric_sections`, in order."""
+    return [name for _, names in metric_sections(groups) for name in names]
 
 
 def metric_cell(group: Mapping[str, Any], column: str) -> str:
@@ -42,12 +51,22 @@ def metric_cell(group: Mapping[str, Any], column: str) -> str:
     return f'<td class="num" data-metric="{esc(column)}">{text}</td>'
 
 
-def metrics_table(metrics: Mapping[str, Mapping[str, Any]]) -> str:
+def metrics_table(columns: Sequence[tuple[str, Mapping[str, Any] | None]], css: str = "metrics") -> str:
+    """Metrics as rows (in :func:`metric_sections`), one column per group (a domain, or a run).
+
+    Transposed so that the table grows downwards as metrics are registered: a
+    page holds any number of them without scrolling sideways.
+    """
     titles = metric_titles()
-    columns = metric_columns(list(metrics.values()))
-    head = "".join(f"<th>{esc(titles.get(c, c))}</th>" for c in columns)
-    rows = "".join(f"<tr><th>{esc(d)}</th>{''.join(metric_cell(g, c) for c in columns)}</tr>" for d, g in metrics.items())
-    return f'<table class="metrics"><tr><th>Domain</th>{head}</tr>{rows}</table>'
+    sections = metric_sections([group for _, group in columns if group])
+    head = "".join(f"<th>{esc(label)}</th>" for label, _ in columns)
+    body = []
+    for title, names in sections:
+        body.append(f'<tr class="section"><th colspan="{len(columns) + 1}">{esc(title)}</th></tr>')
+        for name in names:
+            cells = "".join(metric_cell(group, name) if group else '<td class="num na">–</td>' for _, group in columns)
+            body.append(f'<tr data-row="{esc(name)}"><th>{esc(titles.get(name, name))}</th>{cells}</tr>')
+    return f'<table class="{css}"><thead><tr><th>Metric</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
 def _configuration(run: RunView) -> str:
@@ -93,7 +112,7 @@ def _cost(run: RunView) -> str:
 def run_overview(run: RunView, index: int) -> str:
     """The run page: configuration, metrics with intervals, error kinds chart, cost, skipped and missing."""
     parts = [f'<section class="page overview" id="r{index}"><h1>{esc(run.label)}</h1>', "<h2>Configuration</h2>", _configuration(run)]
-    parts += ["<h2>Metrics</h2>", metrics_table(run.metrics)]
+    parts += ["<h2>Metrics</h2>", metrics_table(list(run.metrics.items()))]
     counts = error_counts(run)
     if counts:
         by_kind: dict[str, dict[str, float]] = {}

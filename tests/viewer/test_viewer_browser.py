@@ -33,6 +33,17 @@ def keep(shot: Path) -> None:
 
 VISIBLE = "Array.from(document.querySelectorAll('.run.shown aside li:not(.hidden)'))"
 
+FITS = (  # every metrics table on the shown page: no sideways scrolling of the table, its container or the page
+    "Array.from(document.querySelectorAll('section.page.shown table.metrics')).map(t => [t.scrollWidth <= t.clientWidth,"
+    " t.parentElement.scrollWidth <= t.parentElement.clientWidth,"
+    " t.getBoundingClientRect().right <= t.parentElement.getBoundingClientRect().right,"
+    " document.documentElement.scrollWidth <= document.documentElement.clientWidth])"
+)
+
+
+def narrow(browser: Any, width: int = 1280) -> None:
+    browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 1000, "deviceScaleFactor": 1, "mobile": False})
+
 
 def choose(browser: Any, name: str, value: str) -> int:
     """Pick a filter value as a user would (change event); returns the number of samples listed."""
@@ -47,9 +58,13 @@ def test_run_report_in_chromium(browser: Any, executed_run: Path, tmp_path: Path
     run = load_run_view(executed_run)
     report = tmp_path / "report.html"
     write_report([run], report)
+    narrow(browser)
     browser.open(report.as_uri() + "#r0")
     assert browser.js("document.querySelector('section.page.shown').id") == "r0"
     keep(browser.screenshot(tmp_path / "run-page.png"))
+    rows = "Array.from(document.querySelectorAll('section.page.shown table.metrics tbody tr[data-row]')).map(r => r.dataset.row)"
+    assert {"arg_match_full", "exec_match", "dataflow_f1", "argument_f1", "n_samples"} <= set(browser.js(rows))
+    assert browser.js(FITS) == [[True] * 4]
 
     results = read_samples(executed_run / "samples.jsonl")
     assert browser.js(f"{VISIBLE}.length") == len(results)
@@ -93,8 +108,11 @@ def test_comparison_and_awkward_runs_in_chromium(
     runs = [load_run_view(d) for d in (executed_run, gold_run, awkward_run)]
     report = tmp_path / "compare.html"
     write_report(runs, report)
+    narrow(browser)
     browser.open(report.as_uri() + "#compare")
     assert browser.js("document.querySelector('section.page.shown').id") == "compare"
+    fits = browser.js(FITS)
+    assert len(fits) == len({d for run in runs for d in run.metrics}) and all(all(f) for f in fits)
     rows = "document.querySelectorAll('table.grid tbody tr')"
     assert browser.js(f"{rows}.length") == len(shared_ids(runs)) == 6
     assert browser.js(f"Array.from({rows}).every(r => r.querySelectorAll('td.cell.pass, td.cell.fail, td.cell.na').length === 3)")

@@ -115,3 +115,19 @@ def test_metric_cells_show_intervals_only_when_they_are_numbers() -> None:
     assert "[" not in metric_cell({"arg_match_full": 0.2, "ci": {"arg_match_full": ["a", None]}}, "arg_match_full")
     assert "na" in metric_cell({"exec_match": None}, "exec_match")
     assert ">7<" in metric_cell({"n_samples": 7}, "n_samples")
+
+
+def test_the_metrics_table_has_metrics_as_rows_in_sections() -> None:
+    """Registered scores, then the finer scores, then the counts; one column per domain."""
+    from gqlbench.viewer.runpage import metrics_table
+
+    group = {"arg_match_full": 0.5, "arg_match_functions": 0.25, "seq_match_full": 0.0, "seq_match_conn": 1.0,
+             "n_samples": 2, "n_gold_calls": 4, "dataflow_f1": 0.75, "argument_f1": 0.5, "ci": {"dataflow_f1": [0.5, 1.0]}}
+    html = metrics_table([("overall", group), ("tmdb", group), ("spotify", None)])
+    head = html[html.index("<thead>") : html.index("</thead>")]
+    assert head.count("<th>") == 4 and "tmdb" in head
+    order = [html.index(x) for x in ("Scores", "Arg Match (full)", "Finer scores", "Dataflow F1", "Argument F1", "Counts", "n_gold_calls")]
+    assert order == sorted(order)
+    row = html[html.index('data-row="dataflow_f1"') : html.index("</tr>", html.index('data-row="dataflow_f1"'))]
+    assert row.count("[0.500, 1.000]") == 2 and row.count('class="num na"') == 1
+    assert "exec_match" not in html and "function_f1" not in html  # optional and absent: no row
