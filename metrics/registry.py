@@ -309,10 +309,11 @@ def summary_of(rows: Sequence[Mapping[str, Any]], explanations: Sequence[Mapping
     summary: dict[str, Any] = {}
     counts: dict[str, Any] = {"n_samples": n}
     optional: dict[str, Any] = {}
+    lines: Sequence[Mapping[str, Any] | None] = explanations if explanations is not None else [None] * n
     for metric in all_metrics():
         if metric.reads == "explanation" and explanations is None:
             continue
-        values = [metric.stored(r, e) for r, e in zip(rows, explanations or [None] * n, strict=True)]
+        values = [metric.stored(r, e) for r, e in zip(rows, lines, strict=True)]
         present = [v for v in values if v is not None] if metric.optional else values
         if metric.optional and not present:
             continue  # no sample has it: left out
@@ -322,7 +323,7 @@ def summary_of(rows: Sequence[Mapping[str, Any]], explanations: Sequence[Mapping
         else:
             width = len(metric.score_fields) or len(next((v for v in present if v is not None), ()))  # type: ignore[arg-type]
             parts = [v if v is not None else (0,) * width for v in present]
-            totals = [sum(column) for column in zip(*parts, strict=True)] if parts else [0] * width  # type: ignore[call-overload]
+            totals = [sum(column) for column in zip(*parts, strict=True)] if parts else [0] * width
             value = metric.combined(totals)
             if not metric.optional:
                 counts[f"n_{metric.score_fields[1]}"] = totals[1]

@@ -19,7 +19,7 @@ aside li a{display:flex;justify-content:space-between;padding:3px 6px;border-rad
 aside li a:hover{background:#eef2ff}aside li.current a{background:#dbeafe}
 aside li.hidden{display:none}
 main{flex:1;min-width:0;padding:12px 20px}
-section.page{display:none}section.page.shown{display:block}
+section.page{display:none;scroll-margin-top:50px}section.page.shown{display:block}
 h1{font-size:20px}h2{font-size:16px;margin-top:22px;border-bottom:1px solid #e5e7eb}
 table{border-collapse:collapse;background:#fff;margin:6px 0}
 td,th{border:1px solid #e5e7eb;padding:3px 7px;text-align:left;vertical-align:top}
