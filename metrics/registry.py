@@ -4,10 +4,12 @@ Every metric is a :class:`Metric` registered in order; the per-sample
 ``scores`` of ``samples.jsonl``, the keys of ``results.json``, the columns of
 ``report.md`` and of ``gqlbench report`` all come from this registry, in
 registration order. The built-in metrics are registered by
-:mod:`.scores` (the paper's four, which read the two programs' analyses) and
+:mod:`.scores` (the paper's four, which read the two programs' analyses),
 :mod:`.traces` (Exec Success and Exec Match, which read the two execution
-traces). Outside code adds one with :func:`register_metric` in a module named
-by ``GQLBENCH_METRICS="module:object,..."`` or by an entry point of the group
+traces) and :mod:`.finer` (the F1s, read from the stored counts). Outside code
+adds one with :func:`register_metric` in a module named by
+``GQLBENCH_METRICS="module:object,..."`` (or ``file.py:object``, loaded by
+:func:`gqlbench.plugins.load_object`) or by an entry point of the group
 ``gqlbench.metrics``; both are loaded once, on the first look-up.
 
 Per-sample values are ``int``/``float`` (or ``None`` for an optional metric
