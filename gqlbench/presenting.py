@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gqlbench.generators.present import Presented, Presenter
@@ -36,14 +36,11 @@ class RealNamesObserver:
 
     inner: Observer
     presenter: Presenter
+    name: str = field(init=False)
+    explains: str = field(init=False)
 
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def explains(self) -> str:
-        return self.inner.explains
+    def __post_init__(self) -> None:
+        self.name, self.explains = self.inner.name, self.inner.explains
 
     def _real(self, request: tuple[Sample, list[str], str]) -> tuple[Presented | None, tuple[Sample, list[str], str]]:
         sample, actions, action = request

@@ -420,7 +420,9 @@ def _prompt_settings(config: dict) -> dict[str, str]:
     """The run's prompt settings; a config.json from before they existed ran at the defaults."""
     from gqlbench.run_config import SETTING_DEFAULTS
 
-    stored = config.get("settings") if isinstance(config.get("settings"), dict) else {}
+    stored = config.get("settings")
+    if not isinstance(stored, dict):
+        stored = {}
     return {key: _label(stored.get(key, default)) for key, default in SETTING_DEFAULTS.items()}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gqlbench.dataset import load_errata, load_split
-from gqlbench.generators.present import PromptSetting, Presenter
+from gqlbench.generators.present import Presenter, PromptSetting
 from gqlbench.generators.react import SchemaObserver
 from gqlbench.metrics import score_sample
 from gqlbench.presenting import RealNamesObserver, observer_for, real_program

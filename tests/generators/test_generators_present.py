@@ -12,7 +12,7 @@ from gqlbench.dataset import load_split
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.cot import cot_messages
 from gqlbench.generators.offer import load_domain_catalog
-from gqlbench.generators.present import PromptSetting, Presenter, present
+from gqlbench.generators.present import Presenter, PromptSetting, present
 from gqlbench.generators.prompts import render_task
 from gqlbench.records import Sample
 
