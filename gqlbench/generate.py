@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, Any
 from gqlbench.dataset import load_errata, load_split
 from gqlbench.generators.backend import Backend
 from gqlbench.generators.budget import PromptTooLong, fit_prompt
+from gqlbench.generators.present import Presenter
 from gqlbench.generators.shots import SHOT_SPLIT, select_shots, shot_pool
 from gqlbench.generators.styles import StyleOptions
+from gqlbench.presenting import observer_for, real_program
 from gqlbench.records import Completion, Prompt, Sample, SampleResult
 from gqlbench.run_config import RunConfig, RunSettings
 from gqlbench.run_folder import write_json
@@ -54,7 +56,7 @@ class Sink:
             fh.write(json.dumps(line) + "\n")
 
 
-def _scored(sample: Sample, prompt: Prompt, completion: Completion, code: str, prediction: str) -> SampleResult:
+def _scored(sample: Sample, prompt: Prompt, completion: Completion, code: str, prediction: str, shown: dict[str, Any]) -> SampleResult:
     from gqlbench.metrics import score_sample
 
     result = score_sample(sample, prediction)
@@ -66,20 +68,22 @@ def _scored(sample: Sample, prompt: Prompt, completion: Completion, code: str, p
         "tokens_out": completion.tokens_out,
         "latency_s": round(completion.latency_s, 4),
         "finish_reason": completion.finish_reason,
+        **shown,  # under a prompt setting: the offered functions and the name mapping
     }
     if completion.steps:
         extra["steps"] = [step.model_dump(mode="json") for step in completion.steps]
     return SampleResult.model_validate({**result.model_dump(mode="json"), **extra})
 
 
-def _too_long(sample: Sample, style: str, error: PromptTooLong) -> SampleResult:
+def _too_long(sample: Sample, style: str, error: PromptTooLong, shown: dict[str, Any]) -> SampleResult:
     """A prompt that cannot fit is the model's answer-less failure: scored 0, explained, never retried."""
     from gqlbench.metrics import score_sample
 
     result = score_sample(sample, "")
     prompt = Prompt(sample_id=sample.id, style=style, messages=[], n_tokens=error.n_tokens, dropped=error.dropped)
     return SampleResult.model_validate(
-        {**result.model_dump(mode="json"), "prompt": prompt.model_dump(mode="json"), "raw_output": "", "code": "", "error": str(error)}
+        {**result.model_dump(mode="json"), "prompt": prompt.model_dump(mode="json"), "raw_output": "", "code": "", "error": str(error),
+         **shown}
     )
 
 
@@ -92,12 +96,14 @@ class Generator:
         self.backend = backend
         self.config = settings.generation_config()
         self.shot_pool = shot_pool(load_split(SHOT_SPLIT, settings.data), load_errata(settings.data)) if settings.shots else []
-        self.style = settings.style.start(StyleOptions(max_steps=settings.max_steps, observer=observer))
+        self.presenter = Presenter(settings.prompt_setting, settings.seed)
+        self.style = settings.style.start(StyleOptions(max_steps=settings.max_steps, observer=observer_for(observer, self.presenter)))
 
-    def _prompt(self, sample: Sample) -> Prompt:
+    def prompt(self, sample: Sample) -> Prompt:
+        """The prompt of ``sample`` and its examples, each as the run's prompt setting shows it."""
         shots = select_shots(sample, self.shot_pool, self.settings.shots, self.settings.shot_rule) if self.settings.shots else []
         return fit_prompt(
-            sample, shots, self.style.messages, self.backend,
+            self.presenter(sample).sample, [self.presenter(s).sample for s in shots], self.style.messages, self.backend,
             style=self.settings.prompt, reserve=self.config.max_new_tokens, assistant_prefix=self.style.assistant_prefix,
         )
 
@@ -107,9 +113,10 @@ class Generator:
         work: list[tuple[Sample, Prompt]] = []
         for sample in chunk:
             try:
-                work.append((sample, self._prompt(sample)))
+                prompt = self.prompt(sample)
+                work.append((self.presenter(sample).sample, prompt))
             except PromptTooLong as exc:
-                finished.append((_too_long(sample, self.settings.prompt, exc), None))
+                finished.append((_too_long(sample, self.settings.prompt, exc, real_program(self.presenter, sample.id, "", "")[3]), None))
         if work:
             yield from self._complete(work, sink, finished)
         for result in self._executed(chunk, finished):
@@ -136,10 +143,10 @@ class Generator:
             if completion.sample_id not in by_id or completion.sample_id in seen:
                 continue
             seen.add(completion.sample_id)
-            sample, prompt = by_id[completion.sample_id]
+            shown, prompt = by_id[completion.sample_id]
             if completion.error:
-                sink.error(sample.id, completion.error, completion)
-                yield sample.id
+                sink.error(shown.id, completion.error, completion)
+                yield shown.id
                 continue
             answer = self.style.answer(completion)
             if answer.code is None:
@@ -148,7 +155,8 @@ class Generator:
                 code = extract_code(answer.prediction)
             else:
                 code = answer.code
-            finished.append((_scored(sample, prompt, completion, code, answer.prediction), code))
+            sample, code, prediction, record = real_program(self.presenter, shown.id, code, answer.prediction)
+            finished.append((_scored(sample or shown, prompt, completion, code, prediction, record), code))
         for sample, _ in work:
             if sample.id not in seen:
                 sink.error(sample.id, "the backend returned no completion for this sample", None)

@@ -27,7 +27,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -54,6 +54,7 @@ __all__ = [
     "write_samples",
     "append_sample",
     "read_samples",
+    "setting_columns",
     "repair_samples",
     "results_document",
     "write_results",
@@ -389,6 +390,7 @@ class RunSummary:
     prompt: str
     split: str
     metrics: dict[str, dict]
+    settings: dict[str, str] = field(default_factory=dict)  # prompt settings (--functions, ...) as config.json has them
 
 
 def _label(value: object) -> str:
@@ -423,17 +425,36 @@ def load_run(run_dir: Path) -> RunSummary:
         prompt=_label(config.get("prompt") or "-"),
         split=_label(config.get("split") or meta.get("splits") or "-"),
         metrics=document.metrics,
+        settings=_prompt_settings(config),
     )
+
+
+def _prompt_settings(config: dict) -> dict[str, str]:
+    """The run's prompt settings; a config.json from before they existed ran at the defaults."""
+    from gqlbench.run_config import SETTING_DEFAULTS
+
+    stored = config.get("settings")
+    if not isinstance(stored, dict):
+        stored = {}
+    return {key: _label(stored.get(key, default)) for key, default in SETTING_DEFAULTS.items()}
+
+
+def setting_columns(runs: Sequence[RunSummary]) -> list[str]:
+    """Prompt settings that some run changed from the default: each gets a column (none for paper-setting runs)."""
+    from gqlbench.run_config import SETTING_DEFAULTS
+
+    return [key for key, default in SETTING_DEFAULTS.items() if any(run.settings.get(key, default) != default for run in runs)]
 
 
 def render_comparison(runs: Sequence[RunSummary], fmt: str = "github", table2_only: bool = False) -> str:
     """One table across runs: a row per run and split (overall, domains), a column per registered metric."""
     columns = _columns((group for run in runs for group in run.metrics.values()), table2_only)
+    settings = setting_columns(runs)
     rows = []
     for run in runs:
-        label = [run.model, run.prompt, run.split]
+        label = [run.model, run.prompt, run.split, *(run.settings.get(key, "") for key in settings)]
         for i, (domain, group) in enumerate(run.metrics.items()):
             # the run's label on its first row only, so runs read as blocks
-            rows.append([*(label if i == 0 else ["", "", ""]), domain, *(group.get(c.name) for c in columns)])
-    headers = ["Model", "Prompt", "Split", "Domain", *(c.title for c in columns)]
+            rows.append([*(label if i == 0 else [""] * len(label)), domain, *(group.get(c.name) for c in columns)])
+    headers = ["Model", "Prompt", "Split", *(key.capitalize() for key in settings), "Domain", *(c.title for c in columns)]
     return tabulate(rows, headers=headers, tablefmt=fmt, floatfmt=".4f", missingval="-")

@@ -14,16 +14,20 @@ from typing import Any
 from gqlbench.dataset import data_hash
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig
+from gqlbench.generators.present import PromptSetting
 from gqlbench.generators.react import DEFAULT_MAX_STEPS
 from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES, SHOT_SPLIT
 from gqlbench.generators.styles import DEFAULT_STYLE, PromptStyle, get_style
 from gqlbench.provenance import git_commit, run_versions
 from gqlbench.records import Sample
 
-__all__ = ["OBSERVE_MODES", "DEFAULT_BATCH_SIZE", "RunSettings", "RunOptions", "RunConfig"]
+__all__ = ["OBSERVE_MODES", "DEFAULT_BATCH_SIZE", "SETTING_DEFAULTS", "RunSettings", "RunOptions", "RunConfig"]
 
 OBSERVE_MODES: tuple[str, ...] = ("schema", "mock")
 DEFAULT_BATCH_SIZE = 16
+# Prompt settings added after the first runs: a config.json without one ran at its default, so it still
+# resumes; non-default values name the run folder and get a column in `gqlbench report`.
+SETTING_DEFAULTS: dict[str, Any] = {"functions": "gold", "obfuscate": "none", "schema": "full"}
 
 
 @dataclass(frozen=True)
@@ -49,9 +53,13 @@ class RunSettings:
     base_url: str | None = None
     api_key_env: str | None = None
     data: str | None = None
+    functions: str = "gold"  # --functions gold | domain | distractors:K[:connected]
+    obfuscate: str = "none"  # --obfuscate none | names | params | descriptions | all
+    schema: str = "full"  # --schema full | types-only | none
 
     def __post_init__(self) -> None:
         get_style(self.prompt)  # an unknown prompt style is an error now, before any work
+        self.prompt_setting  # noqa: B018 - an unknown --functions/--obfuscate/--schema value too
         if self.shot_rule not in SHOT_RULES:
             raise GqlbenchError(f"unknown shot rule {self.shot_rule!r}; choose one of {', '.join(SHOT_RULES)}")
         if self.observe not in OBSERVE_MODES:
@@ -60,6 +68,10 @@ class RunSettings:
             raise GqlbenchError("--shots must be >= 0, --max-steps >= 1 and --limit >= 1")
         if self.split == SHOT_SPLIT and self.shots:
             raise GqlbenchError(f"few-shot examples come from the {SHOT_SPLIT} split, so evaluating it needs --shots 0")
+
+    @property
+    def prompt_setting(self) -> PromptSetting:
+        return PromptSetting(self.functions, self.obfuscate, self.schema)
 
     @property
     def style(self) -> PromptStyle:
@@ -157,9 +169,8 @@ class RunConfig:
     def differences(self, settings: dict[str, Any], digest: str) -> list[str]:
         """Why this folder cannot continue a run with ``settings`` on data ``digest`` (empty: it can)."""
         keys = sorted(set(self.settings) | set(settings))
-        found = [
-            f"{k}: {self.settings.get(k)!r} in the folder, {settings.get(k)!r} now" for k in keys if self.settings.get(k) != settings.get(k)
-        ]
+        stored = {**SETTING_DEFAULTS, **self.settings}
+        found = [f"{k}: {stored.get(k)!r} in the folder, {settings.get(k)!r} now" for k in keys if stored.get(k) != settings.get(k)]
         if self.data_hash != digest:
             found.append(f"data_hash: {self.data_hash} in the folder, {digest} now (the benchmark files changed)")
         return found

@@ -18,7 +18,7 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import SampleResult
-from gqlbench.run_config import RunConfig, RunOptions, RunSettings
+from gqlbench.run_config import SETTING_DEFAULTS, RunConfig, RunOptions, RunSettings
 
 __all__ = ["RUN_FILES", "model_slug", "write_json", "read_config", "finished", "clear", "choose_dir", "exclusive"]
 
@@ -38,8 +38,10 @@ def _slug(text: str) -> str:
 
 
 def _folder_tag(settings: RunSettings) -> str:
-    """``<split>_<prompt style>``; a style named as module:object goes by its own name."""
-    return f"{settings.split}_{_slug(settings.style.name) or 'style'}"
+    """``<split>_<prompt style>`` plus each non-default prompt setting; a style named as module:object goes by its own name."""
+    tag = f"{settings.split}_{_slug(settings.style.name) or 'style'}"
+    chosen = settings.to_json()
+    return tag + "".join(f"_{key}-{_slug(str(chosen[key]))}" for key, default in SETTING_DEFAULTS.items() if chosen.get(key) != default)
 
 
 def write_json(path: Path, payload: Any) -> None:

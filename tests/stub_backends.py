@@ -14,7 +14,9 @@ and can be slowed down or made to fail through model args:
   escape would decode to) into the prose around the code;
 - ``noise``: any non-empty value makes loading chatter like a real engine: a line on
   stdout, a Python warning, and a line on stderr from a child process;
-- ``broken``: any non-empty value makes loading fail with a GqlbenchError, as an engine error.
+- ``broken``: any non-empty value makes loading fail with a GqlbenchError, as an engine error;
+- ``obfuscate``: answer in the names ``--obfuscate <value>`` shows (with ``functions`` and ``seed`` as the run's),
+  as a model that read the prompt would.
 """
 
 from __future__ import annotations
@@ -48,6 +50,9 @@ class StubBackend:
         surrogate: str = "",
         noise: str = "",
         broken: str = "",
+        obfuscate: str = "",
+        functions: str = "gold",
+        seed: int = 0,
     ) -> None:
         if noise:
             print("STUB-ENGINE stdout chatter", flush=True)
@@ -64,6 +69,7 @@ class StubBackend:
         self.log = log
         self.surrogate = "\ud800" if surrogate else ""
         self.closed = False
+        self.shown = (obfuscate, functions, int(seed)) if obfuscate else None
 
     def render(self, messages: Sequence[Message], assistant_prefix: str = "") -> str:
         return "".join(f"<{m.role}> {m.content}\n" for m in messages) + "<assistant> " + assistant_prefix
@@ -72,7 +78,13 @@ class StubBackend:
         return len(text.split())
 
     def answer(self, request: GenerationRequest) -> str:
-        gold = get_sample(request.sample_id).gold_code.strip()
+        sample = get_sample(request.sample_id)
+        if self.shown is not None:
+            from gqlbench.generators.present import PromptSetting, present
+
+            obfuscate, functions, seed = self.shown
+            sample = present(sample, PromptSetting(functions, obfuscate), seed).sample
+        gold = sample.gold_code.strip()
         if not request.assistant_prefix:
             return f"I make the calls in order{self.surrogate}.\n```python\n{gold}\n```"
         done = request.assistant_prefix.count("\nAction:") + request.assistant_prefix.startswith("Action:")

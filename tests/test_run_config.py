@@ -48,3 +48,15 @@ def test_differences_name_each_setting_and_the_data() -> None:
         "shots: 3 in the folder, 2 now",
         "data_hash: d1 in the folder, d2 now (the benchmark files changed)",
     ]
+
+
+def test_prompt_settings_are_recorded_and_an_older_folder_resumes_at_their_defaults() -> None:
+    settings = RunSettings(model="m", functions="distractors:4:connected", obfuscate="names", schema="none")
+    stored = settings.to_json()
+    assert (stored["functions"], stored["obfuscate"], stored["schema"]) == ("distractors:4:connected", "names", "none")
+    older = {k: v for k, v in RunSettings(model="m").to_json().items() if k not in ("functions", "obfuscate", "schema")}
+    config = RunConfig.from_json({"model": "m", "prompt": "cot", "split": "test", "settings": older, "data_hash": "d"}, Path("c"))
+    assert config.differences(RunSettings(model="m").to_json(), "d") == []
+    assert config.differences(RunSettings(model="m", schema="none").to_json(), "d") == ["schema: 'full' in the folder, 'none' now"]
+    with pytest.raises(GqlbenchError, match="--obfuscate 'names,params'"):
+        RunSettings(model="m", obfuscate="names,params")

@@ -19,7 +19,7 @@ from gqlbench.compare import (
 )
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import metric_titles
-from gqlbench.results import SAMPLES_FILE, load_run, read_samples, render_comparison
+from gqlbench.results import SAMPLES_FILE, load_run, read_samples, render_comparison, setting_columns
 from gqlbench.statistics import DEFAULT_RESAMPLES
 
 __all__ = ["report"]
@@ -75,12 +75,14 @@ def report(
         click.echo(render_comparison(runs, fmt=fmt, table2_only=table2_only))
     if len(runs) > 1:
         samples = [_samples(d) for d in run_dirs]
-        labels = [f"{r.model} / {r.prompt} / {r.split} ({r.path})" for r in runs]
+        varied = set(setting_columns(runs))  # runs differing in a prompt setting are not repeats of one configuration
+        keys = [(r.model, r.prompt, r.split, *(f"{k}={v}" for k, v in r.settings.items() if k in varied)) for r in runs]
+        labels = [f"{' / '.join(key)} ({r.path})" for key, r in zip(keys, runs, strict=True)]
         for index in range(1, len(runs)):
             comparison = compare_runs(samples[0], samples[index], resamples=bootstrap)
             click.echo("\n" + render_pair(labels[0], labels[index], comparison, titles))
             document["comparisons"].append({"a": str(run_dirs[0]), "b": str(run_dirs[index]), **comparison})
-        for label, members in seed_groups([(r.model, r.prompt, r.split) for r in runs]).items():
+        for label, members in seed_groups(keys).items():
             click.echo("\n" + render_seed_spread(" / ".join(label), [runs[i].metrics for i in members], titles))
             document["seed_spread"].append({"label": list(label), "runs": [str(run_dirs[i]) for i in members]})
     if power:

@@ -8,7 +8,9 @@ import click
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.factory import BACKEND_REGISTRY
+from gqlbench.generators.obfuscate import OBFUSCATE_CHOICES
 from gqlbench.generators.react import DEFAULT_MAX_STEPS
+from gqlbench.generators.sdl_view import SCHEMA_CHOICES
 from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES
 from gqlbench.generators.styles import DEFAULT_STYLE, STYLES
 from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES
@@ -49,6 +51,14 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
 )
 @click.option("--observe", type=click.Choice(OBSERVE_MODES), default=OBSERVE_MODES[0], show_default=True,
               help="ReAct observation: the GraphQL type of the returned value, or the executed mock response.")
+@click.option("--functions", default="gold", show_default=True,
+              help="Functions the prompt offers: gold (the paper's) | domain (every endpoint of the domain) | distractors:K "
+              "(gold plus K others, seeded) | distractors:K:connected (prefer ones sharing parameters or response fields with gold).")
+@click.option("--obfuscate", type=click.Choice(OBFUSCATE_CHOICES), default="none", show_default=True,
+              help="Hide function names (api_N), parameter names (arg_N), descriptions, or all; answers are mapped back before scoring.")
+@click.option("--schema", type=click.Choice(SCHEMA_CHOICES), default="full", show_default=True,
+              help="Response schema in the prompt: full SDL, types-only (no descriptions, no @rest), or none.")
+@click.option("--dry-run", is_flag=True, help="Print the first sample's rendered prompt and its token count; load no model, write nothing.")
 @click.option("--exec/--no-exec", "execute", default=True, show_default=True,
               help="Also run gold and predicted programs in the sandbox against mock worlds seeded with --seed (Exec Success, Exec Match).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
@@ -85,6 +95,10 @@ def run(
     shot_rule: str,
     max_steps: int,
     observe: str,
+    functions: str,
+    obfuscate: str,
+    schema: str,
+    dry_run: bool,
     execute: bool,
     out: Path | None,
     model_args: str,
@@ -130,7 +144,15 @@ def run(
         base_url=base_url,
         api_key_env=api_key_env,
         data=str(data.resolve()) if data else None,
+        functions=functions,
+        obfuscate=obfuscate,
+        schema=schema,
     )
+    if dry_run:
+        from gqlbench.dry_run import dry_run as render_dry_run
+
+        click.echo(render_dry_run(settings))
+        return
     outcome = run_benchmark(settings, RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size,
                                                       verbose=verbose))
     if outcome.already_complete and outcome.resumed_from:

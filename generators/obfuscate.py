@@ -1,0 +1,135 @@
+"""Opaque names for functions and parameters, and the rename that undoes them.
+
+``--obfuscate names`` shows every endpoint as ``api_<n>``, ``params`` shows the
+parameters of each function as ``arg_1``, ``arg_2``... (declaration order),
+``descriptions`` removes every description, ``all`` does all three. Function
+numbers are a per-domain permutation drawn from the seed, so a function has
+the same opaque name in the few-shot examples as in the evaluated task.
+
+The model answers in the opaque names; :func:`rename_calls` maps its program
+back to the real names (a LibCST rewrite of call names and keywords only,
+formatting kept) before scoring and execution, so scores compare across
+settings. The same rewrite, run forwards, obfuscates the examples' gold code.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.records import FunctionSpec
+
+__all__ = ["OBFUSCATE_CHOICES", "Obfuscation", "NameMap", "parse_obfuscate", "build_name_map", "rename_calls"]
+
+OBFUSCATE_CHOICES: tuple[str, ...] = ("none", "names", "params", "descriptions", "all")
+
+
+@dataclass(frozen=True)
+class Obfuscation:
+    """Which parts ``--obfuscate`` hides."""
+
+    names: bool = False
+    params: bool = False
+    descriptions: bool = False
+
+    @property
+    def renames(self) -> bool:
+        return self.names or self.params
+
+
+def parse_obfuscate(text: str) -> Obfuscation:
+    """One of :data:`OBFUSCATE_CHOICES`."""
+    if text not in OBFUSCATE_CHOICES:
+        raise GqlbenchError(f"--obfuscate {text!r}: choose one of {', '.join(OBFUSCATE_CHOICES)}")
+    if text == "all":
+        return Obfuscation(True, True, True)
+    return Obfuscation(names=text == "names", params=text == "params", descriptions=text == "descriptions")
+
+
+@dataclass(frozen=True)
+class NameMap:
+    """Real name -> shown name, for functions and (per real function) parameters."""
+
+    functions: dict[str, str] = field(default_factory=dict)
+    params: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def shown(self, function: str) -> str:
+        return self.functions.get(function, function)
+
+    def forward(self, code: str) -> str:
+        """``code`` in the shown names (the examples' gold code)."""
+        return rename_calls(code, self.functions, self.params)
+
+    def backward(self, code: str) -> str:
+        """``code`` written in the shown names, back in the real ones (before scoring and execution)."""
+        functions = {shown: real for real, shown in self.functions.items()}
+        params = {self.shown(real): {s: r for r, s in names.items()} for real, names in self.params.items()}
+        return rename_calls(code, functions, params)
+
+    def to_json(self) -> dict[str, Any]:
+        """As stored per sample in samples.jsonl (only the names in use)."""
+        return {"functions": dict(self.functions), "params": {f: dict(p) for f, p in self.params.items()}}
+
+
+def build_name_map(
+    domain: str, domain_functions: Sequence[str], shown: Sequence[FunctionSpec], obfuscation: Obfuscation, seed: int
+) -> NameMap:
+    """The renames for one prompt: ``shown`` are the signatures it offers.
+
+    Function numbers come from one seeded permutation of ``domain_functions``
+    (plus any shown function the domain list lacks, sorted), so they are the
+    same in every prompt of the domain under one seed.
+    """
+    functions: dict[str, str] = {}
+    if obfuscation.names:
+        names = list(dict.fromkeys(domain_functions))
+        names += sorted({s.name for s in shown} - set(names))
+        random.Random(f"{seed}|{domain}|names").shuffle(names)
+        numbers = {name: i for i, name in enumerate(names, 1)}
+        functions = {s.name: f"api_{numbers[s.name]}" for s in shown}
+    params: dict[str, dict[str, str]] = {}
+    if obfuscation.params:
+        params = {s.name: {p: f"arg_{i}" for i, p in enumerate(s.param_names, 1)} for s in shown if s.param_names}
+    return NameMap(functions, params)
+
+
+class _Renamer(cst.CSTTransformer):
+    def __init__(self, functions: Mapping[str, str], params: Mapping[str, Mapping[str, str]]) -> None:
+        super().__init__()
+        self.functions, self.params = functions, params
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        if not isinstance(updated_node.func, cst.Name):
+            return updated_node
+        name = updated_node.func.value
+        keywords = self.params.get(name, {})
+        args = [
+            a.with_changes(keyword=cst.Name(keywords[a.keyword.value])) if a.keyword is not None and a.keyword.value in keywords else a
+            for a in updated_node.args
+        ]
+        func = cst.Name(self.functions[name]) if name in self.functions else updated_node.func
+        return updated_node.with_changes(func=func, args=args)
+
+
+def rename_calls(code: str, functions: Mapping[str, str], params: Mapping[str, Mapping[str, str]]) -> str:
+    """Rename called functions and their keyword arguments; nothing else changes.
+
+    ``params`` is keyed by the function name as written in ``code``. Code that
+    does not parse gets whole-word function renames only (it scores as invalid
+    either way, but its calls stay readable in the real names).
+    """
+    if not functions and not params:
+        return code
+    try:
+        module = cst.parse_module(code)
+    except cst.ParserSyntaxError:
+        for old, new in functions.items():
+            code = re.sub(rf"\b{re.escape(old)}\b", new, code)
+        return code
+    return module.visit(_Renamer(functions, params)).code

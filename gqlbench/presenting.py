@@ -1,0 +1,85 @@
+"""Between the shown and the real: a run's prompt setting meets observers, scoring and execution.
+
+Prompts show a sample as :func:`gqlbench.generators.present.present` rewrote
+it (offered functions, obfuscated names, schema view). Everything that judges
+or runs a program uses the real sample and the program mapped back to real
+names, so scores compare across settings. An observer that executes actions
+(``--observe mock``) therefore sees real names too, and what it answers is
+shown in the prompt's names; the ``schema`` observer reads the shown sample
+itself, since it only describes what the prompt already shows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gqlbench.generators.present import Presented, Presenter
+from gqlbench.generators.react import Observer, SchemaObserver
+from gqlbench.records import Sample
+
+__all__ = ["RealNamesObserver", "observer_for", "real_program"]
+
+
+def _shown_text(presented: Presented, text: str) -> str:
+    """An observation in the prompt's function names (whole words only)."""
+    for real, shown in sorted(presented.names.functions.items(), key=lambda kv: -len(kv[0])):
+        text = re.sub(rf"\b{re.escape(real)}\b", shown, text)
+    return text
+
+
+@dataclass
+class RealNamesObserver:
+    """Hands an executing observer the real sample and real-named actions."""
+
+    inner: Observer
+    presenter: Presenter
+    name: str = field(init=False)
+    explains: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.name, self.explains = self.inner.name, self.inner.explains
+
+    def _real(self, request: tuple[Sample, list[str], str]) -> tuple[Presented | None, tuple[Sample, list[str], str]]:
+        sample, actions, action = request
+        presented = self.presenter.get(sample.id)
+        if presented is None:
+            return None, request
+        return presented, (presented.original, [presented.real_code(a) for a in actions], presented.real_code(action))
+
+    def observe(self, sample: Sample, actions_so_far: list[str], action: str) -> str:
+        return self.observe_many([(sample, actions_so_far, action)])[0]
+
+    def observe_many(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[str]:
+        mapped = [self._real(r) for r in requests]
+        batch = getattr(self.inner, "observe_many", None)
+        real = [m for _, m in mapped]
+        answers = list(batch(real)) if batch is not None else [self.inner.observe(*r) for r in real]
+        return [_shown_text(p, a) if p is not None else a for (p, _), a in zip(mapped, answers, strict=True)]
+
+    def close(self) -> None:
+        closer: Any = getattr(self.inner, "close", None)
+        if closer is not None:
+            closer()
+
+
+def observer_for(observer: Observer | None, presenter: Presenter) -> Observer | None:
+    """The observer a style should use under the run's prompt setting."""
+    if observer is None or presenter.setting.is_default or isinstance(observer, SchemaObserver):
+        return observer
+    return RealNamesObserver(observer, presenter)
+
+
+def real_program(presenter: Presenter, sample_id: str, code: str, prediction: str) -> tuple[Sample | None, str, str, dict[str, Any]]:
+    """(real sample, real code, what to score, the per-sample record) of an answer in the shown names.
+
+    Under the default setting nothing changes and the record is empty, so
+    samples.jsonl keeps its keys.
+    """
+    presented = presenter.get(sample_id)
+    if presented is None or presenter.setting.is_default:
+        return (presented.original if presented else None), code, prediction, {}
+    real = presented.real_code(code)
+    return presented.original, real, real if presented.names.functions or presented.names.params else prediction, presented.record()

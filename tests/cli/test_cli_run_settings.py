@@ -1,0 +1,75 @@
+"""`gqlbench run` under harder prompt settings: recorded, resumable, named, reported, and --dry-run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gqlbench.cli import main
+
+STUB = f"{Path(__file__).parent.parent / 'stub_backends.py'}:StubBackend"
+
+
+def _lines(run_dir: Path) -> list[dict]:
+    return [json.loads(line) for line in (run_dir / "samples.jsonl").read_text().splitlines()]
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> Path:
+    assert main(["run", "--model", "stub", "--backend", STUB, "--ids", "test/2,test/20", "--quiet", *args]) == 0
+    return Path(capsys.readouterr().out.split("run folder: ")[1].splitlines()[0].strip())
+
+
+def test_an_obfuscated_distractor_run_scores_the_mapped_back_answers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = ["--functions", "distractors:3", "--obfuscate", "all", "--seed", "4",
+            "--model-args", "obfuscate=all,functions=distractors:3,seed=4"]
+    run_dir = _run(args, capsys)
+    assert run_dir.name.endswith("_test_cot_functions-distractors_3_obfuscate-all")
+    settings = json.loads((run_dir / "config.json").read_text())["settings"]
+    assert (settings["functions"], settings["obfuscate"], settings["schema"]) == ("distractors:3", "all", "full")
+    for line in _lines(run_dir):
+        assert "api_" in line["raw_output"] and "api_" not in line["code"]
+        assert line["scores"]["arg_match_full"] == 1 and line["scores"]["exec_match"] == 1
+        assert len(line["offered"]) >= 4 and set(line["obfuscation"]["functions"]) == set(line["offered"])
+        assert all(name.startswith("api_") for name in line["obfuscation"]["functions"].values())
+    assert _run(args, capsys) == run_dir  # the same settings resume (here: already complete)
+    default = _run([], capsys)
+    assert default != run_dir and default.name.endswith("_test_cot")
+    assert "offered" not in _lines(default)[0]  # the paper's setting keeps samples.jsonl's keys
+    assert main(["report", str(default), str(run_dir)]) == 0
+    table = capsys.readouterr().out.split("\n\n")[0]
+    assert "| Functions" in table and "| Obfuscate" in table and "Schema" not in table
+    assert "| distractors:3" in table and "| gold" in table
+
+
+def test_react_with_mock_observations_under_obfuscation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    run_dir = _run(["--prompt", "react", "--observe", "mock", "--obfuscate", "names", "--schema", "types-only",
+                    "--model-args", "obfuscate=names"], capsys)
+    for line in _lines(run_dir):
+        assert line["scores"]["seq_match_full"] == 1
+        observations = [step["observation"] for step in line["steps"] if step.get("observation")]
+        assert observations and not any("Error" in o for o in observations)
+
+
+def test_dry_run_prints_the_prompt_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--model", "stub", "--backend", STUB, "--functions", "domain", "--schema", "none",
+                 "--dry-run", "--limit", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Utterance:" in out and "GET_search" in out
+    assert "--- test/0:" in out and "estimated tokens" in out and "34 functions offered" in out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_bad_setting_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--model", "stub", "--backend", STUB, "--functions", "distractors:many", "--dry-run"]) == 2
+    assert "--functions 'distractors:many'" in capsys.readouterr().err

@@ -1,0 +1,44 @@
+"""Opaque names and the rename back: calls and keywords only, consistent across a domain."""
+
+from __future__ import annotations
+
+import pytest
+
+from gqlbench.dataset import load_split
+from gqlbench.errors import GqlbenchError
+from gqlbench.generators.obfuscate import OBFUSCATE_CHOICES, Obfuscation, build_name_map, parse_obfuscate, rename_calls
+from gqlbench.generators.offer import load_domain_catalog
+
+
+def test_choices_parse_to_what_they_hide() -> None:
+    assert parse_obfuscate("none") == Obfuscation()
+    assert parse_obfuscate("all") == Obfuscation(True, True, True)
+    assert parse_obfuscate("params") == Obfuscation(params=True)
+    assert set(OBFUSCATE_CHOICES) == {"none", "names", "params", "descriptions", "all"}
+    with pytest.raises(GqlbenchError, match="--obfuscate 'hide'"):
+        parse_obfuscate("hide")
+
+
+def test_rename_touches_only_called_names_and_keywords() -> None:
+    code = 'r = f(a=1, b=x.a)\ng(r.f, a=f)\nprint(z)  # f(a=2)\n'
+    renamed = rename_calls(code, {"f": "api_1"}, {"f": {"a": "arg_1"}})
+    assert renamed == 'r = api_1(arg_1=1, b=x.a)\ng(r.f, a=f)\nprint(z)  # f(a=2)\n'
+
+
+def test_unparsable_code_gets_whole_word_function_renames() -> None:
+    assert rename_calls("api_1(arg_1=1\napi_12()", {"api_1": "GET_me", "api_12": "GET_x"}, {}) == "GET_me(arg_1=1\nGET_x()"
+
+
+def test_gold_code_round_trips_and_numbers_are_shared_by_the_domain() -> None:
+    samples = [s for s in load_split("test") if s.domain == "tmdb"][:5]
+    catalog = load_domain_catalog("tmdb")
+    maps = [build_name_map("tmdb", list(catalog.specs), s.function_specs, Obfuscation(True, True), 3) for s in samples]
+    numbers: dict[str, str] = {}
+    for sample, names in zip(samples, maps, strict=True):
+        shown = names.forward(sample.gold_code)
+        assert not any(f in shown for f in sample.function_names) and "api_" in shown
+        assert names.backward(shown) == sample.gold_code
+        for real, opaque in names.functions.items():
+            assert numbers.setdefault(real, opaque) == opaque
+    other_seed = build_name_map("tmdb", list(catalog.specs), samples[0].function_specs, Obfuscation(names=True), 4)
+    assert other_seed.functions != maps[0].functions

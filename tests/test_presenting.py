@@ -1,0 +1,76 @@
+"""Shown names back to real ones: obfuscated gold scores 1.0 and executes; executing observers see real names."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gqlbench.dataset import load_errata, load_split
+from gqlbench.generators.present import Presenter, PromptSetting
+from gqlbench.generators.react import SchemaObserver
+from gqlbench.metrics import score_sample
+from gqlbench.presenting import RealNamesObserver, observer_for, real_program
+from gqlbench.records import Sample
+from gqlbench.scoring import add_exec_scores
+
+
+def _executable(domain: str, n: int) -> list[Sample]:
+    errata = load_errata()
+    bad = set(errata.invalid_gold) | set(errata.positional_gold_args) | set(errata.other.get("non_executable_gold", {}))
+    return [s for s in load_split("test") if s.domain == domain and s.id not in bad][:n]
+
+
+def test_obfuscated_gold_mapped_back_scores_one_and_executes() -> None:
+    samples = _executable("spotify", 3) + _executable("tmdb", 3)
+    for setting in (PromptSetting("distractors:4", "all"), PromptSetting("domain", "params", "types-only")):
+        presenter = Presenter(setting, seed=2)
+        results, codes = [], {}
+        for sample in samples:
+            shown = presenter(sample).sample
+            assert shown.gold_code != sample.gold_code  # the model sees other names
+            answer = f"Plan.\n```python\n{shown.gold_code}\n```"
+            real, code, prediction, record = real_program(presenter, sample.id, shown.gold_code, answer)
+            assert real is sample and code == sample.gold_code and record["offered"] == presenter(sample).offered
+            result = score_sample(sample, prediction)
+            assert (result.scores.arg_match_full, result.scores.seq_match_full) == (1, 1), sample.id
+            results.append(result)
+            codes[sample.id] = code
+        executed = add_exec_scores(results, {s.id: s for s in samples}, codes, seed=2)
+        assert [r.scores.exec_match for r in executed] == [1] * len(samples)
+
+
+def test_the_default_setting_changes_nothing() -> None:
+    presenter = Presenter(PromptSetting(), seed=0)
+    sample = load_split("test")[0]
+    presenter(sample)
+    assert real_program(presenter, sample.id, "x = 1", "text") == (sample, "x = 1", "text", {})
+    observer = SchemaObserver()
+    assert observer_for(observer, presenter) is observer and observer_for(None, presenter) is None
+
+
+class _Recorder:
+    name = "record"
+    explains = "what ran"
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, list[str], str]] = []
+
+    def observe(self, sample: Sample, actions_so_far: list[str], action: str) -> str:
+        self.seen.append((sample.gold_code, actions_so_far, action))
+        return f"Error: {action} failed"
+
+    def observe_many(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[str]:
+        return [self.observe(*r) for r in requests]
+
+
+def test_an_executing_observer_gets_real_names_and_answers_in_shown_ones() -> None:
+    sample = _executable("tmdb", 1)[0]
+    presenter = Presenter(PromptSetting("distractors:2", "names"), seed=0)
+    shown = presenter(sample).sample
+    inner = _Recorder()
+    wrapped = observer_for(inner, presenter)
+    assert isinstance(wrapped, RealNamesObserver)
+    first = shown.gold_code.splitlines()[0]
+    answer = wrapped.observe(shown, [], first)
+    gold, actions, action = inner.seen[0]
+    assert gold == sample.gold_code and action == sample.gold_code.splitlines()[0] and actions == []
+    assert answer == f"Error: {first} failed" and "api_" in answer  # the real call, told back in the shown names
