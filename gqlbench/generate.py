@@ -24,7 +24,7 @@ from gqlbench.generators.budget import PromptTooLong, fit_prompt
 from gqlbench.generators.present import Presenter
 from gqlbench.generators.shots import SHOT_SPLIT, select_shots, shot_pool
 from gqlbench.generators.styles import StyleOptions
-from gqlbench.presenting import observer_for, real_program
+from gqlbench.presenting import observer_for, real_program, shown_record
 from gqlbench.records import Completion, Prompt, Sample, SampleResult
 from gqlbench.run_config import RunConfig, RunSettings
 from gqlbench.run_folder import write_json
@@ -116,7 +116,7 @@ class Generator:
                 prompt = self.prompt(sample)
                 work.append((self.presenter(sample).sample, prompt))
             except PromptTooLong as exc:
-                finished.append((_too_long(sample, self.settings.prompt, exc, real_program(self.presenter, sample.id, "", "")[3]), None))
+                finished.append((_too_long(sample, self.settings.prompt, exc, shown_record(self.presenter, sample.id)), None))
         if work:
             yield from self._complete(work, sink, finished)
         for result in self._executed(chunk, finished):

@@ -20,7 +20,7 @@ from gqlbench.generators.present import Presented, Presenter
 from gqlbench.generators.react import Observer, SchemaObserver
 from gqlbench.records import Sample
 
-__all__ = ["RealNamesObserver", "observer_for", "real_program"]
+__all__ = ["RealNamesObserver", "observer_for", "shown_record", "real_program"]
 
 
 def _shown_text(presented: Presented, text: str) -> str:
@@ -72,6 +72,12 @@ def observer_for(observer: Observer | None, presenter: Presenter) -> Observer | 
     return RealNamesObserver(observer, presenter)
 
 
+def shown_record(presenter: Presenter, sample_id: str) -> dict[str, Any]:
+    """What samples.jsonl keeps about how the sample was shown (nothing under the default setting)."""
+    presented = presenter.get(sample_id)
+    return {} if presented is None or presenter.setting.is_default else presented.record()
+
+
 def real_program(presenter: Presenter, sample_id: str, code: str, prediction: str) -> tuple[Sample | None, str, str, dict[str, Any]]:
     """(real sample, real code, what to score, the per-sample record) of an answer in the shown names.
 
@@ -82,4 +88,5 @@ def real_program(presenter: Presenter, sample_id: str, code: str, prediction: st
     if presented is None or presenter.setting.is_default:
         return (presented.original if presented else None), code, prediction, {}
     real = presented.real_code(code)
-    return presented.original, real, real if presented.names.functions or presented.names.params else prediction, presented.record()
+    renamed = bool(presented.names.functions or presented.names.params)
+    return presented.original, real, real if renamed else prediction, shown_record(presenter, sample_id)

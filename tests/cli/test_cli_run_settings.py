@@ -73,3 +73,13 @@ def test_dry_run_prints_the_prompt_and_writes_nothing(
 def test_a_bad_setting_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--model", "stub", "--backend", STUB, "--functions", "distractors:many", "--dry-run"]) == 2
     assert "--functions 'distractors:many'" in capsys.readouterr().err
+
+
+def test_a_prompt_that_cannot_fit_is_a_per_sample_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    run_dir = _run(["--functions", "domain", "--no-exec", "--model-args", "max_model_len=3000"], capsys)
+    for line in _lines(run_dir):
+        assert "exceeds context" in line["error"] and line["scores"]["arg_match_full"] == 0
+        assert line["prompt"]["dropped"][-1] == "parameter descriptions" and len(line["offered"]) in (34, 46)
