@@ -92,7 +92,7 @@ class Generator:
         self.backend = backend
         self.config = settings.generation_config()
         self.shot_pool = shot_pool(load_split(SHOT_SPLIT, settings.data), load_errata(settings.data)) if settings.shots else []
-        self.style = settings.style.start(StyleOptions(max_steps=settings.max_steps, observer=observer))
+        self.style = settings.style.start(StyleOptions(max_steps=settings.max_steps, observer=observer, abstain=settings.relevance))
 
     def _prompt(self, sample: Sample) -> Prompt:
         shots = select_shots(sample, self.shot_pool, self.settings.shots, self.settings.shot_rule) if self.settings.shots else []

@@ -49,6 +49,7 @@ class RunSettings:
     base_url: str | None = None
     api_key_env: str | None = None
     data: str | None = None
+    relevance: bool = False  # run the relevance set of the split (gqlbench.relevance): possible and impossible cases
 
     def __post_init__(self) -> None:
         get_style(self.prompt)  # an unknown prompt style is an error now, before any work
@@ -77,6 +78,8 @@ class RunSettings:
         settings = {**dataclasses.asdict(self), "max_new_tokens": self.new_tokens}
         if not self.style.uses_steps:
             settings.update(max_steps=None, observe=None)
+        if not self.relevance:  # absent unless set, so folders of earlier versions still resume
+            del settings["relevance"]
         loaded: dict[str, Any] = json.loads(json.dumps(settings))
         return loaded
 

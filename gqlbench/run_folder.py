@@ -38,8 +38,9 @@ def _slug(text: str) -> str:
 
 
 def _folder_tag(settings: RunSettings) -> str:
-    """``<split>_<prompt style>``; a style named as module:object goes by its own name."""
-    return f"{settings.split}_{_slug(settings.style.name) or 'style'}"
+    """``<split>[-relevance]_<prompt style>``; a style named as module:object goes by its own name."""
+    split = f"{settings.split}-relevance" if settings.relevance else settings.split
+    return f"{split}_{_slug(settings.style.name) or 'style'}"
 
 
 def write_json(path: Path, payload: Any) -> None:

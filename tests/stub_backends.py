@@ -14,7 +14,12 @@ and can be slowed down or made to fail through model args:
   escape would decode to) into the prose around the code;
 - ``noise``: any non-empty value makes loading chatter like a real engine: a line on
   stdout, a Python warning, and a line on stderr from a child process;
-- ``broken``: any non-empty value makes loading fail with a GqlbenchError, as an engine error.
+- ``broken``: any non-empty value makes loading fail with a GqlbenchError, as an engine error;
+- ``loads``: a file that gets one line per construction (an engine load);
+- ``decline``: any non-empty value answers ``raise NotSupported(...)`` when the prompt does not offer
+  every function the gold program calls (a relevance run's impossible case), as a careful model would.
+
+An impossible relevance case (``test-impossible/3``) is answered from its sample's (``test/3``) gold.
 """
 
 from __future__ import annotations
@@ -48,7 +53,12 @@ class StubBackend:
         surrogate: str = "",
         noise: str = "",
         broken: str = "",
+        loads: str = "",
+        decline: str = "",
     ) -> None:
+        if loads:
+            with open(loads, "a", encoding="utf-8") as fh:
+                fh.write(f"{model}\n")
         if noise:
             print("STUB-ENGINE stdout chatter", flush=True)
             warnings.warn("STUB-ENGINE python warning", stacklevel=1)
@@ -63,6 +73,7 @@ class StubBackend:
         self.fail_while = fail_while
         self.log = log
         self.surrogate = "\ud800" if surrogate else ""
+        self.decline = bool(decline)
         self.closed = False
 
     def render(self, messages: Sequence[Message], assistant_prefix: str = "") -> str:
@@ -72,7 +83,14 @@ class StubBackend:
         return len(text.split())
 
     def answer(self, request: GenerationRequest) -> str:
-        gold = get_sample(request.sample_id).gold_code.strip()
+        split, _, index = request.sample_id.partition("/")
+        sample = get_sample(f"{split.removesuffix('-impossible')}/{index}")
+        gold = sample.gold_code.strip()
+        offered = request.messages[-1].content
+        if self.decline and any(f'"name": "{f.name}"' not in offered for f in sample.function_specs if f.name in gold):
+            gold = 'raise NotSupported("a needed function is not offered")'
+            if request.assistant_prefix:
+                return f" A function is missing.\nAction: {gold}"
         if not request.assistant_prefix:
             return f"I make the calls in order{self.surrogate}.\n```python\n{gold}\n```"
         done = request.assistant_prefix.count("\nAction:") + request.assistant_prefix.startswith("Action:")

@@ -36,7 +36,11 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
     help=f"Prompt style: {' | '.join(STYLES.names())} | module:object for your own "
     "(a gqlbench.generators.styles.PromptStyle; installed packages add names through the gqlbench.prompt_styles entry point group).",
 )
-@click.option("--split", default="test", show_default=True, help="Split to evaluate (train needs --shots 0).")
+@click.option("--split", default="test", show_default=True,
+              help="Split to evaluate (train needs --shots 0); <split>-relevance is the same as --relevance on <split>.")
+@click.option("--relevance", is_flag=True,
+              help="Cases that cannot be done: each sample twice, with its gold functions and with one of them removed; "
+              "the prompt explains how to decline (raise NotSupported). Scored as their own results.json block.")
 @click.option("--limit", type=int, default=None, help="Only the first N samples.")
 @click.option("--ids", default="", help="Comma-separated sample ids, e.g. test/0,test/3.")
 @click.option(
@@ -79,6 +83,7 @@ def run(
     backend: str,
     prompt_style: str,
     split: str,
+    relevance: bool,
     limit: int | None,
     ids: str,
     shots: int,
@@ -110,6 +115,8 @@ def run(
     from gqlbench.run_config import RunOptions, RunSettings
     from gqlbench.runner import run as run_benchmark
 
+    if split.endswith("-relevance"):  # --split test-relevance: the documented alias of --relevance
+        split, relevance = split.removesuffix("-relevance"), True
     settings = RunSettings(
         model=model,
         backend=backend,
@@ -130,6 +137,7 @@ def run(
         base_url=base_url,
         api_key_env=api_key_env,
         data=str(data.resolve()) if data else None,
+        relevance=relevance,
     )
     outcome = run_benchmark(settings, RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size,
                                                       verbose=verbose))
