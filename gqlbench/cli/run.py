@@ -11,7 +11,7 @@ from gqlbench.generators.factory import BACKEND_REGISTRY
 from gqlbench.generators.react import DEFAULT_MAX_STEPS
 from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES
 from gqlbench.generators.styles import DEFAULT_STYLE, STYLES
-from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES
+from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunOptions, RunSettings
 
 __all__ = ["run"]
 
@@ -78,6 +78,10 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
 @click.option("--quiet", is_flag=True, help="No progress bar (batch jobs).")
 @click.option("--verbose", is_flag=True, help="Show the engine's own logs live (by default they go to engine.log in the run folder).")
 @click.option("--html", is_flag=True, help="Also write report.html in the run folder (see `gqlbench view`).")
+@click.option("--matrix", "matrix", multiple=True, metavar="KEY=V1,V2",
+              help="Run a grid over any run setting (repeatable: the product of all), e.g. --matrix shots=0,3 --matrix prompt=cot,react. "
+              "One engine load for every cell; one run folder per cell under --out (default runs/<model>/grid_<keys>); "
+              "prints the ablation table.")
 def run(
     model: str,
     backend: str,
@@ -105,6 +109,7 @@ def run(
     quiet: bool,
     verbose: bool,
     html: bool,
+    matrix: tuple[str, ...],
 ) -> None:
     """Run a model on a split, score it, and print the report.
 
@@ -112,7 +117,6 @@ def run(
     settings; failed generations are retried then.
     """
     from gqlbench.generators.factory import parse_model_args
-    from gqlbench.run_config import RunOptions, RunSettings
     from gqlbench.runner import run as run_benchmark
 
     if split.endswith("-relevance"):  # --split test-relevance: the documented alias of --relevance
@@ -139,8 +143,11 @@ def run(
         data=str(data.resolve()) if data else None,
         relevance=relevance,
     )
-    outcome = run_benchmark(settings, RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size,
-                                                      verbose=verbose))
+    options = RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size, verbose=verbose)
+    if matrix:
+        _run_grid(settings, options, matrix)
+        return
+    outcome = run_benchmark(settings, options)
     if outcome.already_complete and outcome.resumed_from:
         click.echo(f"already complete: {outcome.run_dir} (use --overwrite to redo it)", err=True)
     not_run = sorted({r.domain for r in outcome.results if "not_run" in r.explanation.get("exec", {})})
@@ -159,3 +166,21 @@ def run(
             f"{len(outcome.missing)} of {len(outcome.missing) + len(outcome.results)} samples failed to generate "
             f"(see {outcome.run_dir / 'errors.jsonl'}); re-run the same command to retry them"
         )
+
+
+def _run_grid(settings: RunSettings, options: RunOptions, matrix: tuple[str, ...]) -> None:
+    """``--matrix``: every cell, then the ablation table; failed generations fail the command once all cells ran."""
+    from gqlbench.matrix import parse_matrix, render_ablation, run_matrix
+    from gqlbench.metrics import all_metrics, metric_titles
+
+    outcomes = run_matrix(settings, parse_matrix(matrix), options)
+    for outcome in outcomes:
+        state = "already complete" if outcome.already_complete else f"{len(outcome.results)} samples"
+        click.echo(f"{outcome.run_dir}: {state}" + (f", {len(outcome.missing)} failed" if outcome.missing else ""))
+    table2 = [m.name for m in all_metrics() if m.table2]
+    ablation = render_ablation([o.run_dir for o in outcomes], table2, metric_titles())
+    if ablation:
+        click.echo("\n" + ablation)
+    failed = sum(len(o.missing) for o in outcomes)
+    if failed:
+        raise GqlbenchError(f"{failed} samples failed to generate (see errors.jsonl of the cells above); re-run the same command to retry them")
