@@ -102,3 +102,16 @@ def render_relevance(block: Mapping[str, Any], fmt: str = "github") -> str:
     if block.get("missing"):
         lines += ["", f"Without a result (not counted): {', '.join(block['missing'])}"]
     return "\n".join(lines)
+
+
+def render_relevance_runs(labelled: Sequence[tuple[str, Mapping[str, Any]]], fmt: str = "github") -> str:
+    """``gqlbench report``: one row per relevance run (its label, then each rate with its interval)."""
+    from gqlbench.uncertainty import with_ci
+
+    rows = [
+        [label, block.get("n_impossible", 0), *(with_ci(block.get(n), block.get("ci", {}).get(n)) for n in RATES), block.get("hallucinated_calls", 0)]
+        for label, block in labelled
+    ]
+    headers = ["Run", "Impossible cases", *RATES.values(), "Calls not offered (count)"]
+    table = tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True)
+    return f"Cases that cannot be done (relevance runs; not part of the table above), 95% intervals\n\n{table}"
