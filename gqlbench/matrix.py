@@ -124,7 +124,7 @@ def run_matrix(
     def shared(settings: RunSettings) -> Backend:
         if not loaded:
             loaded.append(factory(settings))
-        return _SharedBackend(loaded[0])  # type: ignore[return-value]
+        return _SharedBackend(loaded[0])
 
     outcomes = []
     try:

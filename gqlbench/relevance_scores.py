@@ -108,10 +108,10 @@ def render_relevance_runs(labelled: Sequence[tuple[str, Mapping[str, Any]]], fmt
     """``gqlbench report``: one row per relevance run (its label, then each rate with its interval)."""
     from gqlbench.uncertainty import with_ci
 
-    rows = [
-        [label, block.get("n_impossible", 0), *(with_ci(block.get(n), block.get("ci", {}).get(n)) for n in RATES), block.get("hallucinated_calls", 0)]
-        for label, block in labelled
-    ]
+    rows = []
+    for label, block in labelled:
+        rates = [with_ci(block.get(name), block.get("ci", {}).get(name)) for name in RATES]
+        rows.append([label, block.get("n_impossible", 0), *rates, block.get("hallucinated_calls", 0)])
     headers = ["Run", "Impossible cases", *RATES.values(), "Calls not offered (count)"]
     table = tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True)
     return f"Cases that cannot be done (relevance runs; not part of the table above), 95% intervals\n\n{table}"

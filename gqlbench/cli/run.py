@@ -183,4 +183,6 @@ def _run_grid(settings: RunSettings, options: RunOptions, matrix: tuple[str, ...
         click.echo("\n" + ablation)
     failed = sum(len(o.missing) for o in outcomes)
     if failed:
-        raise GqlbenchError(f"{failed} samples failed to generate (see errors.jsonl of the cells above); re-run the same command to retry them")
+        raise GqlbenchError(
+            f"{failed} samples failed to generate (see errors.jsonl of the cells above); re-run the same command to retry them"
+        )
