@@ -75,12 +75,13 @@ def test_a_grid_loads_the_engine_once_and_resumes_per_cell(tmp_path: Path) -> No
 def test_the_cli_grid_prints_the_ablation_table_and_report_prints_it_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     loads = tmp_path / "loads"
     args = ["run", "--model", "stub-model", "--backend", STUB, "--limit", "2", "--no-exec", "--quiet", "--out", str(tmp_path / "g"),
-            "--model-args", f"loads={loads}", "--matrix", "shots=0,3", "--matrix", "relevance=false,true"]
+            "--model-args", f"loads={loads}", "--matrix", "shots=0,3", "--matrix", "relevance=false,true", "--html"]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert loads.read_text().splitlines() == ["stub-model"]  # one engine construction for four cells
     assert "Ablation" in out and "| shots" in out and out.count("g/shots-") == 4
     cells = sorted((tmp_path / "g").iterdir())
+    assert all((cell / "report.html").is_file() for cell in cells)
     assert main(["report", *map(str, cells)]) == 0
     report = capsys.readouterr().out
     assert "Ablation" in report and "Cases that cannot be done" in report

@@ -145,7 +145,7 @@ def run(
     )
     options = RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size, verbose=verbose)
     if matrix:
-        _run_grid(settings, options, matrix)
+        _run_grid(settings, options, matrix, html)
         return
     outcome = run_benchmark(settings, options)
     if outcome.already_complete and outcome.resumed_from:
@@ -168,7 +168,7 @@ def run(
         )
 
 
-def _run_grid(settings: RunSettings, options: RunOptions, matrix: tuple[str, ...]) -> None:
+def _run_grid(settings: RunSettings, options: RunOptions, matrix: tuple[str, ...], html: bool) -> None:
     """``--matrix``: every cell, then the ablation table; failed generations fail the command once all cells ran."""
     from gqlbench.matrix import parse_matrix, render_ablation, run_matrix
     from gqlbench.metrics import all_metrics, metric_titles
@@ -177,6 +177,10 @@ def _run_grid(settings: RunSettings, options: RunOptions, matrix: tuple[str, ...
     for outcome in outcomes:
         state = "already complete" if outcome.already_complete else f"{len(outcome.results)} samples"
         click.echo(f"{outcome.run_dir}: {state}" + (f", {len(outcome.missing)} failed" if outcome.missing else ""))
+        if html:
+            from gqlbench.viewer.page import write_run_html
+
+            write_run_html(outcome.run_dir)
     table2 = [m.name for m in all_metrics() if m.table2]
     ablation = render_ablation([o.run_dir for o in outcomes], table2, metric_titles())
     if ablation:
