@@ -163,7 +163,7 @@ def _write_outputs(
         seed = config.settings["seed"]
         absent = add_exec_scores(absent, {s.id: s for s in samples}, {r.id: None for r in absent}, seed=seed, pool=pool())
     by_id.update({r.id: r for r in absent})
-    relevance = None
+    relevance, failed = None, list(missing)  # failed: every case without a result, impossible ones too
     if config.settings.get("relevance"):  # Table 2 on the possible cases only; the relevance block on both
         from gqlbench.relevance import is_impossible_id
         from gqlbench.relevance_scores import relevance_block
@@ -183,7 +183,7 @@ def _write_outputs(
         execute=config.settings.get("execute"),
         seed=config.settings["seed"],
     )
-    return write_summary(run_dir, scored, missing, meta, relevance), missing
+    return write_summary(run_dir, scored, missing, meta, relevance), failed
 
 
 def _dropped(settings: RunSettings) -> list[Dropped]:

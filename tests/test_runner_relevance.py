@@ -67,3 +67,11 @@ def test_the_split_alias_is_the_same_run_and_names_its_folder(tmp_path: Path, ca
     assert "already complete" in capsys.readouterr().err
     fresh = run(_settings(limit=2), RunOptions(runs_root=tmp_path / "runs", quiet=True))
     assert fresh.run_dir.name.endswith("_test-relevance_cot")
+
+
+def test_a_failed_impossible_case_is_reported_missing_and_not_counted(tmp_path: Path) -> None:
+    outcome = run(_settings(limit=2, model_args={"fail": "test-impossible/1"}), RunOptions(out=tmp_path / "run", quiet=True))
+    assert outcome.missing == ["test-impossible/1"]
+    results = json.loads((outcome.run_dir / "results.json").read_text())
+    assert results["missing"] == [] and results["relevance"]["missing"] == ["test-impossible/1"]
+    assert results["relevance"]["n_impossible"] == 1
