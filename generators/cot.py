@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gqlbench.generators.budget import FULL_DETAIL, Detail
-from gqlbench.generators.prompts import NEXT_TURN_STOP, describe_calls, gold_calls, render_task
+from gqlbench.generators.prompts import NEXT_TURN_STOP, abstain_rule, describe_calls, gold_calls, render_task
 from gqlbench.records import Message, Sample
 
-__all__ = ["COT_INSTRUCTIONS", "CLOSING_FENCE", "cot_answer", "cot_messages", "cot_stop"]
+__all__ = ["COT_INSTRUCTIONS", "CLOSING_FENCE", "cot_answer", "cot_instructions", "cot_messages", "cot_stop"]
 
 # The end of a fenced block: a fence alone on its line. An opening fence carries
 # the language (```python), so this does not match it.
@@ -42,9 +42,17 @@ def cot_answer(sample: Sample) -> str:
     return f"{lead}\n{plan}\n\n```python\n{sample.gold_code.strip()}\n```"
 
 
-def cot_messages(sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL) -> list[Message]:
+def cot_instructions(abstain: bool = False) -> str:
+    """The system block; ``abstain`` (relevance runs) adds how to decline a request the functions cannot do."""
+    if not abstain:
+        return COT_INSTRUCTIONS
+    rule = abstain_rule("a ```python code block whose only line is")
+    return COT_INSTRUCTIONS.replace("\nFirst reason", f"\n- {rule}\nFirst reason", 1)
+
+
+def cot_messages(sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL, *, abstain: bool = False) -> list[Message]:
     """The chat messages of a CoT prompt (the context budget decides ``shots`` and ``detail``)."""
-    messages = [Message(role="system", content=COT_INSTRUCTIONS)]
+    messages = [Message(role="system", content=cot_instructions(abstain))]
     for shot in shots:
         messages.append(Message(role="user", content=render_task(shot)))
         messages.append(Message(role="assistant", content=cot_answer(shot)))

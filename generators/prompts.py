@@ -20,6 +20,8 @@ from gqlbench.records import FunctionSpec, Sample
 
 __all__ = [
     "NEXT_TURN_STOP",
+    "ABSTAIN_MARKER",
+    "abstain_rule",
     "GoldCall",
     "render_signatures",
     "render_task",
@@ -31,6 +33,18 @@ __all__ = [
 # (gqlbench.generators.models.render_chat). One that starts inventing the next
 # task writes this, so it is a stop sequence for every prompt style.
 NEXT_TURN_STOP = "\nUser:"
+
+# The documented way to say that the offered functions cannot do what is asked
+# (relevance runs, ``gqlbench run --relevance``; read by gqlbench.metrics.abstention).
+ABSTAIN_MARKER = 'raise NotSupported("<what is missing>")'
+
+
+def abstain_rule(where: str) -> str:
+    """The instruction line of a relevance run; ``where`` says where the marker goes in the style's answer."""
+    return (
+        "If the given functions cannot fulfil the request (a function it needs is not given), call no function "
+        f"and write {where}: {ABSTAIN_MARKER}"
+    )
 
 
 def render_signatures(specs: Sequence[FunctionSpec], *, descriptions: bool = True, parameter_descriptions: bool = True) -> str:

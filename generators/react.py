@@ -30,7 +30,7 @@ from typing import Any, Protocol, runtime_checkable
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.budget import FULL_DETAIL, Detail
-from gqlbench.generators.prompts import NEXT_TURN_STOP, describe_calls, gold_calls, render_task
+from gqlbench.generators.prompts import NEXT_TURN_STOP, abstain_rule, describe_calls, gold_calls, render_task
 from gqlbench.records import Completion, Message, Prompt, ReactStep, Sample
 
 __all__ = [
@@ -166,7 +166,9 @@ class SchemaObserver:
         return text
 
 
-def react_instructions(observer: Observer) -> str:
+def react_instructions(observer: Observer, abstain: bool = False) -> str:
+    """The system block; ``abstain`` (relevance runs) adds how to decline a request the functions cannot do."""
+    rule = f"\n{abstain_rule(f'as your only action ({ACTION} ...)')}" if abstain else ""
     return f"""\
 You fulfil a user's request by calling REST API functions one at a time, in Python.
 You are given the functions' signatures (JSON), the GraphQL schema of the responses they return, and the request (the utterance).
@@ -175,7 +177,7 @@ Work in steps. Each step is exactly:
 {ACTION} ONE line of Python that calls one of the given functions with keyword arguments, storing the response in a variable (response_obj, response_obj1, ...) when a later step needs it
 Then you receive "{OBSERVATION}" with {observer.explains}.
 Read fields exactly as the GraphQL schema names them, e.g. response_obj.results[0].id. Do not import modules, define functions or print.
-When every needed call has been made, write "{ACTION} {FINISH}"."""
+When every needed call has been made, write "{ACTION} {FINISH}".{rule}"""
 
 
 def _format_step(thought: str, action: str, observation: str | None) -> str:
@@ -204,6 +206,7 @@ class ReactPrompter:
     """Builds ReAct messages for the context budget; shot transcripts are cached."""
 
     observer: Observer
+    abstain: bool = False  # relevance runs: the instructions say how to decline
     _transcripts: dict[str, str] = field(default_factory=dict)
 
     def transcript(self, shot: Sample) -> str:
@@ -212,7 +215,7 @@ class ReactPrompter:
         return self._transcripts[shot.id]
 
     def __call__(self, sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL) -> list[Message]:
-        messages = [Message(role="system", content=react_instructions(self.observer))]
+        messages = [Message(role="system", content=react_instructions(self.observer, self.abstain))]
         for shot in shots:
             messages.append(Message(role="user", content=render_task(shot)))
             messages.append(Message(role="assistant", content=self.transcript(shot).rstrip("\n")))
@@ -235,6 +238,7 @@ class Step:
 
 
 _FINISH_RE = re.compile(rf"^{FINISH}\b|^{FINISH}\[\]", re.IGNORECASE)
+_DECLINE_RE = re.compile(r"^raise\s+NotSupported\b")  # the abstention marker ends the episode, and is kept in the program
 
 
 def parse_step(text: str) -> Step:
@@ -256,12 +260,12 @@ def parse_step(text: str) -> Step:
     action = action.strip("`").strip()
     if not action:
         return Step(thought, None, True)
-    return Step(thought, action, bool(_FINISH_RE.match(action)))
+    return Step(thought, action, bool(_FINISH_RE.match(action) or _DECLINE_RE.match(action)))
 
 
 def react_program(completion: Completion) -> str:
-    """The scored program: the actions, one per line, without the final ``finish``."""
-    return "\n".join(s.action for s in completion.steps if s.action and not s.finished)
+    """The scored program: the actions, one per line, without the final ``finish`` (a final ``raise NotSupported`` stays)."""
+    return "\n".join(s.action for s in completion.steps if s.action and not (s.finished and _FINISH_RE.match(s.action)))
 
 
 @dataclass

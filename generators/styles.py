@@ -48,6 +48,7 @@ class StyleOptions:
 
     max_steps: int = DEFAULT_MAX_STEPS
     observer: Observer | None = None  # built by the run from --observe
+    abstain: bool = False  # --relevance: the instructions explain how to decline (gqlbench.generators.prompts.abstain_rule)
 
 
 @dataclass(frozen=True)
@@ -134,9 +135,10 @@ def get_style(name: str) -> PromptStyle:
 @dataclass(frozen=True)
 class _CotRun:
     assistant_prefix: str = ""
+    abstain: bool = False
 
     def messages(self, sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL) -> list[Message]:
-        return cot_messages(sample, shots, detail)
+        return cot_messages(sample, shots, detail, abstain=self.abstain)
 
     def generate(self, work: Sequence[tuple[Sample, Prompt]], backend: Backend, config: GenerationConfig) -> Iterator[Completion]:
         return backend.generate([GenerationRequest(s.id, tuple(p.messages)) for s, p in work], config)
@@ -158,7 +160,7 @@ class CotStyle:
         return cot_stop()
 
     def start(self, options: StyleOptions) -> StyleRun:
-        return _CotRun()
+        return _CotRun(abstain=options.abstain)
 
 
 @dataclass
@@ -194,7 +196,7 @@ class ReactStyle:
     def start(self, options: StyleOptions) -> StyleRun:
         if options.observer is None:
             raise GqlbenchError("the react prompt style needs an observer (--observe)")
-        return _ReactRun(ReactPrompter(options.observer), options.observer, options.max_steps)
+        return _ReactRun(ReactPrompter(options.observer, options.abstain), options.observer, options.max_steps)
 
 
 STYLES.register("cot", CotStyle())

@@ -97,7 +97,8 @@ class Generator:
         self.config = settings.generation_config()
         self.shot_pool = shot_pool(load_split(SHOT_SPLIT, settings.data), load_errata(settings.data)) if settings.shots else []
         self.presenter = Presenter(settings.prompt_setting, settings.seed)
-        self.style = settings.style.start(StyleOptions(max_steps=settings.max_steps, observer=observer_for(observer, self.presenter)))
+        self.style = settings.style.start(StyleOptions(max_steps=settings.max_steps, observer=observer_for(observer, self.presenter),
+                                                              abstain=settings.relevance))
 
     def prompt(self, sample: Sample) -> Prompt:
         """The prompt of ``sample`` and its examples, each as the run's prompt setting shows it."""

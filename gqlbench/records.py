@@ -230,12 +230,15 @@ class ResultsDocument(_Record):
     keys come from the metric registry (``gqlbench.metrics.aggregate``);
     ``missing`` lists the samples without a prediction (scored 0); ``meta``
     ties the file to the code, data and command that produced it.
+    ``relevance`` is the block of a relevance run (``gqlbench.relevance_scores``;
+    absent from the file otherwise), never mixed into ``metrics``.
     """
 
     metrics: dict[str, dict[str, Any]]  # numbers, and (with intervals) ci lists, stderr and error-count maps
     skipped: list[SkippedSample] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)
+    relevance: dict[str, Any] | None = None
 
 
 class Problem(BaseModel):

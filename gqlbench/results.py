@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
@@ -245,7 +246,10 @@ def _replace_all(files: Mapping[Path, Iterable[str]]) -> None:
 
 
 def _results_text(document: ResultsDocument) -> str:
-    return utf8_text(json.dumps(document.model_dump(), indent=2, ensure_ascii=False)) + "\n"
+    data = document.model_dump()
+    if data.get("relevance") is None:  # only a relevance run has the block
+        data.pop("relevance", None)
+    return utf8_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 def write_results(path: Path, document: ResultsDocument) -> None:
@@ -325,6 +329,12 @@ def render_report(document: ResultsDocument, title: str = "gqlbench results") ->
     if document.missing:
         lines += ["", f"Missing predictions (scored 0): {', '.join(f'`{m}`' for m in document.missing)}"]
     lines += uncertainty_section(metrics, metric_titles())
+    if document.relevance is not None:
+        from gqlbench.relevance_scores import render_relevance
+
+        lines += ["", "## Cases that cannot be done (relevance)", "",
+                  "The table above scores the possible cases only; these rates are their own block.", "",
+                  render_relevance(document.relevance)]
     if document.meta:
         lines += ["", "Run:", ""]
         lines += [f"- {key}: `{value}`" for key, value in document.meta.items()]
@@ -336,9 +346,10 @@ def write_summary(
     results: Sequence[SampleResult],
     missing: Sequence[str] = (),
     meta: Mapping[str, object] | None = None,
+    relevance: dict[str, Any] | None = None,
 ) -> ResultsDocument:
-    """Write ``results.json`` and ``report.md`` from sample results; returns the document."""
-    document = results_document(results, missing, meta)
+    """Write ``results.json`` and ``report.md`` from sample results (and a relevance run's block); returns the document."""
+    document = results_document(results, missing, meta).model_copy(update={"relevance": relevance})
     _replace_all(_summary_files(out_dir, document))
     return document
 

@@ -56,6 +56,7 @@ class RunSettings:
     functions: str = "gold"  # --functions gold | domain | distractors:K[:connected]
     obfuscate: str = "none"  # --obfuscate none | names | params | descriptions | all
     schema: str = "full"  # --schema full | types-only | none
+    relevance: bool = False  # run the relevance set of the split (gqlbench.relevance): possible and impossible cases
 
     def __post_init__(self) -> None:
         get_style(self.prompt)  # an unknown prompt style is an error now, before any work
@@ -68,6 +69,10 @@ class RunSettings:
             raise GqlbenchError("--shots must be >= 0, --max-steps >= 1 and --limit >= 1")
         if self.split == SHOT_SPLIT and self.shots:
             raise GqlbenchError(f"few-shot examples come from the {SHOT_SPLIT} split, so evaluating it needs --shots 0")
+        if self.relevance and self.functions != "gold":
+            # a wider offer could hold a stand-in for the removed function, so impossibility would no longer be checked
+            raise GqlbenchError(f"--relevance offers the gold functions (minus one), so it cannot be combined with "
+                                f"--functions {self.functions} yet: drop one of the two")
 
     @property
     def prompt_setting(self) -> PromptSetting:
@@ -89,6 +94,8 @@ class RunSettings:
         settings = {**dataclasses.asdict(self), "max_new_tokens": self.new_tokens}
         if not self.style.uses_steps:
             settings.update(max_steps=None, observe=None)
+        if not self.relevance:  # absent unless set, so folders of earlier versions still resume
+            del settings["relevance"]
         loaded: dict[str, Any] = json.loads(json.dumps(settings))
         return loaded
 

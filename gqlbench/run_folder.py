@@ -38,8 +38,9 @@ def _slug(text: str) -> str:
 
 
 def _folder_tag(settings: RunSettings) -> str:
-    """``<split>_<prompt style>`` plus each non-default prompt setting; a style named as module:object goes by its own name."""
-    tag = f"{settings.split}_{_slug(settings.style.name) or 'style'}"
+    """``<split>[-relevance]_<prompt style>`` plus each non-default prompt setting; a style named as module:object goes by its own name."""
+    split = f"{settings.split}-relevance" if settings.relevance else settings.split
+    tag = f"{split}_{_slug(settings.style.name) or 'style'}"
     chosen = settings.to_json()
     return tag + "".join(f"_{key}-{_slug(str(chosen[key]))}" for key, default in SETTING_DEFAULTS.items() if chosen.get(key) != default)
 

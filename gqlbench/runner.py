@@ -34,6 +34,7 @@ from gqlbench.run_folder import RUN_FILES, choose_dir, clear, exclusive, finishe
 
 if TYPE_CHECKING:
     from gqlbench.mocks.sandbox import SandboxPool
+    from gqlbench.relevance import Dropped
 
 __all__ = [
     "OBSERVE_MODES",
@@ -80,7 +81,26 @@ class _LazyPool:
 
 
 def plan_samples(settings: RunSettings) -> list[Sample]:
-    """The samples a run covers, in order: ``--ids`` (in the given order) or the split, then ``--limit``."""
+    """The samples a run covers, in order: ``--ids`` (in the given order) or the split, then ``--limit``.
+
+    With ``relevance`` each chosen sample becomes its two relevance cases (possible, then impossible);
+    samples that cannot give a guaranteed impossible case are left out and named on stderr.
+    """
+    chosen = _chosen_samples(settings)
+    if not settings.relevance:
+        return chosen
+    from gqlbench.dataset import load_errata
+    from gqlbench.relevance import relevance_set
+
+    cases, dropped = relevance_set(chosen, load_errata(settings.data))
+    for case in dropped:
+        print(f"relevance: {case.sample_id} left out: {case.reason}", file=sys.stderr)
+    if not cases:
+        raise GqlbenchError("--relevance: none of the chosen samples gives a case that cannot be done (see the reasons above)")
+    return [s for case in cases for s in (case.possible, case.impossible)]
+
+
+def _chosen_samples(settings: RunSettings) -> list[Sample]:
     split = load_split(settings.split, settings.data)
     if settings.ids:
         by_id = {s.id: s for s in split}
@@ -123,7 +143,12 @@ def _observer(settings: RunSettings, samples: Sequence[Sample], pool: Callable[[
 
 
 def _write_outputs(
-    run_dir: Path, samples: Sequence[Sample], results: list[SampleResult], config: RunConfig, pool: Callable[[], SandboxPool]
+    run_dir: Path,
+    samples: Sequence[Sample],
+    results: list[SampleResult],
+    config: RunConfig,
+    pool: Callable[[], SandboxPool],
+    dropped: Sequence[Dropped] = (),
 ) -> tuple[ResultsDocument, list[str]]:
     """results.json and report.md as ``gqlbench evaluate`` writes them: a sample without a result scores 0 and is listed."""
     from gqlbench.metrics import missing_result
@@ -138,6 +163,14 @@ def _write_outputs(
         seed = config.settings["seed"]
         absent = add_exec_scores(absent, {s.id: s for s in samples}, {r.id: None for r in absent}, seed=seed, pool=pool())
     by_id.update({r.id: r for r in absent})
+    relevance, failed = None, list(missing)  # failed: every case without a result, impossible ones too
+    if config.settings.get("relevance"):  # Table 2 on the possible cases only; the relevance block on both
+        from gqlbench.relevance import is_impossible_id
+        from gqlbench.relevance_scores import relevance_block
+
+        relevance = relevance_block(samples, {r.id: r for r in results}, dropped)
+        samples = [s for s in samples if not is_impossible_id(s.id)]
+        missing = [m for m in missing if not is_impossible_id(m)]
     scored = [by_id[s.id] for s in samples]
     meta = run_meta(
         command=" ".join(["gqlbench", *config.command[1:]]),
@@ -150,7 +183,15 @@ def _write_outputs(
         execute=config.settings.get("execute"),
         seed=config.settings["seed"],
     )
-    return write_summary(run_dir, scored, missing, meta), missing
+    return write_summary(run_dir, scored, missing, meta, relevance), failed
+
+
+def _dropped(settings: RunSettings) -> list[Dropped]:
+    """The samples a relevance run left out of its set (recomputed: the rule is deterministic)."""
+    from gqlbench.dataset import load_errata
+    from gqlbench.relevance import relevance_set
+
+    return relevance_set(_chosen_samples(settings), load_errata(settings.data))[1]
 
 
 def run(
@@ -209,5 +250,6 @@ def _run(
         results = finished(run_dir)
         by_id = {r.id: r for r in results}
         ordered = [by_id[s.id] for s in samples if s.id in by_id]
-        document, missing = _write_outputs(run_dir, samples, ordered, config, pool)
+        dropped = _dropped(settings) if settings.relevance else []
+        document, missing = _write_outputs(run_dir, samples, ordered, config, pool, dropped)
     return RunOutcome(run_dir, ordered, document.metrics, missing, resumed_from, already_complete=not planned)

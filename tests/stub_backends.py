@@ -17,6 +17,11 @@ and can be slowed down or made to fail through model args:
 - ``broken``: any non-empty value makes loading fail with a GqlbenchError, as an engine error;
 - ``obfuscate``: answer in the names ``--obfuscate <value>`` shows (with ``functions`` and ``seed`` as the run's),
   as a model that read the prompt would.
+- ``loads``: a file that gets one line per construction (an engine load);
+- ``decline``: any non-empty value answers ``raise NotSupported(...)`` when the prompt does not offer
+  every function the gold program calls (a relevance run's impossible case), as a careful model would.
+
+An impossible relevance case (``test-impossible/3``) is answered from its sample's (``test/3``) gold.
 """
 
 from __future__ import annotations
@@ -53,7 +58,12 @@ class StubBackend:
         obfuscate: str = "",
         functions: str = "gold",
         seed: int = 0,
+        loads: str = "",
+        decline: str = "",
     ) -> None:
+        if loads:
+            with open(loads, "a", encoding="utf-8") as fh:
+                fh.write(f"{model}\n")
         if noise:
             print("STUB-ENGINE stdout chatter", flush=True)
             warnings.warn("STUB-ENGINE python warning", stacklevel=1)
@@ -68,6 +78,7 @@ class StubBackend:
         self.fail_while = fail_while
         self.log = log
         self.surrogate = "\ud800" if surrogate else ""
+        self.decline = bool(decline)
         self.closed = False
         self.shown = (obfuscate, functions, int(seed)) if obfuscate else None
 
@@ -78,13 +89,20 @@ class StubBackend:
         return len(text.split())
 
     def answer(self, request: GenerationRequest) -> str:
-        sample = get_sample(request.sample_id)
+        split, _, index = request.sample_id.partition("/")
+        sample = get_sample(f"{split.removesuffix('-impossible')}/{index}")
+        offered = request.messages[-1].content
+        declines = self.decline and any(f'"name": "{f.name}"' not in offered for f in sample.function_specs if f.name in sample.gold_code)
         if self.shown is not None:
             from gqlbench.generators.present import PromptSetting, present
 
             obfuscate, functions, seed = self.shown
             sample = present(sample, PromptSetting(functions, obfuscate), seed).sample
         gold = sample.gold_code.strip()
+        if declines:
+            gold = 'raise NotSupported("a needed function is not offered")'
+            if request.assistant_prefix:
+                return f" A function is missing.\nAction: {gold}"
         if not request.assistant_prefix:
             return f"I make the calls in order{self.surrogate}.\n```python\n{gold}\n```"
         done = request.assistant_prefix.count("\nAction:") + request.assistant_prefix.startswith("Action:")

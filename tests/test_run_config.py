@@ -60,3 +60,9 @@ def test_prompt_settings_are_recorded_and_an_older_folder_resumes_at_their_defau
     assert config.differences(RunSettings(model="m", schema="none").to_json(), "d") == ["schema: 'full' in the folder, 'none' now"]
     with pytest.raises(GqlbenchError, match="--obfuscate 'names,params'"):
         RunSettings(model="m", obfuscate="names,params")
+
+
+def test_relevance_refuses_a_wider_offer() -> None:
+    with pytest.raises(GqlbenchError, match="--relevance offers the gold functions"):
+        RunSettings(model="m", relevance=True, functions="domain")
+    assert RunSettings(model="m", relevance=True, obfuscate="all").relevance

@@ -73,6 +73,7 @@ def report(
     titles = metric_titles()
     if runs:
         click.echo(render_comparison(runs, fmt=fmt, table2_only=table2_only))
+        _settings_sections(run_dirs, [f"{r.model} / {r.prompt} / {r.split} ({r.path})" for r in runs], fmt, table2_only)
     if len(runs) > 1:
         samples = [_samples(d) for d in run_dirs]
         varied = set(setting_columns(runs))  # runs differing in a prompt setting are not repeats of one configuration
@@ -93,6 +94,24 @@ def report(
     if json_out is not None:
         json_out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
         click.echo(f"wrote {json_out}")
+
+
+def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, table2_only: bool) -> None:
+    """The ablation table when the runs differ in settings (e.g. a --matrix grid), and the relevance runs' block."""
+    from gqlbench.matrix import render_ablation
+    from gqlbench.metrics import all_metrics
+    from gqlbench.relevance_scores import render_relevance_runs
+    from gqlbench.results import RESULTS_FILE, read_results
+
+    if len(run_dirs) > 1:
+        metrics = [m.name for m in all_metrics() if m.table2 or not table2_only]
+        ablation = render_ablation(run_dirs, metrics, metric_titles(), fmt)
+        if ablation:
+            click.echo("\n" + ablation)
+    blocks = [(label, read_results(d / RESULTS_FILE).relevance) for label, d in zip(labels, run_dirs, strict=True)]
+    relevance = [(label, block) for label, block in blocks if block is not None]
+    if relevance:
+        click.echo("\n" + render_relevance_runs(relevance, fmt))
 
 
 def _samples(run_dir: Path) -> list:

@@ -13,7 +13,7 @@ from gqlbench.generators.react import DEFAULT_MAX_STEPS
 from gqlbench.generators.sdl_view import SCHEMA_CHOICES
 from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES
 from gqlbench.generators.styles import DEFAULT_STYLE, STYLES
-from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES
+from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunOptions, RunSettings
 
 __all__ = ["run"]
 
@@ -38,7 +38,11 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
     help=f"Prompt style: {' | '.join(STYLES.names())} | module:object for your own "
     "(a gqlbench.generators.styles.PromptStyle; installed packages add names through the gqlbench.prompt_styles entry point group).",
 )
-@click.option("--split", default="test", show_default=True, help="Split to evaluate (train needs --shots 0).")
+@click.option("--split", default="test", show_default=True,
+              help="Split to evaluate (train needs --shots 0); <split>-relevance is the same as --relevance on <split>.")
+@click.option("--relevance", is_flag=True,
+              help="Cases that cannot be done: each sample twice, with its gold functions and with one of them removed; "
+              "the prompt explains how to decline (raise NotSupported). Scored as their own results.json block.")
 @click.option("--limit", type=int, default=None, help="Only the first N samples.")
 @click.option("--ids", default="", help="Comma-separated sample ids, e.g. test/0,test/3.")
 @click.option(
@@ -84,11 +88,16 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
 @click.option("--quiet", is_flag=True, help="No progress bar (batch jobs).")
 @click.option("--verbose", is_flag=True, help="Show the engine's own logs live (by default they go to engine.log in the run folder).")
 @click.option("--html", is_flag=True, help="Also write report.html in the run folder (see `gqlbench view`).")
+@click.option("--matrix", "matrix", multiple=True, metavar="KEY=V1,V2",
+              help="Run a grid over any run setting (repeatable: the product of all), e.g. --matrix shots=0,3 --matrix prompt=cot,react. "
+              "One engine load for every cell; one run folder per cell under --out (default runs/<model>/grid_<keys>); "
+              "prints the ablation table.")
 def run(
     model: str,
     backend: str,
     prompt_style: str,
     split: str,
+    relevance: bool,
     limit: int | None,
     ids: str,
     shots: int,
@@ -114,6 +123,7 @@ def run(
     quiet: bool,
     verbose: bool,
     html: bool,
+    matrix: tuple[str, ...],
 ) -> None:
     """Run a model on a split, score it, and print the report.
 
@@ -121,9 +131,10 @@ def run(
     settings; failed generations are retried then.
     """
     from gqlbench.generators.factory import parse_model_args
-    from gqlbench.run_config import RunOptions, RunSettings
     from gqlbench.runner import run as run_benchmark
 
+    if split.endswith("-relevance"):  # --split test-relevance: the documented alias of --relevance
+        split, relevance = split.removesuffix("-relevance"), True
     settings = RunSettings(
         model=model,
         backend=backend,
@@ -147,14 +158,18 @@ def run(
         functions=functions,
         obfuscate=obfuscate,
         schema=schema,
+        relevance=relevance,
     )
     if dry_run:
         from gqlbench.dry_run import dry_run as render_dry_run
 
         click.echo(render_dry_run(settings))
         return
-    outcome = run_benchmark(settings, RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size,
-                                                      verbose=verbose))
+    options = RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size, verbose=verbose)
+    if matrix:
+        _run_grid(settings, options, matrix, html)
+        return
+    outcome = run_benchmark(settings, options)
     if outcome.already_complete and outcome.resumed_from:
         click.echo(f"already complete: {outcome.run_dir} (use --overwrite to redo it)", err=True)
     not_run = sorted({r.domain for r in outcome.results if "not_run" in r.explanation.get("exec", {})})
@@ -172,4 +187,28 @@ def run(
         raise GqlbenchError(
             f"{len(outcome.missing)} of {len(outcome.missing) + len(outcome.results)} samples failed to generate "
             f"(see {outcome.run_dir / 'errors.jsonl'}); re-run the same command to retry them"
+        )
+
+
+def _run_grid(settings: RunSettings, options: RunOptions, matrix: tuple[str, ...], html: bool) -> None:
+    """``--matrix``: every cell, then the ablation table; failed generations fail the command once all cells ran."""
+    from gqlbench.matrix import parse_matrix, render_ablation, run_matrix
+    from gqlbench.metrics import all_metrics, metric_titles
+
+    outcomes = run_matrix(settings, parse_matrix(matrix), options)
+    for outcome in outcomes:
+        state = "already complete" if outcome.already_complete else f"{len(outcome.results)} samples"
+        click.echo(f"{outcome.run_dir}: {state}" + (f", {len(outcome.missing)} failed" if outcome.missing else ""))
+        if html:
+            from gqlbench.viewer.page import write_run_html
+
+            write_run_html(outcome.run_dir)
+    table2 = [m.name for m in all_metrics() if m.table2]
+    ablation = render_ablation([o.run_dir for o in outcomes], table2, metric_titles())
+    if ablation:
+        click.echo("\n" + ablation)
+    failed = sum(len(o.missing) for o in outcomes)
+    if failed:
+        raise GqlbenchError(
+            f"{failed} samples failed to generate (see errors.jsonl of the cells above); re-run the same command to retry them"
         )

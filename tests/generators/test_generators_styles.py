@@ -46,3 +46,32 @@ def test_a_style_may_be_a_class_and_anything_else_is_refused() -> None:
         get_style("json:dumps")
     with pytest.raises(GqlbenchError, match="unknown prompt style; choose one of cot, react"):
         get_style("socratic")
+
+
+@pytest.mark.parametrize("name", ["cot", "react"])
+def test_the_abstention_instruction_appears_only_in_relevance_runs(name: str) -> None:
+    sample = get_sample("test/0")
+    plain = get_style(name).start(StyleOptions(observer=SchemaObserver())).messages(sample, [])
+    relevance = get_style(name).start(StyleOptions(observer=SchemaObserver(), abstain=True)).messages(sample, [])
+    assert "NotSupported" not in plain[0].content
+    assert 'raise NotSupported("<what is missing>")' in relevance[0].content
+    assert relevance[0].content.startswith(plain[0].content.split("\n")[0]) and relevance[1:] == plain[1:]
+
+
+def test_the_default_cot_instructions_are_unchanged_by_the_relevance_rule() -> None:
+    from gqlbench.generators.cot import COT_INSTRUCTIONS, cot_instructions
+
+    assert cot_instructions() == COT_INSTRUCTIONS
+    assert cot_instructions(True).replace(cot_instructions(True).splitlines()[-3] + "\n", "") == COT_INSTRUCTIONS
+
+
+def test_react_ends_on_the_abstention_marker_and_keeps_it_in_the_program() -> None:
+    from gqlbench.generators.react import parse_step, react_program
+
+    step = parse_step('Thought: nothing queues a track.\nAction: raise NotSupported("no queue endpoint")')
+    assert step.finished and step.action == 'raise NotSupported("no queue endpoint")'
+    finish = ReactStep(thought="done", action="finish", finished=True, raw="")
+    call = ReactStep(thought="t", action="r = GET_me()", finished=False, raw="")
+    decline = ReactStep(thought="t", action=step.action, finished=True, raw="")
+    assert react_program(Completion(sample_id="test/0", steps=[call, finish])) == "r = GET_me()"
+    assert react_program(Completion(sample_id="test/0", steps=[call, decline])) == f"r = GET_me()\n{step.action}"

@@ -1,0 +1,117 @@
+"""The ``relevance`` block of a relevance run's results.json, and its report lines.
+
+Its own block, never mixed into Table 2 (whose numbers a relevance run computes
+on the possible cases only):
+
+- ``abstention_rate``: impossible cases whose program declines
+  (:mod:`gqlbench.metrics.abstention`), higher is better;
+- ``false_abstention_rate``: possible cases whose program declines, lower is better;
+- ``hallucinated_call_rate``: impossible cases that call a function not offered,
+  and ``hallucinated_calls`` their number of such calls.
+
+Rates come with a 95% bootstrap interval over cases (:func:`gqlbench.statistics.mean_estimate`).
+A case without a result (failed generation) is left out and counted in ``missing``:
+an answer never given is neither a decline nor a call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tabulate import tabulate
+
+from gqlbench.records import Sample, SampleResult
+from gqlbench.relevance import Dropped, is_impossible_id
+
+__all__ = ["RATES", "relevance_block", "render_relevance"]
+
+RATES = {
+    "abstention_rate": "Abstention (impossible, higher is better)",
+    "false_abstention_rate": "False abstention (possible, lower is better)",
+    "hallucinated_call_rate": "Calls a function not offered (impossible, lower is better)",
+}
+
+
+def _rate(values: Sequence[bool], resamples: int) -> tuple[float | None, list[float] | None]:
+    from gqlbench.statistics import mean_estimate
+
+    if not values:
+        return None, None
+    estimate = mean_estimate([float(v) for v in values], resamples=resamples)
+    return round(estimate.value, 6), [round(x, 6) for x in estimate.ci] if estimate.ci else None
+
+
+def relevance_block(
+    samples: Sequence[Sample],
+    results: Mapping[str, SampleResult],
+    dropped: Sequence[Dropped] = (),
+    resamples: int = 10_000,
+) -> dict[str, Any]:
+    """Scores of a relevance run's cases (``samples``: the planned cases, ``results`` by id)."""
+    from gqlbench.metrics.abstention import read_abstention
+    from gqlbench.specs import list_domains, load_specs
+
+    domains = set(list_domains())
+    cases: list[dict[str, Any]] = []
+    missing: list[str] = []
+    for sample in samples:
+        result = results.get(sample.id)
+        code = (result.model_extra or {}).get("code") if result is not None else None
+        if result is None or code is None:
+            missing.append(sample.id)
+            continue
+        catalog = load_specs(sample.domain) if sample.domain in domains else {}
+        read = read_abstention(str(code), set(sample.function_names), set(catalog))
+        cases.append({"id": sample.id, "case": "impossible" if is_impossible_id(sample.id) else "possible",
+                      "abstains": read.abstains, "unoffered": list(read.unoffered)})
+    impossible = [c for c in cases if c["case"] == "impossible"]
+    possible = [c for c in cases if c["case"] == "possible"]
+    values = {
+        "abstention_rate": [c["abstains"] for c in impossible],
+        "false_abstention_rate": [c["abstains"] for c in possible],
+        "hallucinated_call_rate": [bool(c["unoffered"]) for c in impossible],
+    }
+    block: dict[str, Any] = {"n_impossible": len(impossible), "n_possible": len(possible)}
+    intervals: dict[str, list[float] | None] = {}
+    for name, flags in values.items():
+        block[name], intervals[name] = _rate(flags, resamples)
+    block["hallucinated_calls"] = sum(len(c["unoffered"]) for c in impossible)
+    block["ci"] = intervals
+    block["missing"] = missing
+    block["dropped"] = [{"id": d.sample_id, "reason": d.reason} for d in dropped]
+    block["cases"] = cases
+    return block
+
+
+def render_relevance(block: Mapping[str, Any], fmt: str = "github") -> str:
+    """The block as a small table with intervals, then what was left out."""
+    from gqlbench.uncertainty import with_ci
+
+    ci = block.get("ci", {})
+    rows = [[title, with_ci(block.get(name), ci.get(name))] for name, title in RATES.items()]
+    rows.append(["Calls of functions not offered (impossible, count)", str(block.get("hallucinated_calls", 0))])
+    lines = [
+        f"{block.get('n_impossible', 0)} impossible and {block.get('n_possible', 0)} possible cases, 95% bootstrap intervals.",
+        "",
+        tabulate(rows, headers=["Relevance", "value"], tablefmt=fmt, disable_numparse=True),
+    ]
+    if block.get("dropped"):
+        lines += ["", "Left out of the relevance set:"]
+        lines += [f"- `{d['id']}`: {d['reason']}" for d in block["dropped"]]
+    if block.get("missing"):
+        lines += ["", f"Without a result (not counted): {', '.join(block['missing'])}"]
+    return "\n".join(lines)
+
+
+def render_relevance_runs(labelled: Sequence[tuple[str, Mapping[str, Any]]], fmt: str = "github") -> str:
+    """``gqlbench report``: one row per relevance run (its label, then each rate with its interval)."""
+    from gqlbench.uncertainty import with_ci
+
+    rows = []
+    for label, block in labelled:
+        rates = [with_ci(block.get(name), block.get("ci", {}).get(name)) for name in RATES]
+        rows.append([label, block.get("n_impossible", 0), *rates, block.get("hallucinated_calls", 0)])
+    headers = ["Run", "Impossible cases", *RATES.values(), "Calls not offered (count)"]
+    table = tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True)
+    return f"Cases that cannot be done (relevance runs; not part of the table above), 95% intervals\n\n{table}"

@@ -1,0 +1,77 @@
+"""Relevance runs end to end with the stub backend: cases, prompts, the relevance block, Table 2 untouched."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gqlbench.cli import main
+from gqlbench.relevance import is_impossible_id
+from gqlbench.runner import RunOptions, RunSettings, plan_samples, run
+
+STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+
+
+def _settings(**changes: object) -> RunSettings:
+    base = {"model": "stub-model", "backend": STUB, "split": "test", "limit": 4, "execute": False, "relevance": True}
+    return RunSettings(**{**base, **changes})  # type: ignore[arg-type]
+
+
+def test_each_sample_becomes_a_possible_and_an_impossible_case() -> None:
+    planned = plan_samples(_settings())
+    assert [s.id for s in planned] == [f"{split}/{i}" for i in range(4) for split in ("test", "test-impossible")]
+    for possible, impossible in zip(planned[::2], planned[1::2], strict=True):
+        assert len(impossible.function_specs) == len(possible.function_specs) - 1
+    assert [s.id for s in plan_samples(_settings(relevance=False))] == ["test/0", "test/1", "test/2", "test/3"]
+
+
+@pytest.mark.parametrize("prompt", ["cot", "react"])
+def test_a_model_that_declines_only_impossible_cases_scores_a_perfect_relevance_block(tmp_path: Path, prompt: str) -> None:
+    outcome = run(_settings(prompt=prompt, model_args={"decline": "1"}), RunOptions(out=tmp_path / "run", quiet=True))
+    results = json.loads((outcome.run_dir / "results.json").read_text())
+    block = results["relevance"]
+    assert (block["n_impossible"], block["n_possible"]) == (4, 4)
+    assert block["abstention_rate"] == 1.0 and block["false_abstention_rate"] == 0.0
+    assert block["hallucinated_call_rate"] == 0.0 and block["hallucinated_calls"] == 0
+    assert results["metrics"]["overall"]["n_samples"] == 4  # Table 2 on the possible cases only
+    assert results["metrics"]["overall"]["seq_match_full"] == 1.0
+    lines = [json.loads(line) for line in (outcome.run_dir / "samples.jsonl").read_text().splitlines()]
+    impossible = [line for line in lines if is_impossible_id(line["id"])]
+    assert impossible and all("NotSupported" in line["prompt"]["messages"][0]["content"] for line in lines)
+    assert all("NotSupported" in line["code"] for line in impossible)
+    report = (outcome.run_dir / "report.md").read_text()
+    assert "## Cases that cannot be done" in report and "Abstention (impossible" in report
+
+
+def test_a_model_that_never_declines_calls_the_function_not_offered(tmp_path: Path) -> None:
+    outcome = run(_settings(limit=3), RunOptions(out=tmp_path / "run", quiet=True))
+    block = json.loads((outcome.run_dir / "results.json").read_text())["relevance"]
+    assert block["abstention_rate"] == 0.0 and block["hallucinated_call_rate"] == 1.0
+    assert block["hallucinated_calls"] >= 3 and block["ci"]["abstention_rate"] == [0.0, 0.0]
+
+
+def test_a_normal_run_has_no_relevance_key_anywhere(tmp_path: Path) -> None:
+    outcome = run(_settings(relevance=False, limit=2), RunOptions(out=tmp_path / "run", quiet=True))
+    assert "relevance" not in json.loads((outcome.run_dir / "results.json").read_text())
+    assert "relevance" not in json.loads((outcome.run_dir / "config.json").read_text())["settings"]
+    assert "NotSupported" not in (outcome.run_dir / "samples.jsonl").read_text()
+
+
+def test_the_split_alias_is_the_same_run_and_names_its_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["run", "--model", "stub-model", "--backend", STUB, "--limit", "2", "--no-exec", "--quiet"]
+    assert main([*args, "--split", "test-relevance", "--out", str(tmp_path / "a")]) == 0
+    capsys.readouterr()
+    assert main([*args, "--relevance", "--out", str(tmp_path / "a")]) == 0
+    assert "already complete" in capsys.readouterr().err
+    fresh = run(_settings(limit=2), RunOptions(runs_root=tmp_path / "runs", quiet=True))
+    assert fresh.run_dir.name.endswith("_test-relevance_cot")
+
+
+def test_a_failed_impossible_case_is_reported_missing_and_not_counted(tmp_path: Path) -> None:
+    outcome = run(_settings(limit=2, model_args={"fail": "test-impossible/1"}), RunOptions(out=tmp_path / "run", quiet=True))
+    assert outcome.missing == ["test-impossible/1"]
+    results = json.loads((outcome.run_dir / "results.json").read_text())
+    assert results["missing"] == [] and results["relevance"]["missing"] == ["test-impossible/1"]
+    assert results["relevance"]["n_impossible"] == 1
