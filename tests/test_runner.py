@@ -216,7 +216,7 @@ def test_custom_backends_and_model_slugs(tmp_path: Path) -> None:
     assert backend.max_model_len == 77 and backend.describe()["backend"] == "stub"
     with pytest.raises(GqlbenchError, match="cannot import"):
         load_backend(_settings(backend="no_such_module_xyz:Backend"))
-    with pytest.raises(GqlbenchError, match="no attribute"):
+    with pytest.raises(GqlbenchError, match="has no .Missing.; name a backend it defines"):
         load_backend(_settings(backend=STUB.replace(":StubBackend", ":Missing")))
     assert model_slug("HuggingFaceTB/SmolLM2-135M-Instruct") == "HuggingFaceTB--SmolLM2-135M-Instruct"
     (tmp_path / "my model").mkdir()
