@@ -240,6 +240,13 @@ class ResultsDocument(_Record):
     meta: dict[str, Any] = Field(default_factory=dict)
     relevance: dict[str, Any] | None = None
 
+    @model_serializer(mode="wrap")
+    def _leave_out_no_relevance(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if self.relevance is None:  # only a relevance run has the block; other files keep their keys
+            data.pop("relevance", None)
+        return data
+
 
 class Problem(BaseModel):
     """One problem a domain check found, printed as one line ``<where>: <message>``.

@@ -246,10 +246,7 @@ def _replace_all(files: Mapping[Path, Iterable[str]]) -> None:
 
 
 def _results_text(document: ResultsDocument) -> str:
-    data = document.model_dump()
-    if data.get("relevance") is None:  # only a relevance run has the block
-        data.pop("relevance", None)
-    return utf8_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
+    return utf8_text(json.dumps(document.model_dump(), indent=2, ensure_ascii=False)) + "\n"
 
 
 def write_results(path: Path, document: ResultsDocument) -> None:
