@@ -145,6 +145,7 @@ class Completion(_Record):
     finish_reason: str | None = None
     error: str | None = None
     steps: list[ReactStep] = Field(default_factory=list)  # ReAct: one entry per step
+    index: int = 0  # which of a request's ``n`` completions this is (GenerationConfig.n)
 
 
 class Program(_Record):
@@ -236,6 +237,16 @@ class ResultsDocument(_Record):
     skipped: list[SkippedSample] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)
+    cost: dict[str, Any] | None = None  # a run's tokens and USD estimate (gqlbench.usage); absent from evaluate's
+    latency: dict[str, Any] | None = None  # a run's latency and throughput (gqlbench.usage)
+
+    @model_serializer(mode="wrap")
+    def _leave_out_no_usage(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        for key in ("cost", "latency"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
 
 
 class Problem(BaseModel):

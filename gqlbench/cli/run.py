@@ -12,6 +12,7 @@ from gqlbench.generators.react import DEFAULT_MAX_STEPS
 from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES
 from gqlbench.generators.styles import DEFAULT_STYLE, STYLES
 from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES
+from gqlbench.statistics import DEFAULT_RESAMPLES
 
 __all__ = ["run"]
 
@@ -68,6 +69,15 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
     default=None,
     help="Benchmark folder (default: the bundled GraphQLRestBench).",
 )
+@click.option("--samples", "n_samples", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Completions per sample (K, needs --temperature > 0): pass@k and pass^k for k = 1..K; "
+              "the Table 2 scores are those of completion 0.")
+@click.option("--bootstrap", type=click.IntRange(min=1), default=None,
+              help=f"Resamples of results.json's 95% intervals [default: {DEFAULT_RESAMPLES}].")
+@click.option("--price-in", type=click.FloatRange(min=0), default=None, help="USD per million prompt tokens, for the cost estimate.")
+@click.option("--price-out", type=click.FloatRange(min=0), default=None, help="USD per million completion tokens.")
+@click.option("--gpu-hour-price", type=click.FloatRange(min=0), default=None,
+              help="USD per GPU hour: cost = price x the run's wall time (used when no token prices are given).")
 @click.option("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, show_default=True,
               help="Samples per batched generation; a killed run loses at most one batch.")
 @click.option("--overwrite", is_flag=True, help="Start the run over (says which files it removes).")
@@ -95,6 +105,11 @@ def run(
     base_url: str | None,
     api_key_env: str | None,
     data: Path | None,
+    n_samples: int,
+    bootstrap: int | None,
+    price_in: float | None,
+    price_out: float | None,
+    gpu_hour_price: float | None,
     batch_size: int,
     overwrite: bool,
     quiet: bool,
@@ -109,6 +124,7 @@ def run(
     from gqlbench.generators.factory import parse_model_args
     from gqlbench.run_config import RunOptions, RunSettings
     from gqlbench.runner import run as run_benchmark
+    from gqlbench.usage import Prices
 
     settings = RunSettings(
         model=model,
@@ -130,9 +146,11 @@ def run(
         base_url=base_url,
         api_key_env=api_key_env,
         data=str(data.resolve()) if data else None,
+        samples=n_samples,
     )
+    prices = Prices(price_in, price_out, gpu_hour_price)
     outcome = run_benchmark(settings, RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size,
-                                                      verbose=verbose))
+                                                      verbose=verbose, bootstrap=bootstrap, prices=prices))
     if outcome.already_complete and outcome.resumed_from:
         click.echo(f"already complete: {outcome.run_dir} (use --overwrite to redo it)", err=True)
     not_run = sorted({r.domain for r in outcome.results if "not_run" in r.explanation.get("exec", {})})
@@ -147,7 +165,8 @@ def run(
 
         click.echo(f"html report: {write_run_html(outcome.run_dir)}")
     if outcome.missing:
+        total = len(set(outcome.missing) | {r.id for r in outcome.results})
         raise GqlbenchError(
-            f"{len(outcome.missing)} of {len(outcome.missing) + len(outcome.results)} samples failed to generate "
+            f"{len(outcome.missing)} of {total} samples failed to generate{' (some of their completions)' if n_samples > 1 else ''} "
             f"(see {outcome.run_dir / 'errors.jsonl'}); re-run the same command to retry them"
         )
