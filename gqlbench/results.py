@@ -409,6 +409,8 @@ class RunSummary:
     prompt: str
     split: str
     metrics: dict[str, dict]
+    cost: dict | None = None  # a run's cost and latency blocks (gqlbench.usage); None for evaluate's folders
+    latency: dict | None = None
 
 
 def _label(value: object) -> str:
@@ -434,6 +436,8 @@ def load_run(run_dir: Path) -> RunSummary:
         prompt=_label(config.get("prompt") or "-"),
         split=_label(config.get("split") or meta.get("splits") or "-"),
         metrics=document.metrics,
+        cost=document.cost,
+        latency=document.latency,
     )
 
 

@@ -30,7 +30,7 @@ from tabulate import tabulate
 
 from gqlbench.records import SampleResult
 
-__all__ = ["Prices", "ATTRIBUTION", "usage_blocks", "usage_section", "usage_row", "USAGE_HEADERS"]
+__all__ = ["Prices", "ATTRIBUTION", "usage_blocks", "recost", "usage_section", "usage_row", "usage_table", "USAGE_HEADERS"]
 
 ATTRIBUTION: dict[str, str] = {"openai": "request", "vllm": "batch", "hf": "batch"}
 _PER_MILLION = 1_000_000
@@ -103,6 +103,13 @@ def usage_blocks(
         "output_tokens_per_s": rate(tokens_out),
     }
     return cost, latency
+
+
+def recost(cost: Mapping[str, Any], latency: Mapping[str, Any], prices: Prices) -> dict[str, Any]:
+    """A run's ``cost`` block priced anew from its token counts and wall time (``gqlbench report --price-in ...``)."""
+    wall = latency.get("wall_s")
+    priced = _cost(int(cost["prompt_tokens"]), int(cost["completion_tokens"]), float(wall) if wall is not None else None, prices)
+    return {**cost, **priced}
 
 
 def _f(value: Any, digits: int = 2) -> str:

@@ -14,7 +14,11 @@ and can be slowed down or made to fail through model args:
   escape would decode to) into the prose around the code;
 - ``noise``: any non-empty value makes loading chatter like a real engine: a line on
   stdout, a Python warning, and a line on stderr from a child process;
-- ``broken``: any non-empty value makes loading fail with a GqlbenchError, as an engine error.
+- ``broken``: any non-empty value makes loading fail with a GqlbenchError, as an engine error;
+- ``wrong``: ``ID@SEED`` or ``@SEED`` tokens joined by ``+``: a completion of that sample (any sample) drawn
+  with that seed answers prose without a program (scored 0), so repeated sampling has something to count;
+- ``n``: any non-empty value makes the stub honour ``GenerationConfig.n`` (``supports_n``), completion j of a
+  request drawn with seed ``seed + j``; without it the run asks once per completion index.
 """
 
 from __future__ import annotations
@@ -48,6 +52,8 @@ class StubBackend:
         surrogate: str = "",
         noise: str = "",
         broken: str = "",
+        wrong: str = "",
+        n: str = "",
     ) -> None:
         if noise:
             print("STUB-ENGINE stdout chatter", flush=True)
@@ -63,6 +69,8 @@ class StubBackend:
         self.fail_while = fail_while
         self.log = log
         self.surrogate = "\ud800" if surrogate else ""
+        self.wrong = {w for w in str(wrong).split("+") if w}
+        self.supports_n = bool(n)
         self.closed = False
 
     def render(self, messages: Sequence[Message], assistant_prefix: str = "") -> str:
@@ -84,7 +92,7 @@ class StubBackend:
     def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
         if self.log:
             with open(self.log, "a", encoding="utf-8") as fh:
-                fh.write(" ".join(r.sample_id for r in requests) + "\n")
+                fh.write(" ".join(r.sample_id for r in requests) + (f" seed={config.seed} n={config.n}" if self.wrong or self.supports_n else "") + "\n")
         for request in requests:
             if self.delay:
                 time.sleep(self.delay)
@@ -92,15 +100,19 @@ class StubBackend:
             if request.sample_id in self.fail or (self.fail_while and Path(self.fail_while).exists()):
                 yield Completion(sample_id=request.sample_id, tokens_in=prompt_tokens, error="stub failure")
                 continue
-            text = self.answer(request)
-            yield Completion(
-                sample_id=request.sample_id,
-                text=text,
-                tokens_in=prompt_tokens,
-                tokens_out=self.count_tokens(text),
-                latency_s=self.delay,
-                finish_reason="stop",
-            )
+            for index in range(config.n if self.supports_n else 1):
+                seed = config.seed + index
+                wrong = {f"{request.sample_id}@{seed}", f"@{seed}"} & self.wrong
+                text = "I do not know how to answer this." if wrong else self.answer(request)
+                yield Completion(
+                    sample_id=request.sample_id,
+                    text=text,
+                    tokens_in=prompt_tokens,
+                    tokens_out=self.count_tokens(text),
+                    latency_s=self.delay,
+                    finish_reason="stop",
+                    index=index,
+                )
 
     def describe(self) -> dict[str, Any]:
         return {"backend": self.name, "model": self.model, "max_model_len": self.max_model_len}
