@@ -92,7 +92,8 @@ class StubBackend:
     def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
         if self.log:
             with open(self.log, "a", encoding="utf-8") as fh:
-                fh.write(" ".join(r.sample_id for r in requests) + (f" seed={config.seed} n={config.n}" if self.wrong or self.supports_n else "") + "\n")
+                sampling = f" seed={config.seed} n={config.n}" if self.wrong or self.supports_n else ""
+                fh.write(" ".join(r.sample_id for r in requests) + sampling + "\n")
         for request in requests:
             if self.delay:
                 time.sleep(self.delay)

@@ -73,13 +73,16 @@ def test_a_stopped_run_regenerates_only_the_missing_completions(tmp_path: Path) 
 
 
 def test_failed_completions_are_retried_and_missing_until_then(tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    outcome = run(_settings(model_args={"fail": "test/1"}), RunOptions(out=out, quiet=True))
-    assert outcome.missing == ["test/1"] and len(_lines(out)) == 3
+    out, flag = tmp_path / "run", tmp_path / "fail"
+    settings = _settings(model_args={"fail_while": str(flag)})
+    flag.touch()  # every generation fails while the file exists
+    outcome = run(settings, RunOptions(out=out, quiet=True))
+    assert outcome.missing == ["test/0", "test/1"] and not (out / "samples.jsonl").exists()
     errors = [json.loads(line) for line in (out / "errors.jsonl").read_text().splitlines()]
-    assert [(e["id"], e["completion_index"]) for e in errors] == [("test/1", 0), ("test/1", 1), ("test/1", 2)]
-    outcome = run(_settings(), RunOptions(out=out, quiet=True))
-    assert outcome.missing == [] and outcome.resumed_from == 1 and len(_lines(out)) == 6
+    assert [(e["id"], e["completion_index"]) for e in errors] == [(i, c) for c in range(3) for i in ("test/0", "test/1")]
+    flag.unlink()
+    outcome = run(settings, RunOptions(out=out, quiet=True))
+    assert outcome.missing == [] and outcome.resumed_from == 0 and len(_lines(out)) == 6
 
 
 def test_more_than_one_sample_needs_a_temperature() -> None:
