@@ -117,3 +117,13 @@ def test_cost_latency_and_bootstrap_are_options_not_settings(tmp_path: Path) -> 
     assert outcome.already_complete
     cost = json.loads((out / "results.json").read_text())["cost"]
     assert cost["usd"] == pytest.approx(36.0 * wall / 3600) and cost["usd_by_tokens"] is None
+
+
+def test_react_draws_k_independent_trajectories(tmp_path: Path) -> None:
+    outcome = run(_settings(prompt="react", samples=2, model_args={"wrong": "@1"}), RunOptions(out=tmp_path / "run", quiet=True))
+    lines = {(line["id"], line["completion"]): line for line in _lines(outcome.run_dir)}
+    assert sorted(lines) == [(i, c) for i in ("test/0", "test/1") for c in range(2)]
+    assert all(lines[(i, 0)]["steps"] and lines[(i, 0)]["scores"]["arg_match_full"] == 1 for i in ("test/0", "test/1"))
+    assert all(lines[(i, 1)]["finish_reason"] == "no_action" and lines[(i, 1)]["code"] == "" for i in ("test/0", "test/1"))
+    at = json.loads((outcome.run_dir / "results.json").read_text())["metrics"]["overall"]["pass_at_k"]["arg_match_full"]
+    assert at == {"1": 0.5, "2": 1.0}
