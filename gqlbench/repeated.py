@@ -125,7 +125,9 @@ def repeated_section(metrics: Mapping[str, Mapping[str, Any]], k_max: int, title
     headers = ["Domain", "Metric", *(f"pass@{k}" for k in range(1, k_max + 1)), *(f"pass^{k}" for k in range(2, k_max + 1))]
     return [
         "",
-        f"Repeated sampling: {k_max} completions per sample. The table above scores completion 0 of each sample; "
+        "## Repeated sampling",
+        "",
+        f"{k_max} completions per sample. The table above scores completion 0 of each sample; "
         "pass@1 (= pass^1) is the mean over all completions, pass@k the chance that one of k completions passes, "
         "pass^k that all k do.",
         "",

@@ -124,10 +124,11 @@ def usage_section(cost: Mapping[str, Any] | None, latency: Mapping[str, Any] | N
     usd = cost.get("usd")
     lines = [
         "",
-        "Cost and latency:",
+        "## Cost and latency",
         "",
         f"- tokens: {cost['prompt_tokens']:,} prompt, {cost['completion_tokens']:,} completion "
-        f"({_f(cost['prompt_tokens_per_sample'], 1)} and {_f(cost['completion_tokens_per_sample'], 1)} per sample)",
+        f"({_f(cost['prompt_tokens_per_sample'], 1)} and {_f(cost['completion_tokens_per_sample'], 1)} per sample"
+        + (", all its completions together)" if latency["completions"] > latency["samples"] else ")"),
         f"- latency per completion ({latency['attribution']}): mean {_f(per.get('mean'))} s, p50 {_f(per.get('p50'))} s, "
         f"p95 {_f(per.get('p95'))} s",
         f"- throughput: {_f(latency.get('samples_per_s'), 3)} samples/s, {_f(latency.get('output_tokens_per_s'), 1)} output tokens/s "
