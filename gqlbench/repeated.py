@@ -20,7 +20,7 @@ always K), as a missing prediction scores 0 in Table 2.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from math import comb
+from math import comb, fsum
 from typing import Any
 
 from tabulate import tabulate
@@ -105,8 +105,8 @@ def repeated_metrics(samples: Sequence[Sample], completions: Sequence[SampleResu
                 continue
             entry = result.setdefault(group, {"pass_at_k": {}, "pass_hat_k": {}})
             ks = range(1, k_max + 1)
-            entry["pass_at_k"][metric] = {str(k): sum(pass_at_k(k_max, c, k) for c in correct) / len(correct) for k in ks}
-            entry["pass_hat_k"][metric] = {str(k): sum(pass_hat_k(k_max, c, k) for c in correct) / len(correct) for k in ks}
+            entry["pass_at_k"][metric] = {str(k): fsum(pass_at_k(k_max, c, k) for c in correct) / len(correct) for k in ks}
+            entry["pass_hat_k"][metric] = {str(k): fsum(pass_hat_k(k_max, c, k) for c in correct) / len(correct) for k in ks}
     return result
 
 
