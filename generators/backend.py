@@ -26,15 +26,19 @@ class GenerationConfig:
     max_new_tokens: int = 512
     stop: tuple[str, ...] = ()
     seed: int = 0
+    n: int = 1  # completions per request; only asked of a backend whose ``supports_n`` is true
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "temperature": self.temperature,
             "top_p": self.top_p,
             "max_new_tokens": self.max_new_tokens,
             "stop": list(self.stop),
             "seed": self.seed,
         }
+        if self.n != 1:
+            data["n"] = self.n
+        return data
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,13 @@ class GenerationRequest:
 
 @runtime_checkable
 class Backend(Protocol):
-    """What every model backend offers the prompting and running layers."""
+    """What every model backend offers the prompting and running layers.
+
+    Optional: a backend with a true ``supports_n`` attribute answers a config
+    with ``n > 1`` with ``n`` completions per request (``Completion.index``
+    0..n-1); without it, ``run --samples K`` calls ``generate`` once per
+    completion index with seed ``seed + index``.
+    """
 
     name: str  # "vllm", "openai", "hf"
     max_model_len: int  # context window in tokens

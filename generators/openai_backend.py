@@ -34,6 +34,7 @@ model name); otherwise it is an estimate, labelled as such in ``describe()``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import random
@@ -99,6 +100,7 @@ class OpenAIBackend:
     """Chat completions against ``base_url`` with bounded concurrency and retries."""
 
     name = "openai"
+    supports_n = True  # asks the server for ``n`` choices, and falls back to one request per completion
 
     def __init__(
         self,
@@ -133,6 +135,7 @@ class OpenAIBackend:
         self.tokenizer_path = tokenizer_path
         self._served = self._served_model_card()
         self.max_model_len, self.max_model_len_source = self._context_length(max_model_len)
+        self.n_supported: bool | None = None  # whether the server honours `n` (None: not asked yet)
 
     # -- the Backend protocol -------------------------------------------------------------------
 
@@ -150,10 +153,10 @@ class OpenAIBackend:
         if not requests:
             return
         with ThreadPoolExecutor(max_workers=min(self.concurrency, len(requests))) as pool:
-            futures = [pool.submit(self._complete, request, config) for request in requests]
+            futures = [pool.submit(self._complete_n, request, config) for request in requests]
             try:
                 for future in as_completed(futures):
-                    yield future.result()
+                    yield from future.result()
             finally:  # the consumer stopped early, or a fatal error: do not start what is still queued
                 for future in futures:
                     future.cancel()
@@ -172,6 +175,7 @@ class OpenAIBackend:
             else f"estimate: ceil(characters / {CHARS_PER_TOKEN_ESTIMATE}), no tokenizer given",
             "chat_template_sha256": text_sha256(getattr(self.tokenizer, "chat_template", None)),
             "options": dict(self.options),
+            "n_supported": self.n_supported,
             "versions": package_versions("openai"),
         }
 
@@ -186,7 +190,30 @@ class OpenAIBackend:
             messages.append({"role": "assistant", "content": request.assistant_prefix})
         return messages
 
-    def _complete(self, request: GenerationRequest, config: GenerationConfig) -> Completion:
+    def _complete_n(self, request: GenerationRequest, config: GenerationConfig) -> list[Completion]:
+        """``config.n`` completions of one request: one request with ``n`` while the server honours it, else n requests.
+
+        A server that answers ``n`` with an error or with fewer choices is asked once per completion from then
+        on (seed ``seed + index``, as a backend without ``n`` is); ``describe()["n_supported"]`` says which.
+        """
+        if config.n == 1:
+            return self._complete(request, config)
+        if self.n_supported is not False:
+            answer = self._complete(request, config, n=config.n)
+            if len(answer) == config.n:
+                self.n_supported = True
+                return answer
+            error = answer[0].error or ""
+            if not error.startswith("BadRequestError"):  # a failure that retrying later may fix: every completion failed
+                return [answer[0].model_copy(update={"index": i}) for i in range(config.n)]
+            self.n_supported = False  # an error the server has for `n` (or the request): ask per completion
+        return [
+            self._complete(request, dataclasses.replace(config, n=1, seed=config.seed + i))[0].model_copy(update={"index": i})
+            for i in range(config.n)
+        ]
+
+    def _complete(self, request: GenerationRequest, config: GenerationConfig, n: int = 1) -> list[Completion]:
+        """One request: its ``n`` completions, or one Completion with the error (too few choices count as one)."""
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": self._messages(request),
@@ -195,6 +222,8 @@ class OpenAIBackend:
             "max_tokens": config.max_new_tokens,
             "seed": config.seed,
         }
+        if n > 1:
+            kwargs["n"] = n
         if config.stop:
             kwargs["stop"] = list(config.stop)
         if request.assistant_prefix and self.options["continue_final_message"]:
@@ -209,20 +238,28 @@ class OpenAIBackend:
                                         f"{_short(exc)}; check --base-url, --model and ${self.api_key_env}") from None
                 if not is_transient(exc) or attempt == self.max_retries:
                     tries = f" after {attempt + 1} attempts" if attempt else ""
-                    return Completion(sample_id=request.sample_id, error=f"{type(exc).__name__}{tries}: {_short(exc)}")
+                    return [Completion(sample_id=request.sample_id, error=f"{type(exc).__name__}{tries}: {_short(exc)}")]
                 self._sleep(self._backoff(attempt, exc))
                 continue
             latency = time.perf_counter() - started
-            choice = response.choices[0]
             usage = response.usage
-            return Completion(
-                sample_id=request.sample_id,
-                text=choice.message.content or "",
-                tokens_in=usage.prompt_tokens if usage else 0,
-                tokens_out=usage.completion_tokens if usage else 0,
-                latency_s=latency,
-                finish_reason=choice.finish_reason,
-            )
+            choices = sorted(response.choices, key=lambda c: c.index)
+            if n > 1 and len(choices) < n:
+                return [Completion(sample_id=request.sample_id, error=f"BadRequestError: {len(choices)} choices for n={n}")]
+            out = usage.completion_tokens if usage else 0
+            completions = [
+                Completion(
+                    sample_id=request.sample_id,
+                    text=choice.message.content or "",
+                    tokens_in=usage.prompt_tokens if usage else 0,
+                    tokens_out=out // n + (1 if i < out % n else 0),  # the usage of n choices, split evenly
+                    latency_s=latency,
+                    finish_reason=choice.finish_reason,
+                    index=i,
+                )
+                for i, choice in enumerate(choices[:n])
+            ]
+            return completions
         raise AssertionError("unreachable: the loop returns on its last attempt")
 
     def _backoff(self, attempt: int, exc: BaseException) -> float:

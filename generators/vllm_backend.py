@@ -54,6 +54,7 @@ class VLLMBackend:
     """``vllm.LLM`` behind the Backend protocol; ``engine_args`` go to ``vllm.LLM`` unchanged."""
 
     name = "vllm"
+    supports_n = True  # ``GenerationConfig.n`` completions of one request (``SamplingParams.n``), one prefill
 
     def __init__(
         self, model_path: str | Path, *, max_model_len: int | None = None, progress: bool = False, **engine_args: Any
@@ -105,7 +106,11 @@ class VLLMBackend:
         return len(encode_prompt(self.tokenizer, text))
 
     def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
-        """One ``LLM.generate`` call for all requests; ``latency_s`` is that call's wall time."""
+        """One ``LLM.generate`` call for all requests; ``latency_s`` is that call's wall time.
+
+        With ``config.n > 1`` each request yields ``n`` completions (``index`` 0..n-1), sampled from one
+        seeded request, so the prompt is prefilled once.
+        """
         from vllm import SamplingParams
         from vllm.inputs import TokensPrompt
 
@@ -119,6 +124,7 @@ class VLLMBackend:
             max_tokens=config.max_new_tokens,
             stop=list(config.stop) or None,
             seed=config.seed,
+            n=config.n,
         )
         started = time.perf_counter()
         try:
@@ -130,9 +136,9 @@ class VLLMBackend:
             return
         latency = time.perf_counter() - started
         for (request, ids), output in zip(batch, outputs, strict=True):
-            best = output.outputs[0]
-            yield Completion(sample_id=request.sample_id, text=best.text, tokens_in=len(ids),
-                             tokens_out=len(best.token_ids), latency_s=latency, finish_reason=best.finish_reason)
+            for index, best in enumerate(output.outputs[: config.n]):
+                yield Completion(sample_id=request.sample_id, text=best.text, tokens_in=len(ids), tokens_out=len(best.token_ids),
+                                 latency_s=latency, finish_reason=best.finish_reason, index=index)
 
     def describe(self) -> dict[str, Any]:
         return {

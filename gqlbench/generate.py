@@ -10,6 +10,7 @@ never cached as an answer.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
@@ -33,7 +34,12 @@ if TYPE_CHECKING:
     from gqlbench.generators.react import Observer
     from gqlbench.mocks.sandbox import SandboxPool
 
-__all__ = ["Sink", "Generator", "generate"]
+__all__ = ["WALL_KEY", "Work", "Sink", "Generator", "generate"]
+
+WALL_KEY = "generation_wall_s"  # config.json: seconds spent generating, scoring and executing, over all sessions
+
+
+Work = tuple[Sample, tuple[int, ...]]  # a sample and the completion indices it still needs (0..K-1)
 
 
 class Sink:
@@ -48,8 +54,10 @@ class Sink:
 
         append_sample(self.samples_path, result)
 
-    def error(self, sample_id: str, error: str, completion: Completion | None) -> None:
+    def error(self, sample_id: str, error: str, completion: Completion | None, index: int | None = None) -> None:
         line: dict[str, Any] = {"id": sample_id, "error": error, "time": datetime.now(UTC).isoformat(timespec="seconds")}
+        if index is not None:
+            line["completion_index"] = index
         if completion is not None:
             line["completion"] = completion.model_dump(mode="json")
         with self.errors_path.open("a", encoding="utf-8") as fh:
@@ -87,8 +95,12 @@ def _too_long(sample: Sample, style: str, error: PromptTooLong, shown: dict[str,
     )
 
 
+# a finished completion: its result, its program (None: nothing was predicted) and its completion index
+_Finished = tuple[SampleResult, str | None, int]
+
+
 class Generator:
-    """Builds prompts for one run and turns chunks of samples into scored results."""
+    """Builds prompts for one run and turns chunks of samples into scored results (K completions each with --samples K)."""
 
     def __init__(self, settings: RunSettings, backend: Backend, observer: Observer | None, pool: Callable[[], SandboxPool]) -> None:
         self.settings = settings
@@ -108,45 +120,85 @@ class Generator:
             style=self.settings.prompt, reserve=self.config.max_new_tokens, assistant_prefix=self.style.assistant_prefix,
         )
 
-    def run_chunk(self, chunk: Sequence[Sample], sink: Sink) -> Iterator[SampleResult | str]:
+    def _labelled(self, result: SampleResult, index: int) -> SampleResult:
+        """With K > 1 a line says which completion it is; a K = 1 line is as it always was."""
+        if self.settings.samples == 1:
+            return result
+        from gqlbench.repeated import with_completion
+
+        return with_completion(result, index)
+
+    def run_chunk(self, chunk: Sequence[Work], sink: Sink) -> Iterator[SampleResult | str]:
         """Yield the id of each sample whose generation failed as it fails, then the chunk's results as they are written."""
-        finished: list[tuple[SampleResult, str | None]] = []  # a result and its program (None: nothing was predicted)
-        work: list[tuple[Sample, Prompt]] = []
-        for sample in chunk:
+        finished: list[_Finished] = []
+        work: list[tuple[Sample, Prompt, tuple[int, ...]]] = []
+        for sample, indices in chunk:
             try:
                 prompt = self.prompt(sample)
-                work.append((self.presenter(sample).sample, prompt))
+                work.append((self.presenter(sample).sample, prompt, indices))
             except PromptTooLong as exc:
-                finished.append((_too_long(sample, self.settings.prompt, exc, shown_record(self.presenter, sample.id)), None))
+                record = shown_record(self.presenter, sample.id)
+                finished += [(_too_long(sample, self.settings.prompt, exc, record), None, i) for i in indices]
         if work:
             yield from self._complete(work, sink, finished)
-        for result in self._executed(chunk, finished):
+        for result in self._executed([s for s, _ in chunk], finished):
             sink.sample(result)
             yield result
 
-    def _executed(self, chunk: Sequence[Sample], finished: list[tuple[SampleResult, str | None]]) -> list[SampleResult]:
-        """The results with Exec Success / Exec Match (when the run executes), in one sandbox batch."""
-        results = [result for result, _ in finished]
-        if not self.settings.execute or not results:
-            return results
+    def _executed(self, chunk: Sequence[Sample], finished: list[_Finished]) -> list[SampleResult]:
+        """The results with Exec Success / Exec Match (when the run executes), one sandbox batch per completion index."""
+        if not self.settings.execute or not finished:
+            return [self._labelled(result, i) for result, _, i in finished]
         from gqlbench.scoring import add_exec_scores
 
-        codes = {result.id: code for result, code in finished}
-        return add_exec_scores(results, {s.id: s for s in chunk}, codes, seed=self.settings.seed, pool=self.sandbox())
+        done: list[SampleResult] = []
+        for index in sorted({i for _, _, i in finished}):
+            group = [(result, code) for result, code, i in finished if i == index]
+            codes = {result.id: code for result, code in group}
+            results = add_exec_scores([r for r, _ in group], {s.id: s for s in chunk}, codes, seed=self.settings.seed,
+                                      pool=self.sandbox())
+            done += [self._labelled(result, index) for result in results]
+        return done
+
+    def _calls(self, work: Sequence[tuple[Sample, Prompt, tuple[int, ...]]]) -> Iterator[tuple[Completion, int]]:
+        """Every completion ``work`` asks for, with its completion index.
+
+        A backend with ``supports_n`` (and a style without steps) gets one
+        request per sample with ``n`` = the missing count; otherwise the style
+        generates once per missing index, seeded ``seed + index`` (so K = 1 is
+        one call at the run's seed, and ReAct draws K independent trajectories).
+        """
+        if self.settings.samples > 1 and not self.settings.style.uses_steps and getattr(self.backend, "supports_n", False):
+            groups: dict[tuple[int, ...], list[tuple[Sample, Prompt]]] = {}
+            for sample, prompt, indices in work:
+                groups.setdefault(indices, []).append((sample, prompt))
+            for indices, group in groups.items():
+                for completion in self.style.generate(group, self.backend, dataclasses.replace(self.config, n=len(indices))):
+                    if 0 <= completion.index < len(indices):
+                        yield completion, indices[completion.index]
+            return
+        for index in sorted({i for _, _, indices in work for i in indices}):
+            group = [(sample, prompt) for sample, prompt, indices in work if index in indices]
+            config = dataclasses.replace(self.config, seed=self.config.seed + index)
+            for completion in self.style.generate(group, self.backend, config):
+                yield completion, index
 
     def _complete(
-        self, work: Sequence[tuple[Sample, Prompt]], sink: Sink, finished: list[tuple[SampleResult, str | None]]
+        self, work: Sequence[tuple[Sample, Prompt, tuple[int, ...]]], sink: Sink, finished: list[_Finished]
     ) -> Iterator[str]:
         """Generate and statically score ``work`` into ``finished``; yield the ids whose generation failed."""
-        by_id = {s.id: (s, p) for s, p in work}
-        seen: set[str] = set()
-        for completion in self.style.generate(work, self.backend, self.config):
-            if completion.sample_id not in by_id or completion.sample_id in seen:
+        by_id = {s.id: (s, p) for s, p, _ in work}
+        wanted = {(s.id, i) for s, _, indices in work for i in indices}
+        label = (lambda i: i) if self.settings.samples > 1 else (lambda i: None)
+        seen: set[tuple[str, int]] = set()
+        for completion, index in self._calls(work):
+            key = (completion.sample_id, index)
+            if key not in wanted or key in seen:
                 continue
-            seen.add(completion.sample_id)
+            seen.add(key)
             shown, prompt = by_id[completion.sample_id]
             if completion.error:
-                sink.error(shown.id, completion.error, completion)
+                sink.error(shown.id, completion.error, completion, label(index))
                 yield shown.id
                 continue
             answer = self.style.answer(completion)
@@ -157,17 +209,18 @@ class Generator:
             else:
                 code = answer.code
             sample, code, prediction, record = real_program(self.presenter, shown.id, code, answer.prediction)
-            finished.append((_scored(sample or shown, prompt, completion, code, prediction, record), code))
-        for sample, _ in work:
-            if sample.id not in seen:
-                sink.error(sample.id, "the backend returned no completion for this sample", None)
-                yield sample.id
+            finished.append((_scored(sample or shown, prompt, completion, code, prediction, record), code, index))
+        for sample, _, indices in work:
+            for index in indices:
+                if (sample.id, index) not in seen:
+                    sink.error(sample.id, "the backend returned no completion for this sample", None, label(index))
+                    yield sample.id
 
 
-def _progress(total: int, initial: int, quiet: bool, stream: Any = None) -> Any:
+def _progress(total: int, initial: int, quiet: bool, stream: Any = None, unit: str = "sample") -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=total, initial=initial, unit="sample", disable=quiet, file=stream or sys.stderr, dynamic_ncols=True,
+    return tqdm(total=total, initial=initial, unit=unit, disable=quiet, file=stream or sys.stderr, dynamic_ncols=True,
                 desc="gqlbench run")
 
 
@@ -178,17 +231,20 @@ def generate(
     run_dir: Path,
     config: RunConfig,
     total: int,
-    planned: Sequence[Sample],
+    planned: Sequence[Work],
     batch_size: int,
     quiet: bool,
     observer: Observer | None,
     pool: Callable[[], SandboxPool],
     console: Any = None,
 ) -> None:
-    """Generate ``planned`` in chunks of ``batch_size`` into ``run_dir``, recording the backend in config.json.
+    """Generate ``planned`` in chunks of ``batch_size`` samples into ``run_dir``, recording the backend in config.json.
 
-    ``console`` is where the summary line and the progress bar go (the real
-    terminal while the engine's own output is sent to engine.log).
+    ``total`` counts completions (samples x K). ``console`` is where the summary
+    line and the progress bar go (the real terminal while the engine's own
+    output is sent to engine.log). The wall time of generating, scoring and
+    executing is added up over sessions in config.json's ``generation_wall_s``
+    (after every chunk), for the run's throughput and GPU-hour cost.
     """
     from gqlbench.engine_log import summary_line
 
@@ -198,10 +254,13 @@ def generate(
     write_json(run_dir / "config.json", config.to_json())
     generator = Generator(settings, backend, observer, pool)
     sink = Sink(run_dir)
-    bar = _progress(total, total - len(planned), quiet, console)
+    pending = sum(len(indices) for _, indices in planned)
+    bar = _progress(total, total - pending, quiet, console, "sample" if settings.samples == 1 else "completion")
     started, tokens_out, failed = time.perf_counter(), 0, 0
+    wall = float(config.extra.get(WALL_KEY) or 0.0)
     try:
         for start in range(0, len(planned), batch_size):
+            chunk_started = time.perf_counter()
             for item in generator.run_chunk(planned[start : start + batch_size], sink):
                 if isinstance(item, str):
                     failed += 1
@@ -210,5 +269,8 @@ def generate(
                     bar.update(1)
                 rate = tokens_out / max(time.perf_counter() - started, 1e-9)
                 bar.set_postfix({"tok/s": f"{rate:.1f}", "failed": failed}, refresh=False)
+            wall += time.perf_counter() - chunk_started
+            config.extra[WALL_KEY] = round(wall, 4)
+            write_json(run_dir / "config.json", config.to_json())
     finally:
         bar.close()

@@ -145,6 +145,7 @@ class Completion(_Record):
     finish_reason: str | None = None
     error: str | None = None
     steps: list[ReactStep] = Field(default_factory=list)  # ReAct: one entry per step
+    index: int = 0  # which of a request's ``n`` completions this is (GenerationConfig.n)
 
 
 class Program(_Record):
@@ -238,13 +239,16 @@ class ResultsDocument(_Record):
     skipped: list[SkippedSample] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)
-    relevance: dict[str, Any] | None = None
+    relevance: dict[str, Any] | None = None  # only a relevance run's (gqlbench.relevance_scores)
+    cost: dict[str, Any] | None = None  # a run's tokens and USD estimate (gqlbench.usage); absent from evaluate's
+    latency: dict[str, Any] | None = None  # a run's latency and throughput (gqlbench.usage)
 
     @model_serializer(mode="wrap")
-    def _leave_out_no_relevance(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _leave_out_absent_blocks(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        if self.relevance is None:  # only a relevance run has the block; other files keep their keys
-            data.pop("relevance", None)
+        for key in ("relevance", "cost", "latency"):  # blocks only some runs have; other files keep their keys
+            if data.get(key) is None:
+                data.pop(key, None)
         return data
 
 

@@ -42,8 +42,10 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.jsonl import BOM, decode_line, read_lines, utf8_data, utf8_text
 from gqlbench.metrics import Metric, aggregate, all_metrics, metric_titles
 from gqlbench.records import ResultsDocument, SampleResult, SkippedSample
+from gqlbench.repeated import completion_index, repeated_section
 from gqlbench.statistics import DEFAULT_RESAMPLES
 from gqlbench.uncertainty import add_uncertainty, uncertainty_section
+from gqlbench.usage import usage_section
 
 __all__ = [
     "SAMPLES_FILE",
@@ -151,28 +153,31 @@ def _is_result(fragment: bytes) -> bool:
     return True
 
 
-def read_samples(path: Path) -> list[SampleResult]:
+def read_samples(path: Path, *, every: bool = False) -> list[SampleResult]:
     """Read ``samples.jsonl`` back: one result per id (the first, should a hand edit repeat one), in file order.
 
-    A last line without its newline is kept when it is a whole result, and left
-    out otherwise: it was cut by a kill while being appended (see
-    :func:`repair_samples`). Any other line that is not a sample result is an
-    error naming the file and the line.
+    A run with ``--samples K`` has K lines per id, told apart by their
+    ``completion`` index (:mod:`gqlbench.repeated`); this returns completion 0
+    of each sample (the lines Table 2 scores), or with ``every`` one line per
+    (id, completion). A last line without its newline is kept when it is a whole
+    result, and left out otherwise: it was cut by a kill while being appended
+    (see :func:`repair_samples`). Any other line that is not a sample result is
+    an error naming the file and the line.
     """
     data = path.read_bytes()
     offset = len(BOM) if data.startswith(BOM) else 0  # a hand edit in an editor that adds one
     lines, tail = _split(data[offset:])
     if tail.strip() and _is_result(tail):
         lines.append(tail)
-    results: dict[str, SampleResult] = {}
+    results: dict[tuple[str, int], SampleResult] = {}
     for number, raw in enumerate(lines, start=1):
         where = f"{path}:{number}"
         line = decode_line(raw, where, offset)
         offset += len(raw) + 1
         if line.strip():
             result = _parse_line(line, where)
-            results.setdefault(result.id, result)
-    return list(results.values())
+            results.setdefault((result.id, completion_index(result)), result)
+    return [r for (_, index), r in results.items() if every or index == 0]
 
 
 def repair_samples(path: Path) -> str | None:
@@ -200,15 +205,30 @@ def repair_samples(path: Path) -> str | None:
 
 
 def results_document(
-    results: Sequence[SampleResult], missing: Sequence[str] = (), meta: Mapping[str, object] | None = None
+    results: Sequence[SampleResult],
+    missing: Sequence[str] = (),
+    meta: Mapping[str, object] | None = None,
+    *,
+    repeated: Mapping[str, Mapping[str, object]] | None = None,
+    usage: tuple[dict, dict] | None = None,
 ) -> ResultsDocument:
-    """The content of ``results.json`` for a run's sample results (``meta["bootstrap"]``: resamples of the intervals)."""
+    """The content of ``results.json`` for a run's sample results (``meta["bootstrap"]``: resamples of the intervals).
+
+    ``repeated``: pass@k / pass^k per group (:func:`gqlbench.repeated.repeated_metrics`), added to that
+    group's metrics; ``usage``: the ``cost`` and ``latency`` blocks (:func:`gqlbench.usage.usage_blocks`).
+    """
     resamples = int((meta or {}).get("bootstrap", DEFAULT_RESAMPLES))  # type: ignore[call-overload]
+    metrics = add_uncertainty(aggregate(results), results, resamples)
+    for group, values in (repeated or {}).items():
+        metrics.setdefault(group, {}).update(values)
+    cost, latency = usage if usage is not None else (None, None)
     return ResultsDocument(
-        metrics=add_uncertainty(aggregate(results), results, resamples),
+        metrics=metrics,
         skipped=[SkippedSample(id=r.id, reason=r.skipped) for r in results if r.skipped is not None],
         missing=list(missing),
         meta=dict(meta or {}),
+        cost=cost,
+        latency=latency,
     )
 
 
@@ -332,6 +352,8 @@ def render_report(document: ResultsDocument, title: str = "gqlbench results") ->
         lines += ["", "## Cases that cannot be done (relevance)", "",
                   "The table above scores the possible cases only; these rates are their own block.", "",
                   render_relevance(document.relevance)]
+    lines += repeated_section(metrics, int(document.meta.get("samples") or 1), metric_titles())
+    lines += usage_section(document.cost, document.latency)
     if document.meta:
         lines += ["", "Run:", ""]
         lines += [f"- {key}: `{value}`" for key, value in document.meta.items()]
@@ -344,9 +366,13 @@ def write_summary(
     missing: Sequence[str] = (),
     meta: Mapping[str, object] | None = None,
     relevance: dict[str, Any] | None = None,
+    **sections: Any,
 ) -> ResultsDocument:
-    """Write ``results.json`` and ``report.md`` from sample results (and a relevance run's block); returns the document."""
-    document = results_document(results, missing, meta).model_copy(update={"relevance": relevance})
+    """Write ``results.json`` and ``report.md`` from sample results; returns the document.
+
+    ``relevance``: a relevance run's block; ``sections``: see :func:`results_document`.
+    """
+    document = results_document(results, missing, meta, **sections).model_copy(update={"relevance": relevance})
     _replace_all(_summary_files(out_dir, document))
     return document
 
@@ -399,6 +425,8 @@ class RunSummary:
     split: str
     metrics: dict[str, dict]
     settings: dict[str, str] = field(default_factory=dict)  # prompt settings (--functions, ...) as config.json has them
+    cost: dict | None = None  # a run's cost and latency blocks (gqlbench.usage); None for evaluate's folders
+    latency: dict | None = None
 
 
 def _label(value: object) -> str:
@@ -434,6 +462,8 @@ def load_run(run_dir: Path) -> RunSummary:
         split=_label(config.get("split") or meta.get("splits") or "-"),
         metrics=document.metrics,
         settings=_prompt_settings(config),
+        cost=document.cost,
+        latency=document.latency,
     )
 
 

@@ -20,6 +20,7 @@ from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES, SHOT_SPLIT
 from gqlbench.generators.styles import DEFAULT_STYLE, PromptStyle, get_style
 from gqlbench.provenance import git_commit, run_versions
 from gqlbench.records import Sample
+from gqlbench.usage import Prices
 
 __all__ = ["OBSERVE_MODES", "DEFAULT_BATCH_SIZE", "SETTING_DEFAULTS", "RunSettings", "RunOptions", "RunConfig"]
 
@@ -57,10 +58,15 @@ class RunSettings:
     obfuscate: str = "none"  # --obfuscate none | names | params | descriptions | all
     schema: str = "full"  # --schema full | types-only | none
     relevance: bool = False  # run the relevance set of the split (gqlbench.relevance): possible and impossible cases
+    samples: int = 1  # completions per sample (--samples K); stored only when K > 1, so older folders resume
 
     def __post_init__(self) -> None:
         get_style(self.prompt)  # an unknown prompt style is an error now, before any work
         self.prompt_setting  # noqa: B018 - an unknown --functions/--obfuscate/--schema value too
+        if self.samples < 1 or (self.samples > 1 and self.temperature <= 0):
+            raise GqlbenchError(
+                f"--samples {self.samples}: needs K >= 1, and K > 1 needs --temperature > 0 (greedy decoding repeats one answer)"
+            )
         if self.shot_rule not in SHOT_RULES:
             raise GqlbenchError(f"unknown shot rule {self.shot_rule!r}; choose one of {', '.join(SHOT_RULES)}")
         if self.observe not in OBSERVE_MODES:
@@ -96,6 +102,8 @@ class RunSettings:
             settings.update(max_steps=None, observe=None)
         if not self.relevance:  # absent unless set, so folders of earlier versions still resume
             del settings["relevance"]
+        if self.samples == 1:
+            del settings["samples"]
         loaded: dict[str, Any] = json.loads(json.dumps(settings))
         return loaded
 
@@ -110,6 +118,8 @@ class RunOptions:
     quiet: bool = False
     batch_size: int = DEFAULT_BATCH_SIZE
     verbose: bool = False  # engine logs live on the console instead of only in engine.log
+    bootstrap: int | None = None  # resamples of results.json's intervals (None: the default)
+    prices: Prices = Prices()  # for the cost estimate; prices change no output, so they are no setting
 
 
 @dataclass

@@ -64,8 +64,11 @@ def read_config(run_dir: Path) -> RunConfig | None:
     return RunConfig.from_json(data, path)
 
 
-def finished(run_dir: Path, *, repair: bool = False) -> list[SampleResult]:
-    """The finished samples of a run (none before its first); ``repair`` first removes a line cut by a kill."""
+def finished(run_dir: Path, *, repair: bool = False, every: bool = False) -> list[SampleResult]:
+    """The finished samples of a run (none before its first); ``repair`` first removes a line cut by a kill.
+
+    ``every``: all K completions of each sample (``--samples K``), not only completion 0.
+    """
     from gqlbench.results import SAMPLES_FILE, read_samples, repair_samples
 
     path = run_dir / SAMPLES_FILE
@@ -74,7 +77,7 @@ def finished(run_dir: Path, *, repair: bool = False) -> list[SampleResult]:
     if not path.is_file():
         return []
     try:
-        return read_samples(path)
+        return read_samples(path, every=every)
     except GqlbenchError as exc:
         raise GqlbenchError(f"{exc}; fix the line or use --overwrite") from None
 

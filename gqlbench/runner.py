@@ -22,17 +22,19 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gqlbench.dataset import data_hash, load_split, split_of
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import Backend
 from gqlbench.generators.react import Observer, SchemaObserver
 from gqlbench.records import ResultsDocument, Sample, SampleResult
+from gqlbench.repeated import completion_index
 from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunConfig, RunOptions, RunSettings
 from gqlbench.run_folder import RUN_FILES, choose_dir, clear, exclusive, finished, model_slug, read_config, write_json
 
 if TYPE_CHECKING:
+    from gqlbench.generate import Work
     from gqlbench.mocks.sandbox import SandboxPool
     from gqlbench.relevance import Dropped
 
@@ -148,6 +150,7 @@ def _write_outputs(
     results: list[SampleResult],
     config: RunConfig,
     pool: Callable[[], SandboxPool],
+    sections: dict[str, Any],
     dropped: Sequence[Dropped] = (),
 ) -> tuple[ResultsDocument, list[str]]:
     """results.json and report.md as ``gqlbench evaluate`` writes them: a sample without a result scores 0 and is listed."""
@@ -182,8 +185,9 @@ def _write_outputs(
         shots=config.settings["shots"],
         execute=config.settings.get("execute"),
         seed=config.settings["seed"],
+        **_run_extras(config.settings, sections.pop("bootstrap", None)),
     )
-    return write_summary(run_dir, scored, missing, meta, relevance), failed
+    return write_summary(run_dir, scored, missing, meta, relevance, **sections), failed
 
 
 def _dropped(settings: RunSettings) -> list[Dropped]:
@@ -192,6 +196,16 @@ def _dropped(settings: RunSettings) -> list[Dropped]:
     from gqlbench.relevance import relevance_set
 
     return relevance_set(_chosen_samples(settings), load_errata(settings.data))[1]
+
+
+def _run_extras(settings: dict[str, Any], bootstrap: int | None) -> dict[str, Any]:
+    """meta keys only some runs have: K of --samples K, and --bootstrap N."""
+    extras: dict[str, Any] = {}
+    if settings.get("samples", 1) != 1:
+        extras["samples"] = settings["samples"]
+    if bootstrap is not None:
+        extras["bootstrap"] = bootstrap
+    return extras
 
 
 def run(
@@ -230,8 +244,7 @@ def _run(
         if config is None:
             config = RunConfig.new(settings, samples)
             write_json(run_dir / "config.json", config.to_json())
-        done = {r.id for r in finished(run_dir, repair=True)}
-        planned = [s for s in samples if s.id not in done]
+        planned = _pending(samples, finished(run_dir, repair=True, every=True), settings.samples)
         resumed_from = len(samples) - len(planned)
         if planned:
             if existed:
@@ -242,7 +255,7 @@ def _run(
             with engine_output(run_dir, verbose=options.verbose) as console:  # engine chatter -> engine.log
                 backend = backend_factory(settings)
                 try:
-                    generate(settings, backend, run_dir=run_dir, config=config, total=len(samples), planned=planned,
+                    generate(settings, backend, run_dir=run_dir, config=config, total=len(samples) * settings.samples, planned=planned,
                              batch_size=options.batch_size, quiet=options.quiet, observer=observer, pool=pool,
                              console=console)
                 finally:
@@ -250,6 +263,35 @@ def _run(
         results = finished(run_dir)
         by_id = {r.id: r for r in results}
         ordered = [by_id[s.id] for s in samples if s.id in by_id]
+        every = finished(run_dir, every=True)
         dropped = _dropped(settings) if settings.relevance else []
-        document, missing = _write_outputs(run_dir, samples, ordered, config, pool, dropped)
-    return RunOutcome(run_dir, ordered, document.metrics, missing, resumed_from, already_complete=not planned)
+        sections = _sections(settings, options, samples, every, config)
+        document, _ = _write_outputs(run_dir, samples, ordered, config, pool, sections, dropped)
+        incomplete = [s.id for s, _ in _pending(samples, every, settings.samples)]  # impossible relevance cases too
+    return RunOutcome(run_dir, ordered, document.metrics, incomplete, resumed_from, already_complete=not planned)
+
+
+def _pending(samples: Sequence[Sample], done: Sequence[SampleResult], k: int) -> list[Work]:
+    """Each sample with a completion index 0..k-1 not yet in samples.jsonl, and those indices (resume is per completion)."""
+    have = {(r.id, completion_index(r)) for r in done}
+    pending = [(s, tuple(i for i in range(k) if (s.id, i) not in have)) for s in samples]
+    return [(s, indices) for s, indices in pending if indices]
+
+
+def _sections(
+    settings: RunSettings, options: RunOptions, samples: Sequence[Sample], every: Sequence[SampleResult], config: RunConfig
+) -> dict[str, Any]:
+    """results.json's extras of a run: pass@k / pass^k (K > 1) and the cost and latency blocks."""
+    from gqlbench.generate import WALL_KEY
+    from gqlbench.repeated import repeated_metrics
+    from gqlbench.usage import usage_blocks
+
+    wall = config.extra.get(WALL_KEY)
+    usage = usage_blocks(every, wall_s=float(wall) if wall is not None else None, backend=(config.backend or {}).get("backend"),
+                         steps=settings.style.uses_steps, prices=options.prices)
+    if settings.relevance:  # pass@k, like Table 2, on the possible cases only
+        from gqlbench.relevance import is_impossible_id
+
+        samples = [s for s in samples if not is_impossible_id(s.id)]
+    repeated = repeated_metrics(samples, every, settings.samples) if settings.samples > 1 else None
+    return {"repeated": repeated, "usage": usage, "bootstrap": options.bootstrap}

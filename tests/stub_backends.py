@@ -20,6 +20,10 @@ and can be slowed down or made to fail through model args:
 - ``loads``: a file that gets one line per construction (an engine load);
 - ``decline``: any non-empty value answers ``raise NotSupported(...)`` when the prompt does not offer
   every function the gold program calls (a relevance run's impossible case), as a careful model would.
+- ``wrong``: ``ID@SEED`` or ``@SEED`` tokens joined by ``+``: a completion of that sample (any sample) drawn
+  with that seed answers prose without a program (scored 0), so repeated sampling has something to count;
+- ``n``: any non-empty value makes the stub honour ``GenerationConfig.n`` (``supports_n``), completion j of a
+  request drawn with seed ``seed + j``; without it the run asks once per completion index.
 
 An impossible relevance case (``test-impossible/3``) is answered from its sample's (``test/3``) gold.
 """
@@ -60,6 +64,8 @@ class StubBackend:
         seed: int = 0,
         loads: str = "",
         decline: str = "",
+        wrong: str = "",
+        n: str = "",
     ) -> None:
         if loads:
             with open(loads, "a", encoding="utf-8") as fh:
@@ -79,6 +85,8 @@ class StubBackend:
         self.log = log
         self.surrogate = "\ud800" if surrogate else ""
         self.decline = bool(decline)
+        self.wrong = {w for w in str(wrong).split("+") if w}
+        self.supports_n = bool(n)
         self.closed = False
         self.shown = (obfuscate, functions, int(seed)) if obfuscate else None
 
@@ -114,7 +122,8 @@ class StubBackend:
     def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
         if self.log:
             with open(self.log, "a", encoding="utf-8") as fh:
-                fh.write(" ".join(r.sample_id for r in requests) + "\n")
+                sampling = f" seed={config.seed} n={config.n}" if self.wrong or self.supports_n else ""
+                fh.write(" ".join(r.sample_id for r in requests) + sampling + "\n")
         for request in requests:
             if self.delay:
                 time.sleep(self.delay)
@@ -122,15 +131,19 @@ class StubBackend:
             if request.sample_id in self.fail or (self.fail_while and Path(self.fail_while).exists()):
                 yield Completion(sample_id=request.sample_id, tokens_in=prompt_tokens, error="stub failure")
                 continue
-            text = self.answer(request)
-            yield Completion(
-                sample_id=request.sample_id,
-                text=text,
-                tokens_in=prompt_tokens,
-                tokens_out=self.count_tokens(text),
-                latency_s=self.delay,
-                finish_reason="stop",
-            )
+            for index in range(config.n if self.supports_n else 1):
+                seed = config.seed + index
+                wrong = {f"{request.sample_id}@{seed}", f"@{seed}"} & self.wrong
+                text = "I do not know how to answer this." if wrong else self.answer(request)
+                yield Completion(
+                    sample_id=request.sample_id,
+                    text=text,
+                    tokens_in=prompt_tokens,
+                    tokens_out=self.count_tokens(text),
+                    latency_s=self.delay,
+                    finish_reason="stop",
+                    index=index,
+                )
 
     def describe(self) -> dict[str, Any]:
         return {"backend": self.name, "model": self.model, "max_model_len": self.max_model_len}

@@ -19,8 +19,9 @@ from gqlbench.compare import (
 )
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import metric_titles
-from gqlbench.results import SAMPLES_FILE, load_run, read_samples, render_comparison, setting_columns
+from gqlbench.results import SAMPLES_FILE, RunSummary, load_run, read_samples, render_comparison, setting_columns
 from gqlbench.statistics import DEFAULT_RESAMPLES
+from gqlbench.usage import Prices, recost, usage_row, usage_table
 
 __all__ = ["report"]
 
@@ -53,8 +54,20 @@ __all__ = ["report"]
     type=click.IntRange(min=1),
     help="Resamples of the paired bootstrap intervals and permutation tests.",
 )
+@click.option("--price-in", type=click.FloatRange(min=0), default=None, help="USD per million prompt tokens: recompute each run's cost.")
+@click.option("--price-out", type=click.FloatRange(min=0), default=None, help="USD per million completion tokens.")
+@click.option("--gpu-hour-price", type=click.FloatRange(min=0), default=None, help="USD per GPU hour x each run's wall time.")
 def report(
-    run_dirs: tuple[Path, ...], fmt: str, table2_only: bool, json_out: Path | None, power: bool, power_n: int | None, bootstrap: int
+    run_dirs: tuple[Path, ...],
+    fmt: str,
+    table2_only: bool,
+    json_out: Path | None,
+    power: bool,
+    power_n: int | None,
+    bootstrap: int,
+    price_in: float | None,
+    price_out: float | None,
+    gpu_hour_price: float | None,
 ) -> None:
     """Compare runs: one row per run and domain, a column per registered metric the runs have.
 
@@ -74,6 +87,10 @@ def report(
     if runs:
         click.echo(render_comparison(runs, fmt=fmt, table2_only=table2_only))
         _settings_sections(run_dirs, [f"{r.model} / {r.prompt} / {r.split} ({r.path})" for r in runs], fmt, table2_only)
+        usage = _usage(runs, Prices(price_in, price_out, gpu_hour_price), fmt)
+        if usage is not None:
+            click.echo("\nCost and latency (latency per completion; see `latency.attribution` in results.json):\n\n" + usage[0])
+            document["usage"] = usage[1]
     if len(runs) > 1:
         samples = [_samples(d) for d in run_dirs]
         varied = set(setting_columns(runs))  # runs differing in a prompt setting are not repeats of one configuration
@@ -112,6 +129,16 @@ def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, 
     relevance = [(label, block) for label, block in blocks if block is not None]
     if relevance:
         click.echo("\n" + render_relevance_runs(relevance, fmt))
+def _usage(runs: list[RunSummary], prices: Prices, fmt: str) -> tuple[str, list[dict[str, Any]]] | None:
+    """The cost and latency table across runs (None: no run recorded usage); given prices replace the runs' own."""
+    if not any(r.cost and r.latency for r in runs):
+        return None
+    rows, blocks = [], []
+    for r in runs:
+        cost = recost(r.cost, r.latency, prices) if prices.given() and r.cost and r.latency else r.cost
+        rows.append(usage_row([r.model, r.prompt, r.split], cost, r.latency))
+        blocks.append({"run": str(r.path), "cost": cost, "latency": r.latency})
+    return usage_table(rows, fmt), blocks
 
 
 def _samples(run_dir: Path) -> list:

@@ -14,6 +14,7 @@ from gqlbench.generators.sdl_view import SCHEMA_CHOICES
 from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES
 from gqlbench.generators.styles import DEFAULT_STYLE, STYLES
 from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunOptions, RunSettings
+from gqlbench.statistics import DEFAULT_RESAMPLES
 
 __all__ = ["run"]
 
@@ -82,6 +83,15 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
     default=None,
     help="Benchmark folder (default: the bundled GraphQLRestBench).",
 )
+@click.option("--samples", "n_samples", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Completions per sample (K, needs --temperature > 0): pass@k and pass^k for k = 1..K; "
+              "the Table 2 scores are those of completion 0.")
+@click.option("--bootstrap", type=click.IntRange(min=1), default=None,
+              help=f"Resamples of results.json's 95% intervals [default: {DEFAULT_RESAMPLES}].")
+@click.option("--price-in", type=click.FloatRange(min=0), default=None, help="USD per million prompt tokens, for the cost estimate.")
+@click.option("--price-out", type=click.FloatRange(min=0), default=None, help="USD per million completion tokens.")
+@click.option("--gpu-hour-price", type=click.FloatRange(min=0), default=None,
+              help="USD per GPU hour: cost = price x the run's wall time (used when no token prices are given).")
 @click.option("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, show_default=True,
               help="Samples per batched generation; a killed run loses at most one batch.")
 @click.option("--overwrite", is_flag=True, help="Start the run over (says which files it removes).")
@@ -118,6 +128,11 @@ def run(
     base_url: str | None,
     api_key_env: str | None,
     data: Path | None,
+    n_samples: int,
+    bootstrap: int | None,
+    price_in: float | None,
+    price_out: float | None,
+    gpu_hour_price: float | None,
     batch_size: int,
     overwrite: bool,
     quiet: bool,
@@ -132,6 +147,7 @@ def run(
     """
     from gqlbench.generators.factory import parse_model_args
     from gqlbench.runner import run as run_benchmark
+    from gqlbench.usage import Prices
 
     if split.endswith("-relevance"):  # --split test-relevance: the documented alias of --relevance
         split, relevance = split.removesuffix("-relevance"), True
@@ -159,13 +175,16 @@ def run(
         obfuscate=obfuscate,
         schema=schema,
         relevance=relevance,
+        samples=n_samples,
     )
     if dry_run:
         from gqlbench.dry_run import dry_run as render_dry_run
 
         click.echo(render_dry_run(settings))
         return
-    options = RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size, verbose=verbose)
+    prices = Prices(price_in, price_out, gpu_hour_price)
+    options = RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size, verbose=verbose,
+                         bootstrap=bootstrap, prices=prices)
     if matrix:
         _run_grid(settings, options, matrix, html)
         return
@@ -184,8 +203,9 @@ def run(
 
         click.echo(f"html report: {write_run_html(outcome.run_dir)}")
     if outcome.missing:
+        total = len(set(outcome.missing) | {r.id for r in outcome.results})
         raise GqlbenchError(
-            f"{len(outcome.missing)} of {len(outcome.missing) + len(outcome.results)} samples failed to generate "
+            f"{len(outcome.missing)} of {total} samples failed to generate{' (some of their completions)' if n_samples > 1 else ''} "
             f"(see {outcome.run_dir / 'errors.jsonl'}); re-run the same command to retry them"
         )
 

@@ -269,3 +269,48 @@ def test_real_vllm_server(vllm_server: tuple[str, Path]) -> None:
     rendered = served.render(requests[0].messages)
     assert out["capital"].tokens_in == served.count_tokens(rendered)  # our rendering is what the server saw
     served.close()
+
+
+# -- n completions per request (run --samples K) ---------------------------------------------------
+
+
+def choices(body: dict[str, Any], count: int | None = None) -> Reply:
+    """`count` choices (default: as many as the body asks for), the usage summed over them."""
+    n = body.get("n", 1) if count is None else count
+    status, reply, headers = ok("x", completion_tokens=3 * n + 1)
+    reply["choices"] = [{"index": i, "message": {"role": "assistant", "content": f"seed {body['seed']} choice {i}"},
+                         "finish_reason": "stop"} for i in range(n)]
+    return status, reply, headers
+
+
+def test_a_server_with_n_answers_k_completions_in_one_request(serve: Callable[..., FakeServer]) -> None:
+    server = serve(lambda n, body: choices(body))
+    client = backend(server)
+    out = list(client.generate([request("a")], GenerationConfig(temperature=0.7, n=3, seed=5)))
+    assert [(c.index, c.text) for c in out] == [(i, f"seed 5 choice {i}") for i in range(3)]
+    assert [c.tokens_out for c in out] == [4, 3, 3] and all(c.tokens_in == 5 for c in out)  # usage split over choices
+    assert [b.get("n") for b in server.bodies] == [3] and client.describe()["n_supported"] is True
+
+
+@pytest.mark.parametrize("reply", ["ignores n", "refuses n"])
+def test_a_server_without_n_gets_one_request_per_completion(serve: Callable[..., FakeServer], reply: str) -> None:
+    def script(n: int, body: dict[str, Any]) -> Reply:
+        if "n" in body:
+            return choices(body, 1) if reply == "ignores n" else fail(400)
+        return choices(body)
+
+    server = serve(script)
+    client = backend(server, concurrency=1)
+    config = GenerationConfig(temperature=0.7, n=3, seed=5)
+    out = list(client.generate([request("a"), request("b")], config))
+    assert sorted((c.sample_id, c.index, c.text) for c in out) == [
+        (s, i, f"seed {5 + i} choice 0") for s in "ab" for i in range(3)
+    ]
+    assert all(c.error is None for c in out) and client.describe()["n_supported"] is False
+    assert [b.get("n") for b in server.bodies] == [3, None, None, None, None, None, None]  # asked with n once only
+
+
+def test_a_transient_failure_with_n_fails_every_completion(serve: Callable[..., FakeServer]) -> None:
+    server = serve(lambda n, body: fail(503))
+    out = list(backend(server, max_retries=0).generate([request("a")], GenerationConfig(temperature=0.7, n=2)))
+    assert [c.index for c in out] == [0, 1] and all(c.error and c.error.startswith("InternalServerError") for c in out)

@@ -61,6 +61,13 @@ def test_sampling_with_a_seed_is_reproducible(vllm: Backend) -> None:
     assert first == again
 
 
+def test_n_draws_k_completions_of_one_request(vllm: Backend) -> None:
+    config = GenerationConfig(temperature=1.0, max_new_tokens=16, seed=7, n=3)
+    out = list(vllm.generate([ask("story", "Tell me a one-sentence story.")], config))
+    assert [c.index for c in out] == [0, 1, 2] and getattr(vllm, "supports_n", False)
+    assert len({c.text for c in out}) > 1 and all(c.tokens_in == out[0].tokens_in and c.tokens_out > 0 for c in out)
+
+
 def test_describe_records_engine_and_versions(vllm: Backend) -> None:
     info = vllm.describe()
     assert info["weights_sha256"].startswith("sha256:") and info["chat_template_sha256"].startswith("sha256:")
