@@ -26,6 +26,7 @@ from gqlbench.generators.styles import StyleOptions
 from gqlbench.records import Completion, Prompt, Sample, SampleResult
 from gqlbench.run_config import RunConfig, RunSettings
 from gqlbench.run_folder import write_json
+from gqlbench.timings import StageClock
 
 if TYPE_CHECKING:
     from gqlbench.generators.react import Observer
@@ -86,7 +87,11 @@ def _too_long(sample: Sample, style: str, error: PromptTooLong) -> SampleResult:
 class Generator:
     """Builds prompts for one run and turns chunks of samples into scored results."""
 
-    def __init__(self, settings: RunSettings, backend: Backend, observer: Observer | None, pool: Callable[[], SandboxPool]) -> None:
+    def __init__(
+        self, settings: RunSettings, backend: Backend, observer: Observer | None, pool: Callable[[], SandboxPool],
+        clock: StageClock | None = None,
+    ) -> None:
+        self.clock = clock or StageClock()
         self.settings = settings
         self.sandbox = pool
         self.backend = backend
@@ -105,15 +110,19 @@ class Generator:
         """Yield the id of each sample whose generation failed as it fails, then the chunk's results as they are written."""
         finished: list[tuple[SampleResult, str | None]] = []  # a result and its program (None: nothing was predicted)
         work: list[tuple[Sample, Prompt]] = []
-        for sample in chunk:
-            try:
-                work.append((sample, self._prompt(sample)))
-            except PromptTooLong as exc:
-                finished.append((_too_long(sample, self.settings.prompt, exc), None))
+        with self.clock.stage("prompts"):
+            for sample in chunk:
+                try:
+                    work.append((sample, self._prompt(sample)))
+                except PromptTooLong as exc:
+                    finished.append((_too_long(sample, self.settings.prompt, exc), None))
         if work:
             yield from self._complete(work, sink, finished)
-        for result in self._executed(chunk, finished):
-            sink.sample(result)
+        with self.clock.stage("execution"):
+            executed = self._executed(chunk, finished)
+        for result in executed:
+            with self.clock.stage("writing"):
+                sink.sample(result)
             yield result
 
     def _executed(self, chunk: Sequence[Sample], finished: list[tuple[SampleResult, str | None]]) -> list[SampleResult]:
@@ -132,7 +141,7 @@ class Generator:
         """Generate and statically score ``work`` into ``finished``; yield the ids whose generation failed."""
         by_id = {s.id: (s, p) for s, p in work}
         seen: set[str] = set()
-        for completion in self.style.generate(work, self.backend, self.config):
+        for completion in self._timed(self.style.generate(work, self.backend, self.config)):
             if completion.sample_id not in by_id or completion.sample_id in seen:
                 continue
             seen.add(completion.sample_id)
@@ -141,18 +150,30 @@ class Generator:
                 sink.error(sample.id, completion.error, completion)
                 yield sample.id
                 continue
-            answer = self.style.answer(completion)
-            if answer.code is None:
-                from gqlbench.metrics import extract_code
+            self.clock.count(completion.tokens_in or 0, completion.tokens_out or 0)
+            with self.clock.stage("scoring"):
+                answer = self.style.answer(completion)
+                if answer.code is None:
+                    from gqlbench.metrics import extract_code
 
-                code = extract_code(answer.prediction)
-            else:
-                code = answer.code
-            finished.append((_scored(sample, prompt, completion, code, answer.prediction), code))
+                    code = extract_code(answer.prediction)
+                else:
+                    code = answer.code
+                finished.append((_scored(sample, prompt, completion, code, answer.prediction), code))
         for sample, _ in work:
             if sample.id not in seen:
                 sink.error(sample.id, "the backend returned no completion for this sample", None)
                 yield sample.id
+
+
+    def _timed(self, completions: Iterator[Completion]) -> Iterator[Completion]:
+        """``completions``, the time spent producing each one counted as generation."""
+        while True:
+            with self.clock.stage("generation"):
+                completion = next(completions, None)
+            if completion is None:
+                return
+            yield completion
 
 
 def _progress(total: int, initial: int, quiet: bool, stream: Any = None) -> Any:
@@ -175,6 +196,7 @@ def generate(
     observer: Observer | None,
     pool: Callable[[], SandboxPool],
     console: Any = None,
+    clock: StageClock | None = None,
 ) -> None:
     """Generate ``planned`` in chunks of ``batch_size`` into ``run_dir``, recording the backend in config.json.
 
@@ -183,11 +205,15 @@ def generate(
     """
     from gqlbench.engine_log import summary_line
 
-    description = backend.describe()
+    clock = clock or StageClock()
+    with clock.stage("engine_load"):  # describing a local model hashes its weights
+        description = backend.describe()
     print(summary_line(description), file=console or sys.stderr)
-    config.record_backend(description)
-    write_json(run_dir / "config.json", config.to_json())
-    generator = Generator(settings, backend, observer, pool)
+    with clock.stage("writing"):
+        config.record_backend(description)
+        write_json(run_dir / "config.json", config.to_json())
+    with clock.stage("prompts"):  # the few-shot pool
+        generator = Generator(settings, backend, observer, pool, clock)
     sink = Sink(run_dir)
     bar = _progress(total, total - len(planned), quiet, console)
     started, tokens_out, failed = time.perf_counter(), 0, 0

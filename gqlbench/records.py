@@ -236,6 +236,15 @@ class ResultsDocument(_Record):
     skipped: list[SkippedSample] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)
+    timings: dict[str, Any] | None = None  # gqlbench run: seconds per stage of the invocation (gqlbench.timings)
+
+    @model_serializer(mode="wrap")
+    def _without_unset_timings(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """``gqlbench evaluate`` times nothing: its results.json keeps the keys it always had."""
+        data: dict[str, Any] = handler(self)
+        if self.timings is None:
+            data.pop("timings", None)
+        return data
 
 
 class Problem(BaseModel):

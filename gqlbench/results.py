@@ -57,6 +57,7 @@ __all__ = [
     "repair_samples",
     "results_document",
     "write_results",
+    "write_document",
     "read_results",
     "render_table",
     "render_report",
@@ -334,8 +335,13 @@ def write_summary(
 ) -> ResultsDocument:
     """Write ``results.json`` and ``report.md`` from sample results; returns the document."""
     document = results_document(results, missing, meta)
-    _replace_all(_summary_files(out_dir, document))
+    write_document(out_dir, document)
     return document
+
+
+def write_document(out_dir: Path, document: ResultsDocument) -> None:
+    """Write ``results.json`` and ``report.md`` of an already built document, together."""
+    _replace_all(_summary_files(out_dir, document))
 
 
 def _summary_files(out_dir: Path, document: ResultsDocument) -> dict[Path, Iterable[str]]:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gqlbench.dataset import data_hash, load_split, split_of
 from gqlbench.errors import GqlbenchError
@@ -31,6 +31,7 @@ from gqlbench.generators.react import Observer, SchemaObserver
 from gqlbench.records import ResultsDocument, Sample, SampleResult
 from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunConfig, RunOptions, RunSettings
 from gqlbench.run_folder import RUN_FILES, choose_dir, clear, exclusive, finished, model_slug, read_config, write_json
+from gqlbench.timings import StageClock
 
 if TYPE_CHECKING:
     from gqlbench.mocks.sandbox import SandboxPool
@@ -58,6 +59,7 @@ class RunOutcome:
     missing: list[str]  # planned samples without a result (failed generations)
     resumed_from: int = 0  # samples already done when this invocation started
     already_complete: bool = False
+    timings: dict[str, Any] = field(default_factory=dict)  # this invocation's seconds per stage (results.json "timings")
 
 
 class _LazyPool:
@@ -123,20 +125,26 @@ def _observer(settings: RunSettings, samples: Sequence[Sample], pool: Callable[[
 
 
 def _write_outputs(
-    run_dir: Path, samples: Sequence[Sample], results: list[SampleResult], config: RunConfig, pool: Callable[[], SandboxPool]
+    run_dir: Path, samples: Sequence[Sample], results: list[SampleResult], config: RunConfig, pool: Callable[[], SandboxPool],
+    clock: StageClock,
 ) -> tuple[ResultsDocument, list[str]]:
-    """results.json and report.md as ``gqlbench evaluate`` writes them: a sample without a result scores 0 and is listed."""
+    """results.json and report.md as ``gqlbench evaluate`` writes them: a sample without a result scores 0 and is listed.
+
+    results.json also gets this invocation's ``timings`` (up to writing it).
+    """
     from gqlbench.metrics import missing_result
-    from gqlbench.results import run_meta, write_summary
+    from gqlbench.results import results_document, run_meta, write_document
 
     by_id = {r.id: r for r in results}
     missing = [s.id for s in samples if s.id not in by_id]
-    absent = [missing_result(s) for s in samples if s.id not in by_id]
+    with clock.stage("scoring"):
+        absent = [missing_result(s) for s in samples if s.id not in by_id]
     if absent and config.settings.get("execute"):  # 0 on execution too, as in evaluate
         from gqlbench.scoring import add_exec_scores
 
         seed = config.settings["seed"]
-        absent = add_exec_scores(absent, {s.id: s for s in samples}, {r.id: None for r in absent}, seed=seed, pool=pool())
+        with clock.stage("execution"):
+            absent = add_exec_scores(absent, {s.id: s for s in samples}, {r.id: None for r in absent}, seed=seed, pool=pool())
     by_id.update({r.id: r for r in absent})
     scored = [by_id[s.id] for s in samples]
     meta = run_meta(
@@ -150,7 +158,11 @@ def _write_outputs(
         execute=config.settings.get("execute"),
         seed=config.settings["seed"],
     )
-    return write_summary(run_dir, scored, missing, meta), missing
+    with clock.stage("scoring"):  # split-level metrics and their bootstrap intervals
+        document = results_document(scored, missing, meta)
+    document.timings = clock.to_dict()
+    write_document(run_dir, document)
+    return document, missing
 
 
 def run(
@@ -162,10 +174,11 @@ def run(
     """Run (or resume) ``settings`` and write the run folder; see the module docstring."""
     if options.batch_size < 1:
         raise GqlbenchError("--batch-size must be >= 1")
+    clock = StageClock()
     samples = plan_samples(settings)
     pool = _LazyPool()
     try:
-        return _run(settings, options, backend_factory, samples, pool)
+        return _run(settings, options, backend_factory, samples, pool, clock)
     finally:
         pool.close()
 
@@ -176,6 +189,7 @@ def _run(
     backend_factory: Callable[[RunSettings], Backend],
     samples: Sequence[Sample],
     pool: _LazyPool,
+    clock: StageClock,
 ) -> RunOutcome:
     observer = _observer(settings, samples, pool)
     digest = data_hash(settings.data)
@@ -199,15 +213,22 @@ def _run(
             from gqlbench.generate import generate
 
             with engine_output(run_dir, verbose=options.verbose) as console:  # engine chatter -> engine.log
-                backend = backend_factory(settings)
+                clock.mark("startup")
+                with clock.stage("engine_load"):
+                    backend = backend_factory(settings)
                 try:
                     generate(settings, backend, run_dir=run_dir, config=config, total=len(samples), planned=planned,
                              batch_size=options.batch_size, quiet=options.quiet, observer=observer, pool=pool,
-                             console=console)
+                             console=console, clock=clock)
                 finally:
-                    backend.close()
-        results = finished(run_dir)
+                    with clock.stage("engine_close"):
+                        backend.close()
+        with clock.stage("writing"):
+            results = finished(run_dir)
         by_id = {r.id: r for r in results}
         ordered = [by_id[s.id] for s in samples if s.id in by_id]
-        document, missing = _write_outputs(run_dir, samples, ordered, config, pool)
-    return RunOutcome(run_dir, ordered, document.metrics, missing, resumed_from, already_complete=not planned)
+        if not planned:  # nothing to generate: all this invocation did so far is start-up
+            clock.mark("startup")
+        document, missing = _write_outputs(run_dir, samples, ordered, config, pool, clock)
+    return RunOutcome(run_dir, ordered, document.metrics, missing, resumed_from, already_complete=not planned,
+                      timings=document.timings or {})
