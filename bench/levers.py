@@ -6,11 +6,13 @@ All prompts are the real 3-shot CoT prompts ``gqlbench run`` sends (same
 shot selection, context budget and stop sequences), on the first ``--n``
 test samples. Configurations, side by side:
 
-``similar``          the default shot rule, one batch (what ``make bench`` does today)
+``similar``          the default shot rule, one batch, no warm-up (``make bench`` before issue 12)
+``similar_auto``     the same with the backend's prefix warm-up (:mod:`gqlbench.generators.prefix`)
 ``diverse``          one shot set per domain, one batch: the prompts share system + shots as a prefix
-``diverse_warm``     the same, but the first prompt of each domain goes alone first, so the
-                     rest find its prefix already computed (vLLM only reuses finished blocks)
-``diverse_warm_256`` the same with 256 instead of 512 new tokens at most (lever d)
+``diverse_first``    the same, but the first prompt of each domain goes alone first, so the
+                     rest find its prefix already computed (vLLM only reuses computed blocks)
+``diverse_auto``     the same, the backend prefilling each shared prefix alone first (its default)
+``diverse_auto_256`` the same with 256 instead of 512 new tokens at most (lever d)
 
 ``--variants`` adds engines with other settings (``;``-separated ``k=v,...``
 vLLM engine args, e.g. ``max_num_batched_tokens=2048``), each running
@@ -52,11 +54,13 @@ from gqlbench.provenance import package_versions  # noqa: E402
 from gqlbench.records import Completion, Sample  # noqa: E402
 from gqlbench.run_config import RunSettings  # noqa: E402
 
-CONFIGS: dict[str, tuple[str, bool, int]] = {  # name: shot rule, warm-up first, max new tokens
-    "similar": ("similar", False, 512),
-    "diverse": ("diverse", False, 512),
-    "diverse_warm": ("diverse", True, 512),
-    "diverse_warm_256": ("diverse", True, 256),
+CONFIGS: dict[str, tuple[str, str, int]] = {  # name: shot rule, warm-up (off, first, auto), max new tokens
+    "similar": ("similar", "off", 512),
+    "similar_auto": ("similar", "auto", 512),
+    "diverse": ("diverse", "off", 512),
+    "diverse_first": ("diverse", "first", 512),
+    "diverse_auto": ("diverse", "auto", 512),
+    "diverse_auto_256": ("diverse", "auto", 256),
 }
 
 
@@ -99,7 +103,9 @@ def run_config(backend: Backend, samples: Sequence[Sample], name: str) -> dict[s
     reset = getattr(getattr(backend, "llm", None), "reset_prefix_cache", None)
     if reset is not None:
         reset()
-    batches = warm_first(requests, samples) if warm else [requests]
+    if hasattr(backend, "warm_prefixes"):
+        backend.warm_prefixes = warm == "auto"
+    batches = warm_first(requests, samples) if warm == "first" else [requests]
     parts, completions = [], []
     for batch in batches:
         figures, done = timed_run(backend, batch, config)
@@ -136,7 +142,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=8, help="the first N test samples")
     parser.add_argument("--configs", default=",".join(CONFIGS), help=f"comma-separated, of {', '.join(CONFIGS)}")
     parser.add_argument("--variants", default="", help="';'-separated vLLM engine args, one extra engine each")
-    parser.add_argument("--variant-config", default="diverse_warm", choices=list(CONFIGS))
+    parser.add_argument("--variant-config", default="diverse_auto", choices=list(CONFIGS))
     parser.add_argument("--hf", type=int, default=0, help="also time transformers on this many prompts")
     parser.add_argument("--out", help="write the figures as JSON here")
     args = parser.parse_args()

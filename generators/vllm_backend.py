@@ -40,6 +40,7 @@ from gqlbench.generators.models import (
     text_sha256,
     weights_fingerprint,
 )
+from gqlbench.generators.prefix import shared_prefixes
 from gqlbench.provenance import package_versions
 from gqlbench.records import Completion, Message
 
@@ -73,6 +74,7 @@ class VLLMBackend:
             )
         self.model_path = Path(model_path)
         self.progress = progress
+        self.warm_prefixes = True  # prefill shared prompt prefixes once before a batch (bench/levers.py turns it off)
         args = dict(engine_args)
         if max_model_len is not None:
             args["max_model_len"] = max_model_len
@@ -122,6 +124,7 @@ class VLLMBackend:
         )
         started = time.perf_counter()
         try:
+            self._warm_prefixes([ids for _, ids in batch])
             outputs = self.llm.generate([TokensPrompt(prompt_token_ids=ids) for _, ids in batch], params,
                                         use_tqdm=self.progress)
         except Exception as exc:  # an engine failure is recorded per request, never loses the run
@@ -159,6 +162,21 @@ class VLLMBackend:
         del self.llm
 
     # -- internals ------------------------------------------------------------------------------
+
+    def _warm_prefixes(self, prompts: list[list[int]]) -> None:
+        """Prefill each prefix several prompts share, alone, so the batch finds it in the prefix cache.
+
+        See :mod:`gqlbench.generators.prefix`; the prompts and their outputs are unchanged.
+        """
+        from vllm import SamplingParams
+        from vllm.inputs import TokensPrompt
+
+        if not self.warm_prefixes or not self.llm.llm_engine.vllm_config.cache_config.enable_prefix_caching:
+            return
+        prefixes = shared_prefixes(prompts)
+        if prefixes:
+            self.llm.generate([TokensPrompt(prompt_token_ids=p) for p in prefixes], SamplingParams(max_tokens=1),
+                              use_tqdm=False)
 
     def _resolved_engine_config(self) -> dict[str, Any]:
         """The settings vLLM actually chose (dtype, cache, parallelism), not just those we passed."""
