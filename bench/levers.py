@@ -142,6 +142,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=8, help="N test samples")
     parser.add_argument("--start", type=int, default=0, help="from this line of the test split (12: the first tmdb sample)")
     parser.add_argument("--configs", default=",".join(CONFIGS), help=f"comma-separated, of {', '.join(CONFIGS)}")
+    parser.add_argument("--vllm-args", default="", help="engine args of the main engine, e.g. kv_cache_memory_bytes=2147483648")
     parser.add_argument("--variants", default="", help="';'-separated vLLM engine args, one extra engine each")
     parser.add_argument("--variant-config", default="diverse_auto", choices=list(CONFIGS))
     parser.add_argument("--hf", type=int, default=0, help="also time transformers on this many prompts")
@@ -174,7 +175,7 @@ def main() -> None:
         del hf
         save()
 
-    vllm, results["load_s_vllm"] = load("vllm", args.model)
+    vllm, results["load_s_vllm"] = load("vllm", args.model, **parse_model_args(args.vllm_args))
     results["engine_vllm"] = vllm.describe()["engine"]
     for name in [c for c in args.configs.split(",") if c]:
         results[name] = run_config(vllm, samples, name)
