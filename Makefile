@@ -10,12 +10,9 @@ $(STAMP): pyproject.toml scripts/install.sh
 
 install: $(STAMP)
 
-# A benchmark run on the bundled default model: CoT, test split, vLLM on CPU. One fixed shot set per
-# domain (--shot-rule diverse) so the prompts of a domain share their first thousands of tokens and the
-# prefix cache prefills them once: prefill dominates on CPU (README, Performance). `gqlbench run` keeps
-# its default, similar.
+# A benchmark run on the bundled default model: CoT, test split, vLLM on CPU.
 bench: $(STAMP)
-	$(VENV)/bin/gqlbench run --model smollm2 --prompt cot --split test --shot-rule diverse
+	$(VENV)/bin/gqlbench run --model smollm2 --prompt cot --split test
 
 # The quality gates: ruff, then mypy on the package laid out as installed ([tool.ruff], [tool.mypy] in pyproject).
 lint: $(STAMP)
