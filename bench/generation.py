@@ -54,6 +54,12 @@ def few_shot_requests(samples: Sequence[Sample], shots: Sequence[Sample]) -> lis
 def timed_generate(backend: Backend, requests: Sequence[GenerationRequest], config: GenerationConfig
                    ) -> dict[str, Any]:
     """Wall time of a run's generation step, split into engine time and everything else."""
+    return timed_run(backend, requests, config)[0]
+
+
+def timed_run(backend: Backend, requests: Sequence[GenerationRequest], config: GenerationConfig
+              ) -> tuple[dict[str, Any], list[Completion]]:
+    """:func:`timed_generate`'s figures and the completions themselves."""
     engine_s = 0.0
     engine = getattr(backend, "llm", None) or getattr(backend, "model", None)
     original = engine.generate
@@ -90,7 +96,7 @@ def timed_generate(backend: Backend, requests: Sequence[GenerationRequest], conf
         "tokens_in": sum(budget),
         "tokens_out": sum(c.tokens_out for c in completions),
         "output_tok_per_s": round(sum(c.tokens_out for c in completions) / wall_s, 2),
-    }
+    }, completions
 
 
 def load(kind: str, model: str, **model_args: Any) -> tuple[Backend, float]:

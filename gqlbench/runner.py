@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +32,7 @@ from gqlbench.records import ResultsDocument, Sample, SampleResult
 from gqlbench.repeated import completion_index
 from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunConfig, RunOptions, RunSettings
 from gqlbench.run_folder import RUN_FILES, choose_dir, clear, exclusive, finished, model_slug, read_config, write_json
+from gqlbench.timings import StageClock
 
 if TYPE_CHECKING:
     from gqlbench.generate import Work
@@ -61,6 +62,7 @@ class RunOutcome:
     missing: list[str]  # planned samples without a result (failed generations)
     resumed_from: int = 0  # samples already done when this invocation started
     already_complete: bool = False
+    timings: dict[str, Any] = field(default_factory=dict)  # this invocation's seconds per stage (results.json "timings")
 
 
 class _LazyPool:
@@ -151,20 +153,26 @@ def _write_outputs(
     config: RunConfig,
     pool: Callable[[], SandboxPool],
     sections: dict[str, Any],
-    dropped: Sequence[Dropped] = (),
+    dropped: Sequence[Dropped],
+    clock: StageClock,
 ) -> tuple[ResultsDocument, list[str]]:
-    """results.json and report.md as ``gqlbench evaluate`` writes them: a sample without a result scores 0 and is listed."""
+    """results.json and report.md as ``gqlbench evaluate`` writes them: a sample without a result scores 0 and is listed.
+
+    results.json also gets this invocation's ``timings`` (up to writing it).
+    """
     from gqlbench.metrics import missing_result
-    from gqlbench.results import run_meta, write_summary
+    from gqlbench.results import results_document, run_meta, write_document
 
     by_id = {r.id: r for r in results}
     missing = [s.id for s in samples if s.id not in by_id]
-    absent = [missing_result(s) for s in samples if s.id not in by_id]
+    with clock.stage("scoring"):
+        absent = [missing_result(s) for s in samples if s.id not in by_id]
     if absent and config.settings.get("execute"):  # 0 on execution too, as in evaluate
         from gqlbench.scoring import add_exec_scores
 
         seed = config.settings["seed"]
-        absent = add_exec_scores(absent, {s.id: s for s in samples}, {r.id: None for r in absent}, seed=seed, pool=pool())
+        with clock.stage("execution"):
+            absent = add_exec_scores(absent, {s.id: s for s in samples}, {r.id: None for r in absent}, seed=seed, pool=pool())
     by_id.update({r.id: r for r in absent})
     relevance, failed = None, list(missing)  # failed: every case without a result, impossible ones too
     if config.settings.get("relevance"):  # Table 2 on the possible cases only; the relevance block on both
@@ -187,7 +195,11 @@ def _write_outputs(
         seed=config.settings["seed"],
         **_run_extras(config.settings, sections.pop("bootstrap", None)),
     )
-    return write_summary(run_dir, scored, missing, meta, relevance, **sections), failed
+    with clock.stage("scoring"):  # split-level metrics and their bootstrap intervals
+        document = results_document(scored, missing, meta, **sections).model_copy(update={"relevance": relevance})
+    document.timings = clock.to_dict()
+    write_document(run_dir, document)
+    return document, failed
 
 
 def _dropped(settings: RunSettings) -> list[Dropped]:
@@ -217,10 +229,11 @@ def run(
     """Run (or resume) ``settings`` and write the run folder; see the module docstring."""
     if options.batch_size < 1:
         raise GqlbenchError("--batch-size must be >= 1")
+    clock = StageClock()
     samples = plan_samples(settings)
     pool = _LazyPool()
     try:
-        return _run(settings, options, backend_factory, samples, pool)
+        return _run(settings, options, backend_factory, samples, pool, clock)
     finally:
         pool.close()
 
@@ -231,6 +244,7 @@ def _run(
     backend_factory: Callable[[RunSettings], Backend],
     samples: Sequence[Sample],
     pool: _LazyPool,
+    clock: StageClock,
 ) -> RunOutcome:
     observer = _observer(settings, samples, pool)
     digest = data_hash(settings.data)
@@ -253,22 +267,29 @@ def _run(
             from gqlbench.generate import generate
 
             with engine_output(run_dir, verbose=options.verbose) as console:  # engine chatter -> engine.log
-                backend = backend_factory(settings)
+                clock.mark("startup")
+                with clock.stage("engine_load"):
+                    backend = backend_factory(settings)
                 try:
                     generate(settings, backend, run_dir=run_dir, config=config, total=len(samples) * settings.samples, planned=planned,
                              batch_size=options.batch_size, quiet=options.quiet, observer=observer, pool=pool,
-                             console=console)
+                             console=console, clock=clock)
                 finally:
-                    backend.close()
-        results = finished(run_dir)
+                    with clock.stage("engine_close"):
+                        backend.close()
+        with clock.stage("writing"):
+            results = finished(run_dir)
         by_id = {r.id: r for r in results}
         ordered = [by_id[s.id] for s in samples if s.id in by_id]
         every = finished(run_dir, every=True)
         dropped = _dropped(settings) if settings.relevance else []
         sections = _sections(settings, options, samples, every, config)
-        document, _ = _write_outputs(run_dir, samples, ordered, config, pool, sections, dropped)
+        if not planned:  # nothing to generate: all this invocation did so far is start-up
+            clock.mark("startup")
+        document, _ = _write_outputs(run_dir, samples, ordered, config, pool, sections, dropped, clock)
         incomplete = [s.id for s, _ in _pending(samples, every, settings.samples)]  # impossible relevance cases too
-    return RunOutcome(run_dir, ordered, document.metrics, incomplete, resumed_from, already_complete=not planned)
+    return RunOutcome(run_dir, ordered, document.metrics, incomplete, resumed_from, already_complete=not planned,
+                      timings=document.timings or {})
 
 
 def _pending(samples: Sequence[Sample], done: Sequence[SampleResult], k: int) -> list[Work]:

@@ -197,7 +197,11 @@ def run(
     report = outcome.run_dir / "report.md"
     if report.is_file():
         click.echo(report.read_text(encoding="utf-8").rstrip())
-    click.echo(f"\nrun folder: {outcome.run_dir}")
+    if outcome.timings:
+        from gqlbench.timings import format_timings
+
+        click.echo(f"\n{format_timings(outcome.timings)}")
+    click.echo(f"run folder: {outcome.run_dir}")
     if html:
         from gqlbench.viewer.page import write_run_html
 

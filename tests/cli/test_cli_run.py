@@ -27,6 +27,7 @@ def test_run_prints_the_report_and_the_folder(tmp_path: Path, capsys: pytest.Cap
     out = capsys.readouterr().out
     assert code == 0
     assert "| overall" in out and "Arg Match (full)" in out
+    assert "\ntime: " in out and "generation (" in out and " total " in out  # where the wall time went (stages under 0.05 s are left out)
     run_dir = Path(out.split("run folder: ")[1].strip())
     assert run_dir.parts[:2] == ("runs", "stub") and _ids(run_dir) == ["test/0", "test/20"]
 

