@@ -33,7 +33,6 @@ import argparse
 import json
 import platform
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from statistics import mean
@@ -41,13 +40,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from generation import timed_run  # noqa: E402
+from generation import load, timed_run  # noqa: E402
 
 from gqlbench.dataset import load_errata, load_split  # noqa: E402
 from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest  # noqa: E402
 from gqlbench.generators.budget import fit_prompt  # noqa: E402
 from gqlbench.generators.cpu import choose_dtype, cpu_flags  # noqa: E402
-from gqlbench.generators.factory import make_backend, parse_model_args  # noqa: E402
+from gqlbench.generators.factory import parse_model_args  # noqa: E402
 from gqlbench.generators.shots import SHOT_SPLIT, select_shots, shot_pool  # noqa: E402
 from gqlbench.generators.styles import StyleOptions  # noqa: E402
 from gqlbench.provenance import package_versions  # noqa: E402
@@ -128,12 +127,6 @@ def backend_stops() -> tuple[str, ...]:
     from gqlbench.generators.cot import cot_stop
 
     return cot_stop()
-
-
-def load(kind: str, model: str, **model_args: Any) -> tuple[Backend, float]:
-    started = time.perf_counter()
-    backend = make_backend(kind, model, model_args=model_args)
-    return backend, round(time.perf_counter() - started, 1)
 
 
 def main() -> None:
