@@ -15,8 +15,9 @@ test samples (``--start`` to begin later). Configurations, side by side:
 ``diverse_auto_256`` the same with 256 instead of 512 new tokens at most (lever d)
 
 ``--variants`` adds engines with other settings (``;``-separated ``k=v,...``
-vLLM engine args, e.g. ``max_num_batched_tokens=2048``), each running
-``--variant-config``. ``--hf N`` also times transformers (float32 on CPUs
+vLLM engine args, e.g. ``max_num_batched_tokens=2048``; a key ``env.NAME``
+sets an environment variable of that engine's processes instead, e.g.
+``env.LD_PRELOAD=.venv/lib/libiomp5.so``), each running ``--variant-config``. ``--hf N`` also times transformers (float32 on CPUs
 without bf16) one sample at a time and in one padded batch on the first N
 prompts of ``--variant-config``. Static scores (no execution) are reported
 per configuration so a faster choice that changes prompts is seen to move
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 from collections.abc import Sequence
@@ -178,7 +180,17 @@ def main() -> None:
 
     for variant in [v for v in args.variants.split(";") if v.strip()]:
         engine_args = parse_model_args(variant)
-        vllm, load_s = load("vllm", args.model, **engine_args)
+        env = {k.removeprefix("env."): str(engine_args.pop(k)) for k in list(engine_args) if k.startswith("env.")}
+        saved = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)  # vLLM spawns its engine processes with this environment
+        try:
+            vllm, load_s = load("vllm", args.model, **engine_args)
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
         key = f"{args.variant_config}[{variant}]"
         results[key] = {**run_config(vllm, samples, args.variant_config), "load_s": load_s}
         vllm.close()

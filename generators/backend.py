@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from gqlbench.records import Completion, Message
 
-__all__ = ["GenerationConfig", "GenerationRequest", "Backend"]
+__all__ = ["GenerationConfig", "GenerationRequest", "Backend", "engine_counters"]
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,9 @@ class Backend(Protocol):
     Optional: a backend with a true ``supports_n`` attribute answers a config
     with ``n > 1`` with ``n`` completions per request (``Completion.index``
     0..n-1); without it, ``run --samples K`` calls ``generate`` once per
-    completion index with seed ``seed + index``.
+    completion index with seed ``seed + index``. A backend with an
+    ``engine_counters()`` method reports its engine's cumulative counters
+    (see :func:`engine_counters`).
     """
 
     name: str  # "vllm", "openai", "hf"
@@ -91,3 +93,14 @@ class Backend(Protocol):
     def close(self) -> None:
         """Free the engine (GPU memory, server connections)."""
         ...
+
+
+def engine_counters(backend: object) -> dict[str, int]:
+    """The engine's cumulative counters (prefix-cache hits, preemptions, ...), or ``{}`` if it keeps none.
+
+    They explain a run's speed: how much of the prompt the prefix cache spared
+    and whether the KV cache was too small for the batch (preemptions mean
+    prompts were computed again). Differences of two readings cover the work in between.
+    """
+    read = getattr(backend, "engine_counters", None)
+    return dict(read()) if callable(read) else {}

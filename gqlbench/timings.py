@@ -32,6 +32,7 @@ class StageClock:
         self.started = time.perf_counter()
         self.seconds: dict[str, float] = dict.fromkeys(STAGES, 0.0)
         self.tokens = {"tokens_in": 0, "tokens_out": 0}
+        self.engine: dict[str, int] = {}  # the engine's own counters over this run (prefix-cache hits, preemptions)
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -52,11 +53,22 @@ class StageClock:
         self.tokens["tokens_in"] += tokens_in
         self.tokens["tokens_out"] += tokens_out
 
+    def add_engine_counters(self, before: dict[str, int], after: dict[str, int]) -> None:
+        """Add what the engine counted between two readings (:func:`gqlbench.generators.backend.engine_counters`)."""
+        for key, value in after.items():
+            self.engine[key] = self.engine.get(key, 0) + value - before.get(key, 0)
+
     def to_dict(self) -> dict[str, Any]:
-        """``{"<stage>_s": seconds, ..., "total_s": wall, "tokens_in": n, "tokens_out": n}``, seconds rounded to ms."""
+        """``{"<stage>_s": seconds, ..., "total_s": wall, "tokens_in": n, "tokens_out": n}``, seconds rounded to ms.
+
+        With an engine that counts, ``"engine"`` holds its counters over the run.
+        """
         figures: dict[str, Any] = {f"{name}_s": round(value, 3) for name, value in self.seconds.items()}
         figures["total_s"] = round(time.perf_counter() - self.started, 3)
-        return figures | self.tokens
+        figures |= self.tokens
+        if self.engine:
+            figures["engine"] = dict(self.engine)
+        return figures
 
 
 def format_timings(timings: dict[str, Any]) -> str:
@@ -70,4 +82,18 @@ def format_timings(timings: dict[str, Any]) -> str:
         if name == "generation":
             label += f" ({timings.get('tokens_in', 0):,} tokens in, {timings.get('tokens_out', 0):,} out)"
         parts.append(f"{label} {seconds:.1f} s")
-    return f"time: {', '.join(parts)}; total {float(timings.get('total_s', 0.0)):.1f} s"
+    line = f"time: {', '.join(parts)}; total {float(timings.get('total_s', 0.0)):.1f} s"
+    return line + _engine_note(timings.get("engine") or {})
+
+
+def _engine_note(counters: dict[str, int]) -> str:
+    """What the engine's counters say about the speed: prompt share found in the prefix cache, preemptions."""
+    notes = []
+    queried = counters.get("prefix_cache_queried_tokens", 0)
+    if queried:
+        notes.append(f"prefix cache {counters.get('prefix_cache_hit_tokens', 0) / queried:.0%} of prompt tokens")
+    preempted = counters.get("preemptions", 0)
+    if preempted:
+        notes.append(f"{preempted} preemptions (KV cache full: prompts computed again; "
+                     "a larger kv_cache_memory_bytes or a smaller --batch-size avoids them)")
+    return f"; {'; '.join(notes)}" if notes else ""

