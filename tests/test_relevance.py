@@ -80,6 +80,7 @@ def test_a_wider_offer_holds_no_stand_in_for_the_removed_function(functions: str
     samples = load_split("test")
     cases, dropped = relevance_set(samples, load_errata(), functions, seed=0)
     assert len(cases) + len(dropped) == len(samples) and len(cases) > len(samples) // 2
+    shapes: dict[tuple[str, str], object] = {}  # response shapes, each read once
     would_have = 0  # cases whose usual wider offer holds a stand-in (so keeping them out is exercised)
     for case in cases:
         domain = case.possible.domain
@@ -89,13 +90,13 @@ def test_a_wider_offer_holds_no_stand_in_for_the_removed_function(functions: str
         assert set(gold) <= set(possible) and len(possible) == len(set(possible))  # every gold function, once
         assert impossible == [n for n in possible if n != case.removed]
         assert case.removed not in impossible and all(name in catalog.specs for name in impossible)
-        assert not any(stand_in(domain, case.removed, other) for other in impossible)  # checked against the catalog
-        others = [n for n in catalog.specs if n not in gold and not stand_in(domain, case.removed, n)]
+        assert not any(stand_in(domain, case.removed, other, shapes) for other in impossible)  # checked against the catalog
+        others = [n for n in catalog.specs if n not in gold and not stand_in(domain, case.removed, n, shapes)]
         assert len(possible) == len(gold) + (len(others) if functions == "domain" else min(3, len(others)))
         for sample in (case.possible, case.impossible):  # the prompt shows exactly that offer
             assert Presenter(PromptSetting(functions), 0, offers=case.offers)(sample).sample.function_names == case.offers[sample.id]
         usual = offered_functions(case.possible, catalog, parse_functions(functions), 0)
-        would_have += any(stand_in(domain, case.removed, n) for n in usual if n != case.removed)
+        would_have += any(stand_in(domain, case.removed, n, shapes) for n in usual if n != case.removed)
     assert would_have
 
 
