@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -137,13 +137,18 @@ def _rng(sample: Sample, setting: FunctionsSetting, seed: int) -> random.Random:
     return random.Random(f"{seed}|{sample.id}|{setting}")
 
 
-def offered_functions(sample: Sample, catalog: DomainCatalog, setting: FunctionsSetting, seed: int) -> list[str]:
-    """The endpoint names the prompt of ``sample`` offers, in prompt order."""
+def offered_functions(
+    sample: Sample, catalog: DomainCatalog, setting: FunctionsSetting, seed: int, *, exclude: Collection[str] = ()
+) -> list[str]:
+    """The endpoint names the prompt of ``sample`` offers, in prompt order.
+
+    ``exclude`` names catalog endpoints never to add (a relevance case keeps out what could stand in for the function it lacks).
+    """
     gold = list(dict.fromkeys(sample.function_names))
     if setting.kind == "gold":
         return gold
     rng = _rng(sample, setting, seed)
-    others = [name for name in catalog.specs if name not in gold]
+    others = [name for name in catalog.specs if name not in gold and name not in exclude]
     if setting.kind == "domain":
         chosen = others
     elif setting.connected:

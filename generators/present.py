@@ -143,11 +143,12 @@ class Presenter:
 
     setting: PromptSetting
     seed: int
+    offers: dict[str, list[str]] = field(default_factory=dict)  # sample id -> its offer, instead of the setting's choice
     _seen: dict[str, Presented] = field(default_factory=dict)
 
     def __call__(self, sample: Sample) -> Presented:
         if sample.id not in self._seen:
-            self._seen[sample.id] = present(sample, self.setting, self.seed)
+            self._seen[sample.id] = present(sample, self.setting, self.seed, offered=self.offers.get(sample.id))
         return self._seen[sample.id]
 
     def get(self, sample_id: str) -> Presented | None:

@@ -93,14 +93,16 @@ def dry_run(settings: RunSettings, counter: TokenCounter | None = None) -> str:
     """The rendered prompt of the run's first sample, then one line: its size and what the budget dropped."""
     from gqlbench.generate import Generator
     from gqlbench.generators.budget import PromptTooLong
-    from gqlbench.runner import _LazyPool, _observer, plan_samples
+    from gqlbench.runner import _LazyPool, _observer, plan_run
 
-    samples = plan_samples(settings)
+    plan = plan_run(settings)
+    samples = plan.samples
     counter = counter or token_counter(settings)
     pool = _LazyPool()
     try:
         observer = _observer(settings, samples[:1], pool)
-        generator = Generator(settings, cast(Backend, counter), observer, pool)  # the budget reads render/count/max_model_len only
+        # the budget reads render/count/max_model_len only
+        generator = Generator(settings, cast(Backend, counter), observer, pool, offers=plan.offers)
         try:
             prompt = generator.prompt(samples[0])
         except PromptTooLong as exc:

@@ -14,7 +14,7 @@ import dataclasses
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -107,7 +107,7 @@ class Generator:
 
     def __init__(
         self, settings: RunSettings, backend: Backend, observer: Observer | None, pool: Callable[[], SandboxPool],
-        clock: StageClock | None = None,
+        clock: StageClock | None = None, *, offers: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
         self.clock = clock or StageClock()
         self.settings = settings
@@ -115,7 +115,7 @@ class Generator:
         self.backend = backend
         self.config = settings.generation_config()
         self.shot_pool = shot_pool(load_split(SHOT_SPLIT, settings.data), load_errata(settings.data)) if settings.shots else []
-        self.presenter = Presenter(settings.prompt_setting, settings.seed)
+        self.presenter = Presenter(settings.prompt_setting, settings.seed, offers={k: list(v) for k, v in (offers or {}).items()})
         self.style = settings.style.start(StyleOptions(max_steps=settings.max_steps, observer=observer_for(observer, self.presenter),
                                                               abstain=settings.relevance))
 
@@ -260,6 +260,7 @@ def generate(
     pool: Callable[[], SandboxPool],
     console: Any = None,
     clock: StageClock | None = None,
+    offers: Mapping[str, Sequence[str]] | None = None,
 ) -> None:
     """Generate ``planned`` in chunks of ``batch_size`` samples into ``run_dir``, recording the backend in config.json.
 
@@ -267,7 +268,8 @@ def generate(
     line and the progress bar go (the real terminal while the engine's own
     output is sent to engine.log). The wall time of generating, scoring and
     executing is added up over sessions in config.json's ``generation_wall_s``
-    (after every chunk), for the run's throughput and GPU-hour cost.
+    (after every chunk), for the run's throughput and GPU-hour cost. ``offers``: what some samples'
+    prompts offer instead of what ``--functions`` would (a relevance run's cases, :class:`gqlbench.runner.Plan`).
     """
     from gqlbench.engine_log import summary_line
 
@@ -279,7 +281,7 @@ def generate(
         config.record_backend(description)
         write_json(run_dir / "config.json", config.to_json())
     with clock.stage("prompts"):  # the few-shot pool
-        generator = Generator(settings, backend, observer, pool, clock)
+        generator = Generator(settings, backend, observer, pool, clock, offers=offers)
     sink = Sink(run_dir)
     pending = sum(len(indices) for _, indices in planned)
     bar = _progress(total, total - pending, quiet, console, "sample" if settings.samples == 1 else "completion")

@@ -6,7 +6,9 @@ loaded once, on the first cell that has something to generate, and reused by
 every cell: fields that decide the engine itself (model, backend, model args,
 server) cannot vary in a grid. Each cell is an ordinary run folder named from
 its values (``GRID/shots-0__prompt-react``), so a cell is resumed like any run
-and ``gqlbench report GRID/*`` prints the ablation table.
+and ``gqlbench report GRID/*`` prints the ablation table. The engine is closed
+once, after the grid, with its shutdown output sent to the engine.log of the last
+cell that used it (never to the terminal).
 """
 
 from __future__ import annotations
@@ -105,6 +107,18 @@ class _SharedBackend:
         """A cell finished; the engine stays loaded for the next one."""
 
 
+def _close(backend: Backend, run_dir: Path, *, verbose: bool) -> None:
+    """Shut the grid's engine down with its output sent where a run's engine chatter goes: the last user's engine.log.
+
+    A single run closes its engine inside its own redirection; a grid's engine outlives
+    the cells, so without this its shutdown warnings would reach the terminal.
+    """
+    from gqlbench.engine_log import engine_output
+
+    with engine_output(run_dir, verbose=verbose):
+        backend.close()
+
+
 def run_matrix(
     base: RunSettings,
     axes: Sequence[Axis],
@@ -120,19 +134,23 @@ def run_matrix(
     root = options.out or options.runs_root / model_slug(base.model) / f"grid_{'+'.join(k for k, _ in axes)}"
     factory = backend_factory or load_backend
     loaded: list[Backend] = []
+    cell_dirs: list[Path] = []  # the cell being run is the last
+    users: list[Path] = []  # the cells that used the engine, in order
 
     def shared(settings: RunSettings) -> Backend:
         if not loaded:
             loaded.append(factory(settings))
+        users.append(cell_dirs[-1])
         return _SharedBackend(loaded[0])
 
     outcomes = []
     try:
         for name, settings in cells:
+            cell_dirs.append(root / name)
             outcomes.append(run(settings, dataclasses.replace(options, out=root / name), backend_factory=shared))
     finally:
         if loaded:
-            loaded[0].close()
+            _close(loaded[0], users[-1], verbose=options.verbose)
     return outcomes
 
 

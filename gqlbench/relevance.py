@@ -24,6 +24,17 @@ Both cases render their signatures and schema from the catalog for the
 offered names (:func:`offered_sample`), so they differ only by the removed
 function. The offered set is one argument (a list of endpoint names), so it
 composes with other ways of choosing what a prompt offers.
+
+With a wider offer (``--functions domain`` or ``distractors:K[:connected]``,
+:mod:`gqlbench.generators.offer`) the same rule decides what else may be
+shown: the catalog endpoints that could stand in for the removed function are
+left out of both cases' offers, the other endpoints are drawn as usual (same
+seed, same rule), and the impossible case's offer is the possible case's minus
+the removed function (:attr:`RelevanceCase.offers`). So the possible case still
+offers every gold function, and the two cases still differ only by the removed
+one. When every other endpoint of the domain could stand in for it, the offer
+cannot be widened: the next gold function (by the walk above) is tried, and a
+sample where none works is dropped with that reason.
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ from dataclasses import dataclass
 
 from gqlbench.dataset import Errata, called_functions
 from gqlbench.errors import GqlbenchError
+from gqlbench.generators.offer import FunctionsSetting, load_domain_catalog, offered_functions, parse_functions, without
 from gqlbench.records import Sample
 
 __all__ = ["IMPOSSIBLE", "RelevanceCase", "Dropped", "offered_sample", "stand_in", "relevance_set", "is_impossible_id"]
@@ -47,6 +59,14 @@ class RelevanceCase:
     possible: Sample
     impossible: Sample
     removed: str
+    offered: tuple[str, ...] = ()  # under a wider --functions: the possible case's offer, in prompt order (empty: gold)
+
+    @property
+    def offers(self) -> dict[str, list[str]]:
+        """What each case's prompt offers, by case id, under a wider ``--functions`` (empty under ``gold``)."""
+        if not self.offered:
+            return {}
+        return {self.possible.id: list(self.offered), self.impossible.id: without(self.offered, self.removed)}
 
 
 @dataclass(frozen=True)
@@ -101,19 +121,41 @@ def _response_shape(domain: str, function: str) -> frozenset[object] | None:
     return _shape(get_named_type(schema.query_type.fields[function].type), 1)
 
 
-def stand_in(domain: str, removed: str, other: str) -> bool:
-    """Whether ``other`` could do the job of ``removed`` (see the module docstring for the rule)."""
+Shapes = dict[tuple[str, str], "frozenset[object] | None"]  # (domain, function) -> its response shape, read once
+
+
+def stand_in(domain: str, removed: str, other: str, shapes: Shapes | None = None) -> bool:
+    """Whether ``other`` could do the job of ``removed`` (see the module docstring for the rule).
+
+    ``shapes`` keeps the response shapes read so far (one relevance set reads each endpoint's once).
+    """
     from gqlbench.specs import get_spec
 
     if removed.split("_", 1)[0] != other.split("_", 1)[0]:
         return False
-    fields = _response_shape(domain, removed), _response_shape(domain, other)
+    memo: Shapes = {} if shapes is None else shapes
+    for name in (removed, other):
+        if (domain, name) not in memo:
+            memo[domain, name] = _response_shape(domain, name)
+    fields = memo[domain, removed], memo[domain, other]
     if fields[0] is not None or fields[1] is not None:
         return fields[0] == fields[1]
     return set(get_spec(domain, removed).param_names) == set(get_spec(domain, other).param_names)
 
 
-def _case(sample: Sample, errata: Errata) -> RelevanceCase | Dropped:
+def _widened(
+    sample: Sample, gold: list[str], removed: str, choice: FunctionsSetting, seed: int, shapes: Shapes
+) -> tuple[str, ...] | None:
+    """The possible case's wider offer, with no endpoint that could stand in for ``removed`` (None: nothing else to add)."""
+    catalog = load_domain_catalog(sample.domain)
+    others = [n for n in catalog.specs if n not in gold]
+    excluded = {n for n in others if stand_in(sample.domain, removed, n, shapes)}
+    if excluded and excluded == set(others) and (choice.kind == "domain" or choice.k > 0):
+        return None
+    return tuple(offered_functions(sample, catalog, choice, seed, exclude=excluded))
+
+
+def _case(sample: Sample, errata: Errata, choice: FunctionsSetting, seed: int, shapes: Shapes) -> RelevanceCase | Dropped:
     from gqlbench.specs import list_domains, load_specs
 
     if (why := errata.why_invalid(sample.id)) is not None:
@@ -127,20 +169,39 @@ def _case(sample: Sample, errata: Errata) -> RelevanceCase | Dropped:
         return Dropped(sample.id, f"calls {', '.join(unknown)}, which the catalog lacks")
     if len(gold) < 2:
         return Dropped(sample.id, "needs one function; removing it would leave nothing to offer")
+    crowded: list[str] = []  # functions without a stand-in among the gold, but with every other endpoint one
     for removed in reversed(gold):
         rest = [n for n in gold if n != removed]
-        if not any(stand_in(sample.domain, removed, n) for n in rest):
-            return RelevanceCase(offered_sample(sample, gold), offered_sample(sample, rest, impossible=True), removed)
+        if any(stand_in(sample.domain, removed, n, shapes) for n in rest):
+            continue
+        possible, impossible = offered_sample(sample, gold), offered_sample(sample, rest, impossible=True)
+        if choice.kind == "gold":
+            return RelevanceCase(possible, impossible, removed)
+        offered = _widened(possible, gold, removed, choice, seed, shapes)
+        if offered is not None:
+            return RelevanceCase(possible, impossible, removed, offered)
+        crowded.append(removed)
+    if crowded:
+        return Dropped(sample.id, f"--functions {choice}: every other endpoint of {sample.domain} could stand in for "
+                                  f"{', '.join(crowded)}, so the offer cannot be widened without a stand-in")
     return Dropped(sample.id, "every gold function has a stand-in among the others")
 
 
-def relevance_set(samples: Sequence[Sample], errata: Errata) -> tuple[list[RelevanceCase], list[Dropped]]:
-    """The cases of ``samples`` (in order) and the samples dropped, each with its reason."""
+def relevance_set(
+    samples: Sequence[Sample], errata: Errata, functions: str = "gold", seed: int = 0
+) -> tuple[list[RelevanceCase], list[Dropped]]:
+    """The cases of ``samples`` (in order) and the samples dropped, each with its reason.
+
+    ``functions`` and ``seed`` are the run's ``--functions`` and ``--seed``: a wider offer is drawn per case
+    (see the module docstring), the same for the same seed.
+    """
+    choice = parse_functions(functions)
+    shapes: Shapes = {}
     cases: list[RelevanceCase] = []
     dropped: list[Dropped] = []
     for sample in samples:
         if is_impossible_id(sample.id):
             raise GqlbenchError(f"{sample.id}: already an impossible case; build the relevance set from a plain split")
-        found = _case(sample, errata)
+        found = _case(sample, errata, choice, seed, shapes)
         (cases if isinstance(found, RelevanceCase) else dropped).append(found)  # type: ignore[arg-type]
     return cases, dropped

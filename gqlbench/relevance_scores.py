@@ -6,8 +6,9 @@ on the possible cases only):
 - ``abstention_rate``: impossible cases whose program declines
   (:mod:`gqlbench.metrics.abstention`), higher is better;
 - ``false_abstention_rate``: possible cases whose program declines, lower is better;
-- ``hallucinated_call_rate``: impossible cases that call a function not offered,
-  and ``hallucinated_calls`` their number of such calls.
+- ``hallucinated_call_rate``: impossible cases that call a function not offered
+  (under a wider ``--functions``, not in the offer the prompt showed, as samples.jsonl
+  records it), and ``hallucinated_calls`` their number of such calls.
 
 Rates come with a 95% bootstrap interval over cases (:func:`gqlbench.statistics.mean_estimate`).
 A case without a result (failed generation) is left out and counted in ``missing``:
@@ -57,12 +58,14 @@ def relevance_block(
     missing: list[str] = []
     for sample in samples:
         result = results.get(sample.id)
-        code = (result.model_extra or {}).get("code") if result is not None else None
+        extra = (result.model_extra or {}) if result is not None else {}
+        code = extra.get("code")
         if result is None or code is None:
             missing.append(sample.id)
             continue
         catalog = load_specs(sample.domain) if sample.domain in domains else {}
-        read = read_abstention(str(code), set(sample.function_names), set(catalog))
+        offered = extra.get("offered") or sample.function_names  # a wider --functions records what the prompt offered
+        read = read_abstention(str(code), set(offered), set(catalog))
         cases.append({"id": sample.id, "case": "impossible" if is_impossible_id(sample.id) else "possible",
                       "abstains": read.abstains, "unoffered": list(read.unoffered)})
     impossible = [c for c in cases if c["case"] == "impossible"]

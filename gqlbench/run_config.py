@@ -75,10 +75,6 @@ class RunSettings:
             raise GqlbenchError("--shots must be >= 0, --max-steps >= 1 and --limit >= 1")
         if self.split == SHOT_SPLIT and self.shots:
             raise GqlbenchError(f"few-shot examples come from the {SHOT_SPLIT} split, so evaluating it needs --shots 0")
-        if self.relevance and self.functions != "gold":
-            # a wider offer could hold a stand-in for the removed function, so impossibility would no longer be checked
-            raise GqlbenchError(f"--relevance offers the gold functions (minus one), so it cannot be combined with "
-                                f"--functions {self.functions} yet: drop one of the two")
 
     @property
     def prompt_setting(self) -> PromptSetting:

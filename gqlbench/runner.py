@@ -47,6 +47,8 @@ __all__ = [
     "RunOptions",
     "RunConfig",
     "RunOutcome",
+    "Plan",
+    "plan_run",
     "plan_samples",
     "model_slug",
     "load_backend",
@@ -84,24 +86,39 @@ class _LazyPool:
             self._pool = None
 
 
-def plan_samples(settings: RunSettings) -> list[Sample]:
-    """The samples a run covers, in order: ``--ids`` (in the given order) or the split, then ``--limit``.
+@dataclass(frozen=True)
+class Plan:
+    """What a run covers: its samples in order, and for a relevance run what each case offers and what was left out."""
+
+    samples: list[Sample]
+    offers: dict[str, list[str]] = field(default_factory=dict)  # case id -> offered endpoints (relevance under a wider --functions)
+    dropped: list[Dropped] = field(default_factory=list)
+
+
+def plan_run(settings: RunSettings, *, say: bool = True) -> Plan:
+    """The run's :class:`Plan`: ``--ids`` (in the given order) or the split, then ``--limit``.
 
     With ``relevance`` each chosen sample becomes its two relevance cases (possible, then impossible);
-    samples that cannot give a guaranteed impossible case are left out and named on stderr.
+    samples that cannot give a guaranteed impossible case are left out and (with ``say``) named on stderr.
     """
     chosen = _chosen_samples(settings)
     if not settings.relevance:
-        return chosen
+        return Plan(chosen)
     from gqlbench.dataset import load_errata
     from gqlbench.relevance import relevance_set
 
-    cases, dropped = relevance_set(chosen, load_errata(settings.data))
-    for case in dropped:
+    cases, dropped = relevance_set(chosen, load_errata(settings.data), settings.functions, settings.seed)
+    for case in dropped if say else ():
         print(f"relevance: {case.sample_id} left out: {case.reason}", file=sys.stderr)
     if not cases:
         raise GqlbenchError("--relevance: none of the chosen samples gives a case that cannot be done (see the reasons above)")
-    return [s for case in cases for s in (case.possible, case.impossible)]
+    offers = {case_id: offered for case in cases for case_id, offered in case.offers.items()}
+    return Plan([s for case in cases for s in (case.possible, case.impossible)], offers, dropped)
+
+
+def plan_samples(settings: RunSettings) -> list[Sample]:
+    """The samples a run covers, in order (see :func:`plan_run`)."""
+    return plan_run(settings).samples
 
 
 def _chosen_samples(settings: RunSettings) -> list[Sample]:
@@ -202,14 +219,6 @@ def _write_outputs(
     return document, failed
 
 
-def _dropped(settings: RunSettings) -> list[Dropped]:
-    """The samples a relevance run left out of its set (recomputed: the rule is deterministic)."""
-    from gqlbench.dataset import load_errata
-    from gqlbench.relevance import relevance_set
-
-    return relevance_set(_chosen_samples(settings), load_errata(settings.data))[1]
-
-
 def _run_extras(settings: dict[str, Any], bootstrap: int | None) -> dict[str, Any]:
     """meta keys only some runs have: K of --samples K, and --bootstrap N."""
     extras: dict[str, Any] = {}
@@ -230,10 +239,10 @@ def run(
     if options.batch_size < 1:
         raise GqlbenchError("--batch-size must be >= 1")
     clock = StageClock()
-    samples = plan_samples(settings)
+    plan = plan_run(settings)
     pool = _LazyPool()
     try:
-        return _run(settings, options, backend_factory, samples, pool, clock)
+        return _run(settings, options, backend_factory, plan, pool, clock)
     finally:
         pool.close()
 
@@ -242,10 +251,11 @@ def _run(
     settings: RunSettings,
     options: RunOptions,
     backend_factory: Callable[[RunSettings], Backend],
-    samples: Sequence[Sample],
+    plan: Plan,
     pool: _LazyPool,
     clock: StageClock,
 ) -> RunOutcome:
+    samples = plan.samples
     observer = _observer(settings, samples, pool)
     digest = data_hash(settings.data)
     run_dir, overwrite = choose_dir(settings, options, digest)
@@ -273,7 +283,7 @@ def _run(
                 try:
                     generate(settings, backend, run_dir=run_dir, config=config, total=len(samples) * settings.samples, planned=planned,
                              batch_size=options.batch_size, quiet=options.quiet, observer=observer, pool=pool,
-                             console=console, clock=clock)
+                             console=console, clock=clock, offers=plan.offers)
                 finally:
                     with clock.stage("engine_close"):
                         backend.close()
@@ -282,11 +292,10 @@ def _run(
         by_id = {r.id: r for r in results}
         ordered = [by_id[s.id] for s in samples if s.id in by_id]
         every = finished(run_dir, every=True)
-        dropped = _dropped(settings) if settings.relevance else []
         sections = _sections(settings, options, samples, every, config)
         if not planned:  # nothing to generate: all this invocation did so far is start-up
             clock.mark("startup")
-        document, _ = _write_outputs(run_dir, samples, ordered, config, pool, sections, dropped, clock)
+        document, _ = _write_outputs(run_dir, samples, ordered, config, pool, sections, plan.dropped, clock)
         incomplete = [s.id for s, _ in _pending(samples, every, settings.samples)]  # impossible relevance cases too
     return RunOutcome(run_dir, ordered, document.metrics, incomplete, resumed_from, already_complete=not planned,
                       timings=document.timings or {})

@@ -14,6 +14,8 @@ and can be slowed down or made to fail through model args:
   escape would decode to) into the prose around the code;
 - ``noise``: any non-empty value makes loading chatter like a real engine: a line on
   stdout, a Python warning, and a line on stderr from a child process;
+- ``noisy_close``: any non-empty value makes closing chatter like vLLM's shutdown: a WARNING through
+  ``logging`` and a line on stderr;
 - ``broken``: any non-empty value makes loading fail with a GqlbenchError, as an engine error;
 - ``obfuscate``: answer in the names ``--obfuscate <value>`` shows (with ``functions`` and ``seed`` as the run's),
   as a model that read the prompt would.
@@ -30,6 +32,7 @@ An impossible relevance case (``test-impossible/3``) is answered from its sample
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 import time
@@ -66,6 +69,7 @@ class StubBackend:
         decline: str = "",
         wrong: str = "",
         n: str = "",
+        noisy_close: str = "",
     ) -> None:
         if loads:
             with open(loads, "a", encoding="utf-8") as fh:
@@ -88,6 +92,7 @@ class StubBackend:
         self.wrong = {w for w in str(wrong).split("+") if w}
         self.supports_n = bool(n)
         self.closed = False
+        self.noisy_close = bool(noisy_close)
         self.shown = (obfuscate, functions, int(seed)) if obfuscate else None
 
     def render(self, messages: Sequence[Message], assistant_prefix: str = "") -> str:
@@ -150,3 +155,6 @@ class StubBackend:
 
     def close(self) -> None:
         self.closed = True
+        if self.noisy_close:
+            logging.getLogger("stub.engine").warning("STUB-ENGINE shutdown warning")
+            print("STUB-ENGINE shutdown stderr", file=sys.stderr, flush=True)

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from gqlbench.engine_log import ENGINE_LOG, summary_line
 
 STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
@@ -28,6 +30,19 @@ def test_engine_chatter_goes_to_the_log_not_the_console(tmp_path: Path) -> None:
     summary = [line for line in run.stderr.splitlines() if line.startswith("gqlbench: ")]
     assert summary == ["gqlbench: stub engine, model stub"]
     assert "gqlbench run" in run.stderr and "| overall" in run.stdout  # progress bar, then the table
+
+
+@pytest.mark.parametrize("grid", [(), ("--matrix", "prompt=cot,react")], ids=["run", "matrix"])
+def test_closing_the_engine_chatters_into_the_log_too(tmp_path: Path, grid: tuple[str, ...]) -> None:
+    run = gqlbench_run(tmp_path / "r", "--model-args", "noisy_close=1", *grid)
+    assert run.returncode == 0, run.stderr
+    assert "STUB-ENGINE shutdown" not in run.stdout + run.stderr
+    logs = [path.read_text() for path in (tmp_path / "r").rglob(ENGINE_LOG)]
+    assert len(logs) == (2 if grid else 1)  # a grid's engine is closed once, in the last cell that used it
+    closing = [log for log in logs if "STUB-ENGINE shutdown warning" in log and "STUB-ENGINE shutdown stderr" in log]
+    assert len(closing) == 1, logs
+    if grid:
+        assert "STUB-ENGINE shutdown" in (tmp_path / "r" / "prompt-react" / ENGINE_LOG).read_text()
 
 
 def test_verbose_shows_the_chatter_live(tmp_path: Path) -> None:

@@ -6,6 +6,8 @@ import pytest
 
 from gqlbench.dataset import called_functions, get_sample, load_errata, load_split
 from gqlbench.generators.cot import cot_messages
+from gqlbench.generators.offer import load_domain_catalog, offered_functions, parse_functions
+from gqlbench.generators.present import Presenter, PromptSetting
 from gqlbench.metrics.abstention import read_abstention
 from gqlbench.relevance import is_impossible_id, offered_sample, relevance_set, stand_in
 from gqlbench.schemas import query_fields
@@ -71,3 +73,47 @@ def test_a_case_is_never_built_from_a_case() -> None:
     (case,), _ = relevance_set([get_sample("test/0")], load_errata())
     with pytest.raises(Exception, match="already an impossible case"):
         relevance_set([case.impossible], load_errata())
+
+
+@pytest.mark.parametrize("functions", ["distractors:3", "domain"])
+def test_a_wider_offer_holds_no_stand_in_for_the_removed_function(functions: str) -> None:
+    samples = load_split("test")
+    cases, dropped = relevance_set(samples, load_errata(), functions, seed=0)
+    assert len(cases) + len(dropped) == len(samples) and len(cases) > len(samples) // 2
+    shapes: dict[tuple[str, str], object] = {}  # response shapes, each read once
+    would_have = 0  # cases whose usual wider offer holds a stand-in (so keeping them out is exercised)
+    for case in cases:
+        domain = case.possible.domain
+        catalog = load_domain_catalog(domain)
+        gold = called_functions(case.possible.gold_code, set(catalog.specs))
+        possible, impossible = case.offers[case.possible.id], case.offers[case.impossible.id]
+        assert set(gold) <= set(possible) and len(possible) == len(set(possible))  # every gold function, once
+        assert impossible == [n for n in possible if n != case.removed]
+        assert case.removed not in impossible and all(name in catalog.specs for name in impossible)
+        assert not any(stand_in(domain, case.removed, other, shapes) for other in impossible)  # checked against the catalog
+        others = [n for n in catalog.specs if n not in gold and not stand_in(domain, case.removed, n, shapes)]
+        assert len(possible) == len(gold) + (len(others) if functions == "domain" else min(3, len(others)))
+        for sample in (case.possible, case.impossible):  # the prompt shows exactly that offer
+            assert Presenter(PromptSetting(functions), 0, offers=case.offers)(sample).sample.function_names == case.offers[sample.id]
+        usual = offered_functions(case.possible, catalog, parse_functions(functions), 0)
+        would_have += any(stand_in(domain, case.removed, n, shapes) for n in usual if n != case.removed)
+    assert would_have
+
+
+def test_a_wider_offer_is_the_same_for_the_same_seed_and_absent_under_gold() -> None:
+    samples = load_split("test")[:8]
+    first, again = relevance_set(samples, load_errata(), "distractors:3", 1), relevance_set(samples, load_errata(), "distractors:3", 1)
+    other = relevance_set(samples, load_errata(), "distractors:3", 2)
+    assert first == again and [c.offers for c in first[0]] != [c.offers for c in other[0]]
+    assert [c.removed for c in first[0]] == [c.removed for c in other[0]] == [c.removed for c in relevance_set(samples, load_errata())[0]]
+    assert all(c.offers == {} for c in relevance_set(samples, load_errata())[0])
+
+
+def test_a_sample_whose_offer_cannot_be_widened_without_a_stand_in_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    sample = get_sample("test/0")
+    gold = set(called_functions(sample.gold_code, set(load_specs("spotify"))))
+    monkeypatch.setattr("gqlbench.relevance.stand_in", lambda domain, removed, other, shapes=None: other not in gold)
+    assert relevance_set([sample], load_errata())[0]  # with the gold functions alone it is a case
+    cases, (left_out,) = relevance_set([sample], load_errata(), "distractors:3")
+    assert not cases and left_out.sample_id == "test/0"
+    assert left_out.reason.startswith("--functions distractors:3: every other endpoint of spotify could stand in for ")

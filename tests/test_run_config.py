@@ -62,7 +62,9 @@ def test_prompt_settings_are_recorded_and_an_older_folder_resumes_at_their_defau
         RunSettings(model="m", obfuscate="names,params")
 
 
-def test_relevance_refuses_a_wider_offer() -> None:
-    with pytest.raises(GqlbenchError, match="--relevance offers the gold functions"):
-        RunSettings(model="m", relevance=True, functions="domain")
+def test_relevance_combines_with_a_wider_offer_and_other_prompt_settings() -> None:
+    stored = RunSettings(model="m", relevance=True, functions="distractors:3:connected").to_json()
+    assert (stored["relevance"], stored["functions"]) == (True, "distractors:3:connected")  # resumed only under both
     assert RunSettings(model="m", relevance=True, obfuscate="all").relevance
+    with pytest.raises(GqlbenchError, match="--functions 'distractors:x'"):
+        RunSettings(model="m", relevance=True, functions="distractors:x")

@@ -75,3 +75,40 @@ def test_a_failed_impossible_case_is_reported_missing_and_not_counted(tmp_path: 
     results = json.loads((outcome.run_dir / "results.json").read_text())
     assert results["missing"] == [] and results["relevance"]["missing"] == ["test-impossible/1"]
     assert results["relevance"]["n_impossible"] == 1
+
+
+def test_a_relevance_run_with_distractors_offers_them_and_writes_the_block(tmp_path: Path) -> None:
+    from gqlbench.relevance import stand_in
+
+    outcome = run(_settings(functions="distractors:3", model_args={"decline": "1"}), RunOptions(out=tmp_path / "run", quiet=True))
+    results = json.loads((outcome.run_dir / "results.json").read_text())
+    block = results["relevance"]
+    assert (block["n_impossible"], block["n_possible"]) == (4, 4) and block["dropped"] == []
+    assert block["abstention_rate"] == 1.0 and block["false_abstention_rate"] == 0.0 and block["hallucinated_calls"] == 0
+    assert results["metrics"]["overall"]["seq_match_full"] == 1.0  # Table 2 on the possible cases, gold offered among distractors
+    lines = {line["id"]: line for line in map(json.loads, (outcome.run_dir / "samples.jsonl").read_text().splitlines())}
+    for sample in plan_samples(_settings(functions="distractors:3")):
+        offered = lines[sample.id]["offered"]
+        assert set(sample.function_names) < set(offered)  # what the case offers, plus distractors
+        if is_impossible_id(sample.id):
+            (removed,) = set(lines[sample.id.replace("-impossible", "")]["offered"]) - set(offered)  # the one it lacks
+            assert not any(stand_in(sample.domain, removed, other) for other in offered)
+    never = run(_settings(functions="distractors:3", limit=2), RunOptions(out=tmp_path / "never", quiet=True))
+    assert json.loads((never.run_dir / "results.json").read_text())["relevance"]["hallucinated_call_rate"] == 1.0
+
+
+def test_calling_an_offered_distractor_is_no_hallucinated_call_but_the_removed_function_is() -> None:
+    from gqlbench.dataset import get_sample, load_errata
+    from gqlbench.metrics import score_sample
+    from gqlbench.records import SampleResult
+    from gqlbench.relevance import relevance_set
+    from gqlbench.relevance_scores import relevance_block
+
+    (case,), _ = relevance_set([get_sample("test/0")], load_errata(), "distractors:3")
+    offered = case.offers[case.impossible.id]
+    distractor = next(n for n in offered if n not in case.impossible.function_names)
+    code = f"{distractor}()\n{case.removed}()\n"
+    result = SampleResult.model_validate({**score_sample(case.impossible, code).model_dump(mode="json"), "code": code,
+                                          "offered": offered})
+    block = relevance_block([case.impossible], {case.impossible.id: result}, resamples=10)
+    assert block["cases"][0]["unoffered"] == [case.removed] and block["hallucinated_calls"] == 1

@@ -43,7 +43,8 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
               help="Split to evaluate (train needs --shots 0); <split>-relevance is the same as --relevance on <split>.")
 @click.option("--relevance", is_flag=True,
               help="Cases that cannot be done: each sample twice, with its gold functions and with one of them removed; "
-              "the prompt explains how to decline (raise NotSupported). Scored as their own results.json block.")
+              "the prompt explains how to decline (raise NotSupported). Scored as their own results.json block. With a wider "
+              "--functions, endpoints that could stand in for the removed function are not offered.")
 @click.option("--limit", type=int, default=None, help="Only the first N samples.")
 @click.option("--ids", default="", help="Comma-separated sample ids, e.g. test/0,test/3.")
 @click.option(
