@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from generation import load, timed_run  # noqa: E402
 
 from gqlbench.dataset import load_errata, load_split  # noqa: E402
-from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest  # noqa: E402
+from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest, engine_counters  # noqa: E402
 from gqlbench.generators.budget import fit_prompt  # noqa: E402
 from gqlbench.generators.cpu import choose_dtype, cpu_flags  # noqa: E402
 from gqlbench.generators.factory import parse_model_args  # noqa: E402
@@ -107,6 +107,7 @@ def run_config(backend: Backend, samples: Sequence[Sample], name: str) -> dict[s
     if hasattr(backend, "warm_prefixes"):
         backend.warm_prefixes = warm == "auto"
     batches = warm_first(requests, samples) if warm == "first" else [requests]
+    counted = engine_counters(backend)
     parts, completions = [], []
     for batch in batches:
         figures, done = timed_run(backend, batch, config)
@@ -119,6 +120,7 @@ def run_config(backend: Backend, samples: Sequence[Sample], name: str) -> dict[s
         "at_limit": sum(1 for c in completions if c.finish_reason == "length"),
         "batches": [p["wall_s"] for p in parts],
         "scores": static_scores(samples, completions),
+        "engine": {k: v - counted.get(k, 0) for k, v in engine_counters(backend).items()},
     }
     print(f"{name:<18} {figures['per_sample_s']:>7.2f} s/sample  {figures['tokens_in']:>7} in  "
           f"{figures['tokens_out']:>5} out  {figures['at_limit']} at limit  batches {figures['batches']}", flush=True)
@@ -192,7 +194,8 @@ def main() -> None:
                 else:
                     os.environ[k] = v
         key = f"{args.variant_config}[{variant}]"
-        results[key] = {**run_config(vllm, samples, args.variant_config), "load_s": load_s}
+        results[key] = {**run_config(vllm, samples, args.variant_config), "load_s": load_s,
+                        "engine_config": vllm.describe()["engine"]}
         vllm.close()
         del vllm
         save()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -63,3 +66,22 @@ def test_summary_names_engine_model_dtype_device_and_why() -> None:
     assert summary_line(vllm) == "gqlbench: vllm engine, model /m/smollm2, float32 on cpu (CPU has avx2 but no avx512_bf16)"
     hf = {"backend": "hf", "model_path": "/m", "device": "cpu", "dtype": "bfloat16"}
     assert summary_line(hf) == "gqlbench: hf engine, model /m, bfloat16 on cpu"
+
+
+def test_sigterm_closes_the_engine_and_keeps_finished_samples(tmp_path: Path) -> None:
+    """A killed run must not leave the engine's processes running (vLLM's outlive their parent) nor lose samples."""
+    out = tmp_path / "r"
+    command = [sys.executable, "-c", "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
+               "run", "--model", "stub", "--backend", STUB, "--limit", "6", "--batch-size", "1", "--no-exec",
+               "--out", str(out), "--model-args", "delay=0.5,noisy_close=1"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    samples = out / "samples.jsonl"
+    deadline = time.monotonic() + 60
+    while not (samples.exists() and samples.read_text().count("\n") >= 1) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 143 and "terminated (finished samples are kept" in stderr, stderr
+    assert "STUB-ENGINE shutdown warning" in (out / ENGINE_LOG).read_text()  # close() ran
+    lines = samples.read_text().splitlines()
+    assert 1 <= len(lines) < 6 and all(json.loads(line)["id"] for line in lines)

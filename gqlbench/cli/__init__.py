@@ -8,7 +8,9 @@ so it imports no command module, no model backend and no parser library.
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
+import threading
 
 import click
 
@@ -117,10 +119,23 @@ def cli() -> None:
     """
 
 
+class Terminated(Exception):
+    """SIGTERM arrived: unwinding closes the model engine, whose processes would otherwise outlive gqlbench."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: user errors become one line on stderr and exit status 2."""
+    """Entry point: user errors become one line on stderr and exit status 2; SIGTERM ends like Ctrl+C."""
+    main_thread = threading.current_thread() is threading.main_thread()  # only there can a handler be set
+    previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     try:
         status = cli.main(args=argv, prog_name="gqlbench", standalone_mode=False)
+    except Terminated:
+        click.echo("terminated (finished samples are kept: the same command resumes)", err=True)
+        return 143
     except GqlbenchError as exc:
         click.echo(f"error: {escape_controls(str(exc))}", err=True)
         return 2
@@ -132,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
     return status if isinstance(status, int) else 0
 
 
