@@ -172,13 +172,15 @@ def main() -> None:
         del hf
         save()
 
-    vllm, results["load_s_vllm"] = load("vllm", args.model, **parse_model_args(args.vllm_args))
-    results["engine_vllm"] = vllm.describe()["engine"]
-    for name in [c for c in args.configs.split(",") if c]:
-        results[name] = run_config(vllm, samples, name)
-        save()
-    vllm.close()
-    del vllm
+    configs = [c for c in args.configs.split(",") if c]
+    if configs:  # --configs "" times only --hf and --variants
+        vllm, results["load_s_vllm"] = load("vllm", args.model, **parse_model_args(args.vllm_args))
+        results["engine_vllm"] = vllm.describe()["engine"]
+        for name in configs:
+            results[name] = run_config(vllm, samples, name)
+            save()
+        vllm.close()
+        del vllm
 
     for variant in [v for v in args.variants.split(";") if v.strip()]:
         engine_args = parse_model_args(variant)
