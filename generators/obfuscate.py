@@ -82,7 +82,8 @@ class NameMap:
         """
         everything = {**self.others, **self.functions}
         functions = {shown: real for real, shown in everything.items()}
-        params = {everything.get(real, real): {s: r for r, s in names.items()} for real, names in {**self.other_params, **self.params}.items()}
+        keywords = {**self.other_params, **self.params}
+        params = {everything.get(real, real): {s: r for r, s in names.items()} for real, names in keywords.items()}
         real_code, renamed = rename_calls_logged(code, functions, params)
         offered = self.functions.keys() | self.params.keys()
         return real_code, {written: real for written, real in renamed.items() if real not in offered}
