@@ -25,7 +25,7 @@ import libcst as cst
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import FunctionSpec
 
-__all__ = ["OBFUSCATE_CHOICES", "Obfuscation", "NameMap", "parse_obfuscate", "build_name_map", "rename_calls"]
+__all__ = ["OBFUSCATE_CHOICES", "Obfuscation", "NameMap", "parse_obfuscate", "build_name_map", "rename_calls", "rename_calls_logged"]
 
 OBFUSCATE_CHOICES: tuple[str, ...] = ("none", "names", "params", "descriptions", "all")
 
@@ -58,6 +58,10 @@ class NameMap:
 
     functions: dict[str, str] = field(default_factory=dict)
     params: dict[str, dict[str, str]] = field(default_factory=dict)
+    # The rest of the domain's numbering (functions not offered, and their parameters): never shown in this
+    # prompt, but a few-shot example may show them, so a model may call them; they are mapped back too.
+    others: dict[str, str] = field(default_factory=dict)
+    other_params: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def shown(self, function: str) -> str:
         return self.functions.get(function, function)
@@ -68,41 +72,69 @@ class NameMap:
 
     def backward(self, code: str) -> str:
         """``code`` written in the shown names, back in the real ones (before scoring and execution)."""
-        functions = {shown: real for real, shown in self.functions.items()}
-        params = {self.shown(real): {s: r for r, s in names.items()} for real, names in self.params.items()}
-        return rename_calls(code, functions, params)
+        return self.backward_logged(code)[0]
+
+    def backward_logged(self, code: str) -> tuple[str, dict[str, str]]:
+        """(``code`` in the real names, ``{name as written: real name}`` of each renamed call of a function not offered).
+
+        Every name of the domain's numbering maps back, offered or not; a name
+        outside it (``api_999``) stays as written.
+        """
+        everything = {**self.others, **self.functions}
+        functions = {shown: real for real, shown in everything.items()}
+        keywords = {**self.other_params, **self.params}
+        params = {everything.get(real, real): {s: r for r, s in names.items()} for real, names in keywords.items()}
+        real_code, renamed = rename_calls_logged(code, functions, params)
+        offered = self.functions.keys() | self.params.keys()
+        return real_code, {written: real for written, real in renamed.items() if real not in offered}
 
     def to_json(self) -> dict[str, Any]:
         """As stored per sample in samples.jsonl (only the names in use)."""
         return {"functions": dict(self.functions), "params": {f: dict(p) for f, p in self.params.items()}}
 
 
+def _arg_names(specs: Sequence[FunctionSpec]) -> dict[str, dict[str, str]]:
+    return {s.name: {p: f"arg_{i}" for i, p in enumerate(s.param_names, 1)} for s in specs if s.param_names}
+
+
 def build_name_map(
-    domain: str, domain_functions: Sequence[str], shown: Sequence[FunctionSpec], obfuscation: Obfuscation, seed: int
+    domain: str,
+    domain_functions: Sequence[str],
+    shown: Sequence[FunctionSpec],
+    obfuscation: Obfuscation,
+    seed: int,
+    domain_specs: Mapping[str, FunctionSpec] | None = None,
 ) -> NameMap:
     """The renames for one prompt: ``shown`` are the signatures it offers.
 
     Function numbers come from one seeded permutation of ``domain_functions``
     (plus any shown function the domain list lacks, sorted), so they are the
-    same in every prompt of the domain under one seed.
+    same in every prompt of the domain under one seed. ``domain_specs`` (the
+    catalog's signatures) give the parameters of the functions not offered.
     """
+    offered = {s.name for s in shown}
     functions: dict[str, str] = {}
+    others: dict[str, str] = {}
     if obfuscation.names:
         names = list(dict.fromkeys(domain_functions))
-        names += sorted({s.name for s in shown} - set(names))
+        names += sorted(offered - set(names))
         random.Random(f"{seed}|{domain}|names").shuffle(names)
         numbers = {name: i for i, name in enumerate(names, 1)}
         functions = {s.name: f"api_{numbers[s.name]}" for s in shown}
+        others = {name: f"api_{n}" for name, n in numbers.items() if name not in offered}
     params: dict[str, dict[str, str]] = {}
+    other_params: dict[str, dict[str, str]] = {}
     if obfuscation.params:
-        params = {s.name: {p: f"arg_{i}" for i, p in enumerate(s.param_names, 1)} for s in shown if s.param_names}
-    return NameMap(functions, params)
+        params = _arg_names(shown)
+        other_params = _arg_names([s for name, s in (domain_specs or {}).items() if name not in offered])
+    return NameMap(functions, params, others, other_params)
 
 
 class _Renamer(cst.CSTTransformer):
     def __init__(self, functions: Mapping[str, str], params: Mapping[str, Mapping[str, str]]) -> None:
         super().__init__()
         self.functions, self.params = functions, params
+        self.renamed: dict[str, str] = {}  # written name -> new name, of each call whose name or a keyword changed
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         if not isinstance(updated_node.func, cst.Name):
@@ -113,6 +145,8 @@ class _Renamer(cst.CSTTransformer):
             a.with_changes(keyword=cst.Name(keywords[a.keyword.value])) if a.keyword is not None and a.keyword.value in keywords else a
             for a in updated_node.args
         ]
+        if name in self.functions or any(a.keyword is not None and a.keyword.value in keywords for a in updated_node.args):
+            self.renamed[name] = self.functions.get(name, name)
         func = cst.Name(self.functions[name]) if name in self.functions else updated_node.func
         return updated_node.with_changes(func=func, args=args)
 
@@ -124,12 +158,23 @@ def rename_calls(code: str, functions: Mapping[str, str], params: Mapping[str, M
     does not parse gets whole-word function renames only (it scores as invalid
     either way, but its calls stay readable in the real names).
     """
+    return rename_calls_logged(code, functions, params)[0]
+
+
+def rename_calls_logged(
+    code: str, functions: Mapping[str, str], params: Mapping[str, Mapping[str, str]]
+) -> tuple[str, dict[str, str]]:
+    """:func:`rename_calls`, and ``{name as written: new name}`` of each call it changed (a record of what was mapped)."""
     if not functions and not params:
-        return code
+        return code, {}
     try:
         module = cst.parse_module(code)
     except cst.ParserSyntaxError:
+        renamed = {}
         for old, new in functions.items():
-            code = re.sub(rf"\b{re.escape(old)}\b", new, code)
-        return code
-    return module.visit(_Renamer(functions, params)).code
+            code, n = re.subn(rf"\b{re.escape(old)}\b", new, code)
+            if n:
+                renamed[old] = new
+        return code, renamed
+    renamer = _Renamer(functions, params)
+    return module.visit(renamer).code, renamer.renamed

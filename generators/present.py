@@ -66,6 +66,10 @@ class Presented:
         """A program written in the shown names, in the real ones."""
         return self.names.backward(code)
 
+    def real_code_logged(self, code: str) -> tuple[str, dict[str, str]]:
+        """:meth:`real_code`, and ``{name as written: real name}`` of the calls of functions this sample did not offer."""
+        return self.names.backward_logged(code)
+
     def record(self) -> dict[str, Any]:
         """What samples.jsonl keeps: the offered functions and the name mapping."""
         return {"offered": list(self.offered), "obfuscation": self.names.to_json()}
@@ -123,7 +127,8 @@ def present(
         assert catalog is not None
         specs = [catalog.specs.get(n) or by_name[n] for n in offered if n in catalog.specs or n in by_name]
         sdl = "\n".join(catalog.sdl[n] for n in offered if n in catalog.sdl)
-    names = build_name_map(sample.domain, list(catalog.specs) if catalog else [], specs, obfuscation, seed)
+    names = build_name_map(sample.domain, list(catalog.specs) if catalog else [], specs, obfuscation, seed,
+                           catalog.specs if catalog else None)
     if setting.is_default:
         return Presented(sample, sample, offered, names)
     shown = sample.model_copy(

@@ -68,7 +68,7 @@ class Sink:
 def _scored(sample: Sample, prompt: Prompt, completion: Completion, code: str, prediction: str, shown: dict[str, Any]) -> SampleResult:
     from gqlbench.metrics import score_sample
 
-    result = score_sample(sample, prediction)
+    result = score_sample(sample, prediction, offered=shown.get("offered"))
     extra: dict[str, Any] = {
         "prompt": prompt.model_dump(mode="json"),
         "raw_output": completion.text,

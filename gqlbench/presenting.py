@@ -25,7 +25,8 @@ __all__ = ["RealNamesObserver", "observer_for", "shown_record", "real_program"]
 
 def _shown_text(presented: Presented, text: str) -> str:
     """An observation in the prompt's function names (whole words only)."""
-    for real, shown in sorted(presented.names.functions.items(), key=lambda kv: -len(kv[0])):
+    everything = {**presented.names.others, **presented.names.functions}
+    for real, shown in sorted(everything.items(), key=lambda kv: -len(kv[0])):
         text = re.sub(rf"\b{re.escape(real)}\b", shown, text)
     return text
 
@@ -82,11 +83,19 @@ def real_program(presenter: Presenter, sample_id: str, code: str, prediction: st
     """(real sample, real code, what to score, the per-sample record) of an answer in the shown names.
 
     Under the default setting nothing changes and the record is empty, so
-    samples.jsonl keeps its keys.
+    samples.jsonl keeps its keys. A call of a function of the domain's
+    numbering that this sample did not offer (a name a few-shot example
+    showed) maps back too, and the record lists it under
+    ``"not_offered_calls"`` (``{"api_8": "GET_artist"}``); scoring then tags
+    it ``hallucinated_function`` (see ``offered`` in :func:`gqlbench.metrics.score_sample`).
     """
     presented = presenter.get(sample_id)
     if presented is None or presenter.setting.is_default:
         return (presented.original if presented else None), code, prediction, {}
-    real = presented.real_code(code)
-    renamed = bool(presented.names.functions or presented.names.params)
-    return presented.original, real, real if renamed else prediction, shown_record(presenter, sample_id)
+    real, not_offered = presented.real_code_logged(code)
+    names = presented.names
+    renamed = bool(names.functions or names.params or names.others or names.other_params)
+    record = shown_record(presenter, sample_id)
+    if not_offered:
+        record["not_offered_calls"] = not_offered
+    return presented.original, real, real if renamed else prediction, record

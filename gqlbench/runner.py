@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -219,9 +219,22 @@ def _write_outputs(
     return document, failed
 
 
+# Prompt settings the Run: list names when a run changes them (the default is the paper's prompt, stated nowhere).
+_PROMPT_SETTINGS = ("functions", "obfuscate", "schema", "relevance", "shot_rule")
+
+
 def _run_extras(settings: dict[str, Any], bootstrap: int | None) -> dict[str, Any]:
-    """meta keys only some runs have: K of --samples K, and --bootstrap N."""
-    extras: dict[str, Any] = {}
+    """meta keys only some runs have: the prompt settings that are not the defaults, K of --samples K, and --bootstrap N.
+
+    Only non-defaults, so a default run's meta (and report.md) keeps its keys
+    and each list shows just what sets the run apart; config.json has them all.
+    """
+    defaults = {f.name: f.default for f in fields(RunSettings)}
+    extras: dict[str, Any] = {
+        name: settings[name] for name in _PROMPT_SETTINGS if settings.get(name, defaults[name]) != defaults[name]
+    }
+    if not settings.get("shots"):
+        extras.pop("shot_rule", None)  # no examples, so no rule picked them
     if settings.get("samples", 1) != 1:
         extras["samples"] = settings["samples"]
     if bootstrap is not None:

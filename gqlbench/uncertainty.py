@@ -97,15 +97,34 @@ def with_ci(value: object, interval: object) -> str:
     return f"{value:.4f}"
 
 
+NO_INTERVAL_NOTE = (
+    "(n=1): the value is a mean over one sample of the group, so it has no interval (a bootstrap of one value "
+    "is that value); Exec Match counts only the samples whose gold program runs in the mock world."
+)
+
+
+def _without_interval(group: Mapping[str, Any], metric: str) -> bool:
+    """A value with no interval because its metric had fewer than two samples (e.g. one gold program that runs)."""
+    n = group.get(f"n_{metric}", group.get("n_samples"))  # optional metrics count their own samples
+    return isinstance(group.get(metric), (int, float)) and group.get("ci", {}).get(metric) is None and n == 1
+
+
+def _cell(group: Mapping[str, Any], metric: str) -> str:
+    text = with_ci(group.get(metric), group.get("ci", {}).get(metric))
+    return f"{text} (n=1)" if _without_interval(group, metric) else text
+
+
 def uncertainty_section(metrics: Mapping[str, Mapping[str, Any]], titles: Mapping[str, str]) -> list[str]:
     """report.md lines: every metric with its 95% interval, then the error counts per domain."""
     groups = {name: group for name, group in metrics.items() if "ci" in group}
     if not groups:
         return []
     names = [m for m in titles if any(m in g.get("ci", {}) or m in g for g in groups.values() if g.get(m) is not None)]
-    rows = [[titles.get(m, m), *(with_ci(g.get(m), g.get("ci", {}).get(m)) for g in groups.values())] for m in names]
+    rows = [[titles.get(m, m), *(_cell(g, m) for g in groups.values())] for m in names]
     lines = ["", "## With 95% intervals", "", "Bootstrap over samples (percentile; ratios of sums resampled by sample).", ""]
     lines.append(tabulate(rows, headers=["Metric", *groups], tablefmt="github", disable_numparse=True))
+    if any(_without_interval(g, m) for g in groups.values() for m in names):
+        lines += ["", NO_INTERVAL_NOTE]
     kinds = list(dict.fromkeys(k for g in groups.values() for k in g.get("errors", {})))
     lines += ["", "## Errors by kind", ""]
     if not kinds:

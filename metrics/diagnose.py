@@ -8,7 +8,7 @@ ratio of sums and can be resampled by sample.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from gqlbench.metrics.calls import ProgramAnalysis
@@ -21,11 +21,18 @@ __all__ = ["diagnose", "with_exec_errors"]
 
 
 def diagnose(
-    domain: str, gold: ProgramAnalysis, predicted: ProgramAnalysis | None, functions: Mapping[str, FunctionSpec]
+    domain: str,
+    gold: ProgramAnalysis,
+    predicted: ProgramAnalysis | None,
+    functions: Mapping[str, FunctionSpec],
+    offered: Collection[str] | None = None,
 ) -> dict[str, Any]:
-    """``{"errors": [...], "f1_counts": {...}}`` of one prediction (None: no prediction, every gold call missing)."""
+    """``{"errors": [...], "f1_counts": {...}}`` of one prediction (None: no prediction, every gold call missing).
+
+    ``offered``: the functions a prompt setting offered (see :func:`.errors.classify`).
+    """
     catalog = load_catalog(domain, functions)
-    errors = classify(gold, predicted if predicted is not None else ProgramAnalysis(code=""), catalog)
+    errors = classify(gold, predicted if predicted is not None else ProgramAnalysis(code=""), catalog, offered=offered)
     counts = sample_counts(gold, predicted)
     return {"errors": [e.to_json() for e in errors], "f1_counts": {k: list(v) for k, v in counts.items()}}
 

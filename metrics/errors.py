@@ -6,7 +6,8 @@ and lists one :class:`ErrorRecord` per problem, in a fixed order:
 
 1. the program as a whole: ``parse_error`` (or ``too_large``), then nothing else
    is read;
-2. functions: ``hallucinated_function`` (not in the catalog), ``wrong_function``
+2. functions: ``hallucinated_function`` (not in the catalog, or, when the
+   prompt's offer is known, in it but neither offered nor in the gold), ``wrong_function``
    (in the catalog, not in the gold), ``missing_call`` and ``extra_call`` (per
    gold function, by count);
 3. arguments of each predicted call paired with a gold call of the same
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 from gqlbench.metrics.calls import ApiCall, ProgramAnalysis
@@ -111,7 +112,7 @@ def pair_calls(gold: Sequence[ApiCall], predicted: Sequence[ApiCall]) -> dict[in
 
 
 def _function_errors(
-    gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog, pairs: Mapping[int, ApiCall]
+    gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog, pairs: Mapping[int, ApiCall], offered: Collection[str] | None
 ) -> list[ErrorRecord]:
     errors = []
     gold_names = Counter(gold.names)
@@ -121,6 +122,9 @@ def _function_errors(
             near = closest(p.name, sorted(catalog.functions))
             errors.append(ErrorRecord("hallucinated_function", p.token, got=p.name,
                                       detail="not in the domain's catalog" + (f"; closest: {', '.join(near)}" if near else "")))
+        elif offered is not None and p.name not in offered and p.name not in gold_names:
+            errors.append(ErrorRecord("hallucinated_function", p.token, got=p.name,
+                                      detail="in the domain's catalog but not offered to this sample"))
         elif p.name not in gold_names:
             errors.append(
                 ErrorRecord(
@@ -231,10 +235,15 @@ def exec_errors(trace: Trace | None) -> list[ErrorRecord]:
     return [ErrorRecord(trace.error.kind, call, detail=trace.error.message + where)]
 
 
-def classify(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog, trace: Trace | None = None) -> list[ErrorRecord]:
+def classify(
+    gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog, trace: Trace | None = None, offered: Collection[str] | None = None
+) -> list[ErrorRecord]:
     """Every error of ``predicted`` against ``gold``, in the order of the module docstring.
 
     ``trace`` is the predicted program's sandbox run, when it was executed.
+    ``offered``: the functions the prompt offered, when a prompt setting chose
+    them (None: the sample's own, and a catalog function outside the gold is
+    a ``wrong_function``, as in the paper's taxonomy).
     """
     if predicted.too_large is not None:
         return [ErrorRecord("too_large", detail=predicted.too_large)]
@@ -243,7 +252,7 @@ def classify(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog
     pairs = pair_calls(gold.calls, predicted.calls)
     problems = _field_problems(gold, predicted, catalog)
     late = {p.access for p in problems if p.kind == "wrong_order"}
-    errors = _function_errors(gold, predicted, catalog, pairs)
+    errors = _function_errors(gold, predicted, catalog, pairs, offered)
     reported: set[tuple[str | None, str | None]] = set()
     paired_gold = {p.index: gold.calls[g] for g, p in pairs.items()}
     for g, p in sorted(pairs.items(), key=lambda item: item[1].index):

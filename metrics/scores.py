@@ -20,7 +20,7 @@ Samples whose gold program does not parse are skipped, never scored.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 
 from gqlbench.errors import GqlbenchError
@@ -146,16 +146,20 @@ def _skipped(sample: Sample, gold: ProgramAnalysis) -> SampleResult:
 
 
 def score_sample(
-    sample: Sample, prediction: str, functions: Mapping[str, FunctionSpec] | None = None
+    sample: Sample, prediction: str, functions: Mapping[str, FunctionSpec] | None = None, offered: Collection[str] | None = None
 ) -> SampleResult:
-    """Score one raw model answer; a sample whose gold does not parse comes back ``skipped``."""
+    """Score one raw model answer; a sample whose gold does not parse comes back ``skipped``.
+
+    ``offered``: the functions a prompt setting offered, so a call of one it did
+    not offer is tagged ``hallucinated_function``; the scores never read it.
+    """
     functions = functions_for(sample) if functions is None else functions
     gold = _gold(sample, functions)
     if gold.parse_error is not None:
         return _skipped(sample, gold)
     predicted = analyze(extract_code(prediction), functions)
     scores, explanation = compare_programs(gold, predicted)
-    explanation |= diagnose(sample.domain, gold, predicted, functions)
+    explanation |= diagnose(sample.domain, gold, predicted, functions, offered)
     return SampleResult(id=sample.id, domain=sample.domain, scores=scores, explanation=explanation)
 
 

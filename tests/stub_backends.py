@@ -19,6 +19,8 @@ and can be slowed down or made to fail through model args:
 - ``broken``: any non-empty value makes loading fail with a GqlbenchError, as an engine error;
 - ``obfuscate``: answer in the names ``--obfuscate <value>`` shows (with ``functions`` and ``seed`` as the run's),
   as a model that read the prompt would.
+- ``unoffered``: with ``obfuscate``, any non-empty value appends a call of the first (by real name) domain
+  function the prompt did not offer, in its opaque name (what a model copying a few-shot example may write);
 - ``loads``: a file that gets one line per construction (an engine load);
 - ``decline``: any non-empty value answers ``raise NotSupported(...)`` when the prompt does not offer
   every function the gold program calls (a relevance run's impossible case), as a careful model would.
@@ -70,6 +72,7 @@ class StubBackend:
         wrong: str = "",
         n: str = "",
         noisy_close: str = "",
+        unoffered: str = "",
     ) -> None:
         if loads:
             with open(loads, "a", encoding="utf-8") as fh:
@@ -94,6 +97,7 @@ class StubBackend:
         self.closed = False
         self.noisy_close = bool(noisy_close)
         self.shown = (obfuscate, functions, int(seed)) if obfuscate else None
+        self.unoffered = bool(unoffered)
 
     def render(self, messages: Sequence[Message], assistant_prefix: str = "") -> str:
         return "".join(f"<{m.role}> {m.content}\n" for m in messages) + "<assistant> " + assistant_prefix
@@ -110,7 +114,11 @@ class StubBackend:
             from gqlbench.generators.present import PromptSetting, present
 
             obfuscate, functions, seed = self.shown
-            sample = present(sample, PromptSetting(functions, obfuscate), seed).sample
+            presented = present(sample, PromptSetting(functions, obfuscate), seed)
+            sample = presented.sample
+            if self.unoffered:  # a name of the domain's numbering this prompt did not offer, as a few-shot example shows it
+                extra = presented.names.others[min(presented.names.others)]
+                sample = sample.model_copy(update={"gold_code": f"{sample.gold_code.rstrip()}\nextra = {extra}()\n"})
         gold = sample.gold_code.strip()
         if declines:
             gold = 'raise NotSupported("a needed function is not offered")'

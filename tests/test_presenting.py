@@ -74,3 +74,38 @@ def test_an_executing_observer_gets_real_names_and_answers_in_shown_ones() -> No
     gold, actions, action = inner.seen[0]
     assert gold == sample.gold_code and action == sample.gold_code.splitlines()[0] and actions == []
     assert answer == f"Error: {first} failed" and "api_" in answer  # the real call, told back in the shown names
+
+
+def _not_offered(presenter: Presenter, sample: Sample) -> tuple[str, str]:
+    """(real, opaque) of a domain function the sample was not offered (a name a few-shot example may show)."""
+    names = presenter(sample).names
+    real = next(r for r in sorted(names.others) if r not in sample.function_names and r in names.other_params)
+    return real, names.others[real]
+
+
+def test_a_not_offered_opaque_name_maps_back_and_is_tagged_hallucinated() -> None:
+    sample = _executable("tmdb", 1)[0]
+    presenter = Presenter(PromptSetting("gold", "all"), seed=1)
+    shown = presenter(sample).sample
+    real, opaque = _not_offered(presenter, sample)
+    real_param = next(iter(presenter(sample).names.other_params[real]))
+    code = f"{shown.gold_code}\nx = {opaque}(arg_1=1)\ny = api_999(arg_1=2)\n"
+    _, mapped, prediction, record = real_program(presenter, sample.id, code, code)
+    assert f"x = {real}({real_param}=1)" in mapped and "y = api_999(arg_1=2)" in mapped
+    assert mapped.startswith(sample.gold_code)  # offered names map as before
+    assert record["not_offered_calls"] == {opaque: real}
+    assert set(record["obfuscation"]["functions"]) == set(sample.function_names)  # the offered mapping stays readable
+    result = score_sample(sample, prediction, offered=record["offered"])
+    tagged = [e for e in result.explanation["errors"] if e["kind"] == "hallucinated_function"]
+    assert [e["got"] for e in tagged] == [real] and "not offered" in tagged[0]["detail"]  # api_999 is no endpoint name
+    assert result.scores == score_sample(sample, prediction).scores  # scores never read the offer
+    untagged = score_sample(sample, prediction).explanation["errors"]
+    assert [e["kind"] for e in untagged if e["got"] == real] == ["wrong_function"]
+
+
+def test_offered_names_alone_record_nothing_extra() -> None:
+    sample = _executable("spotify", 1)[0]
+    presenter = Presenter(PromptSetting("gold", "names"), seed=0)
+    shown = presenter(sample).sample
+    _, mapped, _, record = real_program(presenter, sample.id, shown.gold_code, shown.gold_code)
+    assert mapped == sample.gold_code and "not_offered_calls" not in record

@@ -221,3 +221,30 @@ def test_custom_backends_and_model_slugs(tmp_path: Path) -> None:
     assert model_slug("HuggingFaceTB/SmolLM2-135M-Instruct") == "HuggingFaceTB--SmolLM2-135M-Instruct"
     (tmp_path / "my model").mkdir()
     assert model_slug(str(tmp_path / "my model")) == "my_model"
+
+
+def test_the_run_list_names_the_prompt_settings_that_are_not_the_defaults(tmp_path: Path) -> None:
+    changed = _settings(limit=2, execute=False, obfuscate="names", schema="types-only", shot_rule="diverse",
+                        model_args={"obfuscate": "names"})
+    outcome = run(changed, RunOptions(runs_root=tmp_path, quiet=True))
+    meta = json.loads((outcome.run_dir / "results.json").read_text())["meta"]
+    assert {k: meta.get(k) for k in ("obfuscate", "schema", "shot_rule", "functions", "relevance")} == {
+        "obfuscate": "names", "schema": "types-only", "shot_rule": "diverse", "functions": None, "relevance": None}
+    report = (outcome.run_dir / "report.md").read_text().split("\nRun:\n", 1)[1]
+    assert "- obfuscate: `names`" in report and "- schema: `types-only`" in report and "- shot_rule: `diverse`" in report
+    assert "functions" not in report and outcome.metrics["overall"]["seq_match_full"] == 1.0  # mapped back
+    default = run(_settings(limit=1, execute=False, shots=0, shot_rule="diverse"), RunOptions(runs_root=tmp_path, quiet=True))
+    meta = json.loads((default.run_dir / "results.json").read_text())["meta"]
+    assert not set(meta) & {"functions", "obfuscate", "schema", "relevance", "shot_rule"}  # no shots: the rule picked nothing
+
+
+def test_a_call_of_a_function_not_offered_maps_back_runs_and_is_tagged(tmp_path: Path) -> None:
+    settings = _settings(limit=2, obfuscate="names", model_args={"obfuscate": "names", "unoffered": "1"})
+    outcome = run(settings, RunOptions(runs_root=tmp_path, quiet=True))
+    for line in _lines(outcome.run_dir):
+        [(opaque, real)] = line["not_offered_calls"].items()
+        assert opaque.startswith("api_") and real not in line["offered"] and f"extra = {real}()" in line["code"]
+        tagged = [e for e in line["explanation"]["errors"] if e["kind"] == "hallucinated_function"]
+        assert [e["got"] for e in tagged] == [real] and "not offered" in tagged[0]["detail"]
+        assert "NameError" not in json.dumps(line["explanation"].get("exec"))  # it ran as the real endpoint
+    assert outcome.metrics["overall"]["errors"]["hallucinated_function"] == 2

@@ -106,3 +106,20 @@ def test_lines_without_f1_counts_get_no_f1s(results: list[SampleResult]) -> None
     metrics = add_uncertainty(aggregate(old), old, resamples=50)
     assert "dataflow_f1" not in metrics["overall"] and "dataflow_f1" not in metrics["overall"]["ci"]
     assert "dataflow_f1" not in sample_values(old)
+
+
+def test_exec_match_over_one_runnable_gold_says_why_it_has_no_interval(results: list[SampleResult]) -> None:
+    """Exec Match averages only the samples whose gold runs: with one such sample a bootstrap has nothing to resample."""
+    runs = [0, None, None, None, 1, None, None, None]  # exec_match: None where the gold program cannot run
+    with_exec = [r.model_copy(update={"scores": r.scores.model_copy(update={"exec_success": 0, "exec_match": v})})
+                 for r, v in zip(results, runs, strict=True)]
+    metrics = add_uncertainty(aggregate(with_exec), with_exec, resamples=200)
+    assert metrics["overall"]["ci"]["exec_match"] is not None  # two samples: an interval like the others
+    single = [g for g in ("spotify", "tmdb") if metrics[g].get("n_exec_match") == 1]
+    assert single == ["spotify", "tmdb"] and all(metrics[g]["ci"]["exec_match"] is None for g in single)
+    lines = "\n".join(uncertainty_section(metrics, metric_titles())).splitlines()
+    [row] = [line for line in lines if line.startswith("| Exec Match ")]
+    assert "(n=1)" in row and "[" in row  # overall has its interval, the one-sample group says n=1
+    assert any(line.startswith("(n=1):") and "gold program runs" in line for line in lines)
+    plain = uncertainty_section(add_uncertainty(aggregate(results), results, resamples=200), metric_titles())
+    assert not any("(n=1)" in line for line in plain)

@@ -42,3 +42,20 @@ def test_gold_code_round_trips_and_numbers_are_shared_by_the_domain() -> None:
             assert numbers.setdefault(real, opaque) == opaque
     other_seed = build_name_map("tmdb", list(catalog.specs), samples[0].function_specs, Obfuscation(names=True), 4)
     assert other_seed.functions != maps[0].functions
+
+
+def test_every_name_of_the_domain_numbering_maps_back_and_is_logged_when_not_offered() -> None:
+    catalog = load_domain_catalog("tmdb")
+    sample = [s for s in load_split("test") if s.domain == "tmdb"][0]
+    names = build_name_map("tmdb", list(catalog.specs), sample.function_specs, Obfuscation(True, True), 3, catalog.specs)
+    assert set(names.others) == set(catalog.specs) - set(sample.function_names)
+    assert names.to_json()["functions"] == names.functions  # the record keeps only the offered names
+    real = next(n for n in names.others if catalog.specs[n].param_names)
+    first = catalog.specs[real].param_names[0]
+    offered = sample.function_names[0]
+    code = f"a = {names.others[real]}(arg_1=1)\nb = {names.functions[offered]}()\nc = api_999(arg_1=2)\n"
+    back, logged = names.backward_logged(code)
+    assert back == f"a = {real}({first}=1)\nb = {offered}()\nc = api_999(arg_1=2)\n"
+    assert logged == {names.others[real]: real}
+    params_only = build_name_map("tmdb", list(catalog.specs), sample.function_specs, Obfuscation(params=True), 3, catalog.specs)
+    assert params_only.backward_logged(f"{real}(arg_1=1)\n") == (f"{real}({first}=1)\n", {real: real})

@@ -132,3 +132,18 @@ def test_gold_against_itself_has_no_errors_on_any_split(split: str) -> None:
         if errors:
             found[sample.id] = errors
     assert found == {}
+
+
+def test_a_catalog_function_not_offered_is_hallucinated_only_when_the_offer_is_known() -> None:
+    sample = load_split("test")[0]
+    functions = functions_for(sample)
+    other = next(n for n in functions if n not in sample.function_names)
+    code = sample.gold_code + f"{other}()\n"
+    gold, predicted = analyze(sample.gold_code, functions), analyze(code, functions)
+    catalog = load_catalog(sample.domain, functions)
+    kinds = {e.got: e.kind for e in classify(gold, predicted, catalog) if e.got == other}
+    assert kinds == {other: "wrong_function"}
+    offered = classify(gold, predicted, catalog, offered=sample.function_names)
+    assert [(e.kind, e.got) for e in offered if e.got == other] == [("hallucinated_function", other)]
+    distractor = classify(gold, predicted, catalog, offered=[*sample.function_names, other])
+    assert [e.kind for e in distractor if e.got == other] == ["wrong_function"]  # offered, just not needed
