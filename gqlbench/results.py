@@ -27,7 +27,6 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -57,7 +56,6 @@ __all__ = [
     "write_samples",
     "append_sample",
     "read_samples",
-    "setting_columns",
     "repair_samples",
     "results_document",
     "write_results",
@@ -65,12 +63,10 @@ __all__ = [
     "read_results",
     "read_config",
     "render_table",
+    "table_columns",
     "render_report",
     "write_summary",
     "write_run",
-    "RunSummary",
-    "load_run",
-    "render_comparison",
 ]
 
 SAMPLES_FILE = "samples.jsonl"
@@ -298,10 +294,23 @@ def read_results(path: Path) -> ResultsDocument:
         raise GqlbenchError(f"{path}: {place}: {first['msg']}; it was not written by gqlbench, or was edited by hand") from None
 
 
+def read_config(run_dir: Path) -> dict:
+    """A run folder's ``config.json`` (written by ``gqlbench run``), or ``{}`` when it has none.
+
+    ``gqlbench evaluate --out`` folders have no config; a config that is not a
+    JSON object is treated the same. Invalid JSON is an error naming the file and line.
+    """
+    path = run_dir / CONFIG_FILE
+    if not path.is_file():
+        return {}
+    loaded = _read_json(path)
+    return loaded if isinstance(loaded, dict) else {}
+
+
 # -- tables --------------------------------------------------------------------
 
 
-def _columns(metric_groups: Iterable[Mapping[str, object]], table2_only: bool = False) -> list[Metric]:
+def table_columns(metric_groups: Iterable[Mapping[str, object]], table2_only: bool = False) -> list[Metric]:
     """The registered metrics in order: those not optional, and optional ones some group has a value for.
 
     ``table2_only`` keeps the paper's Table 2 metrics only. The finer scores
@@ -322,7 +331,7 @@ def render_table(metrics: Mapping[str, Mapping[str, object]], fmt: str = "github
 
     ``fmt`` is any tabulate format ("github" for Markdown, "latex" for a paper).
     """
-    columns = _columns(metrics.values(), table2_only)
+    columns = table_columns(metrics.values(), table2_only)
     rows = [[name, *(group.get(c.name) for c in columns)] for name, group in metrics.items()]
     headers = ["Domain", *(c.title for c in columns)]
     return tabulate(rows, headers=headers, tablefmt=fmt, floatfmt=".4f", missingval="-")
@@ -416,89 +425,3 @@ def write_run(
             ) from None
         raise
     return document
-
-
-# -- comparing runs ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RunSummary:
-    """One run folder, labelled for a comparison table."""
-
-    path: Path
-    model: str
-    prompt: str
-    split: str
-    metrics: dict[str, dict]
-    settings: dict[str, str] = field(default_factory=dict)  # prompt settings (--functions, ...) as config.json has them
-    cost: dict | None = None  # a run's cost and latency blocks (gqlbench.usage); None for evaluate's folders
-    latency: dict | None = None
-
-
-def _label(value: object) -> str:
-    if isinstance(value, (list, tuple)):
-        return ",".join(map(str, value))
-    return str(value)
-
-
-def read_config(run_dir: Path) -> dict:
-    """A run folder's ``config.json`` (written by ``gqlbench run``), or ``{}`` when it has none.
-
-    ``gqlbench evaluate --out`` folders have no config; a config that is not a
-    JSON object is treated the same. Invalid JSON is an error naming the file and line.
-    """
-    path = run_dir / CONFIG_FILE
-    if not path.is_file():
-        return {}
-    loaded = _read_json(path)
-    return loaded if isinstance(loaded, dict) else {}
-
-
-def load_run(run_dir: Path) -> RunSummary:
-    """Read a run's ``results.json`` and, when present, the ``config.json`` that labels it."""
-    if not run_dir.is_dir():
-        raise GqlbenchError(f"{run_dir}: no such run folder")
-    document = read_results(run_dir / RESULTS_FILE)
-    config = read_config(run_dir)
-    meta = document.meta
-    return RunSummary(
-        path=run_dir,
-        model=_label(config.get("model") or run_dir.name),
-        prompt=_label(config.get("prompt") or "-"),
-        split=_label(config.get("split") or meta.get("splits") or "-"),
-        metrics=document.metrics,
-        settings=_prompt_settings(config),
-        cost=document.cost,
-        latency=document.latency,
-    )
-
-
-def _prompt_settings(config: dict) -> dict[str, str]:
-    """The run's prompt settings; a config.json from before they existed ran at the defaults."""
-    from gqlbench.run_config import SETTING_DEFAULTS
-
-    stored = config.get("settings")
-    if not isinstance(stored, dict):
-        stored = {}
-    return {key: _label(stored.get(key, default)) for key, default in SETTING_DEFAULTS.items()}
-
-
-def setting_columns(runs: Sequence[RunSummary]) -> list[str]:
-    """Prompt settings that some run changed from the default: each gets a column (none for paper-setting runs)."""
-    from gqlbench.run_config import SETTING_DEFAULTS
-
-    return [key for key, default in SETTING_DEFAULTS.items() if any(run.settings.get(key, default) != default for run in runs)]
-
-
-def render_comparison(runs: Sequence[RunSummary], fmt: str = "github", table2_only: bool = False) -> str:
-    """One table across runs: a row per run and split (overall, domains), a column per registered metric."""
-    columns = _columns((group for run in runs for group in run.metrics.values()), table2_only)
-    settings = setting_columns(runs)
-    rows = []
-    for run in runs:
-        label = [run.model, run.prompt, run.split, *(run.settings.get(key, "") for key in settings)]
-        for i, (domain, group) in enumerate(run.metrics.items()):
-            # the run's label on its first row only, so runs read as blocks
-            rows.append([*(label if i == 0 else [""] * len(label)), domain, *(group.get(c.name) for c in columns)])
-    headers = ["Model", "Prompt", "Split", *(key.capitalize() for key in settings), "Domain", *(c.title for c in columns)]
-    return tabulate(rows, headers=headers, tablefmt=fmt, floatfmt=".4f", missingval="-")

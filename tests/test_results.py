@@ -12,10 +12,8 @@ from gqlbench.records import SampleResult, Scores
 from gqlbench.results import (
     append_sample,
     ensure_writable,
-    load_run,
     read_results,
     read_samples,
-    render_comparison,
     render_table,
     repair_samples,
     run_meta,
@@ -109,19 +107,6 @@ def test_unreadable_results_name_the_file(tmp_path: Path) -> None:
     (tmp_path / "results.json").write_text("{}")
     with pytest.raises(GqlbenchError, match="no 'metrics'"):
         read_results(tmp_path / "results.json")
-
-
-def test_runs_are_labelled_by_config_or_folder_name(tmp_path: Path) -> None:
-    labelled, bare = tmp_path / "a", tmp_path / "b"
-    write_run(labelled, RESULTS)
-    write_run(bare, RESULTS, meta={"splits": ["test"]})
-    (labelled / "config.json").write_text(json.dumps({"model": "SmolLM2-135M", "prompt": "cot", "split": "test"}))
-    runs = [load_run(labelled), load_run(bare)]
-    assert [(r.model, r.prompt, r.split) for r in runs] == [("SmolLM2-135M", "cot", "test"), ("b", "-", "test")]
-    table = render_comparison(runs).splitlines()
-    assert [c.strip() for c in table[2].strip("|").split("|")][:4] == ["SmolLM2-135M", "cot", "test", "overall"]
-    assert [c.strip() for c in table[3].strip("|").split("|")][:4] == ["", "", "", "spotify"]
-    assert len(table) == 2 + 3 + 3
 
 
 def test_a_failure_mid_way_through_samples_leaves_the_previous_run(tmp_path: Path) -> None:

@@ -19,7 +19,8 @@ from gqlbench.compare import (
 )
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import metric_titles
-from gqlbench.results import SAMPLES_FILE, RunSummary, load_run, read_samples, render_comparison, setting_columns
+from gqlbench.results import SAMPLES_FILE, read_samples
+from gqlbench.run_summary import RunSummary, load_run, render_comparison, setting_columns
 from gqlbench.statistics import DEFAULT_RESAMPLES
 from gqlbench.usage import Prices, recost, usage_row, usage_table
 

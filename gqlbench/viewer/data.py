@@ -19,7 +19,8 @@ from gqlbench.dataset import load_split, split_of
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import all_metrics
 from gqlbench.records import ResultsDocument, Sample, SampleResult
-from gqlbench.results import RESULTS_FILE, SAMPLES_FILE, load_run, read_config, read_results, read_samples
+from gqlbench.results import RESULTS_FILE, SAMPLES_FILE, read_config, read_results, read_samples
+from gqlbench.run_summary import load_run
 
 __all__ = ["pass_metrics", "RunView", "load_run_view", "error_kinds", "passes", "find_samples", "shared_ids"]
 
