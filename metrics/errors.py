@@ -243,7 +243,7 @@ def classify(
     ``trace`` is the predicted program's sandbox run, when it was executed.
     ``offered``: the functions the prompt offered, when a prompt setting chose
     them (None: the sample's own, and a catalog function outside the gold is
-    a ``wrong_function``, as in the paper's taxonomy).
+    a ``wrong_function``, so default runs keep their error counts).
     """
     if predicted.too_large is not None:
         return [ErrorRecord("too_large", detail=predicted.too_large)]
