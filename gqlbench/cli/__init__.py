@@ -134,7 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         status = cli.main(args=argv, prog_name="gqlbench", standalone_mode=False)
     except Terminated:
-        click.echo("terminated (finished samples are kept: the same command resumes)", err=True)
+        resumes = (sys.argv[1:] if argv is None else argv)[:1] == ["run"]
+        click.echo("terminated (finished samples are kept: the same command resumes)" if resumes else "terminated",
+                   err=True)
         return 143
     except GqlbenchError as exc:
         click.echo(f"error: {escape_controls(str(exc))}", err=True)

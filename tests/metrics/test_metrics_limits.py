@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import time
+import pytest
 
-from gqlbench.metrics import DEFAULT_LIMITS, Limits, analyze, score_sample
+from gqlbench.metrics import DEFAULT_LIMITS, Limits, analyze, calls, score_sample
 from gqlbench.records import Sample, Scores
 
 X_LINES = "x = 1\n" * 100_000
@@ -16,32 +16,47 @@ def sample(gold: str = "r = GET_me()\nGET_x(id=r.id)\n") -> Sample:
     return Sample(id="test/0", split="test", index=0, domain="toy", utterance="u", gold_code=gold, function_specs=[], graphql_schema="")
 
 
-def timed(code: str, limits: Limits | None = DEFAULT_LIMITS) -> tuple[str | None, float]:
-    start = time.perf_counter()
+def refused(code: str, limits: Limits | None = DEFAULT_LIMITS) -> str | None:
     analysis = analyze(code, {}, limits)
     assert analysis.too_large is None or (analysis.calls == () and analysis.parse_error is None)
-    return analysis.too_large, time.perf_counter() - start
+    return analysis.too_large
 
 
-def test_a_hundred_thousand_lines_are_too_large_and_refused_at_once() -> None:
-    reason, seconds = timed(X_LINES)
-    assert reason == "the program has 100,000 lines (the limit is 1,000) and 600,000 characters (the limit is 20,000)"
-    reason, chain_seconds = timed(CHAIN)
+def recording(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[object]:
+    """Calls of ``owner.name`` from now on (their first argument); the function still runs."""
+    seen: list[object] = []
+    function = getattr(owner, name)
+    monkeypatch.setattr(owner, name, lambda first, *args, **kwargs: seen.append(first) or function(first, *args, **kwargs))
+    return seen
+
+
+def test_a_hundred_thousand_lines_are_too_large_and_refused_before_any_parser_reads_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # unbounded, parsing and analysing these took 20 s and 70 s
+    parsed_by_libcst = recording(monkeypatch, calls.cst, "parse_module")
+    parsed_by_python = recording(monkeypatch, calls, "_python_syntax_error")
+    assert refused(X_LINES) == "the program has 100,000 lines (the limit is 1,000) and 600,000 characters (the limit is 20,000)"
+    reason = refused(CHAIN)
     assert reason is not None and reason.startswith("the program has 100,000 lines")
-    assert seconds + chain_seconds < 1.0  # unbounded, these took 20 s and 70 s
+    assert parsed_by_libcst == parsed_by_python == []
+    refused("x = 1\n")
+    assert len(parsed_by_libcst) == len(parsed_by_python) == 1  # the recording sees a program within the bounds
 
 
-def test_inlining_that_doubles_every_line_stops_at_the_budget() -> None:
-    reason, seconds = timed(DOUBLING)  # 41 short lines; unbounded, 20 of them already took 20 s
-    assert reason == "its call arguments grow past 50,000 syntax nodes once variables are inlined"
-    assert seconds < 1.0
+def test_inlining_that_doubles_every_line_stops_at_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 41 short lines whose last argument inlines to 2**39 nodes; unbounded, 20 such lines already took 20 s
+    rendered = recording(monkeypatch, calls, "_canonical")
+    assert refused(DOUBLING) == "its call arguments grow past 50,000 syntax nodes once variables are inlined"
+    assert rendered == []  # the argument was measured while inlining and refused before it was written out
+    refused("r = GET_me()\nGET_x(v=r.id)\n")
+    assert len(rendered) == 1  # the recording sees an argument within the budget
 
 
 def test_too_many_calls() -> None:
     code = "GET_me()\n" * 201
-    assert timed(code)[0] == "the program makes more than 200 API calls"
-    assert timed(code, Limits(max_calls=201))[0] is None
-    assert timed(code, None)[0] is None
+    assert refused(code) == "the program makes more than 200 API calls"
+    assert refused(code, Limits(max_calls=201)) is None
+    assert refused(code, None) is None
 
 
 def test_programs_within_the_bounds_are_analysed() -> None:

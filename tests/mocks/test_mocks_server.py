@@ -11,6 +11,8 @@ from contextlib import contextmanager
 import httpx
 import pytest
 import uvicorn
+from graphql import Source
+from starlette.testclient import TestClient
 
 from gqlbench.mocks.limits import QueryLimits
 from gqlbench.mocks.server import create_app
@@ -145,3 +147,19 @@ def test_a_request_over_its_time_budget_ends_with_one_error() -> None:
         assert answer["data"] is None
         (error,) = answer["errors"]
         assert error["message"].startswith("the request ran over its time budget of 0.2 s (--max-seconds)")
+
+
+def test_a_stopping_server_ends_each_field_left_without_locating_it_in_the_query(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Locating an error scans the query's text up to its field; done for each of 75,000 fields it kept a
+    # stopping server busy for minutes. The error of every field left now carries its path alone.
+    app = create_app("tmdb", 0, QueryLimits(max_aliases=1000, max_cost=100_000, max_tokens=100_000))
+    located: list[int] = []
+    get_location = Source.get_location
+    monkeypatch.setattr(Source, "get_location", lambda self, position: located.append(position) or get_location(self, position))
+    app.state.mock.stop()
+    with TestClient(app) as client:
+        answer = client.post("/graphql", json={"query": _searches(300)}).json()
+    assert answer["data"] is None
+    (error,) = answer["errors"]
+    assert error["extensions"] == {"kind": "stopping"} and error["path"] == ["a0"], error
+    assert located == []
