@@ -194,8 +194,12 @@ async def _in_daemon_thread(function: Callable[..., T], *args: Any, **kwargs: An
     done: asyncio.Future[T] = loop.create_future()
 
     def settle(outcome: Any, error: BaseException | None) -> None:
-        if not done.done():
-            done.set_exception(error) if error is not None else done.set_result(outcome)
+        if done.done():  # the request was cancelled meanwhile
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(outcome)
 
     def work() -> None:
         try:
