@@ -42,7 +42,8 @@ def engine_output(run_dir: Path, *, verbose: bool) -> Iterator[IO[str]]:
     """Send fd 1 and 2 to ``run_dir/engine.log`` (unless ``verbose``); yield a stream to the real console.
 
     An exception leaving the block gets the log's path added as a note, so an
-    engine failure always says where its details are.
+    engine failure always says where its details are (a GqlbenchError only
+    when the log holds something, e.g. not for a mistyped backend name).
     """
     if verbose:
         yield sys.stderr
@@ -54,11 +55,16 @@ def engine_output(run_dir: Path, *, verbose: bool) -> Iterator[IO[str]]:
     console = os.fdopen(os.dup(saved[2]), "w", buffering=1, encoding="utf-8", errors="replace")
     try:
         with open(log_path, "a", encoding="utf-8") as log:
+            start = os.fstat(log.fileno()).st_size
             for fd in (1, 2):
                 os.dup2(log.fileno(), fd)
             try:
                 yield console
             except GqlbenchError as exc:  # printed as one line by the CLI: the path goes into it
+                sys.stdout.flush()
+                sys.stderr.flush()
+                if os.fstat(log.fileno()).st_size == start:  # the engine said nothing: no log to point to
+                    raise
                 raise GqlbenchError(f"{exc} (engine log: {log_path})") from exc
             except Exception as exc:
                 exc.add_note(f"engine log: {log_path}")

@@ -85,11 +85,11 @@ def finished(run_dir: Path, *, repair: bool = False, every: bool = False) -> lis
 def clear(run_dir: Path) -> None:
     """``--overwrite``: remove the run's own files (and say which); anything else in the folder stays."""
     present = [name for name in ("config.json", *RUN_FILES) if (run_dir / name).exists()]
-    if present:
+    if any(name in RUN_FILES for name in present):
         done = len(finished(run_dir))
         print(f"--overwrite: removing {', '.join(present)} from {run_dir} ({done} finished samples)", file=sys.stderr)
-        for name in present:
-            (run_dir / name).unlink()
+    for name in present:
+        (run_dir / name).unlink()
 
 
 def _fresh_dir(settings: RunSettings, root: Path) -> Path:
@@ -132,6 +132,11 @@ def choose_dir(settings: RunSettings, options: RunOptions, digest: str) -> tuple
             raise GqlbenchError(f"--out {out}: folder exists and is not a gqlbench run (no config.json); choose another folder")
         return out, False
     problems = config.differences(settings.to_json(), digest)
+    if problems and not options.overwrite and not any((out / name).exists() for name in RUN_FILES):
+        # e.g. a mistyped --backend stopped it before its first sample: nothing to keep, nothing to resume
+        print(f"--out {out}: its earlier run ({'; '.join(problems)}) ended before writing any result; "
+              "starting it over", file=sys.stderr)
+        return out, True
     if problems and not options.overwrite:
         raise GqlbenchError(
             f"--out {out}: this run was made with other settings ({'; '.join(problems)}); "

@@ -83,6 +83,7 @@ class StubBackend:
             subprocess.run([sys.executable, "-c", "import sys; sys.stderr.write('STUB-ENGINE child stderr\\n')"],
                            check=True)
         if broken:
+            print("STUB-ENGINE: the details of the failure", file=sys.stderr)  # a real engine logs them first
             raise GqlbenchError("stub engine failed to start")
         self.model = model
         self.max_model_len = int(max_model_len)

@@ -85,3 +85,9 @@ def test_sigterm_closes_the_engine_and_keeps_finished_samples(tmp_path: Path) ->
     assert "STUB-ENGINE shutdown warning" in (out / ENGINE_LOG).read_text()  # close() ran
     lines = samples.read_text().splitlines()
     assert 1 <= len(lines) < 6 and all(json.loads(line)["id"] for line in lines)
+
+
+def test_an_error_before_the_engine_said_anything_does_not_point_to_its_empty_log(tmp_path: Path) -> None:
+    run = gqlbench_run(tmp_path / "r", "--backend", f"{STUB.partition(':')[0]}:NoSuchBackend")
+    assert run.returncode == 2
+    assert "has no 'NoSuchBackend'" in run.stderr and "engine log" not in run.stderr, run.stderr

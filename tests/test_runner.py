@@ -141,6 +141,19 @@ def test_other_settings_get_their_own_folder_and_out_refuses_a_mismatch(tmp_path
         run(_settings(limit=1, shots=2), RunOptions(out=a.run_dir, quiet=True))
 
 
+def test_out_starts_over_a_run_that_failed_before_any_result_under_other_settings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    with pytest.raises(GqlbenchError):  # the engine fails to load: config.json is written, no sample
+        run(_settings(limit=1, model_args={"broken": "yes"}), RunOptions(out=out, quiet=True))
+    assert (out / "config.json").exists() and not (out / "samples.jsonl").exists()
+    fixed = run(_settings(limit=1), RunOptions(out=out, quiet=True))
+    assert "ended before writing any result; starting it over" in capsys.readouterr().err
+    assert [r.id for r in fixed.results] == ["test/0"]
+    with pytest.raises(GqlbenchError, match="other settings"):  # now it has a result: refused as before
+        run(_settings(limit=1, shots=2), RunOptions(out=out, quiet=True))
+
+
 def test_overwrite_starts_over_and_says_what_it_removes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
     run(_settings(limit=2), RunOptions(out=out, quiet=True))
