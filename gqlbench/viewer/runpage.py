@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -87,8 +88,15 @@ def _configuration(run: RunView) -> str:
         "command": meta.get("command"),
         "created": config.get("created") or meta.get("timestamp"),
     }
-    body = "".join(f"<tr><th>{esc(k)}</th><td><code>{esc(v)}</code></td></tr>" for k, v in rows.items() if v not in (None, "", {}, []))
+    body = "".join(f"<tr><th>{esc(k)}</th><td>{_setting_html(v)}</td></tr>" for k, v in rows.items() if v not in (None, "", {}, []))
     return f"<table>{body}</table>"
+
+
+def _setting_html(value: Any) -> str:
+    """A configuration value as it reads in config.json: a mapping one ``key: value`` per line, values in JSON."""
+    if isinstance(value, Mapping):
+        return "<br>".join(f"<code>{esc(k)}: {esc(json.dumps(v, default=str))}</code>" for k, v in value.items())
+    return f"<code>{esc(value)}</code>"
 
 
 def _cost(run: RunView) -> str:

@@ -131,3 +131,11 @@ def test_the_metrics_table_has_metrics_as_rows_in_sections() -> None:
     row = html[html.index('data-row="dataflow_f1"') : html.index("</tr>", html.index('data-row="dataflow_f1"'))]
     assert row.count("[0.500, 1.000]") == 2 and row.count('class="num na"') == 1
     assert "exec_match" not in html and "function_f1" not in html  # optional and absent: no row
+
+
+def test_the_configuration_shows_a_mapping_one_setting_per_line_as_json(awkward_run: Path) -> None:
+    html = render_report([load_run_view(awkward_run)])
+    overview = html[html.index('<section class="page overview" id="r0">'):]
+    overview = overview[: overview.index("</section>")]
+    assert "<code>seed: 0</code>" in overview and "<code>name: &quot;stub&quot;</code>" in overview, overview[:2000]
+    assert "{&#x27;" not in overview and "{'" not in overview  # no Python dict reprs
