@@ -79,11 +79,17 @@ class GenericModel:
             return None
         return object_of(self.schema.query_type.fields[rule.function].type)
 
+    def _bare_list(self, rule: Rule) -> GraphQLObjectType | None:
+        """The element type when the endpoint answers with a list itself (``GET /pets`` -> ``[Pet]``)."""
+        if self.schema is None or self.schema.query_type is None or rule.function not in self.schema.query_type.fields:
+            return None
+        return list_object_of(self.schema.query_type.fields[rule.function].type)
+
     def _item_type(self, rule: Rule) -> GraphQLObjectType | None:
-        """The object type of the items a rule lists (its ``list_field``'s elements)."""
+        """The object type of the items a rule lists (its ``list_field``'s elements, or the bare list's)."""
         root = self._root(rule)
         if root is None or rule.list_field not in root.fields:
-            return None
+            return self._bare_list(rule)
         return list_object_of(root.fields[rule.list_field].type)
 
     def _numeric(self, rule: Rule, kind: str) -> bool:
@@ -157,21 +163,24 @@ class GenericModel:
     def _singleton(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         return self._lookup(world, rule, args)
 
-    def _page(self, world: World, rule: Rule, args: dict[str, Any], ids: list[str]) -> dict[str, Any]:
+    def _page(self, world: World, rule: Rule, args: dict[str, Any], ids: list[str]) -> Any:
         root, item_type = self._root(rule), self._item_type(rule)
-        if root is None or item_type is None or rule.list_field is None:
+        if item_type is None or (root is not None and rule.list_field is None):
             return {}
         limit = args.get("limit")
         if limit is not None and (not isinstance(limit, int) or limit < 0):
             raise BadArguments(f"limit must be a non-negative integer, got {limit!r}")
         shown = ids[:limit] if limit is not None else ids
-        out: dict[str, Any] = {rule.list_field: [self.render.entity(world, item_type, rule.kind or "item", i) for i in shown]}
+        items = [self.render.entity(world, item_type, rule.kind or "item", i) for i in shown]
+        if root is None or rule.list_field is None:  # the answer is the list itself
+            return items
+        out: dict[str, Any] = {rule.list_field: items}
         out.update({name: len(ids) for name in COUNT_FIELDS if name in root.fields})
         if rule.id_param and rule.id_param in root.fields:
             out[rule.id_param] = args[rule.id_param]
         return out
 
-    def _children(self, world: World, rule: Rule, args: dict[str, Any]) -> dict[str, Any]:
+    def _children(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         parent, key = rule.parent or "parent", str(args[rule.id_param or "id"])
         if rule.open:
             self.render.ensure(world, parent, key)
@@ -179,10 +188,10 @@ class GenericModel:
         ids = self.render.linked(world, parent, key, rule.kind or "item", self._numeric(rule, rule.kind or "item"))
         return self._page(world, rule, args, ids)
 
-    def _list(self, world: World, rule: Rule, args: dict[str, Any]) -> dict[str, Any]:
+    def _list(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         return self._page(world, rule, args, list(world.table(rule.kind or "item")))
 
-    def _search(self, world: World, rule: Rule, args: dict[str, Any]) -> dict[str, Any]:
+    def _search(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         kind = rule.kind or "item"
         text = str(args.get(rule.text_param or "q") or "").strip()
         if not text:
@@ -261,5 +270,5 @@ class GenericModel:
         return {"ok": True}
 
     def _echo(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
-        return {}
+        return [] if self._bare_list(rule) is not None else {}
 

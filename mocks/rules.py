@@ -12,7 +12,9 @@ response type:
   ``GET /editions/{edition_id}/availability`` (a singular tail) -> ``lookup``
   of the edition, whose fields include the availability;
 * a ``q``/``query``/``name``/``search`` parameter and a list in the response
-  -> ``search``; ``GET /me/loans`` (a list, no path id) -> ``list``;
+  -> ``search``; ``GET /me/loans`` (a list, no path id) -> ``list``; a
+  response that is itself a list (``GET /pets`` -> ``[Pet]``) has no
+  ``list_field``: the answer is the list;
 * ``POST`` -> ``create``, ``PUT``/``PATCH`` with a path id -> ``update``,
   ``DELETE`` with a path id -> ``delete``; anything else -> ``echo`` (the
   schema filler answers).
@@ -38,6 +40,7 @@ __all__ = ["ACTIONS", "TEXT_PARAMS", "Rule", "endpoint_path", "infer_rule", "inf
 
 ACTIONS = ("lookup", "children", "search", "list", "singleton", "create", "update", "delete", "echo")
 TEXT_PARAMS = ("q", "query", "name", "search", "keyword", "text")
+_ACTION_WORDS = frozenset({"search", "find", "query", "filter", "list", "all"})  # path words that name no entity
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,14 @@ def _kind_before(segments: list[str], index: int, param: str) -> str:
     return singular(before[-1]) if before else param
 
 
+def _bare_items(field: GraphQLField | None, literal: list[str]) -> tuple[None, str] | None:
+    """``(None, kind)`` when the response is itself a list of entities (``GET /pets`` -> ``[Pet]``)."""
+    element = list_object_of(field.type) if field is not None else None
+    nouns = [segment for segment in literal if segment.lower() not in _ACTION_WORDS]  # /goats/search lists goats
+    found = entity_kind(element, singular(nouns[-1]) if nouns else None) if element is not None else None
+    return (None, found[0]) if found else None
+
+
 def _items(root: GraphQLObjectType | None) -> tuple[str, str] | None:
     """``(field, kind)`` of the root's first list of entities."""
     for name, field in (root.fields.items() if root else ()):
@@ -108,9 +119,9 @@ def infer_rule(function: str, params: list[str], field: GraphQLField | None) -> 
     literal = [s for s in segments if not s.startswith("{")]
     last_param = where[-1] if where else None
     ends_in_param = bool(segments) and segments[-1].startswith("{")
-    items = _items(root)
+    items = _items(root) if root is not None else _bare_items(field, literal)
     if method == "GET":
-        if root is None:
+        if root is None and items is None:
             return Rule(function, "echo")
         text = next((p for p in TEXT_PARAMS if p in params and p not in {w[1] for w in where}), None)
         if text and items:

@@ -192,3 +192,41 @@ def test_an_api_with_integer_ids_and_bare_id_fields(tmp_path: Path, monkeypatch:
     api["DELETE_pets__pet_id_"](pet_id=new.id)
     with pytest.raises(NotFound, match="no pet with id"):
         api["GET_pets__pet_id_"](pet_id=new.id)
+
+
+HERD_OPENAPI = {
+    "openapi": "3.0.0", "info": {"title": "Herd", "version": "1"},
+    "paths": {
+        "/goats": {"get": {"parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer"}}],
+                           "responses": {"200": {"description": "ok", "content": {"application/json": {
+                               "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Goat"}}}}}}}},
+        "/goats/search": {"get": {"parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}],
+                                  "responses": {"200": {"description": "ok", "content": {"application/json": {
+                                      "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Goat"}}}}}}}},
+        "/goats/{goat_id}": {"get": {"parameters": [{"name": "goat_id", "in": "path", "required": True,
+                                                     "schema": {"type": "integer"}}],
+                                     "responses": {"200": {"description": "ok", "content": {"application/json": {
+                                         "schema": {"$ref": "#/components/schemas/Goat"}}}}}}},
+    },
+    "components": {"schemas": {"Goat": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}},
+}
+
+
+def test_endpoints_that_answer_with_a_bare_list_list_and_search_entities(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # An OpenAPI list endpoint often answers `[Goat]`, not an object holding the list; once answered {}.
+    from gqlbench.schemas.domain_import import import_openapi_domain
+
+    openapi = tmp_path / "herd.json"
+    openapi.write_text(json.dumps(HERD_OPENAPI))
+    import_openapi_domain(openapi, "herd", tmp_path / "catalog")
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path / "catalog"))
+    rules = infer_rules(domain_schema("herd"), load_specs("herd"))
+    assert (rules["GET_goats"].action, rules["GET_goats"].kind, rules["GET_goats"].list_field) == ("list", "goat", None)
+    assert (rules["GET_goats_search"].action, rules["GET_goats_search"].kind) == ("search", "goat")
+    api = Runtime("herd").namespace
+    goats = api["GET_goats"](limit=2)
+    assert len(goats) == 2 and all(isinstance(goat.id, int) for goat in goats)
+    assert api["GET_goats__goat_id_"](goat_id=goats[1].id).name == goats[1].name
+    (found,) = api["GET_goats_search"](q="Billy")  # an unknown name makes one goat named after it
+    assert found.name == "Billy" and api["GET_goats__goat_id_"](goat_id=found.id).name == "Billy"
