@@ -188,6 +188,8 @@ def test_user_catalog_folder_adds_a_domain_with_schemas(tmp_path: Path, monkeypa
     monkeypatch.setenv(CATALOG_ENV, str(tmp_path))
     assert endpoints_with_sdl("pets") == ["GET_pets"]
     assert set(build_schema("pets").type_map["GET_pets_Root"].fields) == {"name", "tag"}
+    with pytest.raises(GqlbenchError, match=r"domain 'pets' has response schemas but no signatures \(no specs/pets.json"):
+        load_specs("pets")  # once "unknown domain 'pets': did you mean 'pets'?"
 
 
 def test_write_catalog_never_overwrites_differing_files_without_force(tmp_path: Path) -> None:
