@@ -101,11 +101,6 @@ def schemas_path(domain: str) -> Path | None:
 def unknown_domain(domain: str) -> GqlbenchError:
     """The error for a domain that is in no catalog folder, naming the known ones."""
     known = list_domains()
-    if domain in known:  # it has response schemas only: what was asked for needs its signatures
-        return GqlbenchError(
-            f"domain {domain!r} has response schemas but no signatures (no specs/{domain}.json in any catalog folder); "
-            "make them with `gqlbench domains import-openapi`, or write them as docs/add-your-own-api.md shows"
-        )
     close = difflib.get_close_matches(domain, known, n=1)
     hint = f"did you mean {close[0]!r}? " if close else ""
     return GqlbenchError(

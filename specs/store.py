@@ -27,7 +27,7 @@ from pydantic import ValidationError
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import FunctionSpec, Problem
-from gqlbench.specs.catalog import specs_path, unknown_domain
+from gqlbench.specs.catalog import list_domains, specs_path, unknown_domain
 
 __all__ = [
     "SpecVariant",
@@ -138,6 +138,11 @@ def specs_file_text(
 
 def _domain_file(domain: str) -> SpecsFile:
     path = specs_path(domain)
+    if path is None and domain in list_domains():  # a schemas folder alone: the signatures are what is missing
+        raise GqlbenchError(
+            f"domain {domain!r} has response schemas but no signatures (no specs/{domain}.json in any catalog folder); "
+            "make them with `gqlbench domains import-openapi`, or write them as docs/add-your-own-api.md shows"
+        )
     if path is None:
         raise unknown_domain(domain)
     return read_specs_file(path)
