@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from graphql import GraphQLObjectType, GraphQLSchema, get_named_type
+from graphql import GraphQLObjectType, GraphQLOutputType, GraphQLSchema, get_named_type
 
 from gqlbench.mocks.errors import BadArguments
 from gqlbench.mocks.kinds import known_kinds, list_object_of, object_of, singular
@@ -74,16 +74,19 @@ class GenericModel:
     def _bind(method: Any, rule: Rule) -> Handler:
         return lambda world, args: method(world, rule, args)
 
-    def _root(self, rule: Rule) -> GraphQLObjectType | None:
+    def _response_type(self, rule: Rule) -> GraphQLOutputType | None:
         if self.schema is None or self.schema.query_type is None or rule.function not in self.schema.query_type.fields:
             return None
-        return object_of(self.schema.query_type.fields[rule.function].type)
+        return self.schema.query_type.fields[rule.function].type
+
+    def _root(self, rule: Rule) -> GraphQLObjectType | None:
+        response = self._response_type(rule)
+        return object_of(response) if response is not None else None
 
     def _bare_list(self, rule: Rule) -> GraphQLObjectType | None:
         """The element type when the endpoint answers with a list itself (``GET /pets`` -> ``[Pet]``)."""
-        if self.schema is None or self.schema.query_type is None or rule.function not in self.schema.query_type.fields:
-            return None
-        return list_object_of(self.schema.query_type.fields[rule.function].type)
+        response = self._response_type(rule)
+        return list_object_of(response) if response is not None else None
 
     def _item_type(self, rule: Rule) -> GraphQLObjectType | None:
         """The object type of the items a rule lists (its ``list_field``'s elements, or the bare list's)."""
