@@ -20,7 +20,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.records import SampleResult
 from gqlbench.run_config import SETTING_DEFAULTS, RunConfig, RunOptions, RunSettings
 
-__all__ = ["RUN_FILES", "model_slug", "write_json", "read_config", "finished", "clear", "choose_dir", "exclusive"]
+__all__ = ["RUN_FILES", "model_slug", "write_json", "read_config", "finished", "has_results", "clear", "choose_dir", "exclusive"]
 
 RUN_FILES = ("samples.jsonl", "errors.jsonl", "results.json", "report.md")
 _TIMESTAMP = "%Y%m%d-%H%M%S"
@@ -82,10 +82,15 @@ def finished(run_dir: Path, *, repair: bool = False, every: bool = False) -> lis
         raise GqlbenchError(f"{exc}; fix the line or use --overwrite") from None
 
 
+def has_results(run_dir: Path) -> bool:
+    """Whether a run wrote anything but its config.json: samples, errors, results or a report."""
+    return any((run_dir / name).exists() for name in RUN_FILES)
+
+
 def clear(run_dir: Path) -> None:
-    """``--overwrite``: remove the run's own files (and say which); anything else in the folder stays."""
+    """``--overwrite``: remove the run's own files (and say which, when it had results); anything else stays."""
     present = [name for name in ("config.json", *RUN_FILES) if (run_dir / name).exists()]
-    if any(name in RUN_FILES for name in present):
+    if has_results(run_dir):
         done = len(finished(run_dir))
         print(f"--overwrite: removing {', '.join(present)} from {run_dir} ({done} finished samples)", file=sys.stderr)
     for name in present:
@@ -132,12 +137,11 @@ def choose_dir(settings: RunSettings, options: RunOptions, digest: str) -> tuple
             raise GqlbenchError(f"--out {out}: folder exists and is not a gqlbench run (no config.json); choose another folder")
         return out, False
     problems = config.differences(settings.to_json(), digest)
-    if problems and not options.overwrite and not any((out / name).exists() for name in RUN_FILES):
-        # e.g. a mistyped --backend stopped it before its first sample: nothing to keep, nothing to resume
-        print(f"--out {out}: its earlier run ({'; '.join(problems)}) ended before writing any result; "
-              "starting it over", file=sys.stderr)
-        return out, True
     if problems and not options.overwrite:
+        if not has_results(out):  # e.g. a mistyped --backend stopped it before its first sample: nothing to keep
+            print(f"--out {out}: its earlier run ({'; '.join(problems)}) ended before writing any result; "
+                  "starting it over", file=sys.stderr)
+            return out, True
         raise GqlbenchError(
             f"--out {out}: this run was made with other settings ({'; '.join(problems)}); "
             "use another --out, or --overwrite to start it over"
