@@ -25,8 +25,7 @@ __all__ = ["RealNamesObserver", "observer_for", "shown_record", "real_program"]
 
 def _shown_text(presented: Presented, text: str) -> str:
     """An observation in the prompt's function names (whole words only)."""
-    everything = {**presented.names.others, **presented.names.functions}
-    for real, shown in sorted(everything.items(), key=lambda kv: -len(kv[0])):
+    for real, shown in sorted(presented.names.numbering.items(), key=lambda kv: -len(kv[0])):
         text = re.sub(rf"\b{re.escape(real)}\b", shown, text)
     return text
 
@@ -88,6 +87,9 @@ def real_program(presenter: Presenter, sample_id: str, code: str, prediction: st
     showed) maps back too, and the record lists it under
     ``"not_offered_calls"`` (``{"api_8": "GET_artist"}``); scoring then tags
     it ``hallucinated_function`` (see ``offered`` in :func:`gqlbench.metrics.score_sample`).
+    An opaque name outside the numbering (``api_999``) is a made-up endpoint
+    (:func:`gqlbench.generators.obfuscate.unknown_endpoint`), listed there too:
+    it scores and is tagged as an invented ``GET_lyrics`` is in a plain run.
     """
     presented = presenter.get(sample_id)
     if presented is None or presenter.setting.is_default:
