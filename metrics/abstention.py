@@ -39,8 +39,9 @@ _CALL_TEXT = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 _CANNOT = r"(?:cannot|can ?not|can't|unable to|not able to|impossible to|no way to|not possible to)"
 _DO = r"(?:fulfil|fulfill|complete|do|answer|perform|satisfy|handle|carry out|accomplish)"
 _NO_FUNCTION = r"(?:no|none of the)\s+(?:\w+\s+)?(?:functions?|endpoints?|apis?)"
+_CAN = r"(?:can|could|does|do|allows?|lets?|supports?|provides?)"
 REFUSAL = re.compile(
-    rf"\b{_CANNOT}\b[^.\n]{{0,80}}?\b{_DO}\b|\bnot supported\b|\b{_NO_FUNCTION}\b[^.\n]{{0,80}}?\b(?:can|could|does|do|allows?|lets?|supports?|provides?)\b",
+    rf"\b{_CANNOT}\b[^.\n]{{0,80}}?\b{_DO}\b|\bnot supported\b|\b{_NO_FUNCTION}\b[^.\n]{{0,80}}?\b{_CAN}\b",
     re.IGNORECASE,
 )
 """A refusal stated in words: the request cannot be done, or no function can do it (one sentence)."""
