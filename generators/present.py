@@ -155,11 +155,23 @@ class Presenter:
     seed: int
     offers: dict[str, list[str]] = field(default_factory=dict)  # sample id -> its offer, instead of the setting's choice
     _seen: dict[str, Presented] = field(default_factory=dict)
+    _examples: dict[str, Presented] = field(default_factory=dict)  # examples shown without some functions
 
     def __call__(self, sample: Sample) -> Presented:
         if sample.id not in self._seen:
             self._seen[sample.id] = present(sample, self.setting, self.seed, offered=self.offers.get(sample.id))
         return self._seen[sample.id]
+
+    def example(self, shot: Sample, avoid: Sequence[str] = ()) -> Presented:
+        """``shot`` as a few-shot example that must not show the functions in ``avoid`` (left out of its offer)."""
+        presented = self(shot)
+        offered = [n for n in presented.offered if n not in avoid]
+        if offered == presented.offered:
+            return presented
+        key = f"{shot.id}|without:{','.join(sorted(avoid))}"
+        if key not in self._examples:
+            self._examples[key] = present(shot, self.setting, self.seed, offered=offered)
+        return self._examples[key]
 
     def get(self, sample_id: str) -> Presented | None:
         """A sample already presented (how an observer finds the real program of a shown one)."""

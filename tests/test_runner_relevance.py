@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,32 @@ def test_calling_an_offered_distractor_is_no_hallucinated_call_but_the_removed_f
                                           "offered": offered})
     block = relevance_block([case.impossible], {case.impossible.id: result}, resamples=10)
     assert block["cases"][0]["unoffered"] == [case.removed] and block["hallucinated_calls"] == 1
+
+
+def _shows(text: str, removed: str, catalog: set[str]) -> bool:
+    """Whether ``text`` names ``removed``, or a type named after it (``GET_tracks__id_Album``)."""
+    from gqlbench.generators.sdl_view import type_owner
+
+    names = re.findall(r"\b(?:GET|PUT|POST|DELETE|PATCH)_\w+", text)
+    return any(n == removed or (owner := type_owner(n, catalog)) is not None and owner[0] == removed for n in names)
+
+
+@pytest.mark.parametrize("functions", ["gold", "domain"])
+def test_no_example_of_an_impossible_case_shows_the_function_it_lacks(functions: str) -> None:
+    from gqlbench.generate import Generator
+    from gqlbench.generators.offer import load_domain_catalog
+    from gqlbench.relevance import lacking
+    from gqlbench.runner import plan_run
+    from tests.stub_backends import StubBackend
+
+    settings = _settings(limit=None, shots=3, functions=functions)
+    plan = plan_run(settings)
+    generator = Generator(settings, StubBackend(), None, lambda: None, offers=plan.offers)  # type: ignore[arg-type]
+    checked = 0
+    for case in (s for s in plan.samples if is_impossible_id(s.id)):
+        (removed,) = lacking(case, generator.presenter(case).offered)
+        catalog = set(load_domain_catalog(case.domain).specs)
+        messages = generator.prompt(case).messages
+        assert not [m.role for m in messages if _shows(m.content, removed, catalog)], (case.id, removed)
+        checked += 1
+    assert checked == len(plan.samples) // 2
