@@ -41,7 +41,7 @@ from graphql.language import (
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.obfuscate import NameMap, Obfuscation
 
-__all__ = ["SCHEMA_CHOICES", "type_owner", "view_sdl"]
+__all__ = ["SCHEMA_CHOICES", "type_owner", "shown_type_name", "view_sdl"]
 
 SCHEMA_CHOICES: tuple[str, ...] = ("full", "types-only", "none")
 
@@ -66,7 +66,8 @@ def type_owner(name: str, endpoints: Iterable[str]) -> tuple[str, str] | None:
     return max(owners, key=lambda o: len(o[0])) if owners else None
 
 
-def _renamed_type(name: str, shown: Mapping[str, str]) -> str:
+def shown_type_name(name: str, shown: Mapping[str, str]) -> str:
+    """``name`` as the prompt shows it: a function of ``shown`` (real -> shown), a type named after one, or unchanged."""
     owner = type_owner(name, shown)
     if owner is None:
         return name
@@ -83,7 +84,7 @@ class _View(Visitor):
         self.shown = names.numbering  # real function name -> shown, offered or not, for renaming its types
 
     def _name(self, node: Any) -> NameNode:
-        return NameNode(value=_renamed_type(node.name.value, self.shown))
+        return NameNode(value=shown_type_name(node.name.value, self.shown))
 
     def _query_field(self, node: FieldDefinitionNode) -> FieldDefinitionNode:
         real = node.name.value

@@ -18,16 +18,18 @@ from typing import Any
 
 from gqlbench.generators.present import Presented, Presenter
 from gqlbench.generators.react import Observer, SchemaObserver
+from gqlbench.generators.sdl_view import shown_type_name
 from gqlbench.records import Sample
 
 __all__ = ["RealNamesObserver", "observer_for", "shown_record", "real_program"]
 
 
 def _shown_text(presented: Presented, text: str) -> str:
-    """An observation in the prompt's function names (whole words only)."""
-    for real, shown in sorted(presented.names.numbering.items(), key=lambda kv: -len(kv[0])):
-        text = re.sub(rf"\b{re.escape(real)}\b", shown, text)
-    return text
+    """An observation in the prompt's names: functions and the types named after them (whole words only)."""
+    numbering = presented.names.numbering
+    if not numbering:
+        return text
+    return re.sub(r"\b[A-Za-z_]\w*\b", lambda m: shown_type_name(m.group(0), numbering), text)
 
 
 @dataclass

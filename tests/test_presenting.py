@@ -77,6 +77,18 @@ def test_an_executing_observer_gets_real_names_and_answers_in_shown_ones() -> No
     assert answer == f"Error: {first} failed" and "api_" in answer  # the real call, told back in the shown names
 
 
+def test_an_observation_names_functions_and_their_types_as_the_prompt_does() -> None:
+    sample = next(s for s in _executable("spotify", 20) if any(n.endswith("_") for n in s.function_names))
+    presenter = Presenter(PromptSetting("gold", "names"), seed=0)
+    presenter(sample)
+    real = next(n for n in sample.function_names if n.endswith("_"))  # GET_tracks__id_: its types are GET_tracks__id_<Type>
+    inner = _Recorder()
+    inner.observe = lambda *_: f"{real} returned {real}Root with {real}Album; see {real}_Root"  # type: ignore[method-assign]
+    shown = presenter(sample).names.shown(real)
+    answer = observer_for(inner, presenter).observe(presenter(sample).sample, [], "x")  # type: ignore[union-attr]
+    assert answer == f"{shown} returned {shown}_Root with {shown}_Album; see {shown}_Root" and real not in answer
+
+
 def _not_offered(presenter: Presenter, sample: Sample) -> tuple[str, str]:
     """(real, opaque) of a domain function the sample was not offered (a name a few-shot example may show)."""
     names = presenter(sample).names
