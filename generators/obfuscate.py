@@ -25,7 +25,18 @@ import libcst as cst
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import FunctionSpec
 
-__all__ = ["OBFUSCATE_CHOICES", "Obfuscation", "NameMap", "parse_obfuscate", "build_name_map", "rename_calls", "rename_calls_logged"]
+__all__ = [
+    "OBFUSCATE_CHOICES",
+    "Obfuscation",
+    "NameMap",
+    "parse_obfuscate",
+    "build_name_map",
+    "rename_calls",
+    "rename_calls_logged",
+    "unknown_endpoint",
+    "spelled",
+    "hide_words",
+]
 
 OBFUSCATE_CHOICES: tuple[str, ...] = ("none", "names", "params", "descriptions", "all")
 
@@ -63,12 +74,26 @@ class NameMap:
     others: dict[str, str] = field(default_factory=dict)
     other_params: dict[str, dict[str, str]] = field(default_factory=dict)
 
+    @property
+    def numbering(self) -> dict[str, str]:
+        """Real -> shown name of every function of the domain's numbering, offered or not."""
+        return {**self.others, **self.functions}
+
     def shown(self, function: str) -> str:
-        return self.functions.get(function, function)
+        return self.numbering.get(function, function)
+
+    def keywords(self, function: str) -> dict[str, str]:
+        """Real -> shown parameter names of ``function``, offered or not."""
+        return self.params.get(function) or self.other_params.get(function, {})
 
     def forward(self, code: str) -> str:
-        """``code`` in the shown names (the examples' gold code)."""
-        return rename_calls(code, self.functions, self.params)
+        """``code`` in the shown names (the examples' gold code).
+
+        Every function of the numbering is renamed, offered or not: a gold
+        program may call a function its sample's signatures lack (the errata's
+        ``missing_function_specs``), and an example must not show it by its real name.
+        """
+        return rename_calls(code, self.numbering, {**self.other_params, **self.params})
 
     def backward(self, code: str) -> str:
         """``code`` written in the shown names, back in the real ones (before scoring and execution)."""
@@ -77,11 +102,16 @@ class NameMap:
     def backward_logged(self, code: str) -> tuple[str, dict[str, str]]:
         """(``code`` in the real names, ``{name as written: real name}`` of each renamed call of a function not offered).
 
-        Every name of the domain's numbering maps back, offered or not; a name
-        outside it (``api_999``) stays as written.
+        Every name of the domain's numbering maps back, offered or not. A
+        name shaped like one but outside it (``api_999``) becomes
+        :func:`unknown_endpoint` of it, so it scores and is tagged as a call of
+        an endpoint the domain lacks, exactly as an invented ``GET_lyrics`` is
+        in a run without obfuscation.
         """
-        everything = {**self.others, **self.functions}
+        everything = self.numbering
         functions = {shown: real for real, shown in everything.items()}
+        if everything:  # an opaque name outside the numbering is a made-up endpoint, as GET_lyrics is in a plain run
+            functions |= {n: unknown_endpoint(n) for n in _OPAQUE_FUNCTION.findall(code) if n not in functions}
         keywords = {**self.other_params, **self.params}
         params = {everything.get(real, real): {s: r for r, s in names.items()} for real, names in keywords.items()}
         real_code, renamed = rename_calls_logged(code, functions, params)
@@ -91,6 +121,36 @@ class NameMap:
     def to_json(self) -> dict[str, Any]:
         """As stored per sample in samples.jsonl (only the names in use)."""
         return {"functions": dict(self.functions), "params": {f: dict(p) for f, p in self.params.items()}}
+
+
+_OPAQUE_FUNCTION = re.compile(r"\bapi_\d+\b")  # how build_name_map names a function
+
+
+def unknown_endpoint(opaque: str) -> str:
+    """The real-side name of an opaque name outside the numbering: spelled like an endpoint, in no catalog."""
+    return f"GET_unknown_{opaque}"
+
+
+def spelled(name: str) -> str:
+    """A parameter name as a description spells it out (TMDB's ``person_id`` is described as ``"person id"``)."""
+    return name.replace("_", " ")
+
+
+# A name in prose: not inside a longer word, a dotted name or a hyphenated anchor (``#spotify-uris-and-ids``).
+_BEFORE, _AFTER = r"(?<![\w.-])", r"(?![\w-])"
+
+
+def hide_words(text: str, names: Mapping[str, str]) -> str:
+    """``text`` with every real name of ``names`` (as written, or :func:`spelled` out) replaced by its shown name.
+
+    Whole words only, case kept as written, longest name first (so
+    ``certification.lte`` is not read as ``certification``).
+    """
+    forms = {form: shown for real, shown in names.items() for form in (real, spelled(real)) if form}
+    if not forms or not text:
+        return text
+    pattern = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    return re.sub(rf"{_BEFORE}(?:{pattern}){_AFTER}", lambda m: forms[m.group(0)], text)
 
 
 def _arg_names(specs: Sequence[FunctionSpec]) -> dict[str, dict[str, str]]:

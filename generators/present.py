@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.obfuscate import NameMap, Obfuscation, build_name_map, parse_obfuscate
+from gqlbench.generators.obfuscate import NameMap, Obfuscation, build_name_map, hide_words, parse_obfuscate
 from gqlbench.generators.offer import DomainCatalog, FunctionsSetting, load_domain_catalog, offered_functions, parse_functions
 from gqlbench.generators.sdl_view import SCHEMA_CHOICES, view_sdl
 from gqlbench.records import FunctionSpec, Sample
@@ -76,18 +76,23 @@ class Presented:
 
 
 def _shown_spec(spec: FunctionSpec, names: NameMap, descriptions: bool) -> FunctionSpec:
+    """``spec`` under the name map; hidden parameter names are hidden in its descriptions too (``"person id"``)."""
     raw = spec.model_dump(mode="json", exclude_unset=True)
-    keywords = names.params.get(spec.name, {})
+    keywords = names.keywords(spec.name)
     raw["name"] = names.shown(spec.name)
     if not descriptions:
         raw.pop("description", None)
+    elif isinstance(raw.get("description"), str):
+        raw["description"] = hide_words(raw["description"], keywords)
     parameters = raw.get("parameters")
     if isinstance(parameters, dict):
         properties = parameters.get("properties", {})
         renamed = {}
         for key, value in properties.items():
-            if not descriptions and isinstance(value, dict):
+            if isinstance(value, dict) and not descriptions:
                 value.pop("description", None)
+            elif isinstance(value, dict) and isinstance(value.get("description"), str):
+                value["description"] = hide_words(value["description"], keywords)
             renamed[keywords.get(key, key)] = value
         if "properties" in parameters:
             parameters["properties"] = renamed
@@ -110,7 +115,7 @@ def present(
     """``sample`` under ``setting``; ``offered`` overrides the offer (e.g. a relevance case without one gold function)."""
     choice = setting.parsed_functions
     obfuscation = setting.obfuscation
-    if catalog is None and (choice.kind != "gold" or offered is not None or obfuscation.names):
+    if catalog is None and (choice.kind != "gold" or offered is not None or obfuscation.renames):
         catalog = _catalog_or_none(sample.domain)
     if catalog is None and (choice.kind != "gold" or offered is not None):
         raise GqlbenchError(f"sample {sample.id}: domain {sample.domain!r} is not in the catalog, so --functions {choice} "
@@ -150,11 +155,23 @@ class Presenter:
     seed: int
     offers: dict[str, list[str]] = field(default_factory=dict)  # sample id -> its offer, instead of the setting's choice
     _seen: dict[str, Presented] = field(default_factory=dict)
+    _examples: dict[str, Presented] = field(default_factory=dict)  # examples shown without some functions
 
     def __call__(self, sample: Sample) -> Presented:
         if sample.id not in self._seen:
             self._seen[sample.id] = present(sample, self.setting, self.seed, offered=self.offers.get(sample.id))
         return self._seen[sample.id]
+
+    def example(self, shot: Sample, avoid: Sequence[str] = ()) -> Presented:
+        """``shot`` as a few-shot example that must not show the functions in ``avoid`` (left out of its offer)."""
+        presented = self(shot)
+        offered = [n for n in presented.offered if n not in avoid]
+        if offered == presented.offered:
+            return presented
+        key = f"{shot.id}|without:{','.join(sorted(avoid))}"
+        if key not in self._examples:
+            self._examples[key] = present(shot, self.setting, self.seed, offered=offered)
+        return self._examples[key]
 
     def get(self, sample_id: str) -> Presented | None:
         """A sample already presented (how an observer finds the real program of a shown one)."""

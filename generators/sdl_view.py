@@ -7,14 +7,23 @@ the paper's central claim that the response schema lets a model map outputs
 to inputs).
 
 Obfuscation renames what names an endpoint: its ``Query`` field, that
-field's arguments, and the response types prefixed with the endpoint's name
+field's arguments, and the response types named after the endpoint
 (``GET_search_Root`` becomes ``api_7_Root``). Field names of response types
 stay: they are the data the program reads. The ``@rest`` directive is dropped
 whenever something is renamed, since its URL spells the real endpoint.
+
+A type belongs to the longest endpoint name it extends by a type name
+(:func:`type_owner`): StepZen writes ``<endpoint>_<Type>``, and an endpoint
+named after a path parameter ends in ``_`` already (``GET_tracks__id_Album``).
+The type part starts with a capital, so ``GET_artists__id__top_tracks_Root``
+belongs to ``GET_artists__id__top_tracks``, never to ``GET_artists__id_``.
+Every endpoint of the domain's numbering is a candidate, offered or not (a
+sample's own SDL may declare an endpoint its signatures lack).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -32,16 +41,38 @@ from graphql.language import (
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.obfuscate import NameMap, Obfuscation
 
-__all__ = ["SCHEMA_CHOICES", "view_sdl"]
+__all__ = ["SCHEMA_CHOICES", "type_owner", "shown_type_name", "view_sdl"]
 
 SCHEMA_CHOICES: tuple[str, ...] = ("full", "types-only", "none")
 
 
-def _renamed_type(name: str, prefixes: dict[str, str]) -> str:
-    for real, shown in prefixes.items():
-        if name == real or name.startswith(real + "_"):
-            return shown + name[len(real) :]
-    return name
+def _type_part(name: str, endpoint: str) -> str | None:
+    """What ``name`` adds to ``endpoint`` when it is one of the endpoint's types (``Root``, ``Album``), else None."""
+    if name == endpoint:
+        return ""
+    if not name.startswith(endpoint):
+        return None
+    rest = name[len(endpoint) :]
+    if rest.startswith("_"):
+        rest = rest[1:]
+    elif not endpoint.endswith("_"):
+        return None
+    return rest if rest[:1].isupper() else None
+
+
+def type_owner(name: str, endpoints: Iterable[str]) -> tuple[str, str] | None:
+    """(endpoint, type part) of the longest of ``endpoints`` that ``name`` is a type of (see the module docstring)."""
+    owners = [(e, part) for e in endpoints if (part := _type_part(name, e)) is not None]
+    return max(owners, key=lambda o: len(o[0])) if owners else None
+
+
+def shown_type_name(name: str, shown: Mapping[str, str]) -> str:
+    """``name`` as the prompt shows it: a function of ``shown`` (real -> shown), a type named after one, or unchanged."""
+    owner = type_owner(name, shown)
+    if owner is None:
+        return name
+    endpoint, part = owner
+    return f"{shown[endpoint]}_{part}" if part else shown[endpoint]
 
 
 class _View(Visitor):
@@ -50,15 +81,14 @@ class _View(Visitor):
     def __init__(self, names: NameMap, strip_descriptions: bool, strip_rest: bool) -> None:
         super().__init__()
         self.names, self.strip_descriptions, self.strip_rest = names, strip_descriptions, strip_rest
-        # real function name -> shown, longest first, for renaming ``<function>_Suffix`` types
-        self.prefixes = dict(sorted(names.functions.items(), key=lambda kv: -len(kv[0])))
+        self.shown = names.numbering  # real function name -> shown, offered or not, for renaming its types
 
     def _name(self, node: Any) -> NameNode:
-        return NameNode(value=_renamed_type(node.name.value, self.prefixes))
+        return NameNode(value=shown_type_name(node.name.value, self.shown))
 
     def _query_field(self, node: FieldDefinitionNode) -> FieldDefinitionNode:
         real = node.name.value
-        keywords = self.names.params.get(real, {})
+        keywords = self.names.keywords(real)
         arguments = tuple(
             replace(a, name=NameNode(value=keywords[a.name.value])) if a.name.value in keywords else a for a in node.arguments or ()
         )
@@ -82,7 +112,7 @@ def view_sdl(sdl: str, schema: str, obfuscation: Obfuscation, names: NameMap, wh
         raise GqlbenchError(f"--schema {schema!r}: choose one of {', '.join(SCHEMA_CHOICES)}")
     if schema == "none" or not sdl.strip():
         return ""
-    renames = bool(names.functions or names.params)
+    renames = bool(names.numbering or names.params or names.other_params)
     if schema == "full" and not obfuscation.descriptions and not renames:
         return sdl
     try:

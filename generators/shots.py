@@ -22,14 +22,14 @@ Two rules, both independent of run order and machine:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from gqlbench.dataset import Errata
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.prompts import gold_calls
 from gqlbench.records import Sample
 
-__all__ = ["SHOT_SPLIT", "SHOT_RULES", "DEFAULT_SHOTS", "shot_pool", "select_shots", "utterance_overlap"]
+__all__ = ["SHOT_SPLIT", "SHOT_RULES", "DEFAULT_SHOTS", "shot_pool", "select_shots", "shows_function", "utterance_overlap"]
 
 SHOT_SPLIT = "train"
 SHOT_RULES: tuple[str, ...] = ("similar", "diverse")
@@ -82,8 +82,22 @@ def _diverse(candidates: list[Sample], k: int) -> list[Sample]:
     return chosen
 
 
-def select_shots(sample: Sample, pool: Sequence[Sample], k: int = DEFAULT_SHOTS, rule: str = "similar") -> list[Sample]:
-    """The ``k`` examples for ``sample`` from ``pool`` (see :func:`shot_pool`), best first."""
+def shows_function(example: Sample, name: str) -> bool:
+    """Whether ``example`` as a prompt shows ``name``: in its signatures, its gold calls, or a ``Query`` field of its schema."""
+    if name in example.function_names or any(c.function == name for c in gold_calls(example.gold_code)):
+        return True
+    return re.search(rf"^\s*{re.escape(name)}\s*[(:]", example.graphql_schema, re.MULTILINE) is not None
+
+
+def select_shots(
+    sample: Sample, pool: Sequence[Sample], k: int = DEFAULT_SHOTS, rule: str = "similar", *, avoid: Collection[str] = ()
+) -> list[Sample]:
+    """The ``k`` examples for ``sample`` from ``pool`` (see :func:`shot_pool`), best first.
+
+    ``avoid``: functions no example may show (:func:`shows_function`); an
+    impossible relevance case passes the function it lacks, so no example
+    calls or offers what the case removed.
+    """
     if k <= 0:
         return []
     if sample.split == SHOT_SPLIT:
@@ -91,6 +105,7 @@ def select_shots(sample: Sample, pool: Sequence[Sample], k: int = DEFAULT_SHOTS,
     if rule not in SHOT_RULES:
         raise GqlbenchError(f"unknown shot rule {rule!r}; choose one of {', '.join(SHOT_RULES)}")
     candidates = sorted((s for s in pool if s.domain == sample.domain and s.split == SHOT_SPLIT), key=lambda s: s.index)
+    candidates = [s for s in candidates if not any(shows_function(s, name) for name in avoid)]
     if rule == "diverse":
         return _diverse(candidates, k)
     ranked = sorted(candidates, key=lambda s: (-utterance_overlap(sample.utterance, s.utterance), s.index))

@@ -27,6 +27,7 @@ from gqlbench.generators.shots import SHOT_SPLIT, select_shots, shot_pool
 from gqlbench.generators.styles import StyleOptions
 from gqlbench.presenting import observer_for, real_program, shown_record
 from gqlbench.records import Completion, Prompt, Sample, SampleResult
+from gqlbench.relevance import lacking
 from gqlbench.run_config import RunConfig, RunSettings
 from gqlbench.run_folder import write_json
 from gqlbench.timings import StageClock
@@ -121,9 +122,12 @@ class Generator:
 
     def prompt(self, sample: Sample) -> Prompt:
         """The prompt of ``sample`` and its examples, each as the run's prompt setting shows it."""
-        shots = select_shots(sample, self.shot_pool, self.settings.shots, self.settings.shot_rule) if self.settings.shots else []
+        avoid = lacking(sample, self.presenter(sample).offered)  # an impossible case's examples never show what it lacks
+        settings = self.settings
+        shots = select_shots(sample, self.shot_pool, settings.shots, settings.shot_rule, avoid=avoid) if settings.shots else []
+        examples = [self.presenter.example(s, avoid).sample for s in shots]
         return fit_prompt(
-            self.presenter(sample).sample, [self.presenter(s).sample for s in shots], self.style.messages, self.backend,
+            self.presenter(sample).sample, examples, self.style.messages, self.backend,
             style=self.settings.prompt, reserve=self.config.max_new_tokens, assistant_prefix=self.style.assistant_prefix,
         )
 

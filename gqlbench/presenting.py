@@ -18,17 +18,18 @@ from typing import Any
 
 from gqlbench.generators.present import Presented, Presenter
 from gqlbench.generators.react import Observer, SchemaObserver
+from gqlbench.generators.sdl_view import shown_type_name
 from gqlbench.records import Sample
 
 __all__ = ["RealNamesObserver", "observer_for", "shown_record", "real_program"]
 
 
 def _shown_text(presented: Presented, text: str) -> str:
-    """An observation in the prompt's function names (whole words only)."""
-    everything = {**presented.names.others, **presented.names.functions}
-    for real, shown in sorted(everything.items(), key=lambda kv: -len(kv[0])):
-        text = re.sub(rf"\b{re.escape(real)}\b", shown, text)
-    return text
+    """An observation in the prompt's names: functions and the types named after them (whole words only)."""
+    numbering = presented.names.numbering
+    if not numbering:
+        return text
+    return re.sub(r"\b[A-Za-z_]\w*\b", lambda m: shown_type_name(m.group(0), numbering), text)
 
 
 @dataclass
@@ -88,6 +89,9 @@ def real_program(presenter: Presenter, sample_id: str, code: str, prediction: st
     showed) maps back too, and the record lists it under
     ``"not_offered_calls"`` (``{"api_8": "GET_artist"}``); scoring then tags
     it ``hallucinated_function`` (see ``offered`` in :func:`gqlbench.metrics.score_sample`).
+    An opaque name outside the numbering (``api_999``) is a made-up endpoint
+    (:func:`gqlbench.generators.obfuscate.unknown_endpoint`), listed there too:
+    it scores and is tagged as an invented ``GET_lyrics`` is in a plain run.
     """
     presented = presenter.get(sample_id)
     if presented is None or presenter.setting.is_default:

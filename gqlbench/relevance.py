@@ -47,7 +47,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.generators.offer import FunctionsSetting, load_domain_catalog, offered_functions, parse_functions, without
 from gqlbench.records import Sample
 
-__all__ = ["IMPOSSIBLE", "RelevanceCase", "Dropped", "offered_sample", "stand_in", "relevance_set", "is_impossible_id"]
+__all__ = ["IMPOSSIBLE", "RelevanceCase", "Dropped", "offered_sample", "stand_in", "relevance_set", "is_impossible_id", "lacking"]
 
 IMPOSSIBLE = "-impossible"  # the split suffix of an impossible case's id
 
@@ -78,6 +78,20 @@ class Dropped:
 def is_impossible_id(sample_id: str) -> bool:
     """Whether a result id names an impossible case (``test-impossible/3``)."""
     return sample_id.partition("/")[0].endswith(IMPOSSIBLE)
+
+
+def lacking(case: Sample, offered: Sequence[str]) -> list[str]:
+    """The functions an impossible case's gold program calls that its prompt does not offer (what was removed).
+
+    Empty for any other sample: few-shot examples of a case must not show what it lacks
+    (:func:`gqlbench.generators.shots.select_shots`), and a possible case lacks nothing.
+    """
+    if not is_impossible_id(case.id):
+        return []
+    from gqlbench.specs import list_domains, load_specs
+
+    known = set(case.function_names) | (set(load_specs(case.domain)) if case.domain in list_domains() else set())
+    return [name for name in called_functions(case.gold_code, known) if name not in offered]
 
 
 def offered_sample(sample: Sample, names: Sequence[str], *, impossible: bool = False) -> Sample:

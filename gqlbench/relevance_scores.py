@@ -3,16 +3,22 @@
 Its own block, never mixed into Table 2 (whose numbers a relevance run computes
 on the possible cases only):
 
-- ``abstention_rate``: impossible cases whose program declines
-  (:mod:`gqlbench.metrics.abstention`), higher is better;
-- ``false_abstention_rate``: possible cases whose program declines, lower is better;
+- ``explicit_abstention`` (the headline): impossible cases whose answer declines
+  explicitly, with the requested ``raise NotSupported(...)`` or a refusal stated
+  in words (:mod:`gqlbench.metrics.abstention`), higher is better;
+- ``no_call``: impossible cases whose answer calls no API function and does not
+  decline (empty, unparsable, prose): reported apart, since an empty answer is
+  no correct decline;
+- ``false_abstention_rate``: possible cases whose answer declines explicitly, lower is better;
 - ``hallucinated_call_rate``: impossible cases that call a function not offered
   (under a wider ``--functions``, not in the offer the prompt showed, as samples.jsonl
   records it), and ``hallucinated_calls`` their number of such calls.
 
 Rates come with a 95% bootstrap interval over cases (:func:`gqlbench.statistics.mean_estimate`).
 A case without a result (failed generation) is left out and counted in ``missing``:
-an answer never given is neither a decline nor a call.
+an answer never given is neither a decline nor a call. A block written before
+``explicit_abstention`` existed has ``abstention_rate`` instead (no calls and
+declines together); it is shown under its own title, never as the headline.
 """
 
 from __future__ import annotations
@@ -28,10 +34,17 @@ from gqlbench.relevance import Dropped, is_impossible_id
 __all__ = ["RATES", "relevance_block", "render_relevance"]
 
 RATES = {
-    "abstention_rate": "Abstention (impossible, higher is better)",
+    "explicit_abstention": "Explicit abstention (impossible, higher is better)",
+    "no_call": "No call, no abstention (impossible: empty, unparsable or prose)",
     "false_abstention_rate": "False abstention (possible, lower is better)",
     "hallucinated_call_rate": "Calls a function not offered (impossible, lower is better)",
 }
+_OLD_RATES = {"abstention_rate": "Declines or calls nothing (older run, not split; impossible)"}
+
+
+def _titles(blocks: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """The rates to show: :data:`RATES`, and an older block's ``abstention_rate`` under its own title."""
+    return RATES | {k: v for k, v in _OLD_RATES.items() if any(k in b for b in blocks)}
 
 
 def _rate(values: Sequence[bool], resamples: int) -> tuple[float | None, list[float] | None]:
@@ -65,14 +78,15 @@ def relevance_block(
             continue
         catalog = load_specs(sample.domain) if sample.domain in domains else {}
         offered = extra.get("offered") or sample.function_names  # a wider --functions records what the prompt offered
-        read = read_abstention(str(code), set(offered), set(catalog))
+        read = read_abstention(str(code), set(offered), set(catalog), answer=str(extra.get("raw_output") or ""))
         cases.append({"id": sample.id, "case": "impossible" if is_impossible_id(sample.id) else "possible",
-                      "abstains": read.abstains, "unoffered": list(read.unoffered)})
+                      "explicit_abstention": read.explicit, "no_call": read.no_call, "unoffered": list(read.unoffered)})
     impossible = [c for c in cases if c["case"] == "impossible"]
     possible = [c for c in cases if c["case"] == "possible"]
     values = {
-        "abstention_rate": [c["abstains"] for c in impossible],
-        "false_abstention_rate": [c["abstains"] for c in possible],
+        "explicit_abstention": [c["explicit_abstention"] for c in impossible],
+        "no_call": [c["no_call"] for c in impossible],
+        "false_abstention_rate": [c["explicit_abstention"] for c in possible],
         "hallucinated_call_rate": [bool(c["unoffered"]) for c in impossible],
     }
     block: dict[str, Any] = {"n_impossible": len(impossible), "n_possible": len(possible)}
@@ -92,7 +106,7 @@ def render_relevance(block: Mapping[str, Any], fmt: str = "github") -> str:
     from gqlbench.uncertainty import with_ci
 
     ci = block.get("ci", {})
-    rows = [[title, with_ci(block.get(name), ci.get(name))] for name, title in RATES.items()]
+    rows = [[title, with_ci(block.get(name), ci.get(name))] for name, title in _titles([block]).items()]
     rows.append(["Calls of functions not offered (impossible, count)", str(block.get("hallucinated_calls", 0))])
     lines = [
         f"{block.get('n_impossible', 0)} impossible and {block.get('n_possible', 0)} possible cases, 95% bootstrap intervals.",
@@ -111,10 +125,11 @@ def render_relevance_runs(labelled: Sequence[tuple[str, Mapping[str, Any]]], fmt
     """``gqlbench report``: one row per relevance run (its label, then each rate with its interval)."""
     from gqlbench.uncertainty import with_ci
 
+    titles = _titles([block for _, block in labelled])
     rows = []
     for label, block in labelled:
-        rates = [with_ci(block.get(name), block.get("ci", {}).get(name)) for name in RATES]
+        rates = [with_ci(block.get(name), block.get("ci", {}).get(name)) for name in titles]
         rows.append([label, block.get("n_impossible", 0), *rates, block.get("hallucinated_calls", 0)])
-    headers = ["Run", "Impossible cases", *RATES.values(), "Calls not offered (count)"]
+    headers = ["Run", "Impossible cases", *titles.values(), "Calls not offered (count)"]
     table = tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True)
     return f"Cases that cannot be done (relevance runs; not part of the table above), 95% intervals\n\n{table}"

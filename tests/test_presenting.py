@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gqlbench.dataset import load_errata, load_split
+from gqlbench.generators.obfuscate import unknown_endpoint
 from gqlbench.generators.present import Presenter, PromptSetting
 from gqlbench.generators.react import SchemaObserver
 from gqlbench.metrics import score_sample
@@ -76,6 +77,18 @@ def test_an_executing_observer_gets_real_names_and_answers_in_shown_ones() -> No
     assert answer == f"Error: {first} failed" and "api_" in answer  # the real call, told back in the shown names
 
 
+def test_an_observation_names_functions_and_their_types_as_the_prompt_does() -> None:
+    sample = next(s for s in _executable("spotify", 20) if any(n.endswith("_") for n in s.function_names))
+    presenter = Presenter(PromptSetting("gold", "names"), seed=0)
+    presenter(sample)
+    real = next(n for n in sample.function_names if n.endswith("_"))  # GET_tracks__id_: its types are GET_tracks__id_<Type>
+    inner = _Recorder()
+    inner.observe = lambda *_: f"{real} returned {real}Root with {real}Album; see {real}_Root"  # type: ignore[method-assign]
+    shown = presenter(sample).names.shown(real)
+    answer = observer_for(inner, presenter).observe(presenter(sample).sample, [], "x")  # type: ignore[union-attr]
+    assert answer == f"{shown} returned {shown}_Root with {shown}_Album; see {shown}_Root" and real not in answer
+
+
 def _not_offered(presenter: Presenter, sample: Sample) -> tuple[str, str]:
     """(real, opaque) of a domain function the sample was not offered (a name a few-shot example may show)."""
     names = presenter(sample).names
@@ -91,16 +104,31 @@ def test_a_not_offered_opaque_name_maps_back_and_is_tagged_hallucinated() -> Non
     real_param = next(iter(presenter(sample).names.other_params[real]))
     code = f"{shown.gold_code}\nx = {opaque}(arg_1=1)\ny = api_999(arg_1=2)\n"
     _, mapped, prediction, record = real_program(presenter, sample.id, code, code)
-    assert f"x = {real}({real_param}=1)" in mapped and "y = api_999(arg_1=2)" in mapped
+    made_up = unknown_endpoint("api_999")
+    assert f"x = {real}({real_param}=1)" in mapped and f"y = {made_up}(arg_1=2)" in mapped
     assert mapped.startswith(sample.gold_code)  # offered names map as before
-    assert record["not_offered_calls"] == {opaque: real}
+    assert record["not_offered_calls"] == {opaque: real, "api_999": made_up}
     assert set(record["obfuscation"]["functions"]) == set(sample.function_names)  # the offered mapping stays readable
     result = score_sample(sample, prediction, offered=record["offered"])
     tagged = [e for e in result.explanation["errors"] if e["kind"] == "hallucinated_function"]
-    assert [e["got"] for e in tagged] == [real] and "not offered" in tagged[0]["detail"]  # api_999 is no endpoint name
+    assert [e["got"] for e in tagged] == [real, made_up] and "not offered" in tagged[0]["detail"]
     assert result.scores == score_sample(sample, prediction).scores  # scores never read the offer
     untagged = score_sample(sample, prediction).explanation["errors"]
     assert [e["kind"] for e in untagged if e["got"] == real] == ["wrong_function"]
+
+
+def test_a_made_up_opaque_name_scores_as_a_made_up_endpoint_does_in_a_plain_run() -> None:
+    """Gold plus ``api_999(...)`` under ``all`` scores and is tagged as gold plus ``GET_lyrics(...)`` without obfuscation."""
+    for sample in _executable("spotify", 2) + _executable("tmdb", 2):
+        plain = score_sample(sample, f"{sample.gold_code}\nGET_lyrics(q=1)\n")
+        presenter = Presenter(PromptSetting("gold", "all"), seed=0)
+        code = f"{presenter(sample).sample.gold_code}\napi_999(arg_1=1)\n"
+        _, _, prediction, record = real_program(presenter, sample.id, code, code)
+        hidden = score_sample(sample, prediction, offered=record["offered"])
+        assert plain.scores.seq_match_full == hidden.scores.seq_match_full == 0, sample.id
+        assert plain.scores == hidden.scores, sample.id
+        kinds = [[e["kind"] for e in r.explanation["errors"]] for r in (plain, hidden)]
+        assert kinds[0] == kinds[1] and "hallucinated_function" in kinds[0], sample.id
 
 
 def test_offered_names_alone_record_nothing_extra() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,7 @@ def test_a_model_that_declines_only_impossible_cases_scores_a_perfect_relevance_
     results = json.loads((outcome.run_dir / "results.json").read_text())
     block = results["relevance"]
     assert (block["n_impossible"], block["n_possible"]) == (4, 4)
-    assert block["abstention_rate"] == 1.0 and block["false_abstention_rate"] == 0.0
+    assert block["explicit_abstention"] == 1.0 and block["false_abstention_rate"] == 0.0
     assert block["hallucinated_call_rate"] == 0.0 and block["hallucinated_calls"] == 0
     assert results["metrics"]["overall"]["n_samples"] == 4  # Table 2 on the possible cases only
     assert results["metrics"]["overall"]["seq_match_full"] == 1.0
@@ -42,14 +43,14 @@ def test_a_model_that_declines_only_impossible_cases_scores_a_perfect_relevance_
     assert impossible and all("NotSupported" in line["prompt"]["messages"][0]["content"] for line in lines)
     assert all("NotSupported" in line["code"] for line in impossible)
     report = (outcome.run_dir / "report.md").read_text()
-    assert "## Cases that cannot be done" in report and "Abstention (impossible" in report
+    assert "## Cases that cannot be done" in report and "Explicit abstention (impossible" in report
 
 
 def test_a_model_that_never_declines_calls_the_function_not_offered(tmp_path: Path) -> None:
     outcome = run(_settings(limit=3), RunOptions(out=tmp_path / "run", quiet=True))
     block = json.loads((outcome.run_dir / "results.json").read_text())["relevance"]
-    assert block["abstention_rate"] == 0.0 and block["hallucinated_call_rate"] == 1.0
-    assert block["hallucinated_calls"] >= 3 and block["ci"]["abstention_rate"] == [0.0, 0.0]
+    assert block["explicit_abstention"] == 0.0 and block["hallucinated_call_rate"] == 1.0
+    assert block["hallucinated_calls"] >= 3 and block["ci"]["explicit_abstention"] == [0.0, 0.0]
 
 
 def test_a_normal_run_has_no_relevance_key_anywhere(tmp_path: Path) -> None:
@@ -84,7 +85,7 @@ def test_a_relevance_run_with_distractors_offers_them_and_writes_the_block(tmp_p
     results = json.loads((outcome.run_dir / "results.json").read_text())
     block = results["relevance"]
     assert (block["n_impossible"], block["n_possible"]) == (4, 4) and block["dropped"] == []
-    assert block["abstention_rate"] == 1.0 and block["false_abstention_rate"] == 0.0 and block["hallucinated_calls"] == 0
+    assert block["explicit_abstention"] == 1.0 and block["false_abstention_rate"] == 0.0 and block["hallucinated_calls"] == 0
     assert results["metrics"]["overall"]["seq_match_full"] == 1.0  # Table 2 on the possible cases, gold offered among distractors
     lines = {line["id"]: line for line in map(json.loads, (outcome.run_dir / "samples.jsonl").read_text().splitlines())}
     for sample in plan_samples(_settings(functions="distractors:3")):
@@ -112,3 +113,32 @@ def test_calling_an_offered_distractor_is_no_hallucinated_call_but_the_removed_f
                                           "offered": offered})
     block = relevance_block([case.impossible], {case.impossible.id: result}, resamples=10)
     assert block["cases"][0]["unoffered"] == [case.removed] and block["hallucinated_calls"] == 1
+
+
+def _shows(text: str, removed: str, catalog: set[str]) -> bool:
+    """Whether ``text`` names ``removed``, or a type named after it (``GET_tracks__id_Album``)."""
+    from gqlbench.generators.sdl_view import type_owner
+
+    names = re.findall(r"\b(?:GET|PUT|POST|DELETE|PATCH)_\w+", text)
+    return any(n == removed or (owner := type_owner(n, catalog)) is not None and owner[0] == removed for n in names)
+
+
+@pytest.mark.parametrize("functions", ["gold", "domain"])
+def test_no_example_of_an_impossible_case_shows_the_function_it_lacks(functions: str) -> None:
+    from gqlbench.generate import Generator
+    from gqlbench.generators.offer import load_domain_catalog
+    from gqlbench.relevance import lacking
+    from gqlbench.runner import plan_run
+    from tests.stub_backends import StubBackend
+
+    settings = _settings(limit=None, shots=3, functions=functions)
+    plan = plan_run(settings)
+    generator = Generator(settings, StubBackend(), None, lambda: None, offers=plan.offers)  # type: ignore[arg-type]
+    checked = 0
+    for case in (s for s in plan.samples if is_impossible_id(s.id)):
+        (removed,) = lacking(case, generator.presenter(case).offered)
+        catalog = set(load_domain_catalog(case.domain).specs)
+        messages = generator.prompt(case).messages
+        assert not [m.role for m in messages if _shows(m.content, removed, catalog)], (case.id, removed)
+        checked += 1
+    assert checked == len(plan.samples) // 2

@@ -6,8 +6,17 @@ import pytest
 
 from gqlbench.dataset import load_split
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.obfuscate import OBFUSCATE_CHOICES, Obfuscation, build_name_map, parse_obfuscate, rename_calls
+from gqlbench.generators.obfuscate import (
+    OBFUSCATE_CHOICES,
+    Obfuscation,
+    build_name_map,
+    hide_words,
+    parse_obfuscate,
+    rename_calls,
+    unknown_endpoint,
+)
 from gqlbench.generators.offer import load_domain_catalog
+from gqlbench.specs.names import looks_like_endpoint_name
 
 
 def test_choices_parse_to_what_they_hide() -> None:
@@ -55,7 +64,16 @@ def test_every_name_of_the_domain_numbering_maps_back_and_is_logged_when_not_off
     offered = sample.function_names[0]
     code = f"a = {names.others[real]}(arg_1=1)\nb = {names.functions[offered]}()\nc = api_999(arg_1=2)\n"
     back, logged = names.backward_logged(code)
-    assert back == f"a = {real}({first}=1)\nb = {offered}()\nc = api_999(arg_1=2)\n"
-    assert logged == {names.others[real]: real}
+    assert back == f"a = {real}({first}=1)\nb = {offered}()\nc = {unknown_endpoint('api_999')}(arg_1=2)\n"
+    assert logged == {names.others[real]: real, "api_999": unknown_endpoint("api_999")}
+    assert looks_like_endpoint_name(unknown_endpoint("api_999")) and unknown_endpoint("api_999") not in catalog.specs
     params_only = build_name_map("tmdb", list(catalog.specs), sample.function_specs, Obfuscation(params=True), 3, catalog.specs)
     assert params_only.backward_logged(f"{real}(arg_1=1)\n") == (f"{real}({first}=1)\n", {real: real})
+
+
+def test_hidden_parameter_names_are_hidden_in_descriptions_too() -> None:
+    keywords = {"person_id": "arg_1", "certification": "arg_2", "certification.lte": "arg_3", "ids": "arg_4"}
+    assert hide_words("person id", keywords) == "arg_1"  # TMDB describes a parameter by spelling its name
+    assert hide_words("Use `person_id`, not person_identity.", keywords) == "Use `arg_1`, not person_identity."
+    assert hide_words("certification.lte or certification", keywords) == "arg_3 or arg_2"
+    assert hide_words("[IDs](/web-api/#spotify-uris-and-ids): ids=1,2", keywords) == "[IDs](/web-api/#spotify-uris-and-ids): arg_4=1,2"
