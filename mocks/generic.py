@@ -85,8 +85,11 @@ class GenericModel:
         self.singletons = {rule.kind for rule in self.rules.values() if rule.action == "singleton" and rule.kind}
         self.handlers: dict[str, Handler] = {}
         for function, rule in self.rules.items():
+            where = f"world fixture of {domain}: endpoints.{function}"
             if rule.effects is not None:
-                check_effects(rule.effects, f"world fixture of {domain}: endpoints.{function}")
+                check_effects(rule.effects, where)
+            if rule.action in ("act", "update", "delete", "children") and rule.id_param is None:
+                raise GqlbenchError(f"{where}: action {rule.action!r} needs \"id_param\", the parameter that names the entity")
 
             method = getattr(self, f"_{rule.action}")
             self.handlers[function] = self._bind(method, rule)
@@ -423,7 +426,10 @@ class GenericModel:
             if named is not None and world.has(named[0], value):
                 self.render.link(world, kind, entity_id, named[0], str(value))
         if rule.id_param and rule.parent:
-            self.render.link(world, rule.parent, str(args[rule.id_param]), kind, entity_id)
+            parent_key = str(args[rule.id_param])
+            self.render.link(world, rule.parent, parent_key, kind, entity_id)
+            if rule.effects and world.has(rule.parent, parent_key):  # POST /playlists/{id}/tracks: the playlist changes
+                self._change(world, rule, rule.parent, parent_key, world.get(rule.parent, parent_key), args)
         world.tick()
         return self._entity(world, rule, entity_id)
 

@@ -108,6 +108,18 @@ def test_declared_effects_are_seen_by_later_reads_and_fixture_values_win(catalog
     assert after.systemSymbol == before.nav.systemSymbol  # what was not changed stays as it was shown
 
 
+def test_append_and_remove_change_a_list_from_what_it_showed(catalog: Path) -> None:
+    _fixture(catalog, endpoints={"POST_playlists__playlist_id__tracks": {"effects": {"append": {"uris": "$uris"}}},
+                                 "DELETE_playlists__playlist_id__tracks": {"action": "act", "kind": "playlist", "id_param": "playlist_id",
+                                                                           "effects": {"remove": {"uris": "$uris"}}}})
+    fleet = api(request="Add a song to my playlist PL-1")
+    shown = unwrap(fleet["GET_playlists__playlist_id_"](playlist_id="PL-1").uris)
+    fleet["POST_playlists__playlist_id__tracks"](playlist_id="PL-1", uris=["spotify:track:new"])
+    assert unwrap(fleet["GET_playlists__playlist_id_"](playlist_id="PL-1").uris) == [*shown, "spotify:track:new"]
+    fleet["DELETE_playlists__playlist_id__tracks"](playlist_id="PL-1", uris=[shown[0]])
+    assert unwrap(fleet["GET_playlists__playlist_id_"](playlist_id="PL-1").uris) == [*shown[1:], "spotify:track:new"]
+
+
 @pytest.mark.parametrize("effects, message", [
     ({"toggle": {"a": 1}}, "unknown operation"),
     ({"set": ["nav"]}, "must map field paths"),
@@ -116,6 +128,12 @@ def test_declared_effects_are_seen_by_later_reads_and_fixture_values_win(catalog
 def test_bad_effects_are_one_line_errors(catalog: Path, effects: object, message: str) -> None:
     _fixture(catalog, endpoints={"POST_my_ships__shipSymbol__navigate": {"effects": effects}})
     with pytest.raises(GqlbenchError, match=message):
+        api()
+
+
+def test_an_action_without_the_parameter_that_names_its_entity_is_a_one_line_error(catalog: Path) -> None:
+    _fixture(catalog, endpoints={"GET_tags": {"action": "act", "kind": "tag"}})
+    with pytest.raises(GqlbenchError, match="endpoints.GET_tags: action 'act' needs \"id_param\""):
         api()
 
 
