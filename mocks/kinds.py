@@ -35,8 +35,17 @@ _REFERENCE = re.compile(
 
 
 def singular(word: str) -> str:
-    """A plural path segment or field name as a kind: ``books`` -> ``book``, ``series`` stays."""
+    """A plural path segment or field name as a kind: ``books`` -> ``book``; ``series``, ``species`` stay.
+
+    A hyphenated or underscored name changes its last word only
+    (``pokemon-species`` stays, ``evolution-chains`` -> ``evolution-chain``).
+    """
     word = word.lower()
+    head, sep, last = max(word.rpartition("-"), word.rpartition("_"), key=lambda parts: len(parts[0]))
+    if sep and last:
+        return head + sep + singular(last)
+    if word.endswith(("species", "series", "news", "status", "data")):
+        return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("sses", "ches", "shes", "xes")):

@@ -148,3 +148,23 @@ def test_bare_scalars_and_lists_of_scalars_are_served(catalog: Path) -> None:
     tags = fleet["GET_tags"]()
     assert isinstance(unwrap(tags), list) and all(isinstance(t, str) for t in unwrap(tags))
     assert isinstance(unwrap(fleet["GET_version"]()), str)
+
+
+@pytest.mark.parametrize(("word", "kind"), [
+    ("books", "book"), ("pokemon-species", "pokemon-species"), ("evolution-chains", "evolution-chain"),
+    ("series", "series"), ("categories", "category"), ("top_tracks", "top_track"), ("status", "status"),
+])
+def test_kind_names_are_singular_words(word: str, kind: str) -> None:
+    from gqlbench.mocks.kinds import singular
+
+    assert singular(word) == kind
+
+
+@pytest.mark.parametrize(("name", "found"), [
+    ("book_id", ("book", "id")), ("shipSymbol", ("ship", "symbol")), ("contractId", ("contract", "id")),
+    ("waypoint_symbol", ("waypoint", "symbol")), ("id", None), ("symbol", None), ("track_number", None), ("currency_code", None),
+])
+def test_a_reference_is_a_kind_and_a_key_word(name: str, found: tuple[str, str] | None) -> None:
+    from gqlbench.mocks.kinds import reference
+
+    assert reference(name) == found
