@@ -350,7 +350,7 @@ def check_gold_executes(name: str, data_dir: Path | None = None, seed: int = 0) 
     if not runnable:
         return []
     with SandboxPool() as pool:
-        traces = pool.run_many([Job(code=s.gold_code, domain=name, seed=seed, sample_id=s.id) for s in runnable])
+        traces = pool.run_many([Job(code=s.gold_code, domain=name, seed=seed, sample_id=s.id, request=s.utterance) for s in runnable])
     problems = []
     for sample, trace in zip(runnable, traces, strict=True):
         if trace.error is not None:

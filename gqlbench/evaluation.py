@@ -24,7 +24,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.jsonl import read_lines
 from gqlbench.metrics import missing_result, score_sample
 from gqlbench.records import SPLITS, Sample, SampleResult
-from gqlbench.scoring import add_exec_scores
+from gqlbench.scoring import add_exec_scores, require_known_domains
 
 __all__ = [
     "Prediction",
@@ -181,5 +181,7 @@ def evaluate_predictions(
     predictions = read_predictions(path)
     chosen = choose_splits(predictions, path, data_dir, splits)
     samples = samples_for(predictions, path, data_dir, chosen)
+    if execute:
+        require_known_domains(s.domain for s in samples.values())
     results, missing = score_predictions(predictions, samples, execute=execute, seed=seed)
     return Evaluation(data_dir, chosen, predictions, samples, results, missing)

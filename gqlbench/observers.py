@@ -65,7 +65,8 @@ class MockObserver:
             return []
         replays = [self._replayed(sample, actions) for sample, actions, _ in requests]
         jobs = [
-            Job(code="\n".join([*replay, action]), domain=sample.domain, seed=self.seed, sample_id=sample.id, observe_last=True)
+            Job(code="\n".join([*replay, action]), domain=sample.domain, seed=self.seed, sample_id=sample.id, observe_last=True,
+                request=sample.utterance)
             for (sample, _, action), replay in zip(requests, replays, strict=True)
         ]
         traces = self._sandbox().run_many(jobs)

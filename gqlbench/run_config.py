@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from gqlbench.catalog_record import catalog_differences, catalog_record
 from gqlbench.dataset import data_hash
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig
@@ -140,6 +141,7 @@ class RunConfig:
     created: str
     backend: dict[str, Any] | None = None  # filled in once the model is loaded
     resumed_with: list[dict[str, Any]] = field(default_factory=list)  # other backend descriptions of later sessions
+    catalog: dict[str, Any] = field(default_factory=dict)  # per domain: its specs file and a hash of its catalog files
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -156,6 +158,7 @@ class RunConfig:
             git=git_commit(),
             command=list(sys.argv),
             created=datetime.now(UTC).isoformat(timespec="seconds"),
+            catalog=catalog_record(s.domain for s in samples),
         )
 
     @classmethod
@@ -186,7 +189,7 @@ class RunConfig:
         found = [f"{k}: {stored.get(k)!r} in the folder, {settings.get(k)!r} now" for k in keys if stored.get(k) != settings.get(k)]
         if self.data_hash != digest:
             found.append(f"data_hash: {self.data_hash} in the folder, {digest} now (the benchmark files changed)")
-        return found
+        return found + catalog_differences(self.catalog)
 
     def record_backend(self, description: dict[str, Any]) -> None:
         """Keep the loaded backend's description; a different one on resume (e.g. a newer engine) stays visible."""

@@ -32,6 +32,7 @@ from gqlbench.records import ResultsDocument, Sample, SampleResult
 from gqlbench.repeated import completion_index
 from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunConfig, RunOptions, RunSettings
 from gqlbench.run_folder import RUN_FILES, choose_dir, clear, exclusive, finished, model_slug, read_config, write_json
+from gqlbench.scoring import require_known_domains
 from gqlbench.timings import StageClock
 
 if TYPE_CHECKING:
@@ -269,6 +270,8 @@ def _run(
     clock: StageClock,
 ) -> RunOutcome:
     samples = plan.samples
+    if settings.execute:
+        require_known_domains(s.domain for s in samples)
     observer = _observer(settings, samples, pool)
     digest = data_hash(settings.data)
     run_dir, overwrite = choose_dir(settings, options, digest)

@@ -9,16 +9,27 @@ the programs, :mod:`gqlbench.metrics.traces` scores the traces.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from gqlbench.errors import GqlbenchError
 from gqlbench.records import Sample, SampleResult, Scores
 
 if TYPE_CHECKING:
     from gqlbench.mocks.sandbox import SandboxPool
 
-__all__ = ["add_exec_scores"]
+__all__ = ["add_exec_scores", "require_known_domains"]
 
+
+def require_known_domains(domains: Iterable[str]) -> None:
+    """Raise for a domain the catalog lacks: its programs cannot be executed, and a typo should not pass as static scores."""
+    from gqlbench.specs import list_domains
+    from gqlbench.specs.catalog import unknown_domain
+
+    known = set(list_domains())
+    for domain in sorted(set(domains) - known):
+        error = unknown_domain(domain)
+        raise GqlbenchError(f"the samples' {error}; or pass --no-exec to score without execution")
 
 def add_exec_scores(
     results: Sequence[SampleResult],

@@ -43,6 +43,7 @@ from graphql import (
 )
 
 from gqlbench.mocks.errors import BadArguments, MockError, UnknownFunction
+from gqlbench.mocks.kinds import KEY_WORDS
 from gqlbench.mocks.resolvers import make_mock_schema
 from gqlbench.mocks.responses import closest, unwrap, wrap
 from gqlbench.mocks.world import World
@@ -199,7 +200,8 @@ def _endpoints(domain: str) -> tuple[GraphQLSchema, dict[str, _Endpoint]]:
 def response_ids(data: Any, limit: int = 20) -> list[str]:
     """The ids in a response, outermost first (deduplicated, at most ``limit``).
 
-    ``id`` fields; for a schema without them (``book_id``, ...), ``*_id`` fields.
+    ``id`` fields; for a schema without them (``book_id``, ...), ``*_id`` fields;
+    then keys not called id (``symbol``, ``slug``, ``login``...).
     """
 
     def collect(is_id: Callable[[str], bool]) -> list[str]:
@@ -218,16 +220,19 @@ def response_ids(data: Any, limit: int = 20) -> list[str]:
             level = deeper
         return found[:limit]
 
-    return collect(lambda key: key == "id") or collect(lambda key: key.endswith("_id"))
+    return (collect(lambda key: key == "id") or collect(lambda key: key.endswith("_id"))
+            or collect(lambda key: key in KEY_WORDS[1:]))  # keys not called id: a ship's symbol
 
 
 class Runtime:
     """One program's view of a mock API: its functions, its world, its calls."""
 
-    def __init__(self, domain: str, seed: int = 0, world: World | None = None) -> None:
+    def __init__(self, domain: str, seed: int = 0, world: World | None = None, request: str = "") -> None:
         self.domain = domain
         self.seed = seed
         self.world = world if world is not None else World.create(domain, seed)
+        if request:
+            self.world.request = request
         self.schema, self.endpoints = _endpoints(domain)
         self._calls: list[TraceCall] = []
         self.namespace: dict[str, Callable[..., Any]] = {name: self._callable(name) for name in self.endpoints}
@@ -292,6 +297,6 @@ def _recordable(args: tuple[Any, ...], kwargs: Mapping[str, Any], spec: Function
     return {k: (unwrap(v) if _is_json(unwrap(v)) else repr(v)) for k, v in named.items()}
 
 
-def make_runtime(domain: str, seed: int = 0) -> Runtime:
-    """A runtime on a fresh world (the sandbox worker's entry point)."""
-    return Runtime(domain, seed)
+def make_runtime(domain: str, seed: int = 0, request: str = "") -> Runtime:
+    """A runtime on a fresh world (the sandbox worker's entry point); ``request`` is the user's request."""
+    return Runtime(domain, seed, request=request)

@@ -41,8 +41,8 @@ def execute_samples(
     chosen = [s for s in samples if s.id in predictions_code]
     jobs = []
     for sample in chosen:
-        jobs.append(Job(code=sample.gold_code, domain=sample.domain, seed=seed, sample_id=sample.id))
-        jobs.append(Job(code=predictions_code[sample.id], domain=sample.domain, seed=seed, sample_id=sample.id))
+        for code in (sample.gold_code, predictions_code[sample.id]):
+            jobs.append(Job(code=code, domain=sample.domain, seed=seed, sample_id=sample.id, request=sample.utterance))
     own_pool = pool is None
     pool = SandboxPool() if own_pool else pool
     try:

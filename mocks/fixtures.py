@@ -5,8 +5,8 @@ fixture at ``worlds/<domain>.json``, next to ``specs/`` and ``schemas/``; the
 bundled catalog keeps them in the package at ``mocks/worlds/<domain>.json``.
 The fixture is a JSON object:
 
-* ``"entities"``: ``{"<kind>": [records]}``; a record names its id as
-  ``<kind>_id`` or ``id``, and an entity written inside another one
+* ``"entities"``: ``{"<kind>": [records]}``; a record names its key as
+  its API does (``<kind>_id``, ``id``, ``symbol``, ``login``...), and an entity written inside another one
   (``"authors": [{"author_id": "A1", "name": "..."}]``) is loaded and linked;
 * ``"endpoints"``: per-function overrides of the inferred rules
   (:mod:`gqlbench.mocks.rules`);
@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.kinds import KEY_WORDS, reference
 
 __all__ = ["GENERIC_KEYS", "fixture_file", "load_fixture", "starter_fixture", "starter_fixture_files"]
 
@@ -73,8 +74,9 @@ def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:
         raise GqlbenchError(f'{file}: "entities" must map each kind to a list of objects, e.g. {{"book": [{{"book_id": "B1"}}]}}')
     for kind, records in entities.items():
         for n, record in enumerate(records):
-            if f"{kind}_id" not in record and "id" not in record:
-                raise GqlbenchError(f"{file}: entities.{kind}[{n}] has no {kind}_id or id; give each entity its id")
+            if not any(name in KEY_WORDS or reference(name) == (kind, "id") for name in record):
+                raise GqlbenchError(f"{file}: entities.{kind}[{n}] has no key ({kind}_id, id, symbol, slug, login, ...); "
+                                    "give each entity the key its API uses")
     return data
 
 

@@ -11,7 +11,14 @@ no Python:
   shows up in each child's own links);
 * a search returns the entities whose stored text matches, and makes one
   named after an unknown query that later lookups find;
-* POST, PUT/PATCH and DELETE change the tables; later calls see it.
+* POST, PUT/PATCH and DELETE change the tables; later calls see it, and a
+  fixture's ``effects`` say what an action does (:mod:`gqlbench.mocks.effects`);
+* a key the user's request gives exists (``GET /pokemon/{id}`` with
+  ``pikachu`` from "Tell me about Pikachu"), and a name given where the id is
+  a number names the entity (its ``name`` is ``pikachu``); a key that is in
+  neither the request nor an earlier response stays ``NotFound``;
+* an entity is keyed by whatever its API uses (``symbol``, ``login``), and a
+  response that wraps its payload (``{"data": ...}``) is answered wrapped.
 
 A registered behaviour (:mod:`gqlbench.mocks.registry`) may answer some
 endpoints itself; its handlers take precedence over the rules.
@@ -23,18 +30,27 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from graphql import GraphQLObjectType, GraphQLOutputType, GraphQLSchema, get_named_type
+from graphql import GraphQLList, GraphQLObjectType, GraphQLOutputType, GraphQLSchema, get_named_type
 
-from gqlbench.mocks.errors import BadArguments
-from gqlbench.mocks.kinds import known_kinds, list_object_of, object_of, singular
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.effects import apply_effects, check_effects
+from gqlbench.mocks.errors import BadArguments, NotFound
+from gqlbench.mocks.kinds import KEY_WORDS, entity_kind, known_kinds, list_object_of, object_of, reference, singular
 from gqlbench.mocks.render import CHILDREN, Renderer
-from gqlbench.mocks.rules import Rule
+from gqlbench.mocks.resolvers import generate_value
+from gqlbench.mocks.rules import Rule, payload_type
 from gqlbench.mocks.world import Handler, World
 
 __all__ = ["COUNT_FIELDS", "GenericModel", "domain_schema"]
 
 COUNT_FIELDS = ("total", "total_results", "num_found", "count", "total_count")
+PAGING_FIELDS = ("meta", "pagination", "paging", "page_info")  # objects that carry a list's counts
 _NAME_FIELDS = ("title", "name", "display_name", "label")
+
+
+def in_request(key: str, request: str) -> bool:
+    """Whether ``key`` is written in the user's request as a whole word (any case)."""
+    return bool(key) and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", request, re.IGNORECASE) is not None
 
 
 def domain_schema(domain: str) -> GraphQLSchema | None:
@@ -65,8 +81,16 @@ class GenericModel:
         self.rules = dict(rules)
         self.schema = schema
         self.render = Renderer(known_kinds(schema) if schema is not None else set())
+        self.entity_types = self._entity_types()
+        self.singletons = {rule.kind for rule in self.rules.values() if rule.action == "singleton" and rule.kind}
         self.handlers: dict[str, Handler] = {}
         for function, rule in self.rules.items():
+            where = f"world fixture of {domain}: endpoints.{function}"
+            if rule.effects is not None:
+                check_effects(rule.effects, where)
+            if rule.action in ("act", "update", "delete", "children") and rule.id_param is None:
+                raise GqlbenchError(f"{where}: action {rule.action!r} needs \"id_param\", the parameter that names the entity")
+
             method = getattr(self, f"_{rule.action}")
             self.handlers[function] = self._bind(method, rule)
 
@@ -80,8 +104,29 @@ class GenericModel:
         return self.schema.query_type.fields[rule.function].type
 
     def _root(self, rule: Rule) -> GraphQLObjectType | None:
-        response = self._response_type(rule)
-        return object_of(response) if response is not None else None
+        """The object the endpoint answers with (inside its envelope, if it has one)."""
+        return payload_type(self.schema, rule)
+
+    def _entity_types(self) -> dict[str, GraphQLObjectType]:
+        """Each kind's type where it is looked up by its key: the entity as a whole."""
+        found: dict[str, GraphQLObjectType] = {}
+        for rule in self.rules.values():
+            body = self._root(rule)
+            if rule.action in ("lookup", "singleton") and not rule.view and rule.kind and body is not None:
+                if entity_kind(body, rule.kind) is not None:
+                    found.setdefault(rule.kind, body)
+        return found
+
+    def key_field(self, kind: str, record: dict[str, Any] | None = None) -> str:
+        """The field that holds a kind's key: as its lookups show it, else as a fixture record writes it."""
+        body = self.entity_types.get(kind)
+        own = entity_kind(body, kind) if body is not None else None
+        if own is not None and own[0] == kind:
+            return own[1]
+        for name in (f"{kind}_id", *KEY_WORDS):
+            if record is not None and name in record:
+                return name
+        return f"{kind}_id"
 
     def _bare_list(self, rule: Rule) -> GraphQLObjectType | None:
         """The element type when the endpoint answers with a list itself (``GET /pets`` -> ``[Pet]``)."""
@@ -120,7 +165,10 @@ class GenericModel:
                     self.render.ensure(world, rule.kind, entity_id)
 
     def _load_entity(self, world: World, kind: str, record: dict[str, Any]) -> str:
-        id_field = f"{kind}_id" if f"{kind}_id" in record else "id"
+        id_field = self.key_field(kind, record)
+        if id_field not in record:
+            raise GqlbenchError(f"world fixture of {self.domain}: an entity of kind {kind!r} has no {id_field!r}; "
+                                f"give each {kind} its key ({id_field}), or set the endpoint's \"key\" in the fixture")
         entity_id = str(record[id_field])
         values: dict[str, Any] = {}
         for name, value in record.items():
@@ -150,43 +198,163 @@ class GenericModel:
         """Nothing to complete: missing values are derived when rendered."""
 
     # -- answers ----------------------------------------------------------------------
+    def _wrap(self, rule: Rule, payload: Any) -> Any:
+        return {rule.envelope: payload} if rule.envelope else payload
+
     def _entity(self, world: World, rule: Rule, entity_id: str) -> Any:
         root = self._root(rule)
         if root is None or rule.kind is None:
-            return {"ok": True}
-        return self.render.entity(world, root, rule.kind, entity_id)
+            return self._echo(world, rule, {})
+        if rule.view:
+            record = world.table(rule.kind)[entity_id]
+            return self._wrap(rule, self.render.nested(world, root, rule.kind, entity_id, rule.view, record.get(rule.view), 0))
+        return self._wrap(rule, self.render.entity(world, root, rule.kind, entity_id))
+
+    def _numeric_key(self, rule: Rule, kind: str) -> bool:
+        """Whether the kind's key is an Int where this endpoint (or its lookups) show it."""
+        body = self.entity_types.get(kind) or self._root(rule)
+        own = entity_kind(body, kind) if body is not None else None
+        field = body.fields.get(own[1]) if body is not None and own is not None else None
+        return field is not None and getattr(get_named_type(field.type), "name", "") == "Int"
+
+    def resolve_key(self, world: World, rule: Rule, kind: str, key: str, open_: bool) -> str:
+        """The id of the entity a key names; an entity is made for an open key or one the user's request gives.
+
+        A name where the key is a number (``pikachu`` for PokeAPI's ``{id}``)
+        names the entity whose ``name`` it is; what is neither known nor given
+        is left for :meth:`World.get` to report as not found.
+        """
+        if key in world.table(kind):
+            return key
+        aliases = world.state.setdefault("aliases", {}).setdefault(kind, {})
+        if key.lower() in aliases:
+            return str(aliases[key.lower()])
+        if not (open_ or in_request(key, world.request)):
+            return key
+        if self._numeric_key(rule, kind) and not key.lstrip("-").isdigit():
+            entity_id = self.render.new_id(world, kind, "named", key.lower(), numeric=True)
+            self.render.ensure(world, kind, entity_id, {self._name_field(rule, kind): key})
+            aliases[key.lower()] = entity_id
+            return entity_id
+        self.render.ensure(world, kind, key)
+        return key
 
     def _lookup(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
-        key = str(args[rule.id_param]) if rule.id_param else "me"
-        if rule.open or rule.id_param is None:
-            self.render.ensure(world, rule.kind or "root", key)
-        world.get(rule.kind or "root", key)
+        kind = rule.kind or "root"
+        if rule.id_param is None:
+            key = self.singleton_id(world, rule, kind)
+        else:
+            key = self.resolve_key(world, rule, kind, str(args[rule.id_param]), rule.open)
+        self._scoped(world, rule, kind, key, args)
         return self._entity(world, rule, key)
+
+    def _scoped(self, world: World, rule: Rule, kind: str, key: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The entity, which must sit where the path puts it.
+
+        The waypoint of ``/systems/{systemSymbol}/waypoints/{waypointSymbol}``
+        is in that system.
+
+        The first lookup records the scope's values on the entity (when its
+        type has such a field); a later one under another scope is not found,
+        like a compound key.
+        """
+        record = world.get(kind, key)
+        whole = self.entity_types.get(kind) or self._root(rule)
+        for param in rule.scope:
+            if whole is None or param not in whole.fields or object_of(whole.fields[param].type) is not None or param not in args:
+                continue
+            given = args[param]
+            if param not in record:
+                record[param] = given
+            elif str(record[param]) != str(given):
+                raise NotFound(f"no {kind} with id {key!r} under {param} {given!r} in the mock world (it is under {record[param]!r})")
+        return record
+
+    def singleton_id(self, world: World, rule: Rule, kind: str) -> str:
+        """The one entity of a kind the API has no key for (``GET /my/agent``), made on first use."""
+        singletons = world.state.setdefault("singletons", {})
+        if kind not in singletons:
+            singletons[kind] = self.render.new_id(world, kind, "singleton", numeric=self._numeric_key(rule, kind))
+            self.render.ensure(world, kind, singletons[kind])
+        return str(singletons[kind])
 
     def _singleton(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         return self._lookup(world, rule, args)
 
+    def _act(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
+        """An action on one entity (``POST /ships/{shipSymbol}/dock``): its effects, then the entity's parts it shows."""
+        kind = rule.kind or "item"
+        key = self.resolve_key(world, rule, kind, str(args[rule.id_param or "id"]), rule.open)
+        record = self._scoped(world, rule, kind, key, args)
+        self._change(world, rule, kind, key, record, args)
+        world.tick()
+        root = self._root(rule)
+        if root is None:
+            return self._echo(world, rule, args)
+        if rule.view:
+            return self._entity(world, rule, key)
+        return self._wrap(rule, self.parts(world, root, kind, key))
+
+    def parts(self, world: World, root: GraphQLObjectType, kind: str, key: str) -> dict[str, Any]:
+        """A response's fields that show the entity (``contract``), its own parts (``nav``) or a singleton (``agent``)."""
+        record = world.table(kind)[key]
+        own = set(self.entity_types[kind].fields) if kind in self.entity_types else set()
+        out: dict[str, Any] = {}
+        for name, field in root.fields.items():
+            target = object_of(field.type)
+            found = entity_kind(target, singular(name)) if target is not None else None
+            if found is not None and found[0] == kind:
+                out[name] = self.render.entity(world, target, kind, key)  # type: ignore[arg-type]
+            elif name in own:
+                value = self.render.nested(world, field.type, kind, key, name, record.get(name), 0)
+                derived = generate_value(field.type, world, f"{kind}:{key}.{name}", name)
+                out[name] = value if value is not None else record.get(name, derived)
+            elif found is not None and found[0] in self.singletons and target is not None:
+                other = next(r for r in self.rules.values() if r.action == "singleton" and r.kind == found[0])
+                out[name] = self.render.entity(world, target, found[0], self.singleton_id(world, other, found[0]))
+        return out
+
+    def _change(self, world: World, rule: Rule, kind: str, key: str, record: dict[str, Any], args: dict[str, Any]) -> None:
+        """Apply the endpoint's declared effects to the entity."""
+        if not rule.effects:
+            return
+        whole = self.entity_types.get(kind)
+
+        def shown(name: str) -> Any:
+            if whole is None or name not in whole.fields:
+                return None
+            return self.render.entity(world, whole, kind, key).get(name)
+
+        apply_effects(record, rule.effects, args, shown)
+
     def _page(self, world: World, rule: Rule, args: dict[str, Any], ids: list[str]) -> Any:
         root, item_type = self._root(rule), self._item_type(rule)
         if item_type is None or (root is not None and rule.list_field is None):
-            return {}
-        limit = args.get("limit")
-        if limit is not None and (not isinstance(limit, int) or limit < 0):
-            raise BadArguments(f"limit must be a non-negative integer, got {limit!r}")
-        shown = ids[:limit] if limit is not None else ids
+            return self._wrap(rule, {})
+        limit, page = args.get("limit"), args.get("page")
+        for name, value in (("limit", limit), ("page", page)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < (name == "page")):
+                raise BadArguments(f"{name} must be a {'positive' if name == 'page' else 'non-negative'} integer, got {value!r}")
+        start = (page - 1) * limit if page is not None and limit is not None else 0
+        shown = ids[start:start + limit] if limit is not None else ids
         items = [self.render.entity(world, item_type, rule.kind or "item", i) for i in shown]
         if root is None or rule.list_field is None:  # the answer is the list itself
             return items
         out: dict[str, Any] = {rule.list_field: items}
         out.update({name: len(ids) for name in COUNT_FIELDS if name in root.fields})
+        for name in PAGING_FIELDS:
+            holder = object_of(root.fields[name].type) if name in root.fields else None
+            if holder is not None:
+                counts = {f: len(ids) for f in COUNT_FIELDS if f in holder.fields}
+                counts.update({f: v for f, v in (("page", page or 1), ("limit", limit)) if f in holder.fields and v is not None})
+                out[name] = counts
         if rule.id_param and rule.id_param in root.fields:
             out[rule.id_param] = args[rule.id_param]
-        return out
+        return self._wrap(rule, out)
 
     def _children(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
-        parent, key = rule.parent or "parent", str(args[rule.id_param or "id"])
-        if rule.open:
-            self.render.ensure(world, parent, key)
+        parent = rule.parent or "parent"
+        key = self.resolve_key(world, rule, parent, str(args[rule.id_param or "id"]), rule.open)
         world.get(parent, key)
         ids = self.render.linked(world, parent, key, rule.kind or "item", self._numeric(rule, rule.kind or "item"))
         return self._page(world, rule, args, ids)
@@ -233,8 +401,9 @@ class GenericModel:
             self.render.link(world, kind, entity_id, other, other_id)
         return entity_id
 
-    def _name_field(self, rule: Rule) -> str:
-        item = self._item_type(rule)
+    def _name_field(self, rule: Rule, kind: str | None = None) -> str:
+        item = self.entity_types.get(kind) if kind else None
+        item = item or self._item_type(rule) or self._root(rule)
         names = [f for f in _NAME_FIELDS if item is not None and f in item.fields]
         return names[0] if names else "name"
 
@@ -242,30 +411,42 @@ class GenericModel:
         kind = rule.kind or "item"
         values = _plain_args(args)
         for name, value in values.items():
-            if name.endswith("_id") and name[: -len("_id")] in self.render.kinds | ({rule.parent} - {None}):
-                other = rule.parent if name == rule.id_param and rule.parent else name[: -len("_id")]
-                world.get(other, value)
+            named = reference(name)
+            if named is not None and named[0] in self.render.kinds | ({rule.parent} - {None}):
+                other = rule.parent if name == rule.id_param and rule.parent else named[0]
+                if isinstance(value, (str, int)):
+                    values[name] = type(value)(self.resolve_key(world, rule, other, str(value), False))
+                world.get(other, values[name])
         count = world.state.get("created", 0) + 1
         world.state["created"] = count
         entity_id = self.render.new_id(world, kind, "created", count, numeric=self._numeric(rule, kind))
         self.render.ensure(world, kind, entity_id, values)
         for name, value in values.items():
-            if name.endswith("_id") and world.has(name[: -len("_id")], value):
-                self.render.link(world, kind, entity_id, name[: -len("_id")], str(value))
+            named = reference(name)
+            if named is not None and world.has(named[0], value):
+                self.render.link(world, kind, entity_id, named[0], str(value))
         if rule.id_param and rule.parent:
-            self.render.link(world, rule.parent, str(args[rule.id_param]), kind, entity_id)
+            parent_key = str(args[rule.id_param])
+            self.render.link(world, rule.parent, parent_key, kind, entity_id)
+            if rule.effects and world.has(rule.parent, parent_key):  # POST /playlists/{id}/tracks: the playlist changes
+                self._change(world, rule, rule.parent, parent_key, world.get(rule.parent, parent_key), args)
         world.tick()
         return self._entity(world, rule, entity_id)
 
     def _update(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
-        key = str(args[rule.id_param or "id"])
-        record = world.get(rule.kind or "item", key)
-        record.update({k: v for k, v in _plain_args(args).items() if k != rule.id_param})
+        kind = rule.kind or "item"
+        key = self.resolve_key(world, rule, kind, str(args[rule.id_param or "id"]), rule.open)
+        record = self._scoped(world, rule, kind, key, args)
+        if rule.effects:
+            self._change(world, rule, kind, key, record, args)
+        else:
+            record.update({k: v for k, v in _plain_args(args).items() if k != rule.id_param})
         world.tick()
         return self._entity(world, rule, key)
 
     def _delete(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
-        kind, key = rule.kind or "item", str(args[rule.id_param or "id"])
+        kind = rule.kind or "item"
+        key = self.resolve_key(world, rule, kind, str(args[rule.id_param or "id"]), rule.open)
         world.get(kind, key)
         del world.table(kind)[key]
         self.render.unlink_all(world, kind, key)
@@ -273,5 +454,12 @@ class GenericModel:
         return {"ok": True}
 
     def _echo(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
-        return [] if self._bare_list(rule) is not None else {}
+        """What the schema filler completes: an empty object or list, or a scalar (list) it cannot fill."""
+        response = self._response_type(rule)
+        if response is None or object_of(response) is not None:
+            return {}
+        if self._bare_list(rule) is not None or list_object_of(response) is not None:
+            return []
+        inner = response.of_type if hasattr(response, "of_type") and not isinstance(response, GraphQLList) else response
+        return generate_value(inner, world, f"{rule.function}:{sorted(_plain_args(args).items())!r}", rule.function)
 

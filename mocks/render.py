@@ -16,7 +16,7 @@ from typing import Any
 
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType, get_named_type
 
-from gqlbench.mocks.kinds import entity_kind, list_object_of, object_of, singular
+from gqlbench.mocks.kinds import entity_kind, list_object_of, object_of, reference, singular
 from gqlbench.mocks.resolvers import generate_value
 from gqlbench.mocks.world import World
 
@@ -84,26 +84,30 @@ class Renderer:
                 out[name] = entity_id
             elif name in record and not _holds_objects(field.type):
                 out[name] = record[name]
-            elif name.endswith("_id") and name[: -len("_id")] in self.kinds:
-                out[name] = self._reference(world, record, kind, entity_id, name, field.type)
+            elif (named := reference(name)) is not None and named[0] in self.kinds and named[0] != kind:
+                out[name] = self._reference(world, record, kind, entity_id, name, named[0], field.type)
             else:
-                value = self._nested(world, field.type, kind, entity_id, name, record.get(name), depth)
+                value = self.nested(world, field.type, kind, entity_id, name, record.get(name), depth)
                 out[name] = value if value is not None else generate_value(field.type, world, key, name)
         return out
 
-    def _reference(self, world: World, record: dict[str, Any], kind: str, entity_id: str, name: str,
+    def _reference(self, world: World, record: dict[str, Any], kind: str, entity_id: str, name: str, other: str,
                    graphql_type: GraphQLType) -> str:
-        """A ``<kind>_id`` field: an entity of that kind, made once and remembered."""
-        other = name[: -len("_id")]
+        """A ``<kind>_id`` (``<kind>Symbol``) field: an entity of that kind, made once and remembered."""
         if name not in record:
             numeric = getattr(get_named_type(graphql_type), "name", "") == "Int"
             record[name] = self.linked(world, kind, entity_id, other, numeric)[0]
         self.ensure(world, other, record[name])
         return record[name]
 
-    def _nested(self, world: World, graphql_type: GraphQLType, kind: str, entity_id: str, name: str,
-                stored: Any, depth: int) -> Any:
-        """Objects inside an entity: linked entities, or plain objects from stored values."""
+    def nested(self, world: World, graphql_type: GraphQLType, kind: str, entity_id: str, name: str,
+               stored: Any, depth: int) -> Any:
+        """The entity's field ``name`` when it holds objects: linked entities, or plain objects from stored values.
+
+        None for a field that holds no objects. An endpoint that shows only
+        this part of the entity (``GET /ships/{shipSymbol}/nav``) renders it
+        here too, so both show the same values.
+        """
         element = list_object_of(graphql_type)
         single = object_of(graphql_type)
         target = element or single
@@ -128,6 +132,10 @@ class Renderer:
         for name, field in graphql_type.fields.items():
             if name in stored:
                 out[name] = stored[name]
+            elif (named := reference(name)) is not None and named[0] in self.kinds and object_of(field.type) is None:
+                numeric = getattr(get_named_type(field.type), "name", "") == "Int"
+                out[name] = self.new_id(world, named[0], "ref", key, name, numeric=numeric)  # a ship's nav.waypointSymbol
+                self.ensure(world, named[0], out[name])
             else:
                 inner = field.type.of_type if isinstance(field.type, GraphQLNonNull) else field.type
                 if isinstance(inner, GraphQLObjectType):

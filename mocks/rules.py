@@ -16,11 +16,20 @@ response type:
   response that is itself a list (``GET /pets`` -> ``[Pet]``) has no
   ``list_field``: the answer is the list;
 * ``POST`` -> ``create``, ``PUT``/``PATCH`` with a path id -> ``update``,
-  ``DELETE`` with a path id -> ``delete``; anything else -> ``echo`` (the
-  schema filler answers).
+  ``DELETE`` with a path id -> ``delete``; ``POST /ships/{shipSymbol}/dock``
+  (a verb after the path id) -> ``act`` on the ship; anything else -> ``echo``
+  (the schema filler answers).
+
+Keys need not be called ``id``: ``{shipSymbol}`` names a ship by its
+``symbol``, ``{contractId}`` a contract by its ``id``
+(:func:`~gqlbench.mocks.kinds.reference`). A response that wraps its payload
+(``{"data": {...}}``) has an ``envelope``; a singular tail that is a field of
+the entity (``GET /ships/{shipSymbol}/nav``) is a ``view`` of that field.
 
 A world fixture overrides any of these per endpoint (``"endpoints":
-{"GET_x": {"action": "search", "kind": "book"}}``).
+{"GET_x": {"action": "search", "kind": "book"}}``) and declares what a write
+does to the entity it names (``"effects": {"set": {"accepted": true}}``; see
+:mod:`gqlbench.mocks.effects`).
 """
 
 from __future__ import annotations
@@ -34,11 +43,11 @@ from typing import Any
 from graphql import GraphQLField, GraphQLObjectType, GraphQLSchema, StringValueNode
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.kinds import entity_kind, list_object_of, object_of, singular
+from gqlbench.mocks.kinds import KEY_WORDS, entity_kind, envelope_of, is_generic, list_object_of, object_of, reference, singular
 
-__all__ = ["ACTIONS", "TEXT_PARAMS", "Rule", "endpoint_path", "infer_rule", "infer_rules"]
+__all__ = ["ACTIONS", "TEXT_PARAMS", "Rule", "endpoint_path", "infer_rule", "infer_rules", "payload_type"]
 
-ACTIONS = ("lookup", "children", "search", "list", "singleton", "create", "update", "delete", "echo")
+ACTIONS = ("lookup", "children", "search", "list", "singleton", "create", "update", "delete", "act", "echo")
 TEXT_PARAMS = ("q", "query", "name", "search", "keyword", "text")
 _ACTION_WORDS = frozenset({"search", "find", "query", "filter", "list", "all"})  # path words that name no entity
 
@@ -55,11 +64,15 @@ class Rule:
     list_field: str | None = None  # the response field that holds the items (children, search, list)
     text_param: str | None = None  # the search text (search)
     open: bool = False  # lookup: any key exists (a subject name), instead of not found
+    envelope: str | None = None  # the response field that wraps the payload ({"data": {...}})
+    view: str | None = None  # the entity's field this endpoint shows (GET /ships/{shipSymbol}/nav -> nav)
+    scope: tuple[str, ...] = ()  # path parameters before the key (/systems/{systemSymbol}/waypoints/{waypointSymbol})
+    effects: Mapping[str, Any] | None = None  # what the call does to the entity it names (fixture only)
 
     def describe(self) -> dict[str, Any]:
         """The rule as a fixture's ``endpoints`` entry (defaults left out)."""
         return {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name != "function" and getattr(self, f.name) not in (None, False)}
+                if f.name != "function" and getattr(self, f.name) not in (None, False, ())}
 
 
 def endpoint_path(function: str, field: GraphQLField | None, params: list[str]) -> list[str]:
@@ -81,13 +94,15 @@ def endpoint_path(function: str, field: GraphQLField | None, params: list[str]) 
 
 
 def _is_id(param: str) -> bool:
-    return param == "id" or param.endswith("_id")
+    """Whether a path parameter is an identifier (``id``, ``book_id``, ``shipSymbol``) rather than a free name."""
+    return param in KEY_WORDS or reference(param) is not None
 
 
 def _kind_before(segments: list[str], index: int, param: str) -> str:
-    """The kind a path parameter names: ``shelf`` for ``{shelf_id}``, else the segment before it."""
-    if param.endswith("_id"):
-        return param[: -len("_id")]
+    """The kind a path parameter names: ``shelf`` for ``{shelf_id}``, ``ship`` for ``{shipSymbol}``, else the segment before it."""
+    named = reference(param)
+    if named is not None:
+        return named[0]
     before = [s for s in segments[:index] if not s.startswith("{")]
     return singular(before[-1]) if before else param
 
@@ -100,11 +115,12 @@ def _bare_items(field: GraphQLField | None, literal: list[str]) -> tuple[None, s
     return (None, found[0]) if found else None
 
 
-def _items(root: GraphQLObjectType | None) -> tuple[str, str] | None:
-    """``(field, kind)`` of the root's first list of entities."""
+def _items(root: GraphQLObjectType | None, noun: str | None = None) -> tuple[str, str] | None:
+    """``(field, kind)`` of the root's first list of entities; a generic holder (``data: [...]``) takes the path's noun."""
     for name, field in (root.fields.items() if root else ()):
         element = list_object_of(field.type)
-        found = entity_kind(element, singular(name)) if element is not None else None
+        hint = noun if is_generic(singular(name)) and noun else singular(name)
+        found = entity_kind(element, hint) if element is not None else None
         if found:
             return name, found[0]
     return None
@@ -119,7 +135,23 @@ def infer_rule(function: str, params: list[str], field: GraphQLField | None) -> 
     literal = [s for s in segments if not s.startswith("{")]
     last_param = where[-1] if where else None
     ends_in_param = bool(segments) and segments[-1].startswith("{")
-    items = _items(root) if root is not None else _bare_items(field, literal)
+    nouns = [s for s in literal if s.lower() not in _ACTION_WORDS]
+    noun = singular(nouns[-1]) if nouns else None
+    envelope = envelope_of(root) if root is not None else None
+    if envelope is not None and object_of(root.fields[envelope].type) is not None:  # type: ignore[union-attr]
+        root = object_of(root.fields[envelope].type)  # type: ignore[union-attr]  # rules read the payload
+    else:
+        envelope = None  # a wrapped list is a list field like any other
+    items = _items(root, noun) if root is not None else _bare_items(field, literal)
+    rule = _infer(function, method, segments, where, literal, last_param, ends_in_param, params, root, items)
+    if rule.action in ("lookup", "act", "update", "delete") and len(where) > 1:
+        rule = replace(rule, scope=tuple(param for _, param in where[:-1]))
+    return replace(rule, envelope=envelope) if envelope and rule.action != "echo" else rule
+
+
+def _infer(function: str, method: str, segments: list[str], where: list[tuple[int, str]], literal: list[str],
+           last_param: tuple[int, str] | None, ends_in_param: bool, params: list[str], root: GraphQLObjectType | None,
+           items: tuple[str | None, str] | None) -> Rule:
     if method == "GET":
         if root is None and items is None:
             return Rule(function, "echo")
@@ -140,6 +172,9 @@ def infer_rule(function: str, params: list[str], field: GraphQLField | None) -> 
         if items:
             return Rule(function, "list", kind=items[1], list_field=items[0])
         return Rule(function, "singleton", kind=singular(literal[-1]) if literal else "root")
+    if method in ("POST", "PUT", "PATCH") and last_param and not ends_in_param and singular(literal[-1]) == literal[-1].lower():
+        index, param = last_param  # POST /ships/{shipSymbol}/dock: a verb (or a singular field) of the ship
+        return Rule(function, "act", kind=_kind_before(segments, index, param), id_param=param)
     if method == "POST" and literal:
         kind = singular(literal[-1]) if not ends_in_param else None
         if kind is None:
@@ -151,6 +186,25 @@ def infer_rule(function: str, params: list[str], field: GraphQLField | None) -> 
         action = "delete" if method == "DELETE" else "update"
         return Rule(function, action, kind=_kind_before(segments, index, param), id_param=param)
     return Rule(function, "echo")
+
+
+def _views(rules: dict[str, Rule], paths: Mapping[str, list[str]], entity_fields: Mapping[str, set[str]]) -> dict[str, Rule]:
+    """Lookups and acts whose path ends in a field of their entity (``/ships/{shipSymbol}/nav``) show that field."""
+    out = dict(rules)
+    for name, rule in rules.items():
+        segments = paths[name]
+        if rule.action not in ("lookup", "act") or not segments or segments[-1].startswith("{") or rule.kind is None:
+            continue
+        tail = _camel(segments[-1])
+        if tail in entity_fields.get(rule.kind, set()) and tail != rule.kind:
+            out[name] = replace(rule, view=tail)
+    return out
+
+
+def _camel(segment: str) -> str:
+    """A path segment as a field name: ``jump-gate`` -> ``jumpGate``, ``nav`` stays."""
+    head, *rest = re.split(r"[-_]", segment)
+    return head + "".join(part.capitalize() for part in rest)
 
 
 def _aliases(paths: Mapping[str, list[str]]) -> dict[str, str]:
@@ -165,6 +219,25 @@ def _aliases(paths: Mapping[str, list[str]]) -> dict[str, str]:
     return found
 
 
+def payload_type(schema: GraphQLSchema | None, rule: Rule) -> GraphQLObjectType | None:
+    """The object an endpoint answers with, inside its envelope (None for a list or a scalar)."""
+    query = schema.query_type.fields if schema is not None and schema.query_type else {}
+    root = object_of(query[rule.function].type) if rule.function in query else None
+    if root is not None and rule.envelope and rule.envelope in root.fields:
+        return object_of(root.fields[rule.envelope].type)
+    return root
+
+
+def _entity_fields(schema: GraphQLSchema | None, rules: Mapping[str, Rule]) -> dict[str, set[str]]:
+    """The fields each kind shows where it is looked up by its key (the entity's own fields)."""
+    found: dict[str, set[str]] = {}
+    for rule in rules.values():
+        body = payload_type(schema, rule)
+        if rule.action == "lookup" and rule.kind and body is not None and entity_kind(body, rule.kind) is not None:
+            found.setdefault(rule.kind, set()).update(body.fields)
+    return found
+
+
 def infer_rules(schema: GraphQLSchema | None, specs: Mapping[str, Any], overrides: Mapping[str, Any] | None = None,
                 where: str = "world fixture") -> dict[str, Rule]:
     """Every endpoint's rule, with the fixture's ``endpoints`` overrides applied.
@@ -173,10 +246,11 @@ def infer_rules(schema: GraphQLSchema | None, specs: Mapping[str, Any], override
     """
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
     rules = {name: infer_rule(name, list(spec.parameters.properties), query.get(name)) for name, spec in specs.items()}
-    aliases = _aliases({name: endpoint_path(name, query.get(name), list(spec.parameters.properties))
-                        for name, spec in specs.items()})
+    paths = {name: endpoint_path(name, query.get(name), list(spec.parameters.properties)) for name, spec in specs.items()}
+    aliases = _aliases(paths)
     rules = {name: replace(rule, kind=aliases.get(rule.kind or "", rule.kind), parent=aliases.get(rule.parent or "", rule.parent))
              for name, rule in rules.items()}
+    rules = _views(rules, paths, _entity_fields(schema, rules))
     for function, change in (overrides or {}).items():
         if function not in rules:
             raise GqlbenchError(f"{where}: endpoints.{function}: the domain has no such function; use one of its specs' names")
@@ -188,5 +262,7 @@ def infer_rules(schema: GraphQLSchema | None, specs: Mapping[str, Any], override
             raise GqlbenchError(f"{where}: endpoints.{function}: unknown key {unknown[0]!r}; use {', '.join(sorted(allowed))}")
         if "action" in change and change["action"] not in ACTIONS:
             raise GqlbenchError(f"{where}: endpoints.{function}: action {change['action']!r} is not one of {', '.join(ACTIONS)}")
+        if "scope" in change:
+            change = {**change, "scope": tuple(change["scope"] or ())}
         rules[function] = replace(rules[function], **change)
     return rules

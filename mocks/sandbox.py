@@ -93,6 +93,7 @@ class Job:
     sample_id: str | None = None
     runtime: str = DEFAULT_RUNTIME  # "module:function" or "path/to/file.py:function", imported in the worker
     observe_last: bool = False  # also report the last statement's value as JSON text (Trace.result)
+    request: str = ""  # the user's request: a key written in it exists in the world (gqlbench.mocks.generic)
 
 
 class Runtime(Protocol):
@@ -249,7 +250,8 @@ def run_program(job: Job, **limits: Any) -> Trace:
 
 def _request(job: Job) -> dict[str, Any]:
     """The JSON line a worker reads for ``job``."""
-    return {"code": job.code, "domain": job.domain, "seed": job.seed, "runtime": job.runtime, "observe_last": job.observe_last}
+    return {"code": job.code, "domain": job.domain, "seed": job.seed, "runtime": job.runtime, "observe_last": job.observe_last,
+            "request": job.request}
 
 
 def _trace(job: Job, error: ExecError | None, elapsed: float, **fields: Any) -> Trace:

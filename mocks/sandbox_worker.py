@@ -79,6 +79,17 @@ def serve() -> None:
             return
 
 
+def _takes_request(factory: Callable[..., Any]) -> bool:
+    """Whether a runtime factory takes the user's request (an outside one written before it existed may not)."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return False
+    return "request" in parameters or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+
+
 def _execute(request: Mapping[str, Any], limits: Limits, send: Callable[[Mapping[str, Any]], None]) -> dict[str, Any]:
     """Check and run one program; every outcome becomes a reply, never an exception.
 
@@ -86,7 +97,9 @@ def _execute(request: Mapping[str, Any], limits: Limits, send: Callable[[Mapping
     time: ``{"running": true}`` tells the parent to start the wall clock.
     """
     try:
-        runtime = load_factory(request["runtime"])(request["domain"], request["seed"])
+        factory = load_factory(request["runtime"])
+        given = {"request": request["request"]} if request.get("request") and _takes_request(factory) else {}
+        runtime = factory(request["domain"], request["seed"], **given)
         namespace = seal_namespace(runtime.namespace)
     except Exception as exc:
         return {"setup_error": f"{type(exc).__name__}: {exc}"}

@@ -122,6 +122,7 @@ class World:
     domain: str
     seed: int = 0
     model: WorldModel | None = None
+    request: str = ""  # the user's request: keys written in it exist (see gqlbench.mocks.generic)
     tables: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     state: dict[str, Any] = field(default_factory=dict)
     completed: set[tuple[str, str]] = field(default_factory=set)
@@ -176,7 +177,8 @@ class World:
         key = str(entity_id)
         record = self.table(kind).get(key)
         if record is None:
-            raise NotFound(f"no {label or kind} with id {entity_id!r} in the mock world; use an id returned by an earlier call")
+            raise NotFound(f"no {label or kind} with id {entity_id!r} in the mock world; "
+                           "use an id from the user's request or one returned by an earlier call")
         if (kind, key) not in self.completed:
             self.completed.add((kind, key))
             if self.model is not None:

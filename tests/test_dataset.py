@@ -102,3 +102,13 @@ def test_errata_lists_exactly_the_gold_calls_without_a_sample_signature() -> Non
         if {name for name in called if name.split("_")[0] in {"GET", "POST", "PUT", "DELETE"}} - set(sample.function_names):
             lacking.add(sample.id)
     assert lacking == set(load_errata().other["missing_function_specs"])
+
+
+def test_a_missing_train_split_says_what_it_is_for_and_how_to_run_without_it(tmp_path: Path) -> None:
+    from gqlbench.dataset import load_split
+
+    (tmp_path / "test.jsonl").write_text('{"domain": "library", "utterance": "u", "output": "GET_me_loans()"}\n')
+    with pytest.raises(GqlbenchError, match=r"train.jsonl: no such split file .*few-shot examples.*--shots 0"):
+        load_split("train", tmp_path)
+    with pytest.raises(GqlbenchError, match=r"valid.jsonl: no such split file .*check --data and --split"):
+        load_split("valid", tmp_path)

@@ -10,7 +10,8 @@ import pytest
 from gqlbench.errors import GqlbenchError
 from gqlbench.run_config import RunConfig, RunSettings
 
-KEYS = ["model", "prompt", "split", "settings", "generation", "sample_ids", "data_hash", "versions", "git", "command", "created", "backend"]
+KEYS = ["model", "prompt", "split", "settings", "generation", "sample_ids", "data_hash", "versions", "git", "command", "created", "backend",
+        "catalog"]
 
 
 def test_style_defaults_come_from_the_prompt_style() -> None:
@@ -68,3 +69,26 @@ def test_relevance_combines_with_a_wider_offer_and_other_prompt_settings() -> No
     assert RunSettings(model="m", relevance=True, obfuscate="all").relevance
     with pytest.raises(GqlbenchError, match="--functions 'distractors:x'"):
         RunSettings(model="m", relevance=True, functions="distractors:x")
+
+
+def test_the_catalog_a_run_used_is_recorded_and_a_changed_world_stops_a_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from gqlbench.dataset import load_split
+    from gqlbench.specs.catalog import bundled_root
+
+    catalog = tmp_path / "catalog"
+    bundled = bundled_root()
+    (catalog / "specs").mkdir(parents=True)
+    shutil.copy(bundled.specs_dir / "library.json", catalog / "specs")
+    shutil.copytree(bundled.schemas_dir / "library", catalog / "schemas" / "library")
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(catalog))
+    samples = load_split("test", Path(__file__).parents[1] / "data" / "library")[:2]
+    config = RunConfig.new(RunSettings(model="m"), samples)
+    assert config.catalog["library"]["specs"] == str(catalog / "specs" / "library.json")
+    settings, digest = config.settings, config.data_hash or ""
+    assert config.differences(settings, digest) == []
+    (catalog / "worlds").mkdir()
+    (catalog / "worlds" / "library.json").write_text('{"entities": {}}')  # a new mock world: execution scores change
+    assert config.differences(settings, digest) == [f"catalog: library files changed ({catalog / 'specs' / 'library.json'} then, "
+                                                    f"{catalog / 'specs' / 'library.json'} now)"]

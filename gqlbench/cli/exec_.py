@@ -43,8 +43,9 @@ def format_trace(trace: Trace) -> str:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--domain", required=True, help="Domain whose functions the program calls (see `gqlbench domains`).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the fresh mock world.")
+@click.option("--request", default="", help="The user's request the program answers: ids and names written in it exist in the world.")
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON instead.")
-def exec_program(file: Path, domain: str, seed: int, as_json: bool) -> None:
+def exec_program(file: Path, domain: str, seed: int, request: str, as_json: bool) -> None:
     """Run the Python program in FILE against DOMAIN's mock world and print its trace.
 
     The program runs in the sandbox exactly as predictions are scored: the
@@ -61,7 +62,7 @@ def exec_program(file: Path, domain: str, seed: int, as_json: bool) -> None:
     except UnicodeDecodeError:
         raise GqlbenchError(f"{file}: not UTF-8 text; save the program as UTF-8") from None
     load_specs(domain)  # an unknown domain fails here, naming the known ones
-    trace = run_program(Job(code=code, domain=domain, seed=seed))
+    trace = run_program(Job(code=code, domain=domain, seed=seed, request=request))
     click.echo(json.dumps(trace.model_dump(), indent=2) if as_json else format_trace(trace))
     if trace.error is not None:
         raise click.exceptions.Exit(1)

@@ -95,9 +95,21 @@ def test_other_benchmark_folder(tmp_path: Path) -> None:
     row = {"domain": "toy", "utterance": "u", "output": "r = GET_a()\nGET_b(id=r.id)\n", "function_specs": "[]"}
     (data / "test.jsonl").write_text(json.dumps(row) + "\n")
     preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "test/0", "prediction": "x = GET_a()\nGET_b(id=x.id)"}])
-    assert main(["evaluate", str(preds), "--data", str(data), "--out", str(tmp_path / "out")]) == 0
+    assert main(["evaluate", str(preds), "--data", str(data), "--out", str(tmp_path / "out"), "--no-exec"]) == 0
     metrics = read_results(tmp_path / "out" / "results.json").metrics
     assert list(metrics) == ["overall", "toy"] and four(metrics["toy"]) == [1.0] * 4
+
+
+def test_a_domain_the_catalog_lacks_is_an_error_unless_execution_is_off(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "bench"
+    data.mkdir()
+    row = {"domain": "spotfy", "utterance": "u", "output": "GET_me()"}
+    (data / "test.jsonl").write_text(json.dumps(row) + "\n")
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "test/0", "prediction": "GET_me()"}])
+    assert main(["evaluate", str(preds), "--data", str(data), "--out", str(tmp_path / "out")]) == 2
+    error = capsys.readouterr().err
+    assert "unknown domain 'spotfy': did you mean 'spotify'?" in error and "--no-exec" in error
+    assert not (tmp_path / "out").exists()  # nothing was written
 
 
 @pytest.mark.parametrize(

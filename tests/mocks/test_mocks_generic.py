@@ -113,7 +113,7 @@ def test_fixture_entities_are_found_and_rules_can_be_overridden(tmp_path: Path, 
 
 
 @pytest.mark.parametrize(("fixture", "message"), [
-    ({"entities": {"book": [{"title": "x"}]}}, "entities.book[0] has no book_id or id"),
+    ({"entities": {"book": [{"title": "x"}]}}, "entities.book[0] has no key"),
     ({"endpoints": {"GET_nothing": {}}}, "endpoints.GET_nothing: the domain has no such function"),
     ({"endpoints": {"GET_me_loans": {"action": "fly"}}}, "action 'fly' is not one of"),
     ({"artists": []}, "unknown key 'artists'"),

@@ -167,6 +167,13 @@ def test_resolve_follows_chains_and_rejects_loops_and_outside_refs() -> None:
         resolve(doc, {"$ref": "#/missing"})
 
 
+def test_a_percent_encoded_pointer_into_a_path_resolves() -> None:
+    # as published by SpaceTraders: a $ref into another operation's response, '{' and '}' percent-encoded
+    doc = {"paths": {"/ships/{shipSymbol}": {"get": {"responses": {"200": {"schema": {"type": "integer"}}}}}}}
+    ref = "#/paths/~1ships~1%7BshipSymbol%7D/get/responses/200/schema"
+    assert resolve(doc, {"$ref": ref}) == {"type": "integer"}
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
