@@ -126,3 +126,13 @@ def test_check_output_escapes_control_characters(tmp_path, monkeypatch, capsys) 
     assert exited.value.code == 1
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\\x1b]0;title\\x07" in out
+
+
+def test_show_puts_required_parameters_first_as_python_needs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = {"name": "GET_things", "description": "d", "parameters": {"type": "dict", "properties": {
+        "limit": {"type": "integer", "description": "l"}, "q": {"type": "string", "description": "q"}}, "required": ["q"]}}
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "things.json").write_text(json.dumps([spec]))
+    monkeypatch.setenv(CATALOG_ENV, str(tmp_path))
+    code, out = run("domains", "show", "things", "GET_things")
+    assert code == 0 and out.startswith("GET_things(q: str, limit: int = None)\n")
