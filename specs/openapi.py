@@ -88,7 +88,8 @@ def resolve(doc: dict[str, Any], node: Any, seen: frozenset[str] = frozenset()) 
         ref = node["$ref"]
         if not isinstance(ref, str) or not ref.startswith("#/"):
             raise GqlbenchError(
-                f"$ref {ref!r}: only references inside the same document ('#/...') are supported; inline the referenced file"
+                f"$ref {ref!r}: only references inside the same document ('#/...') are followed here; "
+                "read the document with load_openapi, which reads the files it refers to"
             )
         reason = unread_reason(doc, ref)
         if reason is not None:
