@@ -140,3 +140,16 @@ def test_an_exponential_document_is_one_line_and_writes_nothing(tmp_path: Path, 
     assert code == 2 and err.count("\n") == 1
     assert f"{bomb}: GET /x: the schema expands to more than 20,000 nodes" in err
     assert not out.exists()
+
+
+def test_pokeapi_as_published_imports_and_checks(tmp_path: Path, capsys, monkeypatch) -> None:
+    pokeapi = REPO / "tests" / "data" / "pokeapi" / "openapi.yml"  # OpenAPI 3.1 YAML, trimmed to four operations
+    code, out, _ = run(["domains", "import-openapi", str(pokeapi), "--name", "pokeapi", "--out", str(tmp_path)], capsys)
+    assert code == 0 and "pokeapi: 4 signatures" in out and "4 response schemas" in out
+    specs = read_specs_file(tmp_path / "specs" / "pokeapi.json").functions
+    assert specs["GET_api_v2_pokemon__id__"].parameters.required == ["id"]
+    assert list(specs["GET_api_v2_pokemon_"].parameters.properties) == ["limit", "offset", "q"]
+    sdl = "".join(p.read_text() for p in (tmp_path / "schemas" / "pokeapi").glob("*.graphql"))
+    assert "_access_token" not in sdl and "_api_key" not in sdl  # security: [{}], no credential
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    assert main(["domains", "check", "pokeapi"]) == 0
