@@ -56,7 +56,7 @@ MAX_ALIAS_NODES = 100_000
 """How many nodes the YAML aliases of one file may add when expanded."""
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
-"""The largest file read (the largest public OpenAPI documents are about 20 MB)."""
+"""The largest file read (room for the largest public OpenAPI documents, which stay in the tens of megabytes)."""
 
 MAX_FILES = 2_000
 """How many files one document may refer to."""
@@ -111,7 +111,10 @@ def read_structured_file(path: Path, where: str) -> Any:
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise GqlbenchError(f"{where}: {size:,} bytes, past the bound of {MAX_FILE_BYTES:,} for one file")
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise GqlbenchError(f"{where}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     try:
         return json.loads(text) if path.suffix.lower() == ".json" else _load_yaml(text, where)
     except json.JSONDecodeError as exc:

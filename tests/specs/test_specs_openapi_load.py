@@ -81,6 +81,13 @@ def test_references_that_cannot_be_read_end_as_one_line(tmp_path: Path, ref: str
     assert "\n" not in str(error.value)
 
 
+def test_a_file_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "latin1.yaml").write_bytes("Ship: {description: Schiff f\u00fcr alle}\n".encode("latin-1"))
+    doc = load_openapi(document(tmp_path, {"$ref": "latin1.yaml#/Ship"}))
+    with pytest.raises(GqlbenchError, match=r"latin1.yaml: not UTF-8 text \(byte 28\); save it as UTF-8"):
+        response(doc)
+
+
 def test_a_device_is_not_read(tmp_path: Path) -> None:
     doc = load_openapi(document(tmp_path, {"$ref": os.path.relpath("/dev/zero", tmp_path)}))
     with pytest.raises(GqlbenchError, match=r"/dev/zero: not a regular file"):
