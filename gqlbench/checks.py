@@ -22,6 +22,7 @@ from graphql import (
     GraphQLSchema,
     build_ast_schema,
     get_nullable_type,
+    validate_schema,
 )
 
 from gqlbench.dataset import Errata, default_data_dir, load_errata, load_samples
@@ -86,15 +87,23 @@ def check_endpoint_sdl(name: str) -> list[Problem]:
 
 
 def check_domain_merge(name: str) -> list[Problem]:
-    """All endpoint files merge into one schema; types shared by endpoints must agree."""
+    """All endpoint files merge into one valid schema; types shared by endpoints must agree.
+
+    Valid as GraphQL validates it when a query runs (``validate_schema``):
+    building alone accepts names that every execution then refuses, such as
+    an argument ``__class__``.
+    """
     paths = [endpoint_sdl_path(name, f) for f in endpoints_with_sdl(name)]
     texts = [p.read_text(encoding="utf-8") for p in paths if p is not None]
     try:
         notes = merge_notes(texts)
-        build_schema(name)
+        schema = build_schema(name)
     except (GqlbenchError, TypeError) as exc:
         return [Problem(subject=None, where=name, message=f"the endpoint schemas do not merge: {exc}")]
-    return [Problem(subject=None, where=name, message=f"endpoints define a type differently: {note}") for note in notes]
+    problems = [Problem(subject=None, where=name, message=f"endpoints define a type differently: {note}") for note in notes]
+    return problems + [Problem(subject=None, where=name, message=f"the merged schema is not valid GraphQL, so every call "
+                                                                  f"would fail: {error.message}")
+                       for error in validate_schema(schema)]
 
 
 CATALOG_CHECKS: tuple[Callable[[str], list[Problem]], ...] = (check_specs, check_endpoint_sdl, check_domain_merge)

@@ -99,6 +99,16 @@ def _merged_specs(specs_file: Path, name: str, new: list[dict], force: bool) -> 
     return specs_file_text(functions.values(), variants, domain=name)
 
 
+def _renamed(specs: list[dict[str, Any]]) -> list[str]:
+    """One line per parameter the import renamed (a Python keyword or a dunder in the document)."""
+    return [
+        f"{spec['name']}: parameter {prop['request_name']!r} is called {param!r} (the request still sends {prop['request_name']!r})"
+        for spec in specs
+        for param, prop in spec["parameters"]["properties"].items()
+        if "request_name" in prop
+    ]
+
+
 def import_openapi_domain(openapi_file: Path, name: str, out: Path, endpoints: str | None = None,
                           force: bool = False, allow_empty: bool = False,
                           extra_files: ExtraFiles | None = None) -> ImportResult:
@@ -117,7 +127,7 @@ def import_openapi_domain(openapi_file: Path, name: str, out: Path, endpoints: s
     if not specs and not allow_empty:
         raise GqlbenchError(f"{openapi_file}: 'paths' has no operations, so domain {name!r} would have no endpoints; "
                             "add operations to the file, or pass --allow-empty to write an empty domain")
-    sdls = sdl_from_openapi(doc, name, chosen)
+    sdls = sdl_from_openapi(doc, name, chosen, source=str(openapi_file))
     specs_file = out / "specs" / f"{name}.json"
     files = {specs_file: _merged_specs(specs_file, name, specs, force)}
     files.update({out / "schemas" / name / f"{e.function}.graphql": e.sdl for e in sdls})
@@ -129,7 +139,7 @@ def import_openapi_domain(openapi_file: Path, name: str, out: Path, endpoints: s
         specs_file=specs_file, schemas_dir=out / "schemas" / name,
         functions=tuple(s["name"] for s in specs),
         without_sdl=tuple(sorted({s["name"] for s in specs} - with_sdl)),
-        sdl_count=len(sdls), warnings=tuple(w for e in sdls for w in e.warnings),
+        sdl_count=len(sdls), warnings=(*_renamed(specs), *(w for e in sdls for w in e.warnings)),
         changed=tuple(changed), unchanged=len(files) - len(changed))
 
 

@@ -10,14 +10,23 @@ Schema to shape: ``integer`` -> ``Int``, ``number`` -> ``Float``, ``string``
 ``array`` -> a list of its items, ``object`` with properties -> an object
 type; ``allOf`` and ``oneOf``/``anyOf`` merge their branches like several
 example responses would; a free-form object, a schema without a type and a
-``$ref`` that recurses into itself are ``JSON``. The response is the first
+``$ref`` that recurses into itself are ``JSON``. Expanding ``$ref`` s can
+grow a small file exponentially (a schema that refers twice to one that refers
+twice to ...), so one operation's walk is bounded by nodes
+(:data:`MAX_SCHEMA_NODES`) and the import is refused past it, naming the file
+and the operation. The response is the first
 ``2xx`` one with a JSON body; an operation without one gets no SDL (the
 catalog then says it has no response schema, as for 15 dataset endpoints).
 
 The ``Query`` field's arguments are the operation's parameters (required
-ones non-null) plus one ``String!`` per security scheme: a bearer/OAuth token
-``<domain>_access_token`` sent as ``authorization: Bearer ...`` like the
-dataset's, or an API key ``<domain>_api_key`` in its header or query string.
+ones non-null; a renamed keyword or dunder parameter is sent under its request
+name, e.g. ``?class=$class_;``) plus at most one ``String!`` credential: a
+bearer/OAuth token ``<domain>_access_token`` sent as ``authorization: Bearer
+...`` like the dataset's, or an API key ``<domain>_api_key`` in its header or
+query string. When the security requirement names several schemes (SpaceTraders:
+``[{'AgentToken': [], 'AccountToken': []}]``) the first one that can be
+expressed is used: a benchmark task never depends on the credential, and
+several bearer schemes are one ``Authorization`` header anyway.
 """
 
 from __future__ import annotations
@@ -42,6 +51,8 @@ from gqlbench.schemas.infer import (
 from gqlbench.specs.openapi import Operation, operation_parameters, resolve, select_operations
 
 __all__ = [
+    "MAX_SCHEMA_NODES",
+    "SchemaBudget",
     "EndpointSdl",
     "schema_shape",
     "response_schema",
@@ -52,6 +63,8 @@ __all__ = [
 ]
 
 _MAX_DEPTH = 32  # schemas nested deeper than this are cut off as JSON (guards alias cycles)
+MAX_SCHEMA_NODES = 20_000
+"""How many schema nodes one operation may expand to (its response and its parameters' types)."""
 _SCALARS = {"integer": "Int", "number": "Float", "boolean": "Boolean", "string": "String"}
 
 
@@ -64,24 +77,48 @@ class EndpointSdl:
     warnings: list[str] = field(default_factory=list)
 
 
-def schema_shape(doc: dict[str, Any], schema: Any, _refs: tuple[str, ...] = (), _depth: int = 0) -> Shape:
+@dataclass
+class SchemaBudget:
+    """How many schema nodes a walk may still visit; past :attr:`limit` it refuses, naming :attr:`where`."""
+
+    where: str
+    limit: int = MAX_SCHEMA_NODES
+    used: int = 0
+
+    def spend(self) -> None:
+        self.used += 1
+        if self.used > self.limit:
+            raise GqlbenchError(
+                f"{self.where}: the schema expands to more than {self.limit:,} nodes ($refs or YAML aliases that "
+                "repeat nested parts); import stops at this bound. Leave the operation out with --endpoints, "
+                "or simplify its schema"
+            )
+
+
+def schema_shape(doc: dict[str, Any], schema: Any, budget: SchemaBudget | None = None,
+                 _refs: tuple[str, ...] = (), _depth: int = 0) -> Shape:
     """The shape (see :mod:`gqlbench.schemas.infer`) an OpenAPI schema describes.
 
     A ``$ref`` already being expanded (a recursive schema) and anything nested
-    deeper than ``_MAX_DEPTH`` (e.g. a YAML alias cycle) is ``JSON``.
+    deeper than ``_MAX_DEPTH`` (e.g. a YAML alias cycle) is ``JSON``. Each
+    node visited spends one of ``budget`` (default: a fresh
+    :data:`MAX_SCHEMA_NODES`), so the walk is bounded however the document
+    repeats itself.
     """
+    budget = budget if budget is not None else SchemaBudget("the OpenAPI document")
+    budget.spend()
     if _depth > _MAX_DEPTH:
         return UNTYPED
     if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
         ref = schema["$ref"]
         if ref in _refs:
             return UNTYPED  # a recursive structure: stop here, as StepZen stops at the data
-        return schema_shape(doc, resolve(doc, schema), (*_refs, ref), _depth)
+        return schema_shape(doc, resolve(doc, schema), budget, (*_refs, ref), _depth)
     if not isinstance(schema, dict):
         return UNTYPED
 
     def inner(sub: Any) -> Shape:
-        return schema_shape(doc, sub, _refs, _depth + 1)
+        return schema_shape(doc, sub, budget, _refs, _depth + 1)
 
     if "allOf" in schema:  # every part holds: unite the typed parts
         parts = [inner(part) for part in schema["allOf"]]
@@ -189,8 +226,8 @@ def _server_url(doc: dict[str, Any], op: Operation) -> str:
     return url.rstrip("/")
 
 
-def _argument_type(doc: dict[str, Any], schema: dict[str, Any]) -> str:
-    shape = schema_shape(doc, schema)
+def _argument_type(doc: dict[str, Any], schema: dict[str, Any], budget: SchemaBudget) -> str:
+    shape = schema_shape(doc, schema, budget)
     depth = 0
     while isinstance(shape, ListOf):
         shape, depth = shape.item, depth + 1
@@ -198,50 +235,67 @@ def _argument_type(doc: dict[str, Any], schema: dict[str, Any]) -> str:
     return "[" * depth + name + "]" * depth
 
 
+def _credential(scheme: Any, domain: str) -> tuple[str, list[tuple[str, str]], list[str]] | None:
+    """(argument, headers, query parts) of one security scheme, or None when it cannot be sent."""
+    scheme = scheme if isinstance(scheme, dict) else {}
+    kind = scheme.get("type")
+    if kind in ("oauth2", "openIdConnect") or (kind == "http" and str(scheme.get("scheme", "")).lower() == "bearer"):
+        token = f"{domain}_access_token"
+        return token, [("authorization", f"Bearer ${token};")], []
+    if kind == "apiKey" and scheme.get("in") in ("header", "query") and scheme.get("name"):
+        key = f"{domain}_api_key"
+        if scheme["in"] == "header":
+            return key, [(str(scheme["name"]), f"${key};")], []
+        return key, [], [f"{scheme['name']}=${key};"]
+    return None
+
+
 def _security(doc: dict[str, Any], op: Operation, domain: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[str]]:
-    """(arguments, headers, query parts) that authenticate the operation."""
+    """(arguments, headers, query parts) that authenticate the operation: one credential at most.
+
+    The first scheme of the first requirement that can be sent is used; the
+    others of that requirement (a second bearer token, an extra key) are left
+    out, so the ``Query`` field never declares an argument twice.
+    """
     requirements = op.spec["security"] if "security" in op.spec else doc.get("security") or []
     schemes = (doc.get("components") or {}).get("securitySchemes") or {}
-    args: list[tuple[str, str]] = []
-    headers: list[tuple[str, str]] = []
-    query: list[str] = []
-    for name in (requirements[0] if requirements and isinstance(requirements[0], dict) else {}):
-        scheme = resolve(doc, schemes.get(name)) or {}
-        kind = scheme.get("type")
-        if kind in ("oauth2", "openIdConnect") or (kind == "http" and str(scheme.get("scheme", "")).lower() == "bearer"):
-            token = f"{domain}_access_token"
-            args.append((token, "String!"))
-            headers.append(("authorization", f"Bearer ${token};"))
-        elif kind == "apiKey" and scheme.get("in") in ("header", "query") and scheme.get("name"):
-            key = f"{domain}_api_key"
-            args.append((key, "String!"))
-            if scheme["in"] == "header":
-                headers.append((str(scheme["name"]), f"${key};"))
-            else:
-                query.append(f"{scheme['name']}=${key};")
-    return args, headers, query
+    requirement = requirements[0] if isinstance(requirements, list) and requirements and isinstance(requirements[0], dict) else {}
+    for name in requirement:
+        credential = _credential(resolve(doc, schemes.get(name)), domain)
+        if credential is not None:
+            argument, headers, query = credential
+            return [(argument, "String!")], headers, query
+    return [], [], []
 
 
-def operation_sdl(doc: dict[str, Any], op: Operation, domain: str, use_examples: bool = True) -> EndpointSdl | None:
-    """StepZen-style SDL for one operation, or None when it returns no JSON body."""
+def operation_sdl(doc: dict[str, Any], op: Operation, domain: str, use_examples: bool = True,
+                  source: str = "the OpenAPI document") -> EndpointSdl | None:
+    """StepZen-style SDL for one operation, or None when it returns no JSON body (``source`` names the file in errors)."""
     schema = response_schema(doc, op)
     if schema is None:
         return None
+    budget = SchemaBudget(f"{source}: {op.endpoint}")
     warnings: list[str] = []
     arguments: list[tuple[str, str]] = []
+    url_path = op.path
+    query: list[str] = []
     for param in operation_parameters(doc, op):
         if not is_graphql_name(param.name):
             warnings.append(f"{op.endpoint}: parameter {param.name!r} is not a GraphQL name; left out of the Query field")
             continue
-        arguments.append((param.name, _argument_type(doc, param.schema) + ("!" if param.required else "")))
+        arguments.append((param.name, _argument_type(doc, param.schema, budget) + ("!" if param.required else "")))
+        if param.name != param.request_name and param.location == "path":
+            url_path = url_path.replace("{" + param.request_name + "}", "{" + param.name + "}")
+        elif param.name != param.request_name and param.location == "query":
+            query.append(f"{param.request_name}=${param.name};")
     auth_args, headers, auth_query = _security(doc, op, domain)
-    url = _server_url(doc, op) + op.path.replace("{", "$").replace("}", ";")
-    if auth_query:
-        url += "?" + "&".join(auth_query)
+    url = _server_url(doc, op) + url_path.replace("{", "$").replace("}", ";")
+    if query or auth_query:
+        url += "?" + "&".join(query + auth_query)
     if not url.startswith(("http://", "https://")):
         warnings.append(f"{op.endpoint}: the document has no absolute server URL; @rest endpoint is {url!r}")
     rest = RestField(op.name, op.method, url, arguments + auth_args, headers)
-    shape = schema_shape(doc, schema)
+    shape = schema_shape(doc, schema, budget)
     if use_examples:
         shape = overlay(shape, infer_shape(response_examples(doc, op)))
     sdl, skipped = render_endpoint_sdl(rest, shape)
@@ -254,13 +308,15 @@ def sdl_from_openapi(
     domain: str,
     endpoints: list[tuple[str, str]] | None = None,
     use_examples: bool = True,
+    source: str = "the OpenAPI document",
 ) -> list[EndpointSdl]:
     """SDL of the chosen operations (default: all) that return a JSON body.
 
     ``use_examples`` completes each response schema with the document's
-    example responses (see :func:`overlay`).
+    example responses (see :func:`overlay`); ``source`` (the file) names
+    where an error comes from.
     """
     if not is_graphql_name(domain):
         raise GqlbenchError(f"domain name {domain!r} must be a GraphQL/Python name (letters, digits, _), e.g. 'openlibrary'")
-    found = (operation_sdl(doc, op, domain, use_examples) for op in select_operations(doc, endpoints))
+    found = (operation_sdl(doc, op, domain, use_examples, source) for op in select_operations(doc, endpoints))
     return [e for e in found if e is not None]

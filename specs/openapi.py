@@ -4,12 +4,18 @@ GraphQLRestBench made its signatures from RestBench's OpenAPI files; this
 module does the same step for any API, in the dataset's format, so a new
 domain needs no hand-written specs:
 
-* the name is the method plus the path with ``/``, ``{``, ``}`` and ``-``
-  turned into ``_`` (``GET /tv/{tv_id}`` -> ``GET_tv__tv_id_``);
+* the name is the method plus the path with ``/``, ``{``, ``}``, ``-`` (any
+  character a Python name cannot hold) turned into ``_`` (``GET /tv/{tv_id}``
+  -> ``GET_tv__tv_id_``; ``GET /`` -> ``GET_root``): the one rule of
+  :mod:`gqlbench.specs.names`, which is also why an ``operationId`` that is a
+  keyword or a dunder never becomes a name;
 * path and query parameters (path-level first, then the operation's), then the
   properties of a JSON request body, become ``properties`` with a type and a
   description; the body's names are also listed in ``body_params`` so an
-  executor knows which arguments travel in the body;
+  executor knows which arguments travel in the body; a parameter whose name
+  is a Python keyword or a dunder is renamed (``class`` -> ``class_``,
+  ``__typename`` -> ``typename``; :func:`~gqlbench.specs.names.parameter_name`)
+  and its property records the name the request uses as ``request_name``;
 * ``required`` lists required parameters (path parameters always are) and the
   body's required properties.
 
@@ -20,23 +26,21 @@ that the dataset skipped parameter-level descriptions: see
 ``docs/openapi-fidelity.md``). The function's description is the
 operation's ``description``, else its ``summary``.
 
-The document helpers here (:func:`load_openapi`, :func:`resolve`,
-:func:`select_operations`) are shared with ``gqlbench.schemas.openapi``.
+The document helpers here (:func:`load_openapi`, from
+:mod:`gqlbench.specs.openapi_load`, which also reads the files a document
+refers to; :func:`resolve`; :func:`select_operations`) are shared with
+``gqlbench.schemas.openapi``.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
-
-import yaml
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.specs.names import HTTP_METHODS
+from gqlbench.specs.names import HTTP_METHODS, parameter_name
+from gqlbench.specs.names import endpoint_function_name as function_name
+from gqlbench.specs.openapi_load import follow_pointer, load_openapi, unread_reason
 
 __all__ = [
     "HTTP_METHODS",
@@ -52,9 +56,6 @@ __all__ = [
     "function_spec",
     "specs_from_openapi",
 ]
-
-# The methods a function name may start with (the metrics recognise API calls by these prefixes).
-_NAME_CHARS = re.compile(r"[/{}\-]")
 
 
 @dataclass(frozen=True)
@@ -75,68 +76,34 @@ class Operation:
         return f"{self.method} {self.path}"
 
 
-def load_openapi(path: Path | str) -> dict[str, Any]:
-    """Read an OpenAPI 3.0/3.1 document from JSON or YAML, checking the version."""
-    path = Path(path)
-    if not path.is_file():
-        raise GqlbenchError(f"{path}: no such file (expected an OpenAPI 3.0/3.1 document in JSON or YAML)")
-    text = path.read_text(encoding="utf-8")
-    try:
-        if path.suffix.lower() == ".json":
-            doc = json.loads(text)
-        else:
-            doc = yaml.safe_load(text)
-    except json.JSONDecodeError as exc:
-        raise GqlbenchError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        raise GqlbenchError(f"{path}{line}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
-    if not isinstance(doc, dict):
-        raise GqlbenchError(f"{path}: the document must be a JSON/YAML object with 'openapi' and 'paths'")
-    version = str(doc.get("openapi", ""))
-    if not re.match(r"3\.[01](\.|$)", version):
-        found = f"'swagger: {doc['swagger']}'" if "swagger" in doc else f"openapi {version!r}" if version else "no 'openapi' field"
-        raise GqlbenchError(f"{path}: found {found}; only OpenAPI 3.0 and 3.1 are supported (convert Swagger 2.0 files first)")
-    if not isinstance(doc.get("paths"), dict):
-        raise GqlbenchError(f"{path}: no 'paths' object; the document defines no operations")
-    return doc
-
-
 def resolve(doc: dict[str, Any], node: Any, seen: frozenset[str] = frozenset()) -> Any:
     """Follow ``$ref`` (local JSON pointers, possibly chained) to the node it names.
 
     Sibling keys of a ``$ref`` (allowed in 3.1, e.g. a description) override
-    the target's. Raises on external or dangling references and on a chain of
-    references that loops back on itself.
+    the target's. Raises on external or dangling references (a file
+    :func:`load_openapi` could not read raises its reason here, when the
+    reference is used) and on a chain of references that loops back on itself.
     """
     while isinstance(node, dict) and "$ref" in node:
         ref = node["$ref"]
         if not isinstance(ref, str) or not ref.startswith("#/"):
             raise GqlbenchError(
-                f"$ref {ref!r}: only references inside the same document ('#/...') are supported; inline the referenced file"
+                f"$ref {ref!r}: only references inside the same document ('#/...') are followed here; "
+                "read the document with load_openapi, which reads the files it refers to"
             )
+        reason = unread_reason(doc, ref)
+        if reason is not None:
+            raise GqlbenchError(reason)
         if ref in seen:
             raise GqlbenchError(f"$ref {ref!r} refers to itself through a chain of references")
         seen = seen | {ref}
-        target: Any = doc
-        for part in ref[2:].split("/"):
-            # a URI fragment is percent-encoded ('%7BshipSymbol%7D' for '{shipSymbol}'), then JSON-pointer-escaped
-            part = unquote(part).replace("~1", "/").replace("~0", "~")
-            if isinstance(target, dict) and part in target:
-                target = target[part]
-            elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
-                target = target[int(part)]
-            else:
-                raise GqlbenchError(f"$ref {ref!r} points to nothing in the document; fix the reference")
+        try:
+            target = follow_pointer(doc, ref[1:])
+        except LookupError:
+            raise GqlbenchError(f"$ref {ref!r} points to nothing in the document; fix the reference") from None
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         node = {**target, **siblings} if siblings and isinstance(target, dict) else target
     return node
-
-
-def function_name(method: str, path: str) -> str:
-    """``("GET", "/tv/{tv_id}")`` -> ``"GET_tv__tv_id_"``, the dataset's naming."""
-    return method.upper() + _NAME_CHARS.sub("_", path)
 
 
 def parse_endpoints(text: str) -> list[tuple[str, str]]:
@@ -197,26 +164,31 @@ def json_type(doc: dict[str, Any], schema: Any) -> str:
 
     3.1 type lists and ``nullable`` drop ``null``; composed schemas take their
     first typed branch; a schema with properties and no type is an object; no
-    type at all reads as ``string``, the way a query string arrives.
+    type at all reads as ``string``, the way a query string arrives. Each
+    schema is looked at once, so nested compositions cost their size, not the
+    number of paths through them.
     """
-    schema = resolve(doc, schema) if schema is not None else {}
-    if not isinstance(schema, dict):
-        return "string"
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), None)
-    if isinstance(kind, str) and kind != "null":
-        return kind
-    for key in ("allOf", "oneOf", "anyOf"):
-        for branch in schema.get(key) or []:
-            branch_type = json_type(doc, branch)
-            if branch_type != "string" or "type" in resolve(doc, branch):
-                return branch_type
-    if "properties" in schema:
-        return "object"
-    if "items" in schema:
-        return "array"
-    return "string"
+    seen: set[object] = set()
+
+    def typed(node: Any) -> str | None:
+        key = node["$ref"] if isinstance(node, dict) and isinstance(node.get("$ref"), str) else id(node)
+        node = resolve(doc, node) if node is not None else {}
+        if not isinstance(node, dict) or key in seen:
+            return None
+        seen.add(key)
+        kind = node.get("type")
+        if isinstance(kind, list):
+            kind = next((k for k in kind if k != "null"), None)
+        if isinstance(kind, str) and kind != "null":
+            return kind
+        for key in ("allOf", "oneOf", "anyOf"):
+            for branch in node.get(key) or []:
+                found = typed(branch)
+                if found is not None:
+                    return found
+        return "object" if "properties" in node else "array" if "items" in node else None
+
+    return typed(schema) or "string"
 
 
 def _description(*candidates: Any, fallback: str) -> str:
@@ -258,11 +230,26 @@ def _json_body_schema(doc: dict[str, Any], op: Operation) -> dict[str, Any] | No
 class Parameter:
     """A path, query or JSON-body parameter of an operation, refs resolved."""
 
-    name: str
+    name: str  # as generated code passes it (see parameter_name)
     location: str  # "path", "query" or "body"
     schema: dict[str, Any]
     required: bool
     description: str
+    request_name: str  # as the request sends it
+
+
+def _python_names(found: list[Parameter]) -> list[Parameter]:
+    """``found`` with keyword and dunder names renamed; a rename that meets a taken name gains ``_`` until free."""
+    taken = {p.name for p in found}
+    renamed = []
+    for p in found:
+        name = parameter_name(p.name)
+        if name != p.name:
+            while name in taken:
+                name += "_"
+            taken.add(name)
+        renamed.append(Parameter(name, p.location, p.schema, p.required, p.description, p.request_name))
+    return renamed
 
 
 def operation_parameters(doc: dict[str, Any], op: Operation) -> list[Parameter]:
@@ -271,6 +258,7 @@ def operation_parameters(doc: dict[str, Any], op: Operation) -> list[Parameter]:
     An operation-level parameter replaces a path-level one of the same name
     and location; a body property named like a query parameter is dropped
     (the query parameter wins, as in the dataset's ``PUT_me_following``).
+    Keyword and dunder names are renamed (the request name is kept beside).
     """
     raw_params: dict[tuple[str, str], dict[str, Any]] = {}
     for raw in [*op.path_parameters, *(op.spec.get("parameters") or [])]:
@@ -283,7 +271,7 @@ def operation_parameters(doc: dict[str, Any], op: Operation) -> list[Parameter]:
         schema = resolve(doc, param.get("schema"))
         schema = schema if isinstance(schema, dict) else {}
         required = where == "path" or _truthy(param.get("required"))
-        found.append(Parameter(name, where, schema, required, _param_description(name, param, schema)))
+        found.append(Parameter(name, where, schema, required, _param_description(name, param, schema), name))
 
     body = _json_body_schema(doc, op)
     if body is not None:
@@ -295,8 +283,15 @@ def operation_parameters(doc: dict[str, Any], op: Operation) -> list[Parameter]:
             prop = resolve(doc, prop)
             prop = prop if isinstance(prop, dict) else {}
             description = _description(prop.get("description"), fallback=name.replace("_", " "))
-            found.append(Parameter(str(name), "body", prop, name in body_required, description))
-    return found
+            found.append(Parameter(str(name), "body", prop, name in body_required, description, str(name)))
+    return _python_names(found)
+
+
+def _property(doc: dict[str, Any], param: Parameter) -> dict[str, Any]:
+    prop = {"type": json_type(doc, param.schema), "description": param.description}
+    if param.request_name != param.name:
+        prop["request_name"] = param.request_name
+    return prop
 
 
 def function_spec(doc: dict[str, Any], op: Operation) -> dict[str, Any]:
@@ -304,7 +299,7 @@ def function_spec(doc: dict[str, Any], op: Operation) -> dict[str, Any]:
     params = operation_parameters(doc, op)
     parameters: dict[str, Any] = {
         "type": "dict",
-        "properties": {p.name: {"type": json_type(doc, p.schema), "description": p.description} for p in params},
+        "properties": {p.name: _property(doc, p) for p in params},
         "required": [p.name for p in params if p.required],
     }
     body_params = [p.name for p in params if p.location == "body"]

@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import FunctionSpec, Problem
 from gqlbench.specs.catalog import list_domains, specs_path, unknown_domain
+from gqlbench.specs.names import parameter_name, reserved_name_problem
 
 __all__ = [
     "SpecVariant",
@@ -221,6 +222,8 @@ def _malformed(specs: SpecsFile) -> list[Problem]:
         found: list[str] = []
         if not name.isidentifier():
             found.append("the name is not a Python identifier, so generated code cannot call it")
+        elif reserved_name_problem(name):
+            found.append(f"the name {reserved_name_problem(name)}; rename the function")
         props = spec.parameters.properties
         found += [f"required parameter {p!r} is not among its properties" for p in spec.parameters.required if p not in props]
         not_identifiers = [p for p in props if not p.isidentifier()]
@@ -229,6 +232,9 @@ def _malformed(specs: SpecsFile) -> list[Problem]:
                 f"{len(not_identifiers)} parameter name(s) are not Python identifiers "
                 f"({', '.join(not_identifiers)}); generated code can pass them only as **{{...}}"
             )
+        found += [f"parameter {p!r} {problem}; rename it to {parameter_name(p)!r} and keep {p!r} as its request_name "
+                  "(re-importing the OpenAPI file does this)"
+                  for p in props if (problem := reserved_name_problem(p))]
         found += [f"parameter {p!r} has unknown type {ps.type!r} (use a JSON-schema type)"
                   for p, ps in props.items() if ps.type not in _JSON_TYPES]
         body = getattr(spec.parameters, "body_params", None) or []

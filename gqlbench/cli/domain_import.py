@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from gqlbench.display import escape_controls
 from gqlbench.schemas.domain_import import import_openapi_domain, infer_endpoint_schema
 
 __all__ = ["import_openapi", "infer_schema"]
@@ -52,8 +53,8 @@ def import_openapi(openapi_file: Path, name: str, endpoints: str | None, out: Pa
 
     result = import_openapi_domain(openapi_file, name, out, endpoints, force=force, allow_empty=allow_empty,
                                    extra_files=starter_world)
-    for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+    for warning in result.warnings:  # warnings quote the document's paths and names
+        click.echo(f"warning: {escape_controls(warning)}", err=True)
     click.echo(f"{name}: {len(result.functions)} signatures -> {result.specs_file}; "
                f"{result.sdl_count} response schemas -> {result.schemas_dir}/")
     if result.without_sdl:

@@ -57,12 +57,12 @@ def _endpoints(domain: str) -> list[str]:
 
 
 def signature(spec: FunctionSpec) -> str:
-    """A readable Python-like signature: ``F(a: str, b: int = None)`` in parameter order."""
+    """A readable Python signature: ``F(a: str, b: int = None)``, required parameters first as Python needs."""
     required = set(spec.parameters.required)
-    params = [
-        f"{name}: {_PY_TYPES.get(p.type, p.type)}" + ("" if name in required else " = None")
-        for name, p in spec.parameters.properties.items()
-    ]
+    properties = spec.parameters.properties
+    ordered = [n for n in properties if n in required] + [n for n in properties if n not in required]
+    params = [f"{name}: {_PY_TYPES.get(properties[name].type, properties[name].type)}" + ("" if name in required else " = None")
+              for name in ordered]
     return f"{spec.name}({', '.join(params)})"
 
 

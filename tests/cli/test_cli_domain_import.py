@@ -109,3 +109,44 @@ def test_import_writes_a_starter_world_that_is_kept_once_edited(tmp_path: Path, 
     assert json.loads(world.read_text())["entities"]  # the user's world survives a re-import
     monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
     assert Runtime("shelf").namespace["GET_books__book_id_"](book_id="B1").title == "Mine"
+
+
+MULTIFILE = REPO / "tests" / "data" / "openapi_multifile" / "reference" / "Fleet.json"
+
+
+def test_a_multi_file_document_imports_as_published(tmp_path: Path, capsys, monkeypatch) -> None:
+    code, out, err = run(["domains", "import-openapi", str(MULTIFILE), "--name", "fleet", "--out", str(tmp_path)], capsys)
+    assert code == 0 and "fleet: 6 signatures" in out and "6 response schemas" in out
+    assert "parameter 'class' is called 'class_' (the request still sends 'class')" in err
+    specs = read_specs_file(tmp_path / "specs" / "fleet.json").functions
+    assert "GET_root" in specs and "GET_" not in specs
+    waypoints = specs["GET_systems__systemSymbol__waypoints"].parameters.properties
+    assert list(waypoints) == ["systemSymbol", "class_"] and waypoints["class_"].request_name == "class"
+    assert not any("token" in p for spec in specs.values() for p in spec.parameters.properties)  # never part of the task
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    assert main(["domains", "check", "fleet"]) == 0
+    assert "fleet: no new problems" in capsys.readouterr().err
+    sdl = (tmp_path / "schemas" / "fleet" / "GET_my_ships__shipSymbol_.graphql").read_text()
+    assert sdl.count("fleet_access_token: String!") == 1  # two bearer schemes required at once: one token
+    assert "type GET_my_ships__shipSymbol__Destination {" in sdl  # Ship.json -> ShipNav.json -> Waypoint.yaml
+    assert "fleet_access_token" not in (tmp_path / "schemas" / "fleet" / "GET_root.graphql").read_text()  # security: []
+
+
+def test_an_exponential_document_is_one_line_and_writes_nothing(tmp_path: Path, capsys) -> None:
+    bomb = REPO / "tests" / "data" / "openapi_hostile" / "nested_12_levels.json"
+    assert bomb.stat().st_size < 6000  # 12 levels of 3 references each: 3**12 leaves once expanded
+    out = tmp_path / "catalog"
+    code, _, err = run(["domains", "import-openapi", str(bomb), "--name", "bomb", "--out", str(out)], capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert f"{bomb}: GET /x: the schema expands to more than 20,000 nodes" in err
+    assert not out.exists()
+
+
+def test_warnings_show_the_documents_control_characters_escaped(tmp_path: Path, capsys) -> None:
+    doc = tmp_path / "api.yaml"
+    doc.write_text('openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths:\n  "/x\\e]0;owned\\a":\n    get:\n'
+                   '      parameters: [{name: class, in: query, schema: {type: string}}]\n'
+                   '      responses: {"200": {description: ok, content: {application/json: {schema: {type: string}}}}}\n')
+    code, _, err = run(["domains", "import-openapi", str(doc), "--name", "x", "--out", str(tmp_path / "out")], capsys)
+    assert code == 0 and "parameter 'class' is called 'class_'" in err and "no absolute server URL" in err
+    assert "\x1b" not in err and "\x07" not in err and "\\x1b]0;owned\\x07" in err

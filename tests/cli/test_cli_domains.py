@@ -126,3 +126,30 @@ def test_check_output_escapes_control_characters(tmp_path, monkeypatch, capsys) 
     assert exited.value.code == 1
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\\x1b]0;title\\x07" in out
+
+
+def test_show_puts_required_parameters_first_as_python_needs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = {"name": "GET_things", "description": "d", "parameters": {"type": "dict", "properties": {
+        "limit": {"type": "integer", "description": "l"}, "q": {"type": "string", "description": "q"}}, "required": ["q"]}}
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "things.json").write_text(json.dumps([spec]))
+    monkeypatch.setenv(CATALOG_ENV, str(tmp_path))
+    code, out = run("domains", "show", "things", "GET_things")
+    assert code == 0 and out.startswith("GET_things(q: str, limit: int = None)\n")
+
+
+def test_check_flags_dunder_and_keyword_names_an_old_import_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    properties = {"__class__": {"type": "string", "description": "c"}, "class": {"type": "string", "description": "k"}}
+    spec = {"name": "GET_things", "description": "d", "parameters": {"type": "dict", "properties": properties, "required": []}}
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "odd.json").write_text(json.dumps([spec]))
+    (tmp_path / "schemas" / "odd").mkdir(parents=True)
+    (tmp_path / "schemas" / "odd" / "GET_things.graphql").write_text(
+        'type GET_things_Root {\n  id: String\n}\n\ntype Query {\n  GET_things(__class__: String, class: String): GET_things_Root\n'
+        '    @rest(endpoint: "https://odd.example.org/things")\n}\n')
+    monkeypatch.setenv(CATALOG_ENV, str(tmp_path))
+    code, out = run("domains", "check", "odd")
+    assert code == 1
+    assert "GET_things: parameter '__class__' begins with '__'" in out
+    assert "GET_things: parameter 'class' is a Python keyword" in out
+    assert "the merged schema is not valid GraphQL, so every call would fail: Name '__class__' must not begin with '__'" in out

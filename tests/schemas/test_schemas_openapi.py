@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
-from graphql import build_ast_schema, parse
+import pytest
+from graphql import build_ast_schema, parse, validate_schema
 from graphql.language import ListTypeNode, NonNullTypeNode, ObjectTypeDefinitionNode
 
 from gqlbench.dataset import load_samples
+from gqlbench.errors import GqlbenchError
 from gqlbench.schemas import endpoint_sdl, endpoints_with_sdl, merge_sdl
-from gqlbench.schemas.openapi import sdl_from_openapi
+from gqlbench.schemas.openapi import MAX_SCHEMA_NODES, SchemaBudget, sdl_from_openapi
 from gqlbench.specs.openapi import load_openapi
 
 RESTBENCH = Path(str(resources.files("gqlbench.data") / "restbench" / "specs"))
@@ -226,3 +230,81 @@ paths:
     (result,) = sdl_from_openapi(load_openapi(write(tmp_path, text)), "x")
     schema = build_ast_schema(parse(merge_sdl([result.sdl])))
     assert "GET_n_Child" in schema.type_map and len(result.sdl) < 5000
+
+
+# ---- bounded expansion, several security schemes, renamed parameters ----
+
+
+def nested_refs(levels: int, fan_out: int) -> dict[str, Any]:
+    """A document whose response holds ``fan_out`` references to a schema that holds ``fan_out`` to ... (``levels`` deep).
+
+    Its size grows with ``levels * fan_out``, its expansion with ``fan_out ** levels``.
+    """
+    schemas: dict[str, Any] = {f"L{levels}": {"type": "object", "properties": {"leaf": {"type": "string"}}}}
+    for level in range(levels):
+        schemas[f"L{level}"] = {
+            "type": "object",
+            "properties": {f"p{i}": {"$ref": f"#/components/schemas/L{level + 1}"} for i in range(fan_out)},
+        }
+    ok = {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/L0"}}}}
+    return {"openapi": "3.0.3", "info": {"title": "nest", "version": "1"}, "components": {"schemas": schemas},
+            "paths": {"/x": {"get": {"responses": {"200": ok}}}}}
+
+
+def test_exponential_references_are_refused_at_the_node_bound(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "nested.json"
+    path.write_text(json.dumps(nested_refs(levels=5, fan_out=10)), encoding="utf-8")  # 111,111 objects when expanded
+    assert path.stat().st_size < 3000
+    visits = []
+    monkeypatch.setattr(SchemaBudget, "spend", lambda self, spend=SchemaBudget.spend: (visits.append(1), spend(self)))
+    with pytest.raises(GqlbenchError) as error:
+        sdl_from_openapi(load_openapi(path), "x", source=str(path))
+    message = str(error.value)
+    assert message.startswith(f"{path}: GET /x: the schema expands to more than {MAX_SCHEMA_NODES:,} nodes")
+    assert "\n" not in message
+    assert len(visits) == MAX_SCHEMA_NODES + 1  # the walk stops at the bound, it does not finish first
+
+
+def test_twelve_levels_of_nesting_are_refused_and_a_few_are_fine(tmp_path: Path) -> None:
+    with pytest.raises(GqlbenchError, match=f"more than {MAX_SCHEMA_NODES:,} nodes"):
+        sdl_from_openapi(nested_refs(levels=12, fan_out=3), "x")
+    (small,) = sdl_from_openapi(nested_refs(levels=3, fan_out=3), "x")
+    build_ast_schema(parse(merge_sdl([small.sdl])))
+    assert small.sdl.count("leaf: String") == 3**3 and len(small.sdl) < 5000
+
+
+SECURED = """
+openapi: 3.0.1
+info: {title: Fleet, version: "1"}
+servers: [{url: "https://fleet.example.org/v2"}]
+security: [{AgentToken: [], AccountToken: [], Key: []}]
+components:
+  securitySchemes:
+    AgentToken: {type: http, scheme: bearer}
+    AccountToken: {type: http, scheme: bearer}
+    Key: {type: apiKey, in: header, name: X-Key}
+paths:
+  /ships/{class}:
+    get:
+      parameters:
+        - {name: class, in: path, required: true, schema: {type: string}}
+        - {name: __typename, in: query, schema: {type: string}}
+        - {name: __globals__, in: query, schema: {type: string}}
+        - {name: globals, in: query, schema: {type: integer}}
+      responses:
+        "200":
+          description: ok
+          content: {application/json: {schema: {type: object, properties: {symbol: {type: string}}}}}
+"""
+
+
+def test_several_security_schemes_make_one_credential_and_dunders_are_renamed(tmp_path: Path) -> None:
+    doc = load_openapi(write(tmp_path, SECURED))
+    (result,) = sdl_from_openapi(doc, "fleet")
+    schema = build_ast_schema(parse(merge_sdl([result.sdl])))
+    assert validate_schema(schema) == []  # no argument declared twice, no name starting with '__'
+    args = list(schema.query_type.fields["GET_ships__class_"].args)
+    assert args == ["class_", "typename", "globals_", "globals", "fleet_access_token"]
+    assert [a for a in args if a.startswith("fleet_")] == ["fleet_access_token"]
+    assert ('endpoint: "https://fleet.example.org/v2/ships/$class_;'
+            '?__typename=$typename;&__globals__=$globals_;"') in result.sdl  # the request keeps its names

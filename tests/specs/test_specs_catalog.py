@@ -124,6 +124,16 @@ def test_specs_file_round_trips_and_bad_files_name_themselves(tmp_path: Path, mo
     }
 
 
+def test_keyword_and_dunder_names_in_an_existing_catalog_are_flagged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "odd.json").write_text(json.dumps([_spec("GET_x", "__class__", "class", "limit").model_dump()]))
+    monkeypatch.setenv(CATALOG_ENV, str(tmp_path))
+    messages = sorted(p.message for p in spec_problems("odd"))
+    assert len(messages) == 2
+    assert messages[0].startswith("parameter '__class__' begins with '__'") and "rename it to 'class_'" in messages[0]
+    assert messages[1].startswith("parameter 'class' is a Python keyword") and "rename it to 'class_'" in messages[1]
+
+
 def test_missing_catalog_folder_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(CATALOG_ENV, str(tmp_path / "nowhere"))
     with pytest.raises(GqlbenchError, match=f"{CATALOG_ENV} lists .*nowhere.*not a folder"):
