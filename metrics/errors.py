@@ -245,11 +245,12 @@ def _mark_consequences(errors: list[ErrorRecord], problems: Sequence[FieldProble
     suffixes = [s for s in (_field_suffix(p.access) for p in problems if p.kind == "invalid_field") if s]
     marked = []
     for e in errors:
-        if e.kind == "wrong_source" and e.got is not None and e.consequence_of is None:
-            if any(re.search(re.escape(s) + r"(?![\w\[.])", e.got) for s in suffixes):
+        got = e.got
+        if e.kind == "wrong_source" and got is not None and e.consequence_of is None:
+            if any(re.search(re.escape(s) + r"(?![\w\[.])", got) for s in suffixes):
                 e = replace(e, consequence_of="invalid_field")
             else:
-                root = next((bad_calls[t] for t, _ in references(e.got) if t in bad_calls), None)
+                root = next((bad_calls[t] for t, _ in references(got) if t in bad_calls), None)
                 e = replace(e, consequence_of=root) if root else e
         marked.append(e)
     return marked

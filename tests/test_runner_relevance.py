@@ -49,7 +49,7 @@ def test_a_model_that_never_declines_calls_the_function_not_offered(tmp_path: Pa
     outcome = run(_settings(limit=3), RunOptions(out=tmp_path / "run", quiet=True))
     block = json.loads((outcome.run_dir / "results.json").read_text())["relevance"]
     assert block["abstention_rate"] == 0.0 and block["hallucinated_call_rate"] == 1.0
-    assert block["hallucinated_calls"] >= 3 and block["ci"]["abstention_rate"] == [0.0, 0.0]
+    assert block["hallucinated_calls"] >= 3 and block["ci"]["abstention_rate"][0] == 0.0 < 0.5 < block["ci"]["abstention_rate"][1]  # Wilson
 
 
 def test_a_normal_run_has_no_relevance_key_anywhere(tmp_path: Path) -> None:
