@@ -24,7 +24,9 @@ Each defect is counted once: a record that follows from another (a
 ``wrong_source`` on an argument that passes on an ``invalid_field`` access or
 reads the response of a ``hallucinated_function``/``wrong_function`` call)
 keeps its place in the list with ``consequence_of`` naming the root cause's
-kind, and :func:`count_kinds` leaves it out. Every headline score below 1 has
+kind, and :func:`count_kinds` leaves it out; so does a sandbox error whose
+defect a static record already names (an ``unknown_field`` where the types
+forbade the access is that ``invalid_field``). Every headline score below 1 has
 at least one root-cause record (calls in another order than the gold's give a
 ``wrong_order`` even when no dataflow edge is reversed).
 
@@ -44,7 +46,17 @@ from gqlbench.metrics.matching import match_calls
 from gqlbench.metrics.sources import literal_value, references
 from gqlbench.records import FunctionSpec, Trace
 
-__all__ = ["KINDS", "ErrorRecord", "classify", "exec_errors", "pair_calls", "fits_type", "count_kinds", "root_causes"]
+__all__ = [
+    "KINDS",
+    "ErrorRecord",
+    "classify",
+    "exec_errors",
+    "mark_exec_consequences",
+    "pair_calls",
+    "fits_type",
+    "count_kinds",
+    "root_causes",
+]
 
 KINDS: tuple[str, ...] = (
     "parse_error",
@@ -281,6 +293,35 @@ def exec_errors(trace: Trace | None) -> list[ErrorRecord]:
     return [ErrorRecord(trace.error.kind, call, detail=trace.error.message + where)]
 
 
+_EXEC_ROOTS: dict[str, tuple[str, ...]] = {
+    "unknown_field": ("invalid_field",),
+    "unknown_function": ("hallucinated_function",),
+    "bad_arguments": ("unknown_argument", "missing_argument", "wrong_type"),
+}
+"""Sandbox kinds, and the static kinds that already name the defect the sandbox stopped on."""
+
+
+def _kind_and_function(e: ErrorRecord | Mapping[str, object]) -> tuple[str, str | None]:
+    kind, call = (e.kind, e.call) if isinstance(e, ErrorRecord) else (str(e.get("kind")), e.get("call"))
+    return kind, str(call).partition("#")[0] if call is not None else None
+
+
+def mark_exec_consequences(static: Sequence[ErrorRecord | Mapping[str, object]], found: Sequence[ErrorRecord]) -> list[ErrorRecord]:
+    """``found`` (the sandbox's records) with each one whose defect a static record already names marked ``consequence_of``.
+
+    An ``unknown_field`` where the types forbade an access is that ``invalid_field``;
+    a ``bad_arguments`` or ``unknown_function`` of a function the static records
+    fault for its arguments or its name is that record's defect.
+    """
+    roots = [_kind_and_function(e) for e in root_causes(static)]
+    marked = []
+    for e in found:
+        kinds = _EXEC_ROOTS.get(e.kind, ())
+        root = next((k for k, f in roots if k in kinds and (e.call is None or f is None or f == e.call)), None)
+        marked.append(replace(e, consequence_of=root) if root else e)
+    return marked
+
+
 def classify(
     gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog, trace: Trace | None = None, offered: Collection[str] | None = None
 ) -> list[ErrorRecord]:
@@ -318,7 +359,8 @@ def classify(
     errors += [e for e in _order_errors(gold, pairs) if e.call not in ordered]
     if not any(e.kind == "wrong_order" for e in errors):
         errors += _sequence_error(gold, predicted)
-    return _mark_consequences(errors, problems) + exec_errors(trace)
+    static = _mark_consequences(errors, problems)
+    return static + mark_exec_consequences(static, exec_errors(trace))
 
 
 def root_causes(errors: Sequence[ErrorRecord | Mapping[str, object]]) -> list[ErrorRecord | Mapping[str, object]]:

@@ -171,3 +171,17 @@ def test_independent_calls_swapped_are_a_wrong_order(catalog) -> None:
     swapped = GOLD.replace(search + "me = GET_me()\n", "me = GET_me()\n" + search)
     errors = errors_of(swapped, catalog)
     assert [(e.kind, e.call, e.expected, e.got) for e in errors] == [("wrong_order", "GET_me#1", "GET_search", "GET_me")]
+
+
+def test_the_sandbox_stopping_on_a_defect_already_named_statically_is_a_consequence(catalog) -> None:
+    from gqlbench.metrics.diagnose import with_exec_errors
+
+    code = PROGRAMS["invalid_field"]
+    trace = Trace(domain="spotify", calls=[], error=ExecError(kind="unknown_field", message="no field 'nam'", line=5))
+    errors = errors_of(code, catalog, trace=trace)
+    assert [(e.kind, e.consequence_of) for e in errors] == [("invalid_field", None), ("unknown_field", "invalid_field")]
+    assert count_kinds(errors) == {"invalid_field": 1}
+    stored = with_exec_errors({"errors": [e.to_json() for e in errors_of(code, catalog)]}, trace)
+    assert count_kinds(stored["errors"]) == {"invalid_field": 1} and stored["errors"][-1]["consequence_of"] == "invalid_field"
+    unrelated = Trace(domain="spotify", calls=[], error=ExecError(kind="not_found", message="no track", line=5))
+    assert count_kinds(errors_of(code, catalog, trace=unrelated)) == {"invalid_field": 1, "not_found": 1}
