@@ -86,8 +86,8 @@ INTERVALS = {
     "none": "none",
 }
 VERDICT_NOTE = (
-    f"The verdict is the test's alone: a difference is shown when p < {ALPHA:.2f}, else it is within noise. "
-    "For 0/1 metrics the interval is the test's own (it excludes 0 exactly when p < 0.05); for the others it is "
+    f"The verdict is the test's alone: A or B higher when p < {ALPHA:.2f}, else within noise. "
+    f"For 0/1 metrics the interval is the test's own (it excludes 0 exactly when p < {ALPHA:.2f}); for the others it is "
     "a paired bootstrap interval that describes the size of the difference, and * marks where it disagrees with the test."
 )
 
