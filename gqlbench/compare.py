@@ -1,10 +1,12 @@
 """Paired comparison of scored runs: is a difference real, or within noise?
 
 Runs are paired on the sample ids they share (the ids only one run has are
-named, never silently dropped). For every metric the comparison gives run B
-minus run A, a paired bootstrap 95% interval, and an exact p-value
-(:func:`gqlbench.statistics.compare_paired`). Runs of one configuration that
-differ only in seed are summarised as mean ± standard deviation instead.
+named, never silently dropped, and a warning says when the runs share fewer
+than all their samples). For every metric the comparison gives run B minus
+run A, its 95% interval, one test's p-value and the one verdict that p-value
+gives (:func:`gqlbench.statistics.compare_paired` says which interval and
+test). Runs of one configuration that differ only in seed are summarised as
+mean ± standard deviation instead.
 """
 
 from __future__ import annotations
@@ -14,17 +16,26 @@ from typing import Any
 
 from tabulate import tabulate
 
+from gqlbench.power import minimal_detectable_difference
 from gqlbench.records import SampleResult
-from gqlbench.statistics import DEFAULT_RESAMPLES, compare_paired, minimal_detectable_difference, seed_spread
+from gqlbench.statistics import ALPHA, DEFAULT_RESAMPLES, compare_paired, seed_spread
 from gqlbench.uncertainty import sample_values
 
-__all__ = ["compare_runs", "render_pair", "seed_groups", "render_seed_spread", "power_table", "render_power"]
-
-ALPHA = 0.05
+__all__ = [
+    "HEADERS",
+    "compare_runs",
+    "comparison_cells",
+    "render_pair",
+    "shared_warning",
+    "seed_groups",
+    "render_seed_spread",
+    "power_table",
+    "render_power",
+]
 
 
 def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> dict[str, Any]:
-    """JSON-ready: shared and unshared ids, then per metric a, b, difference, ci, p_value, test, verdict."""
+    """JSON-ready: shared and unshared ids, then per metric a, b, difference, ci (and how), p_value, test (and how), verdict."""
     ids_a = {r.id for r in a if r.skipped is None}
     ids_b = {r.id for r in b if r.skipped is None}
     values_a, values_b = sample_values(a), sample_values(b)
@@ -48,12 +59,18 @@ def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples
             "b": result.b,
             "difference": result.difference,
             "ci": list(result.ci) if result.ci is not None else None,
+            "ci_method": result.ci_method,
             "p_value": result.p_value,
             "test": result.test,
+            "p_method": result.p_method,
             "within_noise": result.within_noise,
+            "verdict": result.verdict,
+            "interval_disagrees": result.interval_disagrees,
         }
     return {
         "shared": len(ids_a & ids_b),
+        "n_a": len(ids_a),
+        "n_b": len(ids_b),
         "only_a": sorted(ids_a - ids_b),
         "only_b": sorted(ids_b - ids_a),
         "resamples": resamples,
@@ -61,12 +78,50 @@ def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples
     }
 
 
-def _verdict(entry: Mapping[str, Any]) -> str:
-    if entry["difference"] == 0 and entry["p_value"] == 1.0:
-        return "no difference"
-    if entry["within_noise"]:
-        return f"within noise (p >= {ALPHA})"
-    return "B higher" if entry["difference"] > 0 else "A higher"
+TESTS = {"mcnemar_exact": "McNemar exact", "paired_permutation": "paired permutation"}
+INTERVALS = {
+    "exact_conditional": "exact, given the discordant pairs",
+    "bca_bootstrap": "paired BCa bootstrap",
+    "percentile_bootstrap": "paired percentile bootstrap",
+    "none": "none",
+}
+VERDICT_NOTE = (
+    f"The verdict is the test's alone: A or B higher when p < {ALPHA:.2f}, else within noise. "
+    f"For 0/1 metrics the interval is the test's own (it excludes 0 exactly when p < {ALPHA:.2f}); for the others it is "
+    "a paired bootstrap interval that describes the size of the difference, and * marks where it disagrees with the test."
+)
+
+
+def shared_warning(comparison: Mapping[str, Any]) -> str | None:
+    """A loud sentence when the runs share fewer than all their samples (None when each has exactly the shared ones)."""
+    shared, n_a, n_b = comparison["shared"], comparison.get("n_a", comparison["shared"]), comparison.get("n_b", comparison["shared"])
+    if shared == n_a == n_b:
+        return None
+    return (f"WARNING: the runs share only {shared} samples (A has {n_a}, B has {n_b}); "
+            f"every difference below is over those {shared} samples only.")
+
+
+HEADERS = ["Metric", "A", "B", "B - A", "95% CI", "interval", "p", "test", "verdict"]
+
+
+def comparison_cells(title: str, entry: Mapping[str, Any], digits: int = 2) -> list[str]:
+    """One metric's row of a comparison (see :data:`HEADERS`); * marks an interval that disagrees with the test."""
+    ci = entry["ci"]
+    mark = "*" if entry.get("interval_disagrees") else ""
+    test = TESTS.get(entry["test"], entry["test"])
+    if entry["test"] == "paired_permutation" and entry.get("p_method"):
+        test += f" ({entry['p_method']})"
+    return [
+        title,
+        f"{entry['a']:.4f}",
+        f"{entry['b']:.4f}",
+        f"{entry['difference']:+.4f}",
+        f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]{mark}" if ci else "-",
+        INTERVALS.get(entry.get("ci_method", ""), "paired bootstrap"),
+        f"{entry['p_value']:.3g}",
+        test,
+        entry.get("verdict", "within noise" if entry.get("within_noise") else "-"),
+    ]
 
 
 def render_pair(label_a: str, label_b: str, comparison: Mapping[str, Any], titles: Mapping[str, str]) -> str:
@@ -74,24 +129,16 @@ def render_pair(label_a: str, label_b: str, comparison: Mapping[str, Any], title
     rows = []
     order = {name: i for i, name in enumerate(titles)}
     for name, entry in sorted(comparison["metrics"].items(), key=lambda item: order.get(item[0], len(order))):
-        ci = entry["ci"]
-        rows.append([
-            titles.get(name, name),
-            f"{entry['a']:.4f}",
-            f"{entry['b']:.4f}",
-            f"{entry['difference']:+.4f}",
-            f"[{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "-",
-            f"{entry['p_value']:.3g}",
-            "McNemar exact" if entry["test"] == "mcnemar_exact" else "paired permutation",
-            _verdict(entry),
-        ])
+        rows.append(comparison_cells(titles.get(name, name), entry))
     lines = [f"A = {label_a}", f"B = {label_b}", f"{comparison['shared']} shared samples."]
+    warning = shared_warning(comparison)
+    if warning:
+        lines.append(warning)
     for side, key in (("A", "only_a"), ("B", "only_b")):
         if comparison[key]:
             ids = comparison[key]
             lines.append(f"Only in {side} (not compared): {', '.join(ids[:10])}{' ...' if len(ids) > 10 else ''} ({len(ids)})")
-    headers = ["Metric", "A", "B", "B - A", "95% CI (paired)", "p", "test", "verdict"]
-    lines += ["", tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)]
+    lines += ["", tabulate(rows, headers=HEADERS, tablefmt="github", disable_numparse=True), "", VERDICT_NOTE]
     return "\n".join(lines)
 
 
@@ -114,8 +161,10 @@ def render_seed_spread(label: str, metrics: Sequence[Mapping[str, Any]], titles:
     return f"{label}: {len(metrics)} runs\n\n" + tabulate(rows, headers=["Metric", "mean ± sd"], tablefmt="github", disable_numparse=True)
 
 
-def power_table(n: int, rates: Sequence[float] = (0.3, 0.5, 0.7), correlations: Sequence[float] = (0.0, 0.5)) -> list[dict[str, float]]:
-    """Minimal detectable differences of a 0/1 metric on ``n`` paired samples at 80% power."""
+def power_table(
+    n: int, rates: Sequence[float] = (0.3, 0.5, 0.7), correlations: Sequence[float] = (0.0, 0.5)
+) -> list[dict[str, float | None]]:
+    """Minimal detectable differences of a 0/1 metric on ``n`` paired samples at 80% power of McNemar's exact test."""
     return [
         {"n": n, "rate": p, "correlation": rho, "difference": minimal_detectable_difference(n, p, rho)}
         for p in rates
@@ -123,17 +172,22 @@ def power_table(n: int, rates: Sequence[float] = (0.3, 0.5, 0.7), correlations: 
     ]
 
 
-def render_power(rows: Sequence[Mapping[str, float]]) -> str:
+def _difference_cells(difference: float | None, n: int) -> list[str]:
+    return [f"{difference:.3f}", f"{difference * n:.1f}"] if difference is not None else ["none reaches 80%", "-"]
+
+
+def render_power(rows: Sequence[Mapping[str, float | None]]) -> str:
     """The power note: how large a difference in a 0/1 metric (Arg Match (full)) n samples can detect."""
-    n = int(rows[0]["n"])
+    n = int(rows[0]["n"] or 0)
     table = tabulate(
-        [[f"{r['rate']:.2f}", f"{r['correlation']:.1f}", f"{r['difference']:.3f}", f"{r['difference'] * n:.1f}"] for r in rows],
+        [[f"{r['rate']:.2f}", f"{r['correlation']:.1f}", *_difference_cells(r["difference"], n)] for r in rows],
         headers=["metric rate", "correlation of A and B", "detectable difference", "= samples"],
         tablefmt="github",
         disable_numparse=True,
     )
     return (
         f"Minimal detectable difference of a 0/1 metric (e.g. Arg Match (full)) on {n} paired samples, "
-        f"two-sided alpha {ALPHA}, 80% power (normal approximation):\n\n{table}\n\n"
-        "A smaller difference between two runs can be real, but these samples cannot show it."
+        f"80% power of McNemar's exact test at two-sided alpha {ALPHA:.2f} (computed exactly, by enumeration; "
+        "run A at rate - d/2, run B at rate + d/2):\n\n"
+        f"{table}\n\nA smaller difference between two runs can be real, but these samples cannot show it."
     )

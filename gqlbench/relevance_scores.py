@@ -14,7 +14,7 @@ on the possible cases only):
   (under a wider ``--functions``, not in the offer the prompt showed, as samples.jsonl
   records it), and ``hallucinated_calls`` their number of such calls.
 
-Rates come with a 95% bootstrap interval over cases (:func:`gqlbench.statistics.mean_estimate`).
+Rates come with a 95% Wilson interval over cases (:func:`gqlbench.statistics.mean_estimate`).
 A case without a result (failed generation) is left out and counted in ``missing``:
 an answer never given is neither a decline nor a call. A block written before
 ``explicit_abstention`` existed has ``abstention_rate`` instead (no calls and

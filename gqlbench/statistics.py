@@ -1,24 +1,46 @@
 """Uncertainty of a score and whether a difference between two runs is real.
 
 A split has few samples (the test split: 32, one sample = 3.1 points of Arg
-Match), so every aggregate gets an interval and every comparison a p-value.
-The statistics are SciPy's; this module only says what is resampled:
+Match; Spotify alone: 12), so every aggregate gets an interval that keeps its
+coverage at that size, and every comparison one test and one verdict. The
+unit of resampling is always the **sample**: a ratio of sums (Arg Match
+(functions), the micro F1s) keeps each sample's numerator and denominator
+together, never resampling calls.
 
-- the unit of resampling is always the **sample**: a per-sample metric is the
-  mean of its values; a ratio of sums (Arg Match (functions), the micro F1s) is
-  resampled by sample with its numerator and denominator together (clustered),
-  never by call;
-- intervals are percentile bootstrap intervals with a fixed seed, so a report
-  is reproducible. They are drawn exactly as :func:`scipy.stats.bootstrap`
-  draws them (``rng.integers(0, n, (resamples, n))``, linear quantiles; the
-  tests check equality with SciPy), but with NumPy alone: importing
-  ``scipy.stats`` costs seconds, more than scoring a split, and every
-  ``evaluate`` computes intervals. SciPy is imported only for p-values and power;
-- paired comparisons resample the shared samples once for both runs; p-values
-  are McNemar's exact test (:func:`scipy.stats.binomtest` on the discordant
-  pairs) for 0/1 metrics and a paired permutation test
-  (:func:`scipy.stats.permutation_test`, swapping the two runs' values within
-  a sample) otherwise.
+Intervals of one run (:class:`Estimate`, its ``method`` names which):
+
+- ``wilson``: a metric whose per-sample values are all 0 or 1 (Arg Match
+  (full), Seq Match, Exec Success) gets the Wilson score interval, which keeps
+  its coverage at small n and at rates of 0 or 1 (32 of 32: [0.893, 1.0]);
+- ``bca_bootstrap``: other metrics (ratios of sums, means of fractions) get a
+  bias-corrected and accelerated bootstrap interval with a fixed seed, drawn
+  exactly as :func:`scipy.stats.bootstrap` draws them
+  (``rng.integers(0, n, (resamples, n))``; the tests check equality with
+  SciPy's ``method="BCa"``) but with NumPy alone: importing ``scipy.stats``
+  costs seconds, more than scoring a split;
+- ``percentile_bootstrap``: when BCa is undefined (the observed value lies
+  outside every resample) the percentile interval of the same draws;
+- ``wilson_samples``: when every sample has the same value, 0 or 1 (every
+  resample gives that value, a zero-width bootstrap interval), the Wilson
+  interval with each sample counted as one success or failure;
+- ``none``: no interval (fewer than two samples, or every sample has the same
+  value strictly between 0 and 1).
+
+The standard error is the sample mean's (as ``scipy.stats.sem``) for 0/1
+metrics and the bootstrap's otherwise, and ``None`` when every sample has the
+same value (an SE of 0 would claim certainty that n samples cannot give).
+
+Paired comparisons (:func:`compare_paired`) run one test per metric, and its
+p-value alone gives the verdict:
+
+- 0/1 metrics: McNemar's exact test (a binomial test on the discordant pairs);
+  its interval is the exact (Clopper-Pearson) interval of the discordant
+  pairs' split, scaled to a difference, so it excludes 0 exactly when p < 0.05;
+- other metrics: a paired permutation test (swap the two runs' values within
+  a sample), enumerated over every arrangement of the k samples whose values
+  differ when 2**k <= 2**20, else Monte Carlo with ``resamples`` draws (the
+  comparison says which); its interval is the paired BCa bootstrap of the
+  difference, which describes the size and is no second test.
 """
 
 from __future__ import annotations
@@ -26,43 +48,54 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from statistics import NormalDist
 
 import numpy as np
 
 __all__ = [
     "DEFAULT_RESAMPLES",
+    "ALPHA",
+    "CONFIDENCE",
+    "MAX_EXACT_PAIRS",
     "Estimate",
+    "wilson_interval",
     "mean_estimate",
     "ratio_estimate",
     "Comparison",
+    "Permutation",
     "compare_paired",
     "mcnemar_exact",
-    "paired_permutation_pvalue",
-    "minimal_detectable_difference",
+    "paired_permutation",
     "seed_spread",
 ]
 
 DEFAULT_RESAMPLES = 10_000
+ALPHA = 0.05
 CONFIDENCE = 0.95
+MAX_EXACT_PAIRS = 20
+"""A permutation test enumerates every arrangement of up to this many differing pairs (2**20), else draws."""
 
 Values = Sequence[float] | np.ndarray
+_NORMAL = NormalDist()
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """A score with its standard error and 95% interval (None when undefined, e.g. n < 2)."""
+    """A score with its standard error and 95% interval (None when undefined), and how the interval was made."""
 
     value: float
     stderr: float | None
     ci: tuple[float, float] | None
+    method: str = "none"  # see the module docstring
 
 
-def _ratio(num: np.ndarray, den: np.ndarray) -> Callable[[np.ndarray, int], np.ndarray]:
-    def statistic(idx: np.ndarray, axis: int = -1) -> np.ndarray:
-        top, bottom = num[idx].sum(axis=axis), den[idx].sum(axis=axis)
-        return np.divide(top, bottom, out=np.zeros_like(top, dtype=float), where=bottom != 0)
-
-    return statistic
+def wilson_interval(successes: float, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``successes / n`` (n >= 1)."""
+    z = _NORMAL.inv_cdf(1 - (1 - confidence) / 2)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * float(np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)))
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @lru_cache(maxsize=8)
@@ -90,42 +123,84 @@ def _weighted_ratio(num: np.ndarray, den: np.ndarray) -> Callable[[np.ndarray], 
     return statistic
 
 
-def _bootstrap(statistic: Callable[[np.ndarray], np.ndarray], n: int, resamples: int, seed: int) -> tuple[tuple[float, float], float]:
-    """Percentile interval and bootstrap standard error of ``statistic`` over resampled samples.
+def _bootstrap(
+    statistic: Callable[[np.ndarray], np.ndarray], n: int, resamples: int, seed: int
+) -> tuple[tuple[float, float], float, str] | None:
+    """BCa interval, bootstrap standard error and method of ``statistic`` over resampled samples.
 
-    The draws and quantiles of ``scipy.stats.bootstrap(..., method="percentile")``.
+    As ``scipy.stats.bootstrap(..., method="BCa")``: bias from the share of
+    resamples below (and half of those equal to) the observed value,
+    acceleration from the jackknife. None when every resample gives the same
+    value (then the data cannot say how wide the interval is); the percentile
+    interval when BCa is undefined.
     """
     distribution = statistic(_resample_weights(n, resamples, seed))
-    alpha = (1 - CONFIDENCE) / 2
+    if np.ptp(distribution) == 0:
+        return None
+    stderr = float(distribution.std(ddof=1))
+    observed = float(statistic(np.ones((1, n)))[0])
+    share = (np.count_nonzero(distribution < observed) + np.count_nonzero(distribution <= observed)) / (2 * len(distribution))
+    jackknife = statistic(1 - np.eye(n))  # row i leaves sample i out
+    u = (n - 1) * (jackknife.mean() - jackknife)
+    spread = float((u**2).sum()) / n**2
+    alpha = ALPHA / 2
+    if 0 < share < 1 and spread > 0:
+        z0 = _NORMAL.inv_cdf(share)
+        acceleration = float((u**3).sum()) / n**3 / 6 / spread**1.5
+        z = _NORMAL.inv_cdf(alpha)
+        levels = [_NORMAL.cdf(z0 + (z0 + s * z) / (1 - acceleration * (z0 + s * z))) for s in (1, -1)]
+        low, high = np.quantile(distribution, levels)
+        return (float(low), float(high)), stderr, "bca_bootstrap"
     low, high = np.quantile(distribution, [alpha, 1 - alpha])
-    return (float(low), float(high)), float(distribution.std(ddof=1))
+    return (float(low), float(high)), stderr, "percentile_bootstrap"
+
+
+def _all_equal_estimate(value: float, n: int) -> Estimate:
+    """Every sample has the same value: an interval only when that value is 0 or 1 (a rate over samples)."""
+    if value in (0.0, 1.0):
+        return Estimate(value, None, wilson_interval(value * n, n), "wilson_samples")
+    return Estimate(value, None, None, "none")
 
 
 def mean_estimate(values: Values, resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> Estimate:
-    """Mean of per-sample values, its standard error (as ``scipy.stats.sem``) and bootstrap interval."""
+    """Mean of per-sample values with its standard error and interval: Wilson for 0/1 values, else BCa."""
     array = np.asarray(values, dtype=float)
     if len(array) == 0:
         return Estimate(0.0, None, None)
+    value = float(array.mean())
     if len(array) < 2:
-        return Estimate(float(array.mean()), None, None)
-    ci, _ = _bootstrap(_weighted_ratio(array, np.ones_like(array)), len(array), resamples, seed)
-    return Estimate(float(array.mean()), float(array.std(ddof=1) / np.sqrt(len(array))), ci)  # scipy.stats.sem
+        return Estimate(value, None, None)
+    stderr = float(array.std(ddof=1) / np.sqrt(len(array))) if np.ptp(array) else None  # scipy.stats.sem
+    if set(np.unique(array)) <= {0.0, 1.0}:
+        return Estimate(value, stderr, wilson_interval(array.sum(), len(array)), "wilson")
+    if stderr is None:
+        return _all_equal_estimate(value, len(array))
+    found = _bootstrap(_weighted_ratio(array, np.ones_like(array)), len(array), resamples, seed)
+    assert found is not None  # values differ, so resamples do
+    return Estimate(value, stderr, found[0], found[2])
 
 
 def ratio_estimate(numerators: Values, denominators: Values, resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> Estimate:
-    """A ratio of sums (e.g. matched / gold calls), resampled by sample; stderr is the bootstrap's."""
+    """A ratio of sums (e.g. matched / gold calls), resampled by sample (BCa); stderr is the bootstrap's."""
     num, den = np.asarray(numerators, dtype=float), np.asarray(denominators, dtype=float)
     value = float(num.sum() / den.sum()) if den.sum() else 0.0
     if len(num) < 2:
         return Estimate(value, None, None)
-    ci, stderr = _bootstrap(_weighted_ratio(num, den), len(num), resamples, seed)
-    return Estimate(value, stderr, ci)
+    found = _bootstrap(_weighted_ratio(num, den), len(num), resamples, seed)
+    if found is None:
+        return _all_equal_estimate(value, len(num))
+    return Estimate(value, found[1], found[0], found[2])
+
+
+def _discordant(a: Values, b: Values) -> tuple[int, int]:
+    """(samples only A passes, samples only B passes) of paired 0/1 outcomes."""
+    x, y = np.asarray(a, dtype=int), np.asarray(b, dtype=int)
+    return int(((x == 1) & (y == 0)).sum()), int(((x == 0) & (y == 1)).sum())
 
 
 def mcnemar_exact(a: Values, b: Values) -> float:
     """Two-sided exact McNemar p-value for paired 0/1 outcomes (1.0 with no discordant pair)."""
-    x, y = np.asarray(a, dtype=int), np.asarray(b, dtype=int)
-    only_b, only_a = int(((x == 0) & (y == 1)).sum()), int(((x == 1) & (y == 0)).sum())
+    only_a, only_b = _discordant(a, b)
     if only_a + only_b == 0:
         return 1.0
     from scipy import stats  # lazily: importing scipy.stats takes seconds
@@ -133,49 +208,88 @@ def mcnemar_exact(a: Values, b: Values) -> float:
     return float(stats.binomtest(only_b, only_a + only_b, 0.5).pvalue)
 
 
-def _swap_pvalue(statistic: Callable[[np.ndarray, np.ndarray, int], np.ndarray], n: int, resamples: int, seed: int) -> float:
+def _mcnemar_interval(a: Values, b: Values) -> tuple[float, float] | None:
+    """B - A from the exact (Clopper-Pearson) interval of B's share of the k discordant pairs, given k.
+
+    It excludes 0 exactly when McNemar's exact p-value is below 0.05 (both are the
+    binomial tails at 1/2); None without discordant pairs.
+    """
+    only_a, only_b = _discordant(a, b)
+    k, n = only_a + only_b, len(a)
+    if k == 0:
+        return None
     from scipy import stats
 
-    # Index n + i is sample i of run B; swapping within a pair is permutation_type="samples".
-    result = stats.permutation_test(
-        (np.arange(n), np.arange(n) + n),
-        statistic,
-        permutation_type="samples",
-        vectorized=True,
-        n_resamples=resamples,
-        axis=-1,
-        rng=np.random.default_rng(seed),
-    )
-    return float(result.pvalue)
+    share = stats.binomtest(only_b, k, 0.5).proportion_ci(CONFIDENCE, method="exact")
+    return k / n * (2 * share.low - 1), k / n * (2 * share.high - 1)
 
 
-def paired_permutation_pvalue(
+@dataclass(frozen=True)
+class Permutation:
+    """A permutation test's two-sided p-value and how it was computed."""
+
+    p_value: float
+    exact: bool  # every arrangement enumerated, else Monte Carlo
+    arrangements: int  # arrangements enumerated, or Monte Carlo draws
+
+    @property
+    def method(self) -> str:
+        if self.exact:
+            return f"exact: all {self.arrangements} arrangements"
+        return f"Monte Carlo: {self.arrangements} draws"
+
+
+def _swaps(k: int, resamples: int, seed: int) -> tuple[list[np.ndarray], bool]:
+    """0/1 rows saying which of k pairs are swapped: all 2**k in blocks, or ``resamples`` random rows."""
+    if k <= MAX_EXACT_PAIRS:
+        total, block = 2**k, 2**16
+        bits = np.arange(k)
+        return [((np.arange(start, min(start + block, total))[:, None] >> bits) & 1).astype(float)
+                for start in range(0, total, block)], True
+    return [np.random.default_rng(seed).integers(0, 2, (resamples, k)).astype(float)], False
+
+
+def paired_permutation(
     a: Values, b: Values, a_den: Values | None = None, b_den: Values | None = None,
     resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
-) -> float:
-    """Two-sided p-value of a paired difference; with denominators, of a ratio of sums.
+) -> Permutation:
+    """Two-sided permutation p-value of B - A on paired samples; with denominators, of a ratio of sums.
 
-    Exact (every one of the 2**n swaps) when 2**n <= ``resamples``, else Monte Carlo.
+    Swapping a sample whose values (and denominators) are equal in both runs
+    changes nothing, so only the k samples that differ are permuted: every
+    one of the 2**k arrangements when k <= :data:`MAX_EXACT_PAIRS`, else
+    ``resamples`` random ones. p is twice the smaller tail (capped at 1),
+    the observed arrangement included, as :func:`scipy.stats.permutation_test`.
     """
-    num = np.concatenate([np.asarray(a, dtype=float), np.asarray(b, dtype=float)])
-    n = len(num) // 2
-    if n == 0 or np.array_equal(num[:n], num[n:]) and a_den is None:
-        return 1.0
-    if a_den is None or b_den is None:
-        den = np.ones_like(num)
-    else:
-        den = np.concatenate([np.asarray(a_den, dtype=float), np.asarray(b_den, dtype=float)])
-    ratio = _ratio(num, den)
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    xd = np.ones_like(x) if a_den is None else np.asarray(a_den, dtype=float)
+    yd = np.ones_like(y) if b_den is None else np.asarray(b_den, dtype=float)
+    differ = (x != y) | (xd != yd)
+    k = int(differ.sum())
+    if k == 0:
+        return Permutation(1.0, True, 1)
 
-    def difference(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
-        return ratio(y, axis) - ratio(x, axis)
+    def ratio(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+        return np.divide(top, bottom, out=np.zeros_like(top, dtype=float), where=bottom != 0)
 
-    return _swap_pvalue(difference, n, resamples, seed)
+    dx, dxd = (y - x)[differ], (yd - xd)[differ]
+    observed = float(ratio(np.array([y.sum()]), np.array([yd.sum()]))[0] - ratio(np.array([x.sum()]), np.array([xd.sum()]))[0])
+    tolerance = 1e-12 * max(1.0, abs(observed))
+    blocks, exact = _swaps(k, resamples, seed)
+    below = above = total = 0
+    for swap in blocks:  # a swapped pair moves its difference from B to A
+        null = ratio(y.sum() - swap @ dx, yd.sum() - swap @ dxd) - ratio(x.sum() + swap @ dx, xd.sum() + swap @ dxd)
+        below += int(np.count_nonzero(null <= observed + tolerance))
+        above += int(np.count_nonzero(null >= observed - tolerance))
+        total += len(null)
+    extra = 0 if exact else 1  # a Monte Carlo p-value counts the observed arrangement once more
+    p = min(1.0, 2 * min(below + extra, above + extra) / (total + extra))
+    return Permutation(p, exact, total)
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """Run B minus run A on their shared samples."""
+    """Run B minus run A on their shared samples: one test, its p-value, and the verdict it gives."""
 
     a: float
     b: float
@@ -183,18 +297,37 @@ class Comparison:
     ci: tuple[float, float] | None
     p_value: float
     test: str  # "mcnemar_exact" or "paired_permutation"
+    ci_method: str = "none"  # "exact_conditional" (McNemar), "bca_bootstrap", "percentile_bootstrap", "none"
+    p_method: str = "exact"  # for the permutation test: "exact: all N arrangements" or "Monte Carlo: N draws"
 
     @property
     def within_noise(self) -> bool:
-        """No evidence of a difference: p >= 0.05 (then the interval also contains 0, up to resampling)."""
-        return self.p_value >= 0.05
+        """No evidence of a difference: the test's p >= 0.05 (the verdict; the interval does not override it)."""
+        return self.p_value >= ALPHA
+
+    @property
+    def verdict(self) -> str:
+        """``no difference``, ``within noise``, ``B higher`` or ``A higher``: from the test's p-value alone."""
+        if self.difference == 0 and self.p_value == 1.0:
+            return "no difference"
+        if self.within_noise:
+            return "within noise"
+        return "B higher" if self.difference > 0 else "A higher"
+
+    @property
+    def interval_disagrees(self) -> bool:
+        """The bootstrap interval says otherwise than the test (excludes 0 within noise, or the reverse)."""
+        if self.ci is None:
+            return False
+        excludes = self.ci[0] > 0 or self.ci[1] < 0
+        return excludes == self.within_noise
 
 
 def compare_paired(
     a: Values, b: Values, a_den: Values | None = None, b_den: Values | None = None,
     resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
 ) -> Comparison:
-    """Difference, paired bootstrap interval and exact p-value of two runs' per-sample values.
+    """Difference, interval and p-value of two runs' per-sample values (see the module docstring).
 
     Values must be aligned by sample. Without denominators the metric is a
     mean (0/1 values get McNemar's test); with them, a ratio of sums.
@@ -208,33 +341,19 @@ def compare_paired(
     ratio_a, ratio_b = _weighted_ratio(x, xd), _weighted_ratio(y, yd)
     everything = np.ones((1, n))
     value_a, value_b = float(ratio_a(everything)[0]), float(ratio_b(everything)[0])
+    binary = a_den is None and b_den is None and set(np.unique(np.concatenate([x, y]))) <= {0.0, 1.0}
+    if binary:
+        ci = _mcnemar_interval(x, y)
+        return Comparison(value_a, value_b, value_b - value_a, ci, mcnemar_exact(x, y), "mcnemar_exact",
+                          "exact_conditional" if ci is not None else "none")
 
     def difference(weights: np.ndarray) -> np.ndarray:
         return ratio_b(weights) - ratio_a(weights)
 
-    ci = _bootstrap(difference, n, resamples, seed)[0] if n >= 2 else None
-    binary = a_den is None and b_den is None and set(np.unique(np.concatenate([x, y]))) <= {0.0, 1.0}
-    if binary:
-        p, test = mcnemar_exact(x, y), "mcnemar_exact"
-    else:
-        p, test = paired_permutation_pvalue(x, y, a_den, b_den, resamples, seed), "paired_permutation"
-    return Comparison(value_a, value_b, value_b - value_a, ci, p, test)
-
-
-def minimal_detectable_difference(n: int, p: float = 0.5, correlation: float = 0.0, power: float = 0.8, alpha: float = 0.05) -> float:
-    """Smallest true difference of a 0/1 metric (rate ``p``) that ``n`` paired samples detect.
-
-    Normal approximation for a two-sided test at level ``alpha`` with the
-    given ``power``: (z_{1-alpha/2} + z_power) * sqrt(2 p (1-p) (1 - correlation) / n),
-    where ``correlation`` is between the two runs' per-sample outcomes (0: as
-    if independent; paired runs of similar models are positively correlated).
-    """
-    if n < 1:
-        raise ValueError("the number of samples must be positive")
-    from scipy import stats
-
-    z = stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power)
-    return float(z * np.sqrt(2 * p * (1 - p) * (1 - correlation) / n))
+    found = _bootstrap(difference, n, resamples, seed) if n >= 2 else None
+    test = paired_permutation(x, y, a_den, b_den, resamples, seed)
+    ci, ci_method = (found[0], found[2]) if found is not None else (None, "none")
+    return Comparison(value_a, value_b, value_b - value_a, ci, test.p_value, "paired_permutation", ci_method, test.method)
 
 
 def seed_spread(values: Values) -> tuple[float, float | None]:

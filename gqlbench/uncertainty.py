@@ -2,16 +2,16 @@
 
 Next to each group's registered metrics (``metrics.<group>`` from
 :func:`gqlbench.metrics.aggregate`, the finer F1 scores among them) this adds
-``errors`` (``{kind: count}``), ``stderr.<metric>`` and ``ci.<metric> = [lo, hi]``
-(:mod:`gqlbench.statistics`),
-and renders them in report.md. Each metric is defined per sample as a
+``errors`` (``{kind: count}`` of root causes), ``stderr.<metric>``,
+``ci.<metric> = [lo, hi]`` and ``ci_method.<metric>`` (which interval:
+:mod:`gqlbench.statistics`), and renders them in report.md. Each metric is defined per sample as a
 numerator and, for ratios of sums, a denominator (:func:`sample_values`), so
 intervals and paired comparisons resample whole samples.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tabulate import tabulate
@@ -64,12 +64,13 @@ def _group_extras(results: Sequence[SampleResult], resamples: int, seed: int) ->
     extras["errors"] = count_kinds([e for r in results for e in r.explanation.get("errors") or ()])
     if not resamples:
         return extras
-    stderr, ci = {}, {}
+    stderr, ci, method = {}, {}, {}
     for name, by_id in sample_values(results).items():
         estimate = _estimate(list(by_id.values()), resamples, seed)
         stderr[name] = estimate.stderr
         ci[name] = list(estimate.ci) if estimate.ci is not None else None
-    extras["stderr"], extras["ci"] = stderr, ci
+        method[name] = estimate.method
+    extras["stderr"], extras["ci"], extras["ci_method"] = stderr, ci, method
     return extras
 
 
@@ -114,6 +115,30 @@ def _cell(group: Mapping[str, Any], metric: str) -> str:
     return f"{text} (n=1)" if _without_interval(group, metric) else text
 
 
+METHODS = {
+    "wilson": "Wilson score interval (0/1 per sample)",
+    "bca_bootstrap": "BCa bootstrap over samples (ratios of sums resampled by sample)",
+    "percentile_bootstrap": "percentile bootstrap over samples (BCa undefined)",
+    "wilson_samples": "Wilson over samples (every sample has the same value, 0 or 1; a bootstrap would have zero width)",
+    "none": "no interval",
+}
+
+
+METHODS_INTRO = "Intervals by metric (a metric can have another method in a group where all its samples are equal):"
+
+
+def _methods_line(groups: Iterable[Mapping[str, Any]], titles: Mapping[str, str]) -> list[str]:
+    """Which interval each metric has (``ci_method``): one line per method, naming its metrics."""
+    used: dict[str, list[str]] = {}
+    for group in groups:
+        for metric, method in (group.get("ci_method") or {}).items():
+            if metric not in used.setdefault(method, []):
+                used[method].append(metric)
+    if not used:  # a results.json written before ci_method
+        return ["Bootstrap over samples (percentile; ratios of sums resampled by sample)."]
+    return [f"- {METHODS.get(m, m)}: {', '.join(titles.get(x, x) for x in names)}" for m, names in used.items() if m != "none"]
+
+
 def uncertainty_section(metrics: Mapping[str, Mapping[str, Any]], titles: Mapping[str, str]) -> list[str]:
     """report.md lines: every metric with its 95% interval, then the error counts per domain."""
     groups = {name: group for name, group in metrics.items() if "ci" in group}
@@ -121,7 +146,7 @@ def uncertainty_section(metrics: Mapping[str, Mapping[str, Any]], titles: Mappin
         return []
     names = [m for m in titles if any(m in g.get("ci", {}) or m in g for g in groups.values() if g.get(m) is not None)]
     rows = [[titles.get(m, m), *(_cell(g, m) for g in groups.values())] for m in names]
-    lines = ["", "## With 95% intervals", "", "Bootstrap over samples (percentile; ratios of sums resampled by sample).", ""]
+    lines = ["", "## With 95% intervals", "", METHODS_INTRO, "", *_methods_line(groups.values(), titles), ""]
     lines.append(tabulate(rows, headers=["Metric", *groups], tablefmt="github", disable_numparse=True))
     if any(_without_interval(g, m) for g in groups.values() for m in names):
         lines += ["", NO_INTERVAL_NOTE]

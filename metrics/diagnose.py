@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from gqlbench.metrics.calls import ProgramAnalysis
-from gqlbench.metrics.errors import classify, exec_errors
+from gqlbench.metrics.errors import classify, exec_errors, mark_exec_consequences
 from gqlbench.metrics.f1 import sample_counts
 from gqlbench.metrics.fields import load_catalog
 from gqlbench.records import FunctionSpec, Trace
@@ -41,14 +41,16 @@ def with_exec_errors(explanation: Mapping[str, Any], trace: Trace | None, gold_t
     """``explanation`` with the sandbox run's error appended to its errors (when it has any).
 
     An error the gold program's own run has too (same kind and message) is the
-    dataset's defect, not the prediction's, and is left out.
+    dataset's defect, not the prediction's, and is left out; one whose defect a
+    static record already names is kept as its consequence (not counted).
     """
     gold_error = gold_trace.error if gold_trace is not None else None
-    found = [
-        e.to_json()
+    new = [
+        e
         for e in exec_errors(trace)
         if gold_error is None or (gold_error.kind, gold_error.message) != (e.kind, trace.error.message)  # type: ignore[union-attr]
     ]
-    if not found or "errors" not in explanation:
+    if not new or "errors" not in explanation:
         return dict(explanation)
+    found = [e.to_json() for e in mark_exec_consequences(explanation["errors"], new)]
     return {**explanation, "errors": [*explanation["errors"], *found]}

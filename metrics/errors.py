@@ -20,6 +20,16 @@ and lists one :class:`ErrorRecord` per problem, in a fixed order:
 5. when the program was run, the sandbox's own error kind (``refused``,
    ``bad_arguments``, ``unknown_field``, ``not_found``, ``timeout``, ...).
 
+Each defect is counted once: a record that follows from another (a
+``wrong_source`` on an argument that passes on an ``invalid_field`` access or
+reads the response of a ``hallucinated_function``/``wrong_function`` call)
+keeps its place in the list with ``consequence_of`` naming the root cause's
+kind, and :func:`count_kinds` leaves it out; so does a sandbox error whose
+defect a static record already names (an ``unknown_field`` where the types
+forbade the access is that ``invalid_field``). Every headline score below 1 has
+at least one root-cause record (calls in another order than the gold's give a
+``wrong_order`` even when no dataflow edge is reversed).
+
 A gold program classified against itself has no errors.
 """
 
@@ -28,7 +38,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from gqlbench.metrics.calls import ApiCall, ProgramAnalysis
 from gqlbench.metrics.fields import Catalog, FieldProblem, check_fields, closest
@@ -36,7 +46,17 @@ from gqlbench.metrics.matching import match_calls
 from gqlbench.metrics.sources import literal_value, references
 from gqlbench.records import FunctionSpec, Trace
 
-__all__ = ["KINDS", "ErrorRecord", "classify", "exec_errors", "pair_calls", "fits_type", "count_kinds"]
+__all__ = [
+    "KINDS",
+    "ErrorRecord",
+    "classify",
+    "exec_errors",
+    "mark_exec_consequences",
+    "pair_calls",
+    "fits_type",
+    "count_kinds",
+    "root_causes",
+]
 
 KINDS: tuple[str, ...] = (
     "parse_error",
@@ -66,6 +86,7 @@ class ErrorRecord:
     expected: str | None = None
     got: str | None = None
     detail: str | None = None
+    consequence_of: str | None = None  # the kind of the root-cause record this one follows from (then it is not counted)
 
     def to_json(self) -> dict[str, str | None]:
         return asdict(self)
@@ -210,6 +231,43 @@ def _order_errors(gold: ProgramAnalysis, pairs: Mapping[int, ApiCall]) -> list[E
     return errors
 
 
+def _sequence_error(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> list[ErrorRecord]:
+    """The same calls in another order than the gold's (Seq Match (full) 0), when no other record says why."""
+    if predicted.names == gold.names or Counter(predicted.names) != Counter(gold.names):
+        return []  # equal, or a missing/extra/wrong call already explains the difference
+    first = next(i for i, (g, p) in enumerate(zip(gold.names, predicted.names, strict=True)) if g != p)
+    return [ErrorRecord("wrong_order", predicted.calls[first].token, expected=gold.names[first], got=predicted.names[first],
+                        detail=f"call {first + 1} is {predicted.names[first]}; the gold calls {' -> '.join(gold.names)}")]
+
+
+def _field_suffix(access: str) -> str:
+    """``r.results[0].idd`` -> ``.results[0].idd``: the path an invalid access reads, without its variable."""
+    match = re.match(r"[A-Za-z_]\w*", access)
+    return access[match.end():] if match else ""
+
+
+def _mark_consequences(errors: list[ErrorRecord], problems: Sequence[FieldProblem]) -> list[ErrorRecord]:
+    """``errors`` with each ``wrong_source`` that follows from another record marked ``consequence_of``.
+
+    An argument that passes on an access the types forbid (``GET_x#1.results[0].idd``) is wrong
+    because of that ``invalid_field``; one that reads the response of a call to a function that
+    should not be called (a misspelled name) because of that call's function error.
+    """
+    bad_calls = {e.call: e.kind for e in errors if e.kind in ("hallucinated_function", "wrong_function")}
+    suffixes = [s for s in (_field_suffix(p.access) for p in problems if p.kind == "invalid_field") if s]
+    marked = []
+    for e in errors:
+        got = e.got
+        if e.kind == "wrong_source" and got is not None and e.consequence_of is None:
+            if any(re.search(re.escape(s) + r"(?![\w\[.])", got) for s in suffixes):
+                e = replace(e, consequence_of="invalid_field")
+            else:
+                root = next((bad_calls[t] for t, _ in references(got) if t in bad_calls), None)
+                e = replace(e, consequence_of=root) if root else e
+        marked.append(e)
+    return marked
+
+
 def _field_problems(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog) -> list[FieldProblem]:
     """Response accesses the types forbid, and responses read too early; what the gold program
     does the same way is the dataset's defect (see the errata), not the prediction's."""
@@ -233,6 +291,35 @@ def exec_errors(trace: Trace | None) -> list[ErrorRecord]:
     call = failed[-1].function if failed else None
     where = f" (line {trace.error.line})" if trace.error.line is not None else ""
     return [ErrorRecord(trace.error.kind, call, detail=trace.error.message + where)]
+
+
+_EXEC_ROOTS: dict[str, tuple[str, ...]] = {
+    "unknown_field": ("invalid_field",),
+    "unknown_function": ("hallucinated_function",),
+    "bad_arguments": ("unknown_argument", "missing_argument", "wrong_type"),
+}
+"""Sandbox kinds, and the static kinds that already name the defect the sandbox stopped on."""
+
+
+def _kind_and_function(e: ErrorRecord | Mapping[str, object]) -> tuple[str, str | None]:
+    kind, call = (e.kind, e.call) if isinstance(e, ErrorRecord) else (str(e.get("kind")), e.get("call"))
+    return kind, str(call).partition("#")[0] if call is not None else None
+
+
+def mark_exec_consequences(static: Sequence[ErrorRecord | Mapping[str, object]], found: Sequence[ErrorRecord]) -> list[ErrorRecord]:
+    """``found`` (the sandbox's records) with each one whose defect a static record already names marked ``consequence_of``.
+
+    An ``unknown_field`` where the types forbade an access is that ``invalid_field``;
+    a ``bad_arguments`` or ``unknown_function`` of a function the static records
+    fault for its arguments or its name is that record's defect.
+    """
+    roots = [_kind_and_function(e) for e in root_causes(static)]
+    marked = []
+    for e in found:
+        kinds = _EXEC_ROOTS.get(e.kind, ())
+        root = next((k for k, f in roots if k in kinds and (e.call is None or f is None or f == e.call)), None)
+        marked.append(replace(e, consequence_of=root) if root else e)
+    return marked
 
 
 def classify(
@@ -270,11 +357,19 @@ def classify(
             errors.append(ErrorRecord(problem.kind, got=problem.access, detail=f"line {problem.line}: {problem.detail}"))
     ordered = {e.call for e in errors if e.kind == "wrong_order"}
     errors += [e for e in _order_errors(gold, pairs) if e.call not in ordered]
-    return errors + exec_errors(trace)
+    if not any(e.kind == "wrong_order" for e in errors):
+        errors += _sequence_error(gold, predicted)
+    static = _mark_consequences(errors, problems)
+    return static + mark_exec_consequences(static, exec_errors(trace))
+
+
+def root_causes(errors: Sequence[ErrorRecord | Mapping[str, object]]) -> list[ErrorRecord | Mapping[str, object]]:
+    """The records that are not a consequence of another one (see the module docstring)."""
+    return [e for e in errors if (e.consequence_of if isinstance(e, ErrorRecord) else e.get("consequence_of")) is None]
 
 
 def count_kinds(errors: Sequence[ErrorRecord | Mapping[str, object]]) -> dict[str, int]:
-    """``{kind: count}``, static kinds in taxonomy order, then execution kinds alphabetically."""
-    counts = Counter(e.kind if isinstance(e, ErrorRecord) else str(e["kind"]) for e in errors)
+    """``{kind: count}`` of the root causes, static kinds in taxonomy order, then execution kinds alphabetically."""
+    counts = Counter(e.kind if isinstance(e, ErrorRecord) else str(e["kind"]) for e in root_causes(errors))
     order = {k: i for i, k in enumerate(KINDS)}
     return {k: counts[k] for k in sorted(counts, key=lambda k: (order.get(k, len(order)), k))}

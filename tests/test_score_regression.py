@@ -5,11 +5,12 @@ metric registry (see its README). Re-scoring their predictions must give the
 same per-sample lines (scores, skipped, explanations, traces; only timings
 differ), the same results.json (keys in the same order, values equal to the
 last bit) and the same report.md table. What later issues added (the error
-taxonomy and F1 counts per sample, the F1s, error counts and intervals per
-group, the report's interval section) comes after the saved keys and is
-named here, so nothing else may appear. The execution traces themselves (ids,
-world digests) depend on the mock worlds, which are now built from data, so
-execution is compared through its scores, not trace by trace.
+taxonomy and F1 counts per sample, the F1s, error counts, intervals and
+their method (ci_method) per group, the report's interval section) comes
+after the saved keys and is named here, so nothing else may appear. The
+execution traces themselves (ids, world digests) depend on the mock worlds,
+which are now built from data, so execution is compared through its scores,
+not trace by trace.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from gqlbench.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "data" / "regression"
 ADDED_EXPLANATION = {"errors", "f1_counts"}
-ADDED_METRICS = {"dataflow_f1", "dataflow_precision", "dataflow_recall", "function_f1", "argument_f1", "errors", "stderr", "ci"}
+ADDED_METRICS = {
+    "dataflow_f1", "dataflow_precision", "dataflow_recall", "function_f1", "argument_f1", "errors", "stderr", "ci", "ci_method"
+}
 
 RUNS = {
     "test-exec": ["evaluate", str(FIXTURE / "predictions.jsonl")],

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from scipy import stats
 
+from gqlbench.power import DIFFERENCE_STEP, mcnemar_power, minimal_detectable_difference
 from gqlbench.statistics import (
+    MAX_EXACT_PAIRS,
     compare_paired,
     mcnemar_exact,
     mean_estimate,
-    minimal_detectable_difference,
-    paired_permutation_pvalue,
+    paired_permutation,
     ratio_estimate,
     seed_spread,
 )
@@ -21,17 +24,45 @@ MATCHED = np.array([2, 1, 3, 0, 2, 4, 1, 1, 2, 3, 0, 2])
 GOLD = np.array([2, 2, 3, 1, 3, 4, 2, 1, 2, 4, 2, 2])
 
 
-def test_mean_interval_is_scipys_percentile_bootstrap() -> None:
-    ours = mean_estimate(BINARY, resamples=2000, seed=7)
-    theirs = stats.bootstrap((BINARY,), np.mean, n_resamples=2000, method="percentile", rng=np.random.default_rng(7))
-    assert ours.value == pytest.approx(BINARY.mean())
-    assert ours.ci == pytest.approx((theirs.confidence_interval.low, theirs.confidence_interval.high))
+def test_a_0_1_metric_gets_the_wilson_interval() -> None:
+    ours = mean_estimate(BINARY)
+    theirs = stats.binomtest(int(BINARY.sum()), len(BINARY)).proportion_ci(0.95, method="wilson")
+    assert ours.value == pytest.approx(BINARY.mean()) and ours.method == "wilson"
+    assert ours.ci == pytest.approx((theirs.low, theirs.high))
     assert ours.stderr == pytest.approx(stats.sem(BINARY))
 
 
+@pytest.mark.parametrize("n", [32, 12])
+@pytest.mark.parametrize("value", [0, 1])
+def test_a_perfect_or_zero_0_1_score_gets_a_wilson_interval_not_zero_width(n: int, value: int) -> None:
+    ours = mean_estimate([value] * n)
+    theirs = stats.binomtest(value * n, n).proportion_ci(0.95, method="wilson")
+    assert ours.ci == pytest.approx((theirs.low, theirs.high)) and ours.ci[1] - ours.ci[0] > 0.1
+    assert ours.stderr is None  # a plug-in SE of 0 would claim certainty
+    if n == 32 and value == 1:
+        assert round(ours.ci[0], 3) == 0.893
+
+
+def test_a_non_0_1_mean_gets_scipys_bca_interval() -> None:
+    values = np.array([0.5, 1.0, 0.25, 1.0, 0.75, 0.0, 1.0, 0.5, 1.0, 0.25, 0.75, 1.0, 0.5, 0.25, 1.0, 0.0])  # sums exact in floats
+    ours = mean_estimate(values, resamples=2000, seed=7)
+    theirs = stats.bootstrap((values,), np.mean, n_resamples=2000, method="BCa", rng=np.random.default_rng(7))
+    assert ours.method == "bca_bootstrap"
+    assert ours.ci == pytest.approx((theirs.confidence_interval.low, theirs.confidence_interval.high))
+
+
 def test_the_seed_fixes_the_interval() -> None:
-    assert mean_estimate(BINARY, seed=3).ci == mean_estimate(BINARY, seed=3).ci
-    assert mean_estimate(BINARY, resamples=500, seed=1).ci != mean_estimate(BINARY, resamples=500, seed=2).ci
+    assert ratio_estimate(MATCHED, GOLD, seed=3).ci == ratio_estimate(MATCHED, GOLD, seed=3).ci
+    assert ratio_estimate(MATCHED, GOLD, resamples=500, seed=1).ci != ratio_estimate(MATCHED, GOLD, resamples=500, seed=2).ci
+
+
+def test_a_ratio_where_every_sample_agrees_gets_the_stated_fallback_never_zero_width() -> None:
+    perfect = ratio_estimate(GOLD, GOLD)  # every sample's ratio is 1: every resample gives 1
+    theirs = stats.binomtest(len(GOLD), len(GOLD)).proportion_ci(0.95, method="wilson")
+    assert perfect.method == "wilson_samples" and perfect.ci == pytest.approx((theirs.low, theirs.high))
+    assert perfect.stderr is None
+    half = ratio_estimate(GOLD, 2 * GOLD)  # every sample 0.5: no interval, and it says so
+    assert (half.value, half.ci, half.method, half.stderr) == (0.5, None, "none", None)
 
 
 def test_a_ratio_of_sums_is_resampled_by_sample() -> None:
@@ -41,10 +72,10 @@ def test_a_ratio_of_sums_is_resampled_by_sample() -> None:
         return m.sum(axis=axis) / g.sum(axis=axis)
 
     theirs = stats.bootstrap(
-        (MATCHED, GOLD), ratio, paired=True, vectorized=True, n_resamples=3000, method="percentile",
+        (MATCHED, GOLD), ratio, paired=True, vectorized=True, n_resamples=3000, method="BCa",
         rng=np.random.default_rng(5),
     )
-    assert ours.value == pytest.approx(MATCHED.sum() / GOLD.sum())
+    assert ours.value == pytest.approx(MATCHED.sum() / GOLD.sum()) and ours.method == "bca_bootstrap"
     assert ours.ci == pytest.approx((theirs.confidence_interval.low, theirs.confidence_interval.high))
     assert ours.stderr == pytest.approx(theirs.standard_error)
 
@@ -71,12 +102,76 @@ def test_permutation_p_value_is_scipys_paired_test() -> None:
         return np.mean(y - x, axis=axis)
 
     theirs = stats.permutation_test((a, b), mean_difference, permutation_type="samples", vectorized=True, n_resamples=5000)
-    assert paired_permutation_pvalue(a, b, resamples=5000) == pytest.approx(theirs.pvalue)  # both exact: 2**12 < 5000
+    ours = paired_permutation(a, b, resamples=5000)
+    assert ours.exact and ours.arrangements == 2**12 and ours.p_value == pytest.approx(theirs.pvalue)  # both exact
+
+
+def _brute_force_p(a, b, a_den, b_den) -> float:
+    """Every one of the 2**n within-pair swaps, the statistic recomputed from scratch for each."""
+    n = len(a)
+
+    def stat(x, xd, y, yd) -> float:
+        return (sum(y) / sum(yd) if sum(yd) else 0.0) - (sum(x) / sum(xd) if sum(xd) else 0.0)
+
+    observed = stat(a, a_den, b, b_den)
+    null = []
+    for swaps in itertools.product((False, True), repeat=n):
+        x = [b[i] if s else a[i] for i, s in enumerate(swaps)]
+        xd = [b_den[i] if s else a_den[i] for i, s in enumerate(swaps)]
+        y = [a[i] if s else b[i] for i, s in enumerate(swaps)]
+        yd = [a_den[i] if s else b_den[i] for i, s in enumerate(swaps)]
+        null.append(stat(x, xd, y, yd))
+    eps = 1e-12
+    below = sum(v <= observed + eps for v in null) / len(null)
+    above = sum(v >= observed - eps for v in null) / len(null)
+    return min(1.0, 2 * min(below, above))
+
+
+def test_permutation_p_value_of_a_ratio_is_the_brute_force_enumeration() -> None:
+    better = np.minimum(MATCHED + np.array([1, 0, 0, 1, 0, 0, 1, 1, 0, 1, 1, 0]), GOLD)
+    ours = paired_permutation(MATCHED, better, GOLD, GOLD)
+    assert ours.exact and ours.p_value == pytest.approx(_brute_force_p(list(MATCHED), list(better), list(GOLD), list(GOLD)))
+
+
+def test_permutation_at_n_32_enumerates_the_pairs_that_differ() -> None:
+    """Swapping an equal pair changes nothing, so the 2**32 arrangements are 2**22 copies of the 2**10 of the differing pairs."""
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 5, 32).astype(float)
+    den = np.full(32, 4.0)
+    b = a.copy()
+    b[:10] = np.minimum(a[:10] + rng.integers(-1, 3, 10), 4)
+    b[0], b[1] = a[0] + 1, a[1] - 1  # at least some differ both ways
+    k = int((a != b).sum())
+    ours = paired_permutation(a, b, den, den)
+    expected = _brute_force_p(list(a[a != b]) + [0.0] * 0, list(b[a != b]), list(den[a != b]), list(den[a != b]))
+    # the brute force over the differing pairs alone has other totals; shift by the equal pairs' sums
+    same = a == b
+    def stat_full(x, y):
+        return y.sum() / den.sum() - x.sum() / den.sum()
+    null = []
+    for swaps in itertools.product((False, True), repeat=k):
+        x, y = a.copy(), b.copy()
+        idx = np.flatnonzero(~same)
+        for i, s in zip(idx, swaps, strict=True):
+            if s:
+                x[i], y[i] = b[i], a[i]
+        null.append(stat_full(x, y))
+    observed = stat_full(a, b)
+    expected = min(1.0, 2 * min(np.mean(np.array(null) <= observed + 1e-12), np.mean(np.array(null) >= observed - 1e-12)))
+    assert ours.exact and ours.arrangements == 2**k and ours.method == f"exact: all {2**k} arrangements"
+    assert ours.p_value == pytest.approx(expected)
+
+
+def test_permutation_beyond_the_enumerable_says_monte_carlo_and_its_draws() -> None:
+    rng = np.random.default_rng(1)
+    a = rng.normal(0.5, 0.2, MAX_EXACT_PAIRS + 5)
+    result = paired_permutation(a, a + 0.05, resamples=999)
+    assert not result.exact and result.arrangements == 999 and result.method == "Monte Carlo: 999 draws"
 
 
 def test_comparing_a_run_with_itself_finds_no_difference() -> None:
     same = compare_paired(BINARY, BINARY)
-    assert (same.difference, same.p_value, same.within_noise, same.ci) == (0.0, 1.0, True, (0.0, 0.0))
+    assert (same.difference, same.p_value, same.within_noise, same.ci, same.verdict) == (0.0, 1.0, True, None, "no difference")
     ratio = compare_paired(MATCHED, MATCHED, GOLD, GOLD)
     assert ratio.test == "paired_permutation" and ratio.p_value == 1.0 and ratio.within_noise
 
@@ -88,7 +183,31 @@ def test_a_large_paired_difference_is_not_noise() -> None:
     result = compare_paired(a, b)
     assert result.test == "mcnemar_exact" and result.difference == pytest.approx(28 / 32)
     assert result.p_value == pytest.approx(stats.binomtest(28, 28, 0.5).pvalue) and not result.within_noise
-    assert result.ci[0] > 0.5
+    assert result.ci[0] > 0.5 and result.verdict == "B higher"
+
+
+@pytest.mark.parametrize("n", [12, 32])
+def test_mcnemar_interval_excludes_0_exactly_when_the_test_rejects(n: int) -> None:
+    """One verdict: for every split of the discordant pairs, the interval and the exact test agree."""
+    for only_a in range(n + 1):
+        for only_b in range(n + 1 - only_a):
+            a = np.array([1] * only_a + [0] * only_b + [1] * (n - only_a - only_b))
+            b = np.array([0] * only_a + [1] * only_b + [1] * (n - only_a - only_b))
+            result = compare_paired(a, b)
+            rejects = only_a + only_b > 0 and stats.binomtest(only_b, only_a + only_b, 0.5).pvalue < 0.05
+            assert result.within_noise != rejects
+            excludes = result.ci is not None and (result.ci[0] > 0 or result.ci[1] < 0)
+            assert excludes == rejects, (only_a, only_b, result.ci)
+            assert not result.interval_disagrees
+
+
+def test_a_bootstrap_interval_that_disagrees_with_the_test_is_flagged_and_the_verdict_is_the_tests() -> None:
+    a = np.array([0.5] * 10 + [0.4, 0.6])
+    b = a.copy()
+    b[:3] += 0.1  # three small gains: the bootstrap interval excludes 0, the exact test cannot reject with k = 3
+    result = compare_paired(a, b)
+    assert result.p_value == pytest.approx(0.25) and result.verdict == "within noise"
+    assert result.ci is not None and result.ci[0] > 0 and result.interval_disagrees
 
 
 def test_paired_ratio_difference_resamples_both_runs_together() -> None:
@@ -98,10 +217,39 @@ def test_paired_ratio_difference_resamples_both_runs_together() -> None:
     assert 0 < result.ci[0] <= result.difference <= result.ci[1]
 
 
-def test_minimal_detectable_difference_matches_the_normal_formula() -> None:
+def _brute_force_power(n: int, rate: float, difference: float, correlation: float) -> float:
+    """Every outcome (both pass, only A, only B, neither) of n paired samples, with SciPy's exact test on each."""
+    p_a, p_b = rate - difference / 2, rate + difference / 2
+    both = p_a * p_b + correlation * np.sqrt(p_a * (1 - p_a) * p_b * (1 - p_b))
+    both = min(max(both, max(0.0, p_a + p_b - 1)), min(p_a, p_b))
+    only_a, only_b = p_a - both, p_b - both
+    rest = 1 - only_a - only_b
+    total = 0.0
+    for x in range(n + 1):
+        for y in range(n + 1 - x):
+            if x + y and stats.binomtest(y, x + y, 0.5).pvalue < 0.05:
+                total += stats.multinomial.pmf([x, y, n - x - y], n, [only_a, only_b, rest])
+    return total
+
+
+@pytest.mark.parametrize(("n", "rate", "difference", "correlation"), [(10, 0.5, 0.4, 0.0), (14, 0.3, 0.3, 0.5), (20, 0.7, 0.25, 0.2)])
+def test_mcnemar_power_is_the_exact_tests_by_enumeration(n: int, rate: float, difference: float, correlation: float) -> None:
+    assert mcnemar_power(n, rate, difference, correlation) == pytest.approx(_brute_force_power(n, rate, difference, correlation))
+
+
+@pytest.mark.parametrize(("rate", "correlation"), [(0.5, 0.0), (0.5, 0.5), (0.3, 0.0)])
+def test_minimal_detectable_difference_reaches_80_percent_power_of_the_exact_test(rate: float, correlation: float) -> None:
+    difference = minimal_detectable_difference(32, rate, correlation)
+    assert difference is not None
+    assert _brute_force_power(32, rate, difference, correlation) >= 0.8
+    assert _brute_force_power(32, rate, difference - DIFFERENCE_STEP, correlation) < 0.8
     z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
-    assert minimal_detectable_difference(32) == pytest.approx(z * np.sqrt(0.5 / 32))
-    assert minimal_detectable_difference(32, correlation=0.5) < minimal_detectable_difference(32)
+    normal = z * np.sqrt(2 * rate * (1 - rate) * (1 - correlation) / 32)
+    assert _brute_force_power(32, rate, normal, correlation) < 0.75  # the normal approximation promises too much
+
+
+def test_too_few_samples_reach_no_power() -> None:
+    assert minimal_detectable_difference(5) is None  # 5 discordant pairs all one way: p = 0.0625
     with pytest.raises(ValueError):
         minimal_detectable_difference(0)
 

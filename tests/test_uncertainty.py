@@ -91,7 +91,7 @@ def test_the_registered_f1s_are_the_micro_f1s_and_their_clustered_intervals(resu
         expected = f1_scores([r.explanation["f1_counts"] for r in members])
         assert {k: summary[k] for k in F1_KEYS} == expected  # to the last bit
         keys = list(summary)
-        assert keys[keys.index("dataflow_f1") :] == [*F1_KEYS, "errors", "stderr", "ci"]
+        assert keys[keys.index("dataflow_f1") :] == [*F1_KEYS, "errors", "stderr", "ci", "ci_method"]
         assert not [k for k in keys if k.startswith("n_") and k[2:] in F1_KEYS]
         counts = [r.explanation["f1_counts"]["dataflow"] for r in members]
         reference = ratio_estimate([2 * tp for tp, _, _ in counts], [2 * tp + fp + fn for tp, fp, fn in counts], 300, 2)
@@ -123,3 +123,22 @@ def test_exec_match_over_one_runnable_gold_says_why_it_has_no_interval(results: 
     assert any(line.startswith("(n=1):") and "gold program runs" in line for line in lines)
     plain = uncertainty_section(add_uncertainty(aggregate(results), results, resamples=200), metric_titles())
     assert not any("(n=1)" in line for line in plain)
+
+
+def test_results_and_report_say_which_interval_each_metric_has(results: list[SampleResult]) -> None:
+    document = results_document(results, meta={"bootstrap": 300})
+    overall = document.metrics["overall"]
+    assert overall["ci_method"]["arg_match_full"] == "wilson" and overall["ci_method"]["arg_match_functions"] == "bca_bootstrap"
+    text = render_report(document)
+    assert "- Wilson score interval (0/1 per sample): Arg Match (full)" in text and "- BCa bootstrap over samples" in text
+
+
+def test_a_perfect_domain_gets_an_interval_of_nonzero_width(results: list[SampleResult]) -> None:
+    perfect = [r for r in results if r.explanation.get("errors") == []]
+    metrics = add_uncertainty(aggregate(perfect), perfect, resamples=300)
+    assert metrics["overall"]["n_samples"] >= 2
+    for group in (g for g in metrics.values() if g["n_samples"] >= 2):
+        for name in ("arg_match_full", "arg_match_functions"):
+            lo, hi = group["ci"][name]
+            assert group[name] == 1.0 and hi == 1.0 and lo < 0.9 and group["stderr"][name] is None
+        assert group["ci_method"]["arg_match_functions"] == "wilson_samples"

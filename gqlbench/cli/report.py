@@ -46,14 +46,18 @@ __all__ = ["report"]
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write the comparisons (and power note) to this JSON file.",
 )
-@click.option("--power", is_flag=True, help="Print how large a difference in a 0/1 metric the samples can detect at 80% power.")
+@click.option(
+    "--power",
+    is_flag=True,
+    help="Print how large a difference in a 0/1 metric the samples can detect at 80% power of McNemar's exact test.",
+)
 @click.option("--power-n", type=click.IntRange(min=1), help="Samples for --power [default: the first run's, else 32].")
 @click.option(
     "--bootstrap",
     default=DEFAULT_RESAMPLES,
     show_default=True,
     type=click.IntRange(min=1),
-    help="Resamples of the paired bootstrap intervals and permutation tests.",
+    help="Resamples of the paired bootstrap intervals, and draws of permutation tests too large to enumerate.",
 )
 @click.option("--price-in", type=click.FloatRange(min=0), default=None, help="USD per million prompt tokens: recompute each run's cost.")
 @click.option("--price-out", type=click.FloatRange(min=0), default=None, help="USD per million completion tokens.")
@@ -75,10 +79,11 @@ def report(
     Each RUN_DIR is a folder written by `gqlbench run` or `gqlbench evaluate --out`.
     Runs are labelled by model, prompt style and split from their config.json,
     or by the folder name when there is none. With two or more runs, each run
-    is compared with the first on their shared samples: the difference, a
-    paired bootstrap 95% interval and an exact p-value per metric (McNemar's
-    test for 0/1 metrics, a paired permutation test otherwise). Runs with the
-    same label (e.g. different --seed) are also summarised as mean ± sd.
+    is compared with the first on their shared samples (with a warning when
+    they share fewer than all): per metric the difference, its 95% interval,
+    one test's p-value (McNemar's exact test for 0/1 metrics, a paired
+    permutation test otherwise) and the one verdict that p-value gives. Runs
+    with the same label (e.g. different --seed) are also summarised as mean ± sd.
     """
     if not run_dirs and not power:
         raise click.UsageError("give at least one RUN_DIR, or --power")
@@ -109,6 +114,7 @@ def report(
         rows = power_table(n)
         click.echo("\n" + render_power(rows))
         document["power"] = rows
+        document["power_test"] = "mcnemar_exact, power computed exactly by enumeration"
     if json_out is not None:
         json_out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
         click.echo(f"wrote {json_out}")

@@ -1,9 +1,17 @@
-"""The comparison page of several runs: metrics side by side, a per-sample pass/fail grid, programs across runs."""
+"""The comparison page of several runs: metrics side by side, paired differences, a pass/fail grid, programs across runs.
+
+Each run after the first is compared with the first on their shared samples
+(:func:`gqlbench.compare.compare_runs`, the same numbers as ``gqlbench
+report``): the paired difference, its interval, the test's p-value and the one
+verdict it gives, with a warning when the runs share fewer than all samples.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from gqlbench.compare import HEADERS, VERDICT_NOTE, compare_runs, comparison_cells, shared_warning
 from gqlbench.metrics import metric_titles
 from gqlbench.viewer.charts import grouped_bars
 from gqlbench.viewer.data import (
@@ -41,6 +49,26 @@ def _metrics(runs: Sequence[RunView]) -> str:
         if c in titles
     }
     return tables + grouped_bars(chart_data, "overall metrics by run", "{:.3f}")
+
+
+def _paired(runs: Sequence[RunView], comparisons: Sequence[Mapping[str, Any]]) -> str:
+    """Run i minus the first run on their shared samples, one table per pair."""
+    titles = metric_titles()
+    order = {name: i for i, name in enumerate(titles)}
+    parts = ["<h2>Paired differences (B - A on shared samples)</h2>"]
+    for run, comparison in zip(runs[1:], comparisons, strict=True):
+        head = f"<h3>A = {esc(runs[0].label)}, B = {esc(run.label)}: {comparison['shared']} shared samples</h3>"
+        warning = shared_warning(comparison)
+        if warning:
+            head += f'<p class="badge fail"><b>{esc(warning)}</b></p>'
+        rows = []
+        for name, entry in sorted(comparison["metrics"].items(), key=lambda item: order.get(item[0], len(order))):
+            cells = comparison_cells(titles.get(name, name), entry, digits=3)
+            rows.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
+        table = (f'<table class="metrics compare"><thead><tr>{"".join(f"<th>{esc(h)}</th>" for h in HEADERS)}</tr></thead>'
+                 f"<tbody>{''.join(rows)}</tbody></table>")
+        parts.append(head + (table if rows else "<p>Fewer than two shared samples: nothing to compare.</p>"))
+    return "".join(parts) + f"<p>{esc(VERDICT_NOTE)}</p>"
 
 
 def _grid(runs: Sequence[RunView], ids: list[str]) -> str:
@@ -100,5 +128,11 @@ def _sample(runs: Sequence[RunView], sample_id: str) -> str:
 def comparison_pages(runs: Sequence[RunView]) -> str:
     """The comparison's overview section and one section per shared sample."""
     ids = shared_ids(runs)
-    overview = f'<section class="page" id="compare"><h1>Comparison of {len(runs)} runs</h1><h2>Metrics</h2>{_metrics(runs)}{_grid(runs, ids)}</section>'
+    comparisons = [compare_runs(runs[0].results, run.results) for run in runs[1:]]
+    warnings = [(run, shared_warning(c)) for run, c in zip(runs[1:], comparisons, strict=True)]
+    banner = "".join(f'<p class="badge fail"><b>{esc(run.label)}: {esc(w)}</b></p>' for run, w in warnings if w)
+    overview = (
+        f'<section class="page" id="compare"><h1>Comparison of {len(runs)} runs</h1>{banner}<h2>Metrics</h2>{_metrics(runs)}'
+        f"{_paired(runs, comparisons)}{_grid(runs, ids)}</section>"
+    )
     return overview + "".join(_sample(runs, sample_id) for sample_id in ids)

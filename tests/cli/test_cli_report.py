@@ -82,7 +82,9 @@ def test_two_runs_of_the_same_predictions_show_no_difference(
     assert main(["report", *map(str, twins), "--bootstrap", "500", "--json", str(out)]) == 0
     text = capsys.readouterr().out
     rows = [cells(line) for line in text.splitlines() if line.startswith("| Arg Match (full)")]
-    assert rows and rows[0][3:8] == ["+0.0000", "[+0.00, +0.00]", "1", "McNemar exact", "no difference"]
+    # no discordant pair: no interval (a zero-width one would claim certainty), and one verdict
+    assert rows and rows[0][3:9] == ["+0.0000", "-", "none", "1", "McNemar exact", "no difference"]
+    assert "WARNING" not in text
     assert "mean ± sd" in text  # same label twice: a repeated configuration
     document = json.loads(out.read_text())
     (comparison,) = document["comparisons"]
@@ -100,13 +102,16 @@ def test_samples_only_one_run_has_are_named(
     (comparison,) = json.loads(out.read_text())["comparisons"]
     scored = json.loads((twins[0] / "results.json").read_text())["metrics"]["overall"]["n_samples"]
     assert comparison["shared"] + len(comparison["only_a"]) + len(comparison["only_b"]) >= scored
+    if comparison["only_a"] or comparison["only_b"]:
+        assert f"WARNING: the runs share only {comparison['shared']} samples" in capsys.readouterr().out
+    assert all(m["verdict"] in ("no difference", "within noise", "A higher", "B higher") for m in comparison["metrics"].values())
 
 
 def test_power_note_without_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", "--power"]) == 0
     text = capsys.readouterr().out
-    assert "on 32 paired samples" in text
-    assert "| 0.50          | 0.0                      | 0.350" in text
+    assert "on 32 paired samples" in text and "McNemar's exact test" in text and "normal approximation" not in text
+    assert "| 0.50          | 0.0                      | 0.376" in text  # the normal approximation's 0.350 has 73% power
 
 
 def test_lone_surrogate_escapes_in_run_files_are_printed_replaced(

@@ -79,6 +79,7 @@ def test_records_name_the_call_the_argument_and_both_values(catalog) -> None:
         "expected": "'Love Mariah'",
         "got": "'Mariah Mix'",
         "detail": None,
+        "consequence_of": None,
     }
     (source,) = errors_of(PROGRAMS["wrong_source"], catalog)
     assert (source.expected, source.detail) == ("GET_me#1.id", "reads GET_search#1.tracks.items[0].id")
@@ -147,3 +148,40 @@ def test_a_catalog_function_not_offered_is_hallucinated_only_when_the_offer_is_k
     assert [(e.kind, e.got) for e in offered if e.got == other] == [("hallucinated_function", other)]
     distractor = classify(gold, predicted, catalog, offered=[*sample.function_names, other])
     assert [e.kind for e in distractor if e.got == other] == ["wrong_function"]  # offered, just not needed
+
+
+@pytest.mark.parametrize(
+    ("change", "root"),
+    [
+        (("user_id=me.id", "user_id=me.idd"), "invalid_field"),  # a bad field passed on as an argument
+        (('uris=",".join([t.uri for t in r.tracks.items[:3]])', "uris=r.tracks.items.uri"), "invalid_field"),  # no index
+        (("me = GET_me()", "me = GET_mee()"), "hallucinated_function"),  # a misspelled function name
+    ],
+)
+def test_what_follows_from_a_defect_is_a_consequence_and_not_counted(change: tuple[str, str], root: str, catalog) -> None:
+    errors = errors_of(GOLD.replace(*change), catalog)
+    follow = [e for e in errors if e.kind == "wrong_source"]
+    assert [e.consequence_of for e in follow] == [root]
+    assert count_kinds(errors).get("wrong_source", 0) == 0 and count_kinds(errors)[root] == 1
+    assert follow[0].to_json()["consequence_of"] == root
+
+
+def test_independent_calls_swapped_are_a_wrong_order(catalog) -> None:
+    search = 'r = GET_search(q="Mariah Carey", type="track")\n'
+    swapped = GOLD.replace(search + "me = GET_me()\n", "me = GET_me()\n" + search)
+    errors = errors_of(swapped, catalog)
+    assert [(e.kind, e.call, e.expected, e.got) for e in errors] == [("wrong_order", "GET_me#1", "GET_search", "GET_me")]
+
+
+def test_the_sandbox_stopping_on_a_defect_already_named_statically_is_a_consequence(catalog) -> None:
+    from gqlbench.metrics.diagnose import with_exec_errors
+
+    code = PROGRAMS["invalid_field"]
+    trace = Trace(domain="spotify", calls=[], error=ExecError(kind="unknown_field", message="no field 'nam'", line=5))
+    errors = errors_of(code, catalog, trace=trace)
+    assert [(e.kind, e.consequence_of) for e in errors] == [("invalid_field", None), ("unknown_field", "invalid_field")]
+    assert count_kinds(errors) == {"invalid_field": 1}
+    stored = with_exec_errors({"errors": [e.to_json() for e in errors_of(code, catalog)]}, trace)
+    assert count_kinds(stored["errors"]) == {"invalid_field": 1} and stored["errors"][-1]["consequence_of"] == "invalid_field"
+    unrelated = Trace(domain="spotify", calls=[], error=ExecError(kind="not_found", message="no track", line=5))
+    assert count_kinds(errors_of(code, catalog, trace=unrelated)) == {"invalid_field": 1, "not_found": 1}

@@ -139,3 +139,22 @@ def test_the_configuration_shows_a_mapping_one_setting_per_line_as_json(awkward_
     overview = overview[: overview.index("</section>")]
     assert "<code>seed: 0</code>" in overview and "<code>name: &quot;stub&quot;</code>" in overview, overview[:2000]
     assert "{&#x27;" not in overview and "{'" not in overview  # no Python dict reprs
+
+
+def test_the_comparison_page_shows_paired_differences_and_warns_about_unshared_samples(awkward_run: Path, gold_run: Path) -> None:
+    """A 32-sample run beside a 6-sample run: the difference, interval, p-value and verdict on the 6 shared, said loudly."""
+    def overview(html: str) -> str:
+        start = html.index('<section class="page" id="compare">')
+        return html[start : html.index("</section>", start)]
+
+    compare = overview(render_report([load_run_view(gold_run), load_run_view(awkward_run)]))
+    assert "Paired differences" in compare and "6 shared samples" in compare
+    assert "WARNING: the runs share only 6 samples (A has 32, B has 6)" in compare
+    paired = compare[compare.index("Paired differences") :]
+    row = re.search(r"<tr><td>Arg Match \(full\)</td>(.*?)</tr>", paired)
+    assert row is not None
+    cells = re.findall(r"<td>(.*?)</td>", row.group(1))
+    assert cells[0] == "1.0000" and cells[-2] == "McNemar exact" and cells[-1] in ("within noise", "A higher")
+    assert re.fullmatch(r"[0-9.e-]+", cells[-3])  # the test's p-value
+    full = overview(render_report([load_run_view(gold_run), load_run_view(gold_run)]))
+    assert "WARNING" not in full and "no difference" in full
