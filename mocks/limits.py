@@ -45,6 +45,8 @@ class QueryLimits:
     max_cost: int = 5000
     max_tokens: int = 10_000
     max_seconds: float = 30.0
+    max_body_bytes: int = 1_048_576
+    read_timeout: float = 10.0
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ import sys
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.errors import NotFound
-from gqlbench.mocks.world import World, load_fixture, stable_int, stable_token
+from gqlbench.mocks.errors import BadArguments, NotFound
+from gqlbench.mocks.resolvers import answer
+from gqlbench.mocks.world import _FRESH, FRESH_KEPT, MAX_SEARCH_CHARS, World, load_fixture, stable_int, stable_token
 
 
 def test_stable_values_do_not_depend_on_the_process() -> None:
@@ -95,3 +96,22 @@ def test_a_fixture_that_is_not_json_names_the_line(tmp_path) -> None:
     path.write_text('{\n  "movies": [\n}')
     with pytest.raises(GqlbenchError, match=r"tmdb.json:3: .*not valid JSON"):
         World.create("tmdb", fixture=path)
+
+
+@pytest.mark.parametrize(("domain", "function", "param"), [
+    ("tmdb", "GET_search_movie", "query"), ("spotify", "GET_search", "q"), ("library", "GET_search_books", "q")])
+def test_a_search_text_over_the_limit_is_bad_arguments_naming_the_parameter(domain: str, function: str, param: str) -> None:
+    world = World.create(domain)
+    extra = {"type": "artist"} if domain == "spotify" else {}
+    before = world.digest()
+    with pytest.raises(BadArguments, match=rf"^{param} is 299,999 characters long, over the mock's limit of 1,000 "):
+        answer(world, function, {param: "ab " * 100_000, **extra})  # stripped: 299,999
+    assert world.digest() == before  # refused before anything was made for it
+    assert answer(world, function, {param: "x" * MAX_SEARCH_CHARS, **extra})  # the longest text that is taken
+
+
+def test_resets_with_ever_new_seeds_keep_a_bounded_number_of_fresh_worlds() -> None:
+    for seed in range(1000, 1000 + FRESH_KEPT + 5):
+        World.create("library", seed)
+    assert len(_FRESH) <= FRESH_KEPT
+    assert World.create("library", 1000).digest() == World.create("library", 1000).digest()
