@@ -210,11 +210,19 @@ def _is_client_error(record: logging.LogRecord) -> bool:
 _LOGGER.addFilter(lambda record: not _is_client_error(record))
 
 
+MAX_ERROR_CHARS = 1_000
+"""Longest error message sent back: a message quotes the value it refuses, and 100 aliases quoting a 1 MB
+variable made one request's answer 100 MB."""
+
+
 def _format_error(error: GraphQLError, debug: bool = False) -> dict[str, Any]:
-    """Ariadne's error format plus ``extensions.kind`` for the mock's own errors."""
+    """Ariadne's error format plus ``extensions.kind`` for the mock's own errors, its message bounded."""
     formatted = format_error(error, debug)
     if isinstance(error.original_error, MockError):
         formatted.setdefault("extensions", {})["kind"] = error.original_error.kind
+    message = formatted.get("message")
+    if isinstance(message, str) and len(message) > MAX_ERROR_CHARS:
+        formatted["message"] = f"{message[:MAX_ERROR_CHARS]}... ({len(message):,} characters, cut)"
     return formatted
 
 

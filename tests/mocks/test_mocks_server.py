@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -288,3 +289,14 @@ def test_reset_takes_only_an_integer_seed_in_range(seed: str, caplog: pytest.Log
     assert client.post("/reset", content=b'{"seed": 2147483647}').json()["seed"] == 2**31 - 1
     assert client.post("/reset", content=b'{"seed": -7}').json()["seed"] == -7
     assert client.post("/reset").json()["seed"] == -7  # no body: the current seed
+
+
+def test_error_messages_quoting_a_huge_value_are_cut_so_aliases_do_not_multiply_it() -> None:
+    # Each of 20 aliases quoted the whole 500 KB variable in its error: a 10 MB answer to a 500 KB request.
+    query = "query q($v: String) { " + " ".join(
+        f'a{i}: GET_me_following(type: $v, spotify_access_token: "t") {{ __typename }}' for i in range(20)) + " }"
+    answer = _client(domain="spotify").post("/graphql", json={"query": query, "variables": {"v": "x" * 500_000}})
+    errors = answer.json()["errors"]
+    assert len(errors) == 20 and len(answer.content) < 40_000
+    assert errors[0]["message"].startswith("type must be 'artist' (the only type Spotify lists), got 'xxx")
+    assert re.search(r"\.\.\. \(500,\d{3} characters, cut\)$", errors[0]["message"]), errors[0]["message"][-60:]
