@@ -11,7 +11,7 @@ world that lives as long as the server:
   ``Acknowledgement { ok status_code }``;
 * ``mutation { resetWorld(seed: 0) }`` or ``POST /reset`` (optional JSON body
   ``{"seed": 0}``) puts the world back to its fresh state; a seed is an
-  integer in GraphQL's ``Int`` range (:data:`SEED_RANGE`).
+  integer in GraphQL's ``Int`` range (:data:`~gqlbench.mocks.limits.SEED_RANGE`).
 
 One request cannot take the server down: its body is bounded in size and in
 the time it takes to arrive (:mod:`gqlbench.mocks.http_edge`); it is refused
@@ -54,19 +54,16 @@ from gqlbench.mocks.errors import MockError
 from gqlbench.mocks.explorer import OfflineExplorer
 from gqlbench.mocks.fairlock import FairLock
 from gqlbench.mocks.http_edge import BadJSON, JSONOnly, ReadLimits, load_json
-from gqlbench.mocks.limits import QueryLimits, parse_limited, validate_limited
+from gqlbench.mocks.limits import SEED_RANGE, QueryLimits, parse_limited, validate_limited
 from gqlbench.mocks.resolvers import build_mock_schema
 from gqlbench.mocks.world import World
 from gqlbench.records import FunctionSpec
 
-__all__ = ["SEED_RANGE", "MockServer", "create_app", "parse_seed"]
+__all__ = ["MockServer", "create_app", "parse_seed"]
 
 T = TypeVar("T")
 _GRAPHQL_NAME = re.compile(r"^[_A-Za-z][_0-9A-Za-z]*$")
 _GRAPHQL_TYPES = {"string": "String", "integer": "Int", "number": "Float", "boolean": "Boolean"}
-SEED_RANGE = (-(2**31), 2**31 - 1)
-"""Seeds ``POST /reset`` and ``--seed`` take: GraphQL's ``Int``, as ``resetWorld(seed:)`` has."""
-
 
 def parse_seed(value: Any) -> int | None:
     """A seed from a client (None: keep the current one), or ValueError saying what a seed must be."""

@@ -211,7 +211,11 @@ class World:
         if (kind, key) not in self.completed:
             self.completed.add((kind, key))
             if self.model is not None:
-                self.model.complete(self, kind, record)
+                interrupt, self.interrupt = self.interrupt, None  # a record is completed whole, never in part
+                try:
+                    self.model.complete(self, kind, record)
+                finally:
+                    self.interrupt = interrupt
         return record
 
     def find(self, kind: str, predicate: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:

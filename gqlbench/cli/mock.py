@@ -8,12 +8,11 @@ from typing import Any
 import click
 
 from gqlbench.display import escape_controls
-from gqlbench.mocks.limits import QueryLimits
+from gqlbench.mocks.limits import SEED_RANGE, QueryLimits
 
 __all__ = ["mock"]
 
 _LIMITS = QueryLimits()
-_SEEDS = click.IntRange(-(2**31), 2**31 - 1)  # GraphQL's Int, as resetWorld(seed:) and POST /reset take
 
 
 class _EscapedRecord(logging.Filter):
@@ -47,7 +46,7 @@ def mock() -> None:
 @click.option("--domain", required=True, help="Domain to serve (see `gqlbench domains`).")
 @click.option("--port", type=int, default=8080, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind; keep 127.0.0.1 unless others must reach it.")
-@click.option("--seed", type=_SEEDS, default=0, show_default=True, help="Seed of the world (same seed, same answers).")
+@click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True, help="Seed of the world (same seed, same answers).")
 @click.option("--max-depth", type=click.IntRange(1), default=_LIMITS.max_depth, show_default=True,
               help="Deepest field nesting a query may have (GraphiQL's introspection needs 15).")
 @click.option("--max-aliases", type=click.IntRange(0), default=_LIMITS.max_aliases, show_default=True,

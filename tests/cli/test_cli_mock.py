@@ -34,7 +34,9 @@ def test_help_documents_the_limits_and_their_defaults() -> None:
     for option, default in [("--max-depth", "20"), ("--max-aliases", "100"), ("--max-cost", "5000"),
                             ("--max-tokens", "10000"), ("--max-seconds", "30"), ("--max-body-bytes", "1048576"),
                             ("--read-timeout", "10")]:
-        line = next(line for line in text.splitlines() if line.lstrip().startswith(option))
+        lines = [line for line in text.splitlines() if line.lstrip().startswith(option)]
+        assert lines, text
+        line = lines[0]
         assert f"default: {default}" in line or f"default:\n{default}" in line, line
 
 
@@ -187,3 +189,8 @@ def test_client_text_in_what_the_server_logs_is_escaped(monkeypatch: pytest.Monk
     assert "handler failed on" in logged and "Traceback" in logged  # the server's own fault is shown ...
     assert "\\x1b]0;owned\\x07\\x1b[2J\\x9b31m" in logged  # ... with the client's text escaped
     assert not any(character in logged for character in "\x1b\x07\x9b")
+
+
+def test_a_seed_outside_graphqls_int_is_refused_before_anything_starts() -> None:
+    result = CliRunner().invoke(cli, ["mock", "serve", "--domain", "no-such-domain", "--seed", str(2**31)])
+    assert result.exit_code == 2 and "2147483648 is not in the range -2147483648<=x<=2147483647" in result.output
