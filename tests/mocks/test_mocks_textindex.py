@@ -75,18 +75,11 @@ def test_a_search_reads_each_candidates_text_once_however_many_words_it_has() ->
     assert len(reads) == indexed + 10  # each record once to index it, each candidate once to check it
 
 
-def test_an_interrupted_index_update_goes_on_where_it_stopped() -> None:
+def test_an_interrupted_index_update_goes_on_where_it_stopped(budget: Any) -> None:
     table = {str(i): {"id": i, "name": f"name {i}"} for i in range(100)}
-    steps: list[int] = []
-
-    def step() -> None:
-        steps.append(1)
-        if len(steps) == 40:
-            raise TimeoutError("over budget")
-
     index = TermIndex(lambda r: trigrams(r["name"]))
     with pytest.raises(TimeoutError):
-        index.candidates(table, trigrams("name 7"), step)
+        index.candidates(table, trigrams("name 7"), budget(39))
     assert len(index.keys) == 39  # the records whose postings are all in
     fresh = TermIndex(lambda r: trigrams(r["name"]))
     for terms in (trigrams("name 7"), trigrams("e 99"), set()):
@@ -94,16 +87,9 @@ def test_an_interrupted_index_update_goes_on_where_it_stopped() -> None:
     assert index.postings == fresh.postings
 
 
-def test_a_world_interrupt_stops_a_search_and_leaves_it_answering_as_before() -> None:
+def test_a_world_interrupt_stops_a_search_and_leaves_it_answering_as_before(budget: Any) -> None:
     world = World.create("spotify")
-    calls: list[int] = []
-
-    def interrupt() -> None:
-        calls.append(1)
-        if len(calls) > 3:
-            raise TimeoutError("over budget")
-
-    world.interrupt = interrupt
+    world.interrupt = budget(3)
     with pytest.raises(TimeoutError):
         world.search("artist", ["a"], lambda r: str(r["name"]))
     world.interrupt = None
