@@ -39,7 +39,7 @@ from gqlbench.mocks.kinds import KEY_WORDS, entity_kind, known_kinds, list_objec
 from gqlbench.mocks.render import CHILDREN, Renderer
 from gqlbench.mocks.resolvers import generate_value
 from gqlbench.mocks.rules import Rule, payload_type
-from gqlbench.mocks.world import Handler, World
+from gqlbench.mocks.world import Handler, World, search_text
 
 __all__ = ["COUNT_FIELDS", "GenericModel", "domain_schema"]
 
@@ -364,7 +364,7 @@ class GenericModel:
 
     def _search(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         kind = rule.kind or "item"
-        text = str(args.get(rule.text_param or "q") or "").strip()
+        text = search_text(args.get(rule.text_param or "q") or "", rule.text_param or "q")
         if not text:
             raise BadArguments(f"{rule.text_param} is empty; pass the words to search for")
         filters = {_kind_of_param(k): str(v) for k, v in _plain_args(args).items()
@@ -379,13 +379,14 @@ class GenericModel:
 
     def _matches(self, world: World, kind: str, entity_id: str, record: dict[str, Any], text: str,
                  filters: dict[str, str]) -> bool:
-        words = _words(self._text(world, kind, record))
+        world.checkpoint()
+        words = set(_words(self._text(world, kind, record)))
         if not all(w in words for w in _words(text)):
             return False
         links = world.state.get("links", {}).get(f"{kind}:{entity_id}", {})
         for other, wanted in filters.items():
             names = " ".join(self._text(world, other, world.table(other).get(i, {})) for i in links.get(other, []))
-            if not all(w in _words(names) for w in _words(wanted)):
+            if not set(_words(wanted)) <= set(_words(names)):
                 return False
         return True
 

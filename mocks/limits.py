@@ -6,7 +6,9 @@ for minutes. A request is now measured on its syntax tree, fragments expanded
 extra to measure): its depth, its aliases, and its cost (one per field, plus
 :data:`CALL_COST` per endpoint call, the root fields that run the world). A
 request over a limit gets one GraphQL error naming the limit, the request's
-value and the command-line option that raises it; nothing runs.
+value and the command-line option that raises it; nothing runs. The same
+:class:`QueryLimits` carries the HTTP bounds checked before a request is
+parsed (body size, time to arrive: :mod:`gqlbench.mocks.http_edge`).
 """
 
 from __future__ import annotations
@@ -30,10 +32,13 @@ from graphql import (
 )
 from graphql.validation import ASTValidationRule, ValidationContext
 
-__all__ = ["CALL_COST", "QueryLimits", "QueryMeasure", "limits_rule", "measure", "parse_limited", "validate_limited"]
+__all__ = ["CALL_COST", "SEED_RANGE", "QueryLimits", "QueryMeasure", "limits_rule", "measure", "parse_limited", "validate_limited"]
 
 CALL_COST = 10
 """Extra cost of a root field: it runs an endpoint's handler, not just a lookup."""
+
+SEED_RANGE = (-(2**31), 2**31 - 1)
+"""Seeds the server takes (``--seed``, ``POST /reset``): GraphQL's ``Int``, as ``resetWorld(seed:)`` has."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,8 @@ class QueryLimits:
     max_cost: int = 5000
     max_tokens: int = 10_000
     max_seconds: float = 30.0
+    max_body_bytes: int = 1_048_576
+    read_timeout: float = 10.0
 
 
 @dataclass(frozen=True)

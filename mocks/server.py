@@ -10,21 +10,25 @@ world that lives as long as the server:
 * endpoints without a response schema are ``Mutation`` fields returning
   ``Acknowledgement { ok status_code }``;
 * ``mutation { resetWorld(seed: 0) }`` or ``POST /reset`` (optional JSON body
-  ``{"seed": 0}``) puts the world back to its fresh state.
+  ``{"seed": 0}``) puts the world back to its fresh state; a seed is an
+  integer in GraphQL's ``Int`` range (:data:`~gqlbench.mocks.limits.SEED_RANGE`).
 
-One request cannot take the server down: it is refused before it runs when
-it exceeds the :class:`~gqlbench.mocks.limits.QueryLimits` (depth, aliases,
-cost, tokens), it runs in a worker thread so the server keeps answering
-others, the world's handlers run one at a time under a lock, and it stops
-with a GraphQL error when it runs over its time budget or the server is
-told to stop (:meth:`MockServer.stop`, on SIGTERM or Ctrl+C).
+One request cannot take the server down: its body is bounded in size and in
+the time it takes to arrive (:mod:`gqlbench.mocks.http_edge`); it is refused
+before it runs when it exceeds the :class:`~gqlbench.mocks.limits.QueryLimits`
+(depth, aliases, cost, tokens); it runs in a worker thread so the server keeps
+answering others; the world's handlers run one at a time under a lock handed
+over first come, first served (:class:`~gqlbench.mocks.fairlock.FairLock`), so
+a long request waits its turn between its fields; and it stops with a GraphQL
+error when it runs over its time budget or the server is told to stop
+(:meth:`MockServer.stop`, on SIGTERM or Ctrl+C), checked before each field and
+inside a lookup endpoint's searches and lookups (:attr:`World.interrupt`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 import threading
@@ -36,8 +40,10 @@ import anyio.to_thread
 from ariadne import MutationType, format_error, graphql_sync
 from ariadne.asgi import GraphQL
 from ariadne.asgi.handlers import GraphQLHTTPHandler
+from ariadne.exceptions import HttpBadRequestError
 from graphql import GraphQLError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
@@ -46,16 +52,27 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.endpoints import check_arguments
 from gqlbench.mocks.errors import MockError
 from gqlbench.mocks.explorer import OfflineExplorer
-from gqlbench.mocks.limits import QueryLimits, parse_limited, validate_limited
+from gqlbench.mocks.fairlock import FairLock
+from gqlbench.mocks.http_edge import BadJSON, JSONOnly, ReadLimits, load_json
+from gqlbench.mocks.limits import SEED_RANGE, QueryLimits, parse_limited, validate_limited
 from gqlbench.mocks.resolvers import build_mock_schema
 from gqlbench.mocks.world import World
 from gqlbench.records import FunctionSpec
 
-__all__ = ["MockServer", "create_app"]
+__all__ = ["MockServer", "create_app", "parse_seed"]
 
 T = TypeVar("T")
 _GRAPHQL_NAME = re.compile(r"^[_A-Za-z][_0-9A-Za-z]*$")
 _GRAPHQL_TYPES = {"string": "String", "integer": "Int", "number": "Float", "boolean": "Boolean"}
+
+def parse_seed(value: Any) -> int | None:
+    """A seed from a client (None: keep the current one), or ValueError saying what a seed must be."""
+    if value is None:
+        return None
+    low, high = SEED_RANGE
+    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+        return value
+    raise ValueError(f"seed must be an integer from {low} to {high}, or left out to keep the current one")
 
 
 def _coerce(value: Any, json_type: str) -> Any:
@@ -79,12 +96,12 @@ class MockServer:
         self.domain = domain
         self.seed = seed
         self.limits = limits or QueryLimits()
-        self.lock = threading.RLock()  # the world's handlers run one at a time (resetWorld re-enters)
+        self.lock = FairLock()  # the world's handlers run one at a time, in the order they asked
         self.stopping = threading.Event()
         self.specs: dict[str, FunctionSpec] = load_specs(domain)
         self.world = World.create(domain, seed)
         mutation = MutationType()
-        mutation.set_field("resetWorld", lambda _obj, _info, seed=None: self.reset(seed))
+        mutation.set_field("resetWorld", lambda _obj, _info, seed=None: self._reset(seed))  # the guard holds the lock
         lines = ["type Acknowledgement {\n  ok: Boolean\n  status_code: Int\n}", "type Mutation {",
                  "  \"Put the world back to its fresh state (optionally with another seed).\"",
                  "  resetWorld(seed: Int): Boolean!"]
@@ -103,10 +120,14 @@ class MockServer:
         self.schema = build_mock_schema(domain, "\n".join(lines), (mutation,))
 
     def reset(self, seed: int | None = None) -> bool:
+        """A fresh world (with ``seed`` when given), once the requests ahead have had their turn."""
         with self.lock:
-            if seed is not None:
-                self.seed = seed
-            self.world = World.create(self.domain, self.seed)
+            return self._reset(seed)
+
+    def _reset(self, seed: int | None) -> bool:
+        if seed is not None:
+            self.seed = seed
+        self.world = World.create(self.domain, self.seed)
         return True
 
     def stop(self) -> None:
@@ -133,8 +154,8 @@ class MockServer:
     def context(self, _request: Any, _data: Any = None) -> dict[str, Any]:
         return {"world": self.world, "prepare": self.prepare, "deadline": time.monotonic() + self.limits.max_seconds}
 
-    def guard(self, next_: Any, root: Any, info: Any, **args: Any) -> Any:
-        """graphql-core middleware: the time budget and the stop signal before each field, the lock around calls."""
+    def _check(self, info: Any) -> None:
+        """Raise the request's one error when it is over its time budget or the server is stopping."""
         context = info.context
         if self.stopping.is_set() or time.monotonic() > context["deadline"]:
             context["over_budget"] = True
@@ -147,9 +168,24 @@ class MockServer:
             raise GraphQLError(f"the request ran over its time budget of {self.limits.max_seconds:g} s (--max-seconds); "
                                "split it into smaller requests", path=path,
                                extensions={"kind": "limit", "limit": "max_seconds"})
+
+    def guard(self, next_: Any, root: Any, info: Any, **args: Any) -> Any:
+        """graphql-core middleware: the time budget and the stop signal before each field, the lock around calls.
+
+        A lookup endpoint (``GET_``) is also checked inside, at each search
+        candidate and lookup: its handler only adds or completes records, so
+        stopping it there leaves the world consistent. Writes run to their end.
+        """
+        self._check(info)
         if info.parent_type is info.schema.query_type or info.parent_type is info.schema.mutation_type:
             with self.lock:
-                return next_(root, info, **args)
+                world = info.context["world"] = self.world  # a reset since the request began is seen
+                if info.field_name.startswith("GET_"):
+                    world.interrupt = lambda: self._check(info)
+                try:
+                    return next_(root, info, **args)
+                finally:
+                    world.interrupt = None
         return next_(root, info, **args)
 
 
@@ -158,20 +194,32 @@ _LOGGER = logging.getLogger("gqlbench.mocks.server")
 
 def _is_client_error(record: logging.LogRecord) -> bool:
     error = record.exc_info[1] if record.exc_info else None
-    if isinstance(error, GraphQLError) and (error.extensions or {}).get("kind") in ("limit", "stopping"):
+    if not isinstance(error, GraphQLError):
+        return False
+    if (error.extensions or {}).get("kind") in ("limit", "stopping"):
         return True
-    return isinstance(getattr(error, "original_error", None), MockError)
+    # without a path it is the request's own (not a JSON object, syntax, validation, variables), not a resolver's
+    return error.path is None or isinstance(error.original_error, MockError)
 
 
-# A client's mistake (unknown id, bad argument, a query over a limit) is answered, not logged as a server fault.
+# A client's mistake (a malformed request, unknown id, bad argument, a query over a limit) is answered, not
+# logged as a server fault: what is logged is a resolver's own failure.
 _LOGGER.addFilter(lambda record: not _is_client_error(record))
 
 
+MAX_ERROR_CHARS = 1_000
+"""Longest error message sent back: a message quotes the value it refuses, and 100 aliases quoting a 1 MB
+variable made one request's answer 100 MB."""
+
+
 def _format_error(error: GraphQLError, debug: bool = False) -> dict[str, Any]:
-    """Ariadne's error format plus ``extensions.kind`` for the mock's own errors."""
+    """Ariadne's error format plus ``extensions.kind`` for the mock's own errors, its message bounded."""
     formatted = format_error(error, debug)
     if isinstance(error.original_error, MockError):
         formatted.setdefault("extensions", {})["kind"] = error.original_error.kind
+    message = formatted.get("message")
+    if isinstance(message, str) and len(message) > MAX_ERROR_CHARS:
+        formatted["message"] = f"{message[:MAX_ERROR_CHARS]}... ({len(message):,} characters, cut)"
     return formatted
 
 
@@ -215,7 +263,18 @@ async def _in_daemon_thread(function: Callable[..., T], *args: Any, **kwargs: An
 
 
 class _ThreadedHandler(GraphQLHTTPHandler):
-    """Runs each request in a worker thread, so the event loop keeps answering other clients."""
+    """Runs each request in a worker thread, so the event loop keeps answering other clients.
+
+    Its JSON body is read by :func:`load_json`: a body nested too deep is a
+    400, not a ``RecursionError``. (GET only shows the explorer: ariadne's
+    ``execute_get_queries`` is off.)
+    """
+
+    async def extract_data_from_json_request(self, request: Request) -> Any:
+        try:
+            return load_json(await request.body())
+        except BadJSON as error:
+            raise HttpBadRequestError(str(error)) from None
 
     async def execute_graphql_query(self, request: Any, data: Any, *, context_value: Any = None,
                                     query_document: Any = None) -> Any:
@@ -250,13 +309,19 @@ def create_app(domain: str, seed: int = 0, limits: QueryLimits | None = None) ->
     async def reset(request: Request) -> JSONResponse:
         body = await request.body()
         try:
-            seed_value = json.loads(body).get("seed") if body.strip() else None
-        except (json.JSONDecodeError, AttributeError):
-            return JSONResponse({"error": 'the body must be empty or JSON like {"seed": 0}'}, status_code=400)
-        server.reset(seed_value)
+            data = load_json(body) if body.strip() else {}
+            if not isinstance(data, dict):
+                raise BadJSON('the body must be empty or a JSON object like {"seed": 0}')
+            seed_value = parse_seed(data.get("seed"))
+        except ValueError as error:  # BadJSON too
+            return JSONResponse({"error": str(error)}, status_code=400)
+        # in a thread: the lock may be held by a running request, and the event loop must go on meanwhile
+        await anyio.to_thread.run_sync(server.reset, seed_value)
         return JSONResponse({"reset": True, "domain": domain, "seed": server.seed})
 
-    app = Starlette(routes=[Route("/reset", reset, methods=["POST"]), Mount("/graphql", graphql_app),
-                            Mount("/", graphql_app)])
+    graphql_json = JSONOnly(graphql_app)
+    routes = [Route("/reset", reset, methods=["POST"]), Mount("/graphql", graphql_json), Mount("/", graphql_json)]
+    edge = Middleware(ReadLimits, max_body_bytes=server.limits.max_body_bytes, read_timeout=server.limits.read_timeout)
+    app = Starlette(routes=routes, middleware=[edge])
     app.state.mock = server
     return app

@@ -21,7 +21,7 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.errors import BadArguments, NotFound
-from gqlbench.mocks.world import Handler, World
+from gqlbench.mocks.world import Handler, World, search_text
 
 __all__ = ["MODEL", "SpotifyModel"]
 
@@ -328,7 +328,7 @@ class SpotifyModel:
             self._new_playlist(world, name, [], playlist_id=world.token("playlist", "search", name))
 
     def h_GET_search(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        query = str(args["q"]).strip()
+        query = search_text(args["q"], "q")
         if not query:
             raise BadArguments("q is empty; pass the words to search for")
         types = args["type"] if isinstance(args["type"], list) else str(args["type"]).split(",")

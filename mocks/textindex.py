@@ -41,20 +41,28 @@ class TermIndex:
         self.keys: list[str] = []  # table keys in insertion order; a posting holds positions in it
         self.postings: dict[str, set[int]] = {}
 
-    def sync(self, table: dict[str, dict[str, Any]]) -> None:
-        """Index the records appended to ``table`` since the last call."""
+    def sync(self, table: dict[str, dict[str, Any]], step: Callable[[], None] | None = None) -> None:
+        """Index the records appended to ``table`` since the last call.
+
+        ``step`` is called before each record and may raise to stop: a record's
+        key is kept only once its postings are in, so the next call goes on
+        where this one stopped.
+        """
         new = len(table) - len(self.keys)
         if new < 0:
             raise ValueError("records left a table without a mutation; rebuild the index")
-        start = len(self.keys)
-        self.keys.extend(reversed(list(islice(reversed(table), new))))
-        for position in range(start, len(self.keys)):
-            for term in self.terms_of(table[self.keys[position]]):
+        for key in reversed(list(islice(reversed(table), new))):
+            if step is not None:
+                step()
+            position = len(self.keys)
+            for term in self.terms_of(table[key]):
                 self.postings.setdefault(term, set()).add(position)
+            self.keys.append(key)
 
-    def candidates(self, table: dict[str, dict[str, Any]], terms: Iterable[str]) -> list[dict[str, Any]]:
+    def candidates(self, table: dict[str, dict[str, Any]], terms: Iterable[str],
+                   step: Callable[[], None] | None = None) -> list[dict[str, Any]]:
         """Records that have every term (all records when ``terms`` is empty), in insertion order."""
-        self.sync(table)
+        self.sync(table, step)
         pieces = sorted((self.postings.get(t, set()) for t in set(terms)), key=len)
         positions: Iterable[int] = set(pieces[0]).intersection(*pieces[1:]) if pieces else range(len(self.keys))
         records = (table.get(self.keys[p]) for p in sorted(positions))

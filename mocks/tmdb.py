@@ -23,7 +23,7 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.errors import BadArguments, NotFound
-from gqlbench.mocks.world import Handler, World
+from gqlbench.mocks.world import Handler, World, search_text
 
 __all__ = ["MODEL", "TmdbModel"]
 
@@ -360,7 +360,7 @@ class TmdbModel:
 
     # -- search ---------------------------------------------------------------------
     def _search(self, world: World, kind: str, args: dict[str, Any]) -> dict[str, Any]:
-        query = str(args["query"]).strip()
+        query = search_text(args["query"], "query")
         if not query:
             raise BadArguments("query is empty; pass the name or title to search for")
         key = "title" if kind == "movie" else "name"

@@ -31,22 +31,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from gqlbench.mocks.errors import NotFound
+from gqlbench.mocks.errors import BadArguments, NotFound
 from gqlbench.mocks.textindex import TermIndex, trigrams
 
 __all__ = [
     "Handler",
+    "MAX_SEARCH_CHARS",
     "WorldModel",
     "World",
     "stable_int",
     "stable_token",
     "fixture_path",
     "load_fixture",
+    "search_text",
     "world_model",
 ]
 
 Handler = Callable[["World", dict[str, Any]], Any]
 """An endpoint's behaviour: (world, arguments) -> REST-like JSON response."""
+
+MAX_SEARCH_CHARS = 1_000
+"""Longest search text an endpoint takes; the datasets' longest is about 30 characters.
+
+Every search for something new adds records named after its text, so without
+a bound one 300 KB search string held the mock server for seconds.
+"""
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -101,6 +110,15 @@ def world_model(domain: str, fixture: Path | str | None = None) -> WorldModel:
     return build(domain, file if file.is_file() else None)
 
 
+def search_text(value: Any, param: str) -> str:
+    """A search argument as stripped text, or :class:`BadArguments` when it is over :data:`MAX_SEARCH_CHARS`."""
+    text = str(value).strip()
+    if len(text) > MAX_SEARCH_CHARS:
+        raise BadArguments(f"{param} is {len(text):,} characters long, over the mock's limit of {MAX_SEARCH_CHARS:,} "
+                           "for a search text; search for fewer words")
+    return text
+
+
 def fixture_path(domain: str) -> Path:
     """Where the domain's fixture lives (it may not exist): see :mod:`gqlbench.mocks.fixtures`."""
     from gqlbench.mocks.fixtures import fixture_file
@@ -128,6 +146,9 @@ class World:
     completed: set[tuple[str, str]] = field(default_factory=set)
     # search indexes (kind, index name) -> TextIndex: derived from the tables, never part of the state
     indexes: dict[tuple[str, str], TermIndex] = field(default_factory=dict, repr=False, compare=False)
+    # called by long read-only work (lookups, searches, index updates); it may raise to stop a call (the
+    # server's time budget). None in the sandbox.
+    interrupt: Callable[[], None] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def create(cls, domain: str, seed: int = 0, fixture: Path | str | None = None) -> World:
@@ -135,7 +156,9 @@ class World:
 
         The first world of a (domain, seed, fixture) is loaded from the fixture;
         later ones are restored from a snapshot of it (a worker creates one per
-        program, and loading is 20x slower than restoring).
+        program, and loading is 20x slower than restoring). The last
+        :data:`FRESH_KEPT` snapshots are kept: a server reset with a new seed
+        each time must not grow without end.
         """
         model = world_model(domain, fixture)
         world = cls(domain=domain, seed=seed, model=model)
@@ -143,6 +166,8 @@ class World:
         if key not in _FRESH:
             model.load(world, copy.deepcopy(model.fixture))
             _FRESH[key] = pickle.dumps((world.tables, world.state, world.completed))
+            while len(_FRESH) > FRESH_KEPT:
+                del _FRESH[next(iter(_FRESH))]  # the oldest
         else:
             world.tables, world.state, world.completed = pickle.loads(_FRESH[key])
         return world
@@ -169,11 +194,17 @@ class World:
             self.completed.add((kind, str(record["id"])))
         return stored
 
+    def checkpoint(self) -> None:
+        """Let :attr:`interrupt` stop the current call here (between whole steps: the world stays consistent)."""
+        if self.interrupt is not None:
+            self.interrupt()
+
     def has(self, kind: str, entity_id: Any) -> bool:
         return str(entity_id) in self.table(kind)
 
     def get(self, kind: str, entity_id: Any, *, label: str | None = None) -> dict[str, Any]:
         """The complete record of an entity, or :class:`NotFound` naming the id."""
+        self.checkpoint()
         key = str(entity_id)
         record = self.table(kind).get(key)
         if record is None:
@@ -182,7 +213,11 @@ class World:
         if (kind, key) not in self.completed:
             self.completed.add((kind, key))
             if self.model is not None:
-                self.model.complete(self, kind, record)
+                interrupt, self.interrupt = self.interrupt, None  # a record is completed whole, never in part
+                try:
+                    self.model.complete(self, kind, record)
+                finally:
+                    self.interrupt = interrupt
         return record
 
     def find(self, kind: str, predicate: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
@@ -196,17 +231,26 @@ class World:
         The answer of ``find`` with a substring predicate, through a trigram
         index (:mod:`gqlbench.mocks.textindex`), so N searches do not cost N
         scans of a world they keep growing. ``index`` names the text, so one
-        kind can be searched by more than one.
+        kind can be searched by more than one. Each candidate's text is made
+        once; the work is at most the candidates' text times the distinct words.
         """
-        terms = [g for w in words for g in trigrams(w)]
+        distinct = list(dict.fromkeys(words))
+        terms = [g for w in distinct for g in trigrams(w)]
         candidates = self._index(kind, f"text:{index}", lambda r: trigrams(text_of(r).lower())).candidates(
-            self.table(kind), terms)
-        return [r for r in candidates if all(w in text_of(r).lower() for w in words)]
+            self.table(kind), terms, self.checkpoint)
+        found = []
+        for record in candidates:
+            self.checkpoint()
+            text = text_of(record).lower()
+            if all(w in text for w in distinct):
+                found.append(record)
+        return found
 
     def referring(self, kind: str, field_name: str, entity_id: str) -> list[dict[str, Any]]:
         """Records of a kind whose list ``field_name`` holds ``entity_id`` (albums of an artist), in insertion order."""
         index = self._index(kind, f"refs:{field_name}", lambda r: map(str, r.get(field_name) or ()))
-        return [r for r in index.candidates(self.table(kind), [str(entity_id)]) if entity_id in (r.get(field_name) or ())]
+        return [r for r in index.candidates(self.table(kind), [str(entity_id)], self.checkpoint)
+                if entity_id in (r.get(field_name) or ())]
 
     def _index(self, kind: str, name: str, terms_of: Callable[[dict[str, Any]], Any]) -> TermIndex:
         index = self.indexes.get((kind, name))
@@ -233,6 +277,9 @@ class World:
         minutes, seconds = divmod(step, 60)
         return f"2024-06-01T12:{minutes % 60:02d}:{seconds:02d}Z"
 
+
+FRESH_KEPT = 16
+"""Snapshots of fresh worlds kept per process (a pool worker needs one per domain and seed it runs)."""
 
 _FRESH: dict[tuple[str, int, str | None, int], bytes] = {}
 """Pickled state of each fresh world made so far in this process (our own bytes only)."""

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import io
+import logging
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import httpx
+import pytest
 from click.testing import CliRunner
 
 from gqlbench.cli import cli
@@ -27,8 +32,11 @@ def _searches(count: int) -> str:
 def test_help_documents_the_limits_and_their_defaults() -> None:
     text = CliRunner().invoke(cli, ["mock", "serve", "--help"], terminal_width=200).output
     for option, default in [("--max-depth", "20"), ("--max-aliases", "100"), ("--max-cost", "5000"),
-                            ("--max-tokens", "10000"), ("--max-seconds", "30")]:
-        line = next(line for line in text.splitlines() if option in line)
+                            ("--max-tokens", "10000"), ("--max-seconds", "30"), ("--max-body-bytes", "1048576"),
+                            ("--read-timeout", "10")]:
+        lines = [line for line in text.splitlines() if line.lstrip().startswith(option)]
+        assert lines, text
+        line = lines[0]
         assert f"default: {default}" in line or f"default:\n{default}" in line, line
 
 
@@ -79,3 +87,110 @@ def _post_keeping_the_answer(url: str, query: str, answers: list[httpx.Response]
         answers.append(httpx.post(url, json={"query": query}, timeout=120))
     except httpx.HTTPError:
         pass  # the server went away mid-request: the stop abandoned it
+
+
+@contextmanager
+def _mock_server(*options: str) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """``gqlbench mock serve`` as its own process on a free local port, stopped at the end."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code = "from gqlbench.cli import main; import sys; sys.exit(main())"
+    process = subprocess.Popen([sys.executable, "-c", code, "mock", "serve", "--port", str(port), *options],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, process.communicate()[0]
+            try:
+                httpx.post(f"http://127.0.0.1:{port}/", json={"query": "{ __typename }"}, timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the server did not start within 60 s"
+                time.sleep(0.2)
+        yield port, process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _read_all(connection: socket.socket) -> bytes:
+    """What the server sends until it closes the connection (socket.timeout if it never does)."""
+    data = b""
+    while chunk := connection.recv(65_536):
+        data += chunk
+    return data
+
+
+def test_stalled_requests_are_closed_and_a_huge_declared_body_is_refused_unread() -> None:
+    # 30 connections that never finished their request stayed open for good. Now a request head has
+    # --read-timeout seconds to arrive (else the connection is closed) and a body as long again (else 408).
+    # The 30 s socket timeouts only bound the test if the server never closes (it closes after about 1 s).
+    with _mock_server("--domain", "library", "--read-timeout", "1", "--max-body-bytes", "100000") as (port, _process):
+        heads, bodies = [], []
+        for _ in range(25):
+            connection = socket.create_connection(("127.0.0.1", port), timeout=30)
+            connection.sendall(b"POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # the head never ends
+            heads.append(connection)
+        for _ in range(5):
+            connection = socket.create_connection(("127.0.0.1", port), timeout=30)
+            connection.sendall(b"POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                               b"Content-Length: 100\r\n\r\n{\"query\": ")  # 10 of 100 bytes, then nothing
+            bodies.append(connection)
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as huge:
+            huge.sendall(b"POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 104857600\r\n\r\n" + b" " * 1000)
+            assert _read_all(huge).startswith(b"HTTP/1.1 413 ")
+        answer = httpx.post(f"http://127.0.0.1:{port}/", json={"query": "{ __typename }"}, timeout=30)
+        assert answer.json() == {"data": {"__typename": "Query"}}  # others are served meanwhile
+        closed = [_read_all(c) for c in heads]
+        timed_out = [_read_all(c) for c in bodies]
+        for connection in heads + bodies:
+            connection.close()
+        assert closed == [b""] * 25
+        assert [answer.split(b"\r\n", 1)[0] for answer in timed_out] == [b"HTTP/1.1 408 Request Timeout"] * 5
+        assert b"did not arrive within 1 s (--read-timeout)" in timed_out[0]
+
+
+def test_client_text_in_what_the_server_logs_is_escaped(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A query and an operationName carrying OSC/CSI sequences reached the operator's terminal raw. A client's
+    # own mistake is no longer logged at all; a resolver's failure is, escaped.
+    from starlette.testclient import TestClient
+
+    from gqlbench.cli.mock import escape_server_logs
+    from gqlbench.mocks import server as server_module
+    from gqlbench.mocks.server import create_app
+
+    escape_server_logs()
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    logger = logging.getLogger("gqlbench.mocks.server")
+    logger.addHandler(handler)
+    try:
+        client = TestClient(create_app("tmdb", 0), raise_server_exceptions=False)
+        hostile = "\x1b]0;owned\x07\x1b[2J\x9b31m"
+        client.post("/graphql", json={"query": "{ " + hostile + " }"})
+        client.post("/graphql", json={"query": "{ __typename }", "operationName": hostile})
+
+        def crash(_spec: object, _args: object, kwargs: dict) -> None:
+            raise RuntimeError(f"handler failed on {kwargs['query']}")
+
+        monkeypatch.setattr(server_module, "check_arguments", crash)
+        answer = client.post("/graphql", json={"query": "query Q($q: String!) { GET_search_movie(query: $q, "
+                                                        'tmdb_access_token: "t") { page } }', "variables": {"q": hostile}})
+        assert answer.json()["errors"][0]["message"].startswith("handler failed on")
+    finally:
+        logger.removeHandler(handler)
+    logged = stream.getvalue()
+    assert "handler failed on" in logged and "Traceback" in logged  # the server's own fault is shown ...
+    assert "\\x1b]0;owned\\x07\\x1b[2J\\x9b31m" in logged  # ... with the client's text escaped
+    assert not any(character in logged for character in "\x1b\x07\x9b")
+
+
+def test_a_seed_outside_graphqls_int_is_refused_before_anything_starts() -> None:
+    result = CliRunner().invoke(cli, ["mock", "serve", "--domain", "no-such-domain", "--seed", str(2**31)])
+    assert result.exit_code == 2 and "2147483648 is not in the range -2147483648<=x<=2147483647" in result.output

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import httpx
 import pytest
 import uvicorn
+from ariadne import graphql_sync
 from graphql import Source
 from starlette.testclient import TestClient
 
+from gqlbench.mocks import server as server_module
 from gqlbench.mocks.limits import QueryLimits
 from gqlbench.mocks.server import create_app
+from gqlbench.mocks.world import World
 
 
 @contextmanager
@@ -163,3 +168,135 @@ def test_a_stopping_server_ends_each_field_left_without_locating_it_in_the_query
     (error,) = answer["errors"]
     assert error["extensions"] == {"kind": "stopping"} and error["path"] == ["a0"], error
     assert located == []
+
+
+# -- hostile clients (issue 20, items 8 to 12) -----------------------------------------------------
+
+def _client(limits: QueryLimits | None = None, domain: str = "tmdb") -> TestClient:
+    return TestClient(create_app(domain, 0, limits), raise_server_exceptions=False)
+
+
+def test_a_search_over_its_time_budget_is_stopped_inside_the_resolver(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The budget was checked only between fields, so one slow search ran to its end (7.6 s with --max-seconds 2).
+    # A fake clock makes every candidate the search checks take a second, whatever the machine.
+    now, tick = [0.0], [1.0]
+    monkeypatch.setattr(server_module.time, "monotonic", lambda: now[0])
+    read = World.search
+
+    def slow_search(world: World, kind: str, words: list[str], text_of: Any, index: str = "text") -> Any:
+        return read(world, kind, words, lambda record: (now.__setitem__(0, now[0] + tick[0]), text_of(record))[1], index)
+
+    monkeypatch.setattr(World, "search", slow_search)
+    client = _client(QueryLimits(max_seconds=5))
+    answer = client.post("/graphql", json={"query": '{ GET_search_movie(query: "the", tmdb_access_token: "t") { page } }'})
+    assert answer.json()["data"] is None
+    (error,) = answer.json()["errors"]
+    assert error["extensions"] == {"kind": "limit", "limit": "max_seconds"}, error
+    assert now[0] < 20  # it stopped at the first candidate past the budget, not after the hundreds it has
+    tick[0] = 0.0  # the index keeps the text reader it was made with
+    again = client.post("/graphql", json={"query": '{ GET_search_movie(query: "the", tmdb_access_token: "t") '
+                                                   "{ results { id } } }"}).json()
+    assert again["data"] and again["data"]["GET_search_movie"]["results"], again
+
+
+def test_a_one_field_query_waits_for_a_field_or_two_of_a_long_request_not_all_of_it() -> None:
+    # The world's lock went back to the request that had just let it go, so another client's query waited
+    # for all of a long request's fields (6.6 s behind one heavy query, 23 s under load).
+    server = create_app("tmdb", 0, QueryLimits(max_aliases=1000, max_cost=100_000, max_tokens=100_000)).state.mock
+    order: list[str] = []
+    small_asking = threading.Event()
+    started: list[threading.Thread] = []
+
+    def recorder(next_: Any, root: Any, info: Any, **args: Any) -> Any:  # runs inside the guard, under the lock
+        if info.parent_type is info.schema.query_type:
+            order.append(str(info.path.key))
+            if info.path.key == "a5":
+                started.append(threading.Thread(target=run, args=('{ small: GET_movie__movie_id_(movie_id: "603", '
+                                                                  'tmdb_access_token: "t") { id } }', small_asking)))
+                started[0].start()
+                small_asking.wait(timeout=30)
+        return next_(root, info, **args)
+
+    def run(query: str, asking: threading.Event | None = None) -> dict:
+        def guard(next_: Any, root: Any, info: Any, **args: Any) -> Any:
+            if asking is not None:
+                asking.set()
+            return server.guard(next_, root, info, **args)
+
+        return graphql_sync(server.schema, {"query": query}, context_value=server.context(None),
+                            middleware=[recorder, guard])[1]
+
+    lookups = " ".join(f'a{i}: GET_movie__movie_id_(movie_id: "603", tmdb_access_token: "t") {{ id }}' for i in range(300))
+    big = run("{ " + lookups + " }")
+    started[0].join(timeout=60)
+    assert len(big["data"]) == 300 and "small" in order
+    assert order.index("small") <= order.index("a5") + 3, order[:20]
+
+
+def test_a_body_over_the_size_limit_is_refused_with_413_whether_or_not_it_says_its_length() -> None:
+    client = _client(QueryLimits(max_body_bytes=10_000))
+    big = {"query": "{ __typename }", "variables": {"pad": "x" * 20_000}}
+    declared = client.post("/graphql", json=big)
+    assert declared.status_code == 413
+    assert declared.json() == {"error": "the request body is over the server's limit of 10,000 bytes (--max-body-bytes); "
+                                        "send a smaller request"}
+    chunked = client.post("/graphql", content=(b"x" * 1000 for _ in range(30)), headers={"content-type": "application/json"})
+    assert chunked.status_code == 413
+    assert client.post("/reset", content=b" " * 20_000).status_code == 413
+    assert client.post("/graphql", json={"query": "{ __typename }"}).json() == {"data": {"__typename": "Query"}}
+
+
+@pytest.mark.parametrize(("body", "content_type", "status", "says"), [
+    (b"[" * 100_000 + b"]" * 100_000, "application/json", 400, "the request body nests deeper than 64 levels"),
+    (b'{"query": "{ __typename }", "variables": {"a": ' + b"[" * 65 + b"]" * 65 + b"}}", "application/json", 400,
+     "the request body nests deeper than 64 levels"),
+    (b'{"query": "{ __typename }", "variables": {"n": NaN}}', "application/json", 400, "NaN, which is not JSON"),
+    (b"--b\r\nContent-Disposition: form-data; name=\"operations\"\r\n\r\n{}\r\n--b--\r\n", "multipart/form-data; boundary=b",
+     415, "the content type is multipart/form-data; send the GraphQL request as application/json"),
+    (b"query=%7B__typename%7D", "application/x-www-form-urlencoded", 415, "the content type is application/x-www-form-urlencoded"),
+    (b'{"query": "{ __typename }"}', "text/plain", 415, "the content type is text/plain"),
+])
+def test_a_body_that_is_not_json_the_server_takes_is_a_clean_4xx(body: bytes, content_type: str, status: int, says: str,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    # Nested 100,000 deep it was a 500 with a RecursionError traceback; multipart an AssertionError (a library
+    # the mock does not use).
+    answer = _client().post("/graphql", content=body, headers={"content-type": content_type})
+    assert answer.status_code == status, answer.text
+    assert says in answer.text
+    assert "Traceback" not in caplog.text
+
+
+@pytest.mark.parametrize("body", [
+    b'{"query": 1}', b'{"query": "{ __typename }", "variables": [1]}', b'{"query": "{ __typename }", "operationName": {"a": 1}}',
+    b"[1]", b'"x"', b"null", b'{"query": "{ __typename }", "variables": "x"}', b'{"query": "{ nope }"}',
+    b'{"query": "query q($a: String!) { __typename }", "variables": {"a": [1]}}', b'{"query": "{ __typename }", "operationName": "x"}',
+])
+def test_wrong_json_types_for_the_request_fields_are_400s_and_not_logged(body: bytes, caplog: pytest.LogCaptureFixture) -> None:
+    answer = _client().post("/graphql", content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 400 and answer.json()["errors"][0]["message"], answer.text
+    assert caplog.records == []  # the client's mistake, answered to it; the operator's terminal stays quiet
+
+
+@pytest.mark.parametrize("seed", ['"abc"', "1.5", "[1]", '{"a": 1}', "NaN", "1" * 5000, "true", str(2**31), str(-(2**31) - 1)])
+def test_reset_takes_only_an_integer_seed_in_range(seed: str, caplog: pytest.LogCaptureFixture) -> None:
+    client = _client()
+    answer = client.post("/reset", content=f'{{"seed": {seed}}}'.encode())
+    assert answer.status_code == 400, answer.text
+    message = answer.json()["error"]
+    assert "\n" not in message and ("seed must be an integer from -2147483648 to 2147483647" in message
+                                    or "not JSON" in message or "number too long" in message), message
+    assert "Traceback" not in caplog.text
+    assert client.post("/reset", content=b'{"seed": 2147483647}').json()["seed"] == 2**31 - 1
+    assert client.post("/reset", content=b'{"seed": -7}').json()["seed"] == -7
+    assert client.post("/reset").json()["seed"] == -7  # no body: the current seed
+
+
+def test_error_messages_quoting_a_huge_value_are_cut_so_aliases_do_not_multiply_it() -> None:
+    # Each of 20 aliases quoted the whole 500 KB variable in its error: a 10 MB answer to a 500 KB request.
+    query = "query q($v: String) { " + " ".join(
+        f'a{i}: GET_me_following(type: $v, spotify_access_token: "t") {{ __typename }}' for i in range(20)) + " }"
+    answer = _client(domain="spotify").post("/graphql", json={"query": query, "variables": {"v": "x" * 500_000}})
+    errors = answer.json()["errors"]
+    assert len(errors) == 20 and len(answer.content) < 40_000
+    assert errors[0]["message"].startswith("type must be 'artist' (the only type Spotify lists), got 'xxx")
+    assert re.search(r"\.\.\. \(500,\d{3} characters, cut\)$", errors[0]["message"]), errors[0]["message"][-60:]

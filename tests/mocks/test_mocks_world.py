@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.errors import NotFound
-from gqlbench.mocks.world import World, load_fixture, stable_int, stable_token
+from gqlbench.mocks.errors import BadArguments, NotFound
+from gqlbench.mocks.resolvers import answer
+from gqlbench.mocks.world import _FRESH, FRESH_KEPT, MAX_SEARCH_CHARS, World, load_fixture, stable_int, stable_token
 
 
 def test_stable_values_do_not_depend_on_the_process() -> None:
@@ -95,3 +97,34 @@ def test_a_fixture_that_is_not_json_names_the_line(tmp_path) -> None:
     path.write_text('{\n  "movies": [\n}')
     with pytest.raises(GqlbenchError, match=r"tmdb.json:3: .*not valid JSON"):
         World.create("tmdb", fixture=path)
+
+
+@pytest.mark.parametrize(("domain", "function", "param"), [
+    ("tmdb", "GET_search_movie", "query"), ("spotify", "GET_search", "q"), ("library", "GET_search_books", "q")])
+def test_a_search_text_over_the_limit_is_bad_arguments_naming_the_parameter(domain: str, function: str, param: str) -> None:
+    world = World.create(domain)
+    extra = {"type": "artist"} if domain == "spotify" else {}
+    before = world.digest()
+    with pytest.raises(BadArguments, match=rf"^{param} is 299,999 characters long, over the mock's limit of 1,000 "):
+        answer(world, function, {param: "ab " * 100_000, **extra})  # stripped: 299,999
+    assert world.digest() == before  # refused before anything was made for it
+    assert answer(world, function, {param: "x" * MAX_SEARCH_CHARS, **extra})  # the longest text that is taken
+
+
+def test_resets_with_ever_new_seeds_keep_a_bounded_number_of_fresh_worlds() -> None:
+    for seed in range(1000, 1000 + FRESH_KEPT + 5):
+        World.create("library", seed)
+    assert len(_FRESH) <= FRESH_KEPT
+    assert World.create("library", 1000).digest() == World.create("library", 1000).digest()
+
+
+def test_an_interrupt_never_stops_a_record_half_completed(budget: Any) -> None:
+    # Completion marks the record complete first; stopped inside it (a Spotify artist made by a search looks up
+    # its albums there), the record would stay half-filled for good: an artist without albums.
+    world = World.create("spotify")
+    found = world.put("artist", {"id": "QuokkaParade", "name": "Quokka Parade", "genres": [], "popularity": 1,
+                                 "followers": 1})
+    world.interrupt = checks = budget(1)  # the lookup's own check passes, any inside its completion would not
+    world.get("artist", found["id"])
+    world.interrupt = None
+    assert checks.calls == 1 and len(world.referring("album", "artists", found["id"])) == 2
