@@ -28,6 +28,7 @@ from gqlbench.generators.styles import StyleOptions
 from gqlbench.presenting import observer_for, real_program, shown_record
 from gqlbench.records import Completion, Prompt, Sample, SampleResult
 from gqlbench.run_config import RunConfig, RunSettings
+from gqlbench.run_files import open_run_file
 from gqlbench.run_folder import write_json
 from gqlbench.timings import StageClock
 
@@ -61,7 +62,7 @@ class Sink:
             line["completion_index"] = index
         if completion is not None:
             line["completion"] = completion.model_dump(mode="json")
-        with self.errors_path.open("a", encoding="utf-8") as fh:
+        with open_run_file(self.errors_path, "a") as fh:
             fh.write(json.dumps(line) + "\n")
 
 
