@@ -82,6 +82,10 @@ def _scored(sample: Sample, prompt: Prompt, completion: Completion, code: str, p
     }
     if completion.steps:
         extra["steps"] = [step.model_dump(mode="json") for step in completion.steps]
+    if completion.note:  # the text was cut to its bound, or ends inside an unclosed code block
+        extra["generation_note"] = completion.note
+    if completion.text_chars is not None:
+        extra["raw_output_chars"] = completion.text_chars
     return SampleResult.model_validate({**result.model_dump(mode="json"), **extra})
 
 

@@ -40,6 +40,7 @@ from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.jsonl import BOM, decode_line, read_lines, utf8_data, utf8_text
 from gqlbench.metrics import Metric, aggregate, all_metrics, metric_titles
+from gqlbench.provenance import redact_urls
 from gqlbench.records import ResultsDocument, SampleResult, SkippedSample
 from gqlbench.repeated import completion_index, repeated_section
 from gqlbench.run_files import open_run_file, refuse_link, write_files
@@ -80,7 +81,7 @@ def run_meta(command: str | None = None, data_hash: str | None = None, **extra: 
     return {
         "gqlbench_version": __version__,
         "data_hash": data_hash,
-        "command": command if command is not None else " ".join(["gqlbench", *sys.argv[1:]]),
+        "command": redact_urls(command if command is not None else " ".join(["gqlbench", *sys.argv[1:]])),
         "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
         **extra,
     }
