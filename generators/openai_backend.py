@@ -257,8 +257,9 @@ class OpenAIBackend:
                     latency_s=latency,
                     finish_reason=finish,
                     index=i,
+                    stop=stop,
                 )
-                for i, (text, finish) in enumerate(choices[:n])
+                for i, (text, finish, stop) in enumerate(choices[:n])
             ]
             return completions
         raise AssertionError("unreachable: the loop returns on its last attempt")
@@ -334,8 +335,10 @@ def _text(value: object, field: str) -> str | None:
     return value
 
 
-def _read_response(response: Any) -> tuple[list[tuple[str, str | None]], int, int]:
-    """(text, finish reason) of each choice in index order, prompt tokens and completion tokens, each checked.
+def _read_response(response: Any) -> tuple[list[tuple[str, str | None, str | None]], int, int]:
+    """(text, finish reason, stop sequence) of each choice in index order, prompt and completion tokens, each checked.
+
+    The stop sequence is vLLM's ``stop_reason`` extension (None from servers without it, or for a stop token).
 
     The client builds its response objects without validating them, so a
     server's ``"completion_tokens": "lots"`` would surface as a TypeError far
@@ -349,11 +352,12 @@ def _read_response(response: Any) -> tuple[list[tuple[str, str | None]], int, in
         index = _count(getattr(choice, "index", None), f"choices[{i}].index")
         content = _text(getattr(getattr(choice, "message", None), "content", None), f"choices[{i}].message.content")
         finish = _text(getattr(choice, "finish_reason", None), f"choices[{i}].finish_reason")
-        read.append((index, content or "", finish))
+        stop = getattr(choice, "stop_reason", None)
+        read.append((index, content or "", finish, stop if isinstance(stop, str) else None))
     usage = getattr(response, "usage", None)
     tokens_in = _count(getattr(usage, "prompt_tokens", None), "usage.prompt_tokens")
     tokens_out = _count(getattr(usage, "completion_tokens", None), "usage.completion_tokens")
-    return [(text, finish) for _, text, finish in sorted(read, key=lambda c: c[0])], tokens_in, tokens_out
+    return [(text, finish, stop) for _, text, finish, stop in sorted(read, key=lambda c: c[0])], tokens_in, tokens_out
 
 
 def _short(exc: BaseException) -> str:

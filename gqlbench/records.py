@@ -157,6 +157,7 @@ class Completion(_Record):
     error: str | None = None
     steps: list[ReactStep] = Field(default_factory=list)  # ReAct: one entry per step
     index: int = 0  # which of a request's ``n`` completions this is (GenerationConfig.n)
+    stop: str | None = None  # the stop sequence that ended the text, when the backend knows it (it is not in ``text``)
     note: str | None = None  # what was done to the text: cut to the bound, ends inside an unclosed code block, ...
     text_chars: int | None = None  # the text's full length, when it was cut
 
