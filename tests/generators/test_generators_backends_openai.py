@@ -241,7 +241,9 @@ def test_a_huge_completion_is_stored_bounded_with_its_length(serve: Callable[...
     assert len(completion.model_dump_json()) < 2 * MAX_COMPLETION_CHARS
 
 
-def test_a_run_records_the_length_and_a_note_of_a_cut_completion(serve: Callable[..., FakeServer], tmp_path: Path) -> None:
+def test_a_run_records_the_length_and_a_note_of_a_cut_completion(
+    serve: Callable[..., FakeServer], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from gqlbench.cli import main
     from gqlbench.records import MAX_COMPLETION_CHARS
 
@@ -253,6 +255,7 @@ def test_a_run_records_the_length_and_a_note_of_a_cut_completion(serve: Callable
     line = json.loads((out / "samples.jsonl").read_text())
     assert line["raw_output_chars"] == len(text) and f"{len(text):,} characters" in line["generation_note"]
     assert (out / "samples.jsonl").stat().st_size < 5 * MAX_COMPLETION_CHARS  # the text is stored a few times, each bounded
+    assert "note: 1 completions have a generation_note in samples.jsonl: test/0" in capsys.readouterr().err
 
 
 # -- slow: a real `vllm serve` on the bundled model -----------------------------------------------
