@@ -87,3 +87,26 @@ def test_evaluate_into_a_new_folder_it_could_not_write_leaves_no_folder(tmp_path
     bad.write_text("not json\n")
     assert main(["evaluate", str(bad), "--no-exec", "--out", str(out)]) == 2
     assert not out.exists()
+
+
+def test_evaluate_overwrite_never_breaks_the_lock_of_a_live_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out, calls = tmp_path / "run", tmp_path / "calls.log"
+    command = [sys.executable, "-c", "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
+               "run", "--model", "stub", "--backend", STUB, "--limit", "2", "--batch-size", "1", "--no-exec", "--out", str(out),
+               "--model-args", f"delay=15,log={calls}"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60  # a safety net for a broken build, not a measurement
+        while not calls.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        status = main(["evaluate", str(_predictions(tmp_path)), "--no-exec", "--overwrite", "--out", str(out)])
+        assert status == 2 and "another gqlbench run or evaluate is writing this folder" in capsys.readouterr().err
+        assert not (out / "samples.jsonl").exists() and (out / "config.json").is_file()  # the run's folder, untouched
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=60)
