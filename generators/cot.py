@@ -9,17 +9,27 @@ between them (derived from the gold code), then gives the gold code in a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+import re
+from collections.abc import Iterator, Sequence
 
+from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.budget import FULL_DETAIL, Detail
 from gqlbench.generators.prompts import NEXT_TURN_STOP, abstain_rule, describe_calls, gold_calls, render_task
-from gqlbench.records import Message, Sample
+from gqlbench.records import Completion, Message, Sample
 
-__all__ = ["COT_INSTRUCTIONS", "CLOSING_FENCE", "cot_answer", "cot_instructions", "cot_messages", "cot_stop"]
+__all__ = [
+    "COT_INSTRUCTIONS", "CLOSING_FENCE", "MAX_CONTINUATIONS", "cot_answer", "cot_instructions", "cot_messages", "cot_stop",
+    "cot_generate", "CONTINUED",
+]
 
-# The end of a fenced block: a fence alone on its line. An opening fence carries
-# the language (```python), so this does not match it.
+# The end of a fenced block: a fence alone on its line. A bare opening fence
+# (``` with no language) looks the same; cot_generate continues the answer when
+# this stop fired on one.
 CLOSING_FENCE = "\n```\n"
+MAX_CONTINUATIONS = 3  # continuation requests per completion, should a model open several bare blocks
+CONTINUED = "continued: the stop sequence had ended the answer on an opening code fence"
+_FENCE_LINE = re.compile(r"^[ \t]*```", re.MULTILINE)  # as gqlbench.metrics.extract_code reads fences
 
 COT_INSTRUCTIONS = """\
 You write Python code that fulfils a user's request by calling REST API functions in sequence.
@@ -69,8 +79,85 @@ def cot_stop() -> tuple[str, ...]:
     main waste on CPU (4 of the first 16 test samples ran on to the 512-token
     limit). Like every stop sequence the fence itself is not kept; the scored
     program is unchanged because a final block left open runs to the end of
-    the text (:func:`gqlbench.metrics.extract_code`). A model that opens its
-    block with a bare ``` fence (no language) would be stopped there; the
-    instructions and every worked example open with ```python.
+    the text (:func:`gqlbench.metrics.extract_code`). A bare ``` fence that
+    opens a block matches too: :func:`cot_generate` continues such an answer.
     """
     return (NEXT_TURN_STOP, CLOSING_FENCE)
+
+
+def _continuation(completion: Completion) -> str | None:
+    """The assistant text to continue from when the stop ended ``completion`` on an opening fence (None: it is done).
+
+    Two ways a bare opening fence stops an answer: the backend reports that
+    the fence stop fired while no block was open (it opened one, and was cut
+    from the text); or the text ends right after an opening fence with nothing
+    in the block (transformers matches stop strings across the prompt's last
+    newline, so an answer starting with ``` stops at once, the fence kept).
+    """
+    if completion.error or completion.finish_reason != "stop":
+        return None
+    text = completion.text
+    fences = _FENCE_LINE.findall(text)
+    if len(fences) % 2 == 1 and _FENCE_LINE.match(text.rstrip().rpartition("\n")[2]):
+        return text if text.endswith("\n") else text + "\n"
+    if completion.stop == CLOSING_FENCE and len(fences) % 2 == 0:
+        return text + CLOSING_FENCE
+    return None
+
+
+def _unclosed(completion: Completion) -> str | None:
+    """The note for a completion cut by its token budget inside a code block (None: it is not)."""
+    if completion.error or completion.finish_reason != "length" or len(_FENCE_LINE.findall(completion.text)) % 2 == 0:
+        return None
+    return f"ends inside an unclosed code block: the token budget ran out after {completion.tokens_out} tokens (--max-new-tokens)"
+
+
+def _noted(completion: Completion, note: str | None) -> Completion:
+    if not note or note in (completion.note or ""):
+        return completion
+    return completion.model_copy(update={"note": f"{completion.note}; {note}" if completion.note else note})
+
+
+def cot_generate(backend: Backend, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
+    """Completions of CoT requests, each continued while the fence stop fired on an opening fence.
+
+    A continuation is a request with the answer so far as the assistant text
+    (``assistant_prefix``, which every backend continues), seed ``seed +
+    index`` and the tokens left of the budget; its text is appended, tokens
+    and latency add up, and the completion's ``note`` says it was continued. A
+    completion cut by its budget inside a block says so in its ``note``.
+    """
+    by_id = {request.sample_id: request for request in requests}
+    waiting: list[tuple[Completion, str]] = []
+    for completion in backend.generate(requests, config):
+        prefix = _continuation(completion)
+        if prefix is None:
+            yield _noted(completion, _unclosed(completion))
+        else:
+            waiting.append((completion, prefix))
+    for completion, prefix in waiting:  # rare, so one at a time
+        yield _continued(backend, by_id[completion.sample_id], config, completion, prefix)
+
+
+def _continued(backend: Backend, request: GenerationRequest, config: GenerationConfig, completion: Completion, prefix: str) -> Completion:
+    for _ in range(MAX_CONTINUATIONS):
+        left = config.max_new_tokens - completion.tokens_out
+        if left <= 0:
+            return _noted(completion.model_copy(update={"text": prefix}), "stopped on an opening code fence with no tokens left")
+        asked = dataclasses.replace(config, n=1, seed=config.seed + completion.index, max_new_tokens=left)
+        answers = list(backend.generate([dataclasses.replace(request, assistant_prefix=prefix)], asked))
+        more = answers[0] if answers else Completion(sample_id=request.sample_id, error="no completion for a continuation")
+        completion = Completion.model_validate({  # validated again: the joined text is bounded like any other
+            **more.model_dump(),
+            "text": prefix + more.text,
+            "tokens_in": completion.tokens_in,
+            "tokens_out": completion.tokens_out + more.tokens_out,
+            "latency_s": completion.latency_s + more.latency_s,
+            "index": completion.index,
+            "note": _noted(completion, CONTINUED).note,
+        })
+        following = _continuation(completion)
+        if following is None:
+            return _noted(completion, _unclosed(completion))
+        prefix = following
+    return _noted(completion, f"still on an opening code fence after {MAX_CONTINUATIONS} continuations")

@@ -24,6 +24,7 @@ from gqlbench.generators.cpu import resolve_dtype
 from gqlbench.generators.models import (
     encode_prompt,
     encode_requests,
+    first_stop,
     render_chat,
     text_sha256,
     truncate_at_stop,
@@ -186,11 +187,12 @@ class HFBackend:
             n_out = self._generated_length(new)
             text = self.tokenizer.decode(new[:n_out], skip_special_tokens=True)
             assert isinstance(text, str), "decoding one sequence of token ids gives one string"
+            matched = first_stop(text, config.stop)
             text, stopped = truncate_at_stop(text, config.stop)
             hit_eos = n_out > 0 and new[n_out - 1] in self._eos_ids
             finish = "stop" if stopped or hit_eos or n_out < config.max_new_tokens else "length"
             yield Completion(sample_id=request.sample_id, text=text, tokens_in=len(ids), tokens_out=n_out,
-                             latency_s=latency, finish_reason=finish)
+                             latency_s=latency, finish_reason=finish, stop=matched)
 
     def _generated_length(self, tokens: list[int]) -> int:
         """Tokens the model actually produced: up to and including EOS; padding after an early stop excluded."""

@@ -46,6 +46,7 @@ __all__ = [
     "render_chat",
     "encode_prompt",
     "truncate_at_stop",
+    "first_stop",
 ]
 
 # Written last into a prepared folder: its presence means the folder is complete.
@@ -348,7 +349,13 @@ def encode_requests(
     return fitting, errors
 
 
+def first_stop(text: str, stop: Sequence[str]) -> str | None:
+    """The stop sequence that occurs earliest in ``text`` (None: none does); what ``Completion.stop`` records."""
+    found = [(text.find(s), s) for s in stop if s and s in text]
+    return min(found)[1] if found else None
+
+
 def truncate_at_stop(text: str, stop: Sequence[str]) -> tuple[str, bool]:
     """``text`` cut before the earliest stop sequence (excluded, as vLLM and OpenAI do) and whether one was found."""
-    found = [text.find(s) for s in stop if s and s in text]
-    return (text[: min(found)], True) if found else (text, False)
+    first = first_stop(text, stop)
+    return (text[: text.find(first)], True) if first is not None else (text, False)

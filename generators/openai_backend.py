@@ -50,7 +50,7 @@ import openai
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.models import encode_prompt, render_chat, text_sha256
-from gqlbench.provenance import package_versions
+from gqlbench.provenance import package_versions, redact_url, redact_urls
 from gqlbench.records import Completion, Message
 
 __all__ = ["OpenAIBackend", "MODEL_ARGS", "CHARS_PER_TOKEN_ESTIMATE", "is_transient"]
@@ -120,7 +120,7 @@ class OpenAIBackend:
             )
         self.options = {**MODEL_ARGS, **options}
         self.model = model
-        self.base_url = base_url
+        self.base_url = redact_url(base_url)  # as recorded and shown; only the client gets the credentials
         self.api_key_env = api_key_env
         self._sleep = sleep
         self.concurrency = int(self.options["concurrency"])
@@ -242,22 +242,24 @@ class OpenAIBackend:
                 self._sleep(self._backoff(attempt, exc))
                 continue
             latency = time.perf_counter() - started
-            usage = response.usage
-            choices = sorted(response.choices, key=lambda c: c.index)
+            try:
+                choices, tokens_in, out = _read_response(response)
+            except _BadResponse as exc:  # the server's fault, for this request only
+                return [Completion(sample_id=request.sample_id, error=f"bad response: {exc}")]
             if n > 1 and len(choices) < n:
                 return [Completion(sample_id=request.sample_id, error=f"BadRequestError: {len(choices)} choices for n={n}")]
-            out = usage.completion_tokens if usage else 0
             completions = [
                 Completion(
                     sample_id=request.sample_id,
-                    text=choice.message.content or "",
-                    tokens_in=usage.prompt_tokens if usage else 0,
+                    text=text,
+                    tokens_in=tokens_in,
                     tokens_out=out // n + (1 if i < out % n else 0),  # the usage of n choices, split evenly
                     latency_s=latency,
-                    finish_reason=choice.finish_reason,
+                    finish_reason=finish,
                     index=i,
+                    stop=stop,
                 )
-                for i, choice in enumerate(choices[:n])
+                for i, (text, finish, stop) in enumerate(choices[:n])
             ]
             return completions
         raise AssertionError("unreachable: the loop returns on its last attempt")
@@ -310,6 +312,54 @@ class OpenAIBackend:
         return DEFAULT_CONTEXT, f"assumed {DEFAULT_CONTEXT} (server did not report it; pass max_model_len)"
 
 
+class _BadResponse(Exception):
+    """A response whose field has the wrong type; the message names the field."""
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _count(value: object, field: str) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _BadResponse(f"{field} is {_shown(value)}, not a count")
+    return value
+
+
+def _text(value: object, field: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise _BadResponse(f"{field} is {_shown(value)}, not text")
+    return value
+
+
+def _read_response(response: Any) -> tuple[list[tuple[str, str | None, str | None]], int, int]:
+    """(text, finish reason, stop sequence) of each choice in index order, prompt and completion tokens, each checked.
+
+    The stop sequence is vLLM's ``stop_reason`` extension (None from servers without it, or for a stop token).
+
+    The client builds its response objects without validating them, so a
+    server's ``"completion_tokens": "lots"`` would surface as a TypeError far
+    from here; :class:`_BadResponse` names the field instead.
+    """
+    choices = getattr(response, "choices", None)
+    if not isinstance(choices, list):
+        raise _BadResponse(f"choices is {_shown(choices)}, not a list")
+    read = []
+    for i, choice in enumerate(choices):
+        index = _count(getattr(choice, "index", None), f"choices[{i}].index")
+        content = _text(getattr(getattr(choice, "message", None), "content", None), f"choices[{i}].message.content")
+        finish = _text(getattr(choice, "finish_reason", None), f"choices[{i}].finish_reason")
+        stop = getattr(choice, "stop_reason", None)
+        read.append((index, content or "", finish, stop if isinstance(stop, str) else None))
+    usage = getattr(response, "usage", None)
+    tokens_in = _count(getattr(usage, "prompt_tokens", None), "usage.prompt_tokens")
+    tokens_out = _count(getattr(usage, "completion_tokens", None), "usage.completion_tokens")
+    return [(text, finish, stop) for _, text, finish, stop in sorted(read, key=lambda c: c[0])], tokens_in, tokens_out
+
+
 def _short(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
+    text = redact_urls(" ".join(str(exc).split()))
     return text if len(text) <= 300 else text[:297] + "..."

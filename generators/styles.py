@@ -22,7 +22,7 @@ from typing import Protocol, runtime_checkable
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.budget import FULL_DETAIL, Detail
-from gqlbench.generators.cot import cot_messages, cot_stop
+from gqlbench.generators.cot import cot_generate, cot_messages, cot_stop
 from gqlbench.generators.react import DEFAULT_MAX_STEPS, THOUGHT, Observer, ReactPrompter, react_program, react_stop, run_react
 from gqlbench.plugins import Registry
 from gqlbench.records import Completion, Message, Prompt, Sample
@@ -141,7 +141,7 @@ class _CotRun:
         return cot_messages(sample, shots, detail, abstain=self.abstain)
 
     def generate(self, work: Sequence[tuple[Sample, Prompt]], backend: Backend, config: GenerationConfig) -> Iterator[Completion]:
-        return backend.generate([GenerationRequest(s.id, tuple(p.messages)) for s, p in work], config)
+        return cot_generate(backend, [GenerationRequest(s.id, tuple(p.messages)) for s, p in work], config)
 
     def answer(self, completion: Completion) -> Answer:
         return Answer(completion.text)

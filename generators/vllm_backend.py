@@ -150,8 +150,10 @@ class VLLMBackend:
         latency = time.perf_counter() - started
         for (request, ids), output in zip(batch, outputs, strict=True):
             for index, best in enumerate(output.outputs[: config.n]):
+                stop = getattr(best, "stop_reason", None)
+                stop = stop if isinstance(stop, str) else None  # an int is a stop token's id
                 yield Completion(sample_id=request.sample_id, text=best.text, tokens_in=len(ids), tokens_out=len(best.token_ids),
-                                 latency_s=latency, finish_reason=best.finish_reason, index=index)
+                                 latency_s=latency, finish_reason=best.finish_reason, index=index, stop=stop)
 
     def describe(self) -> dict[str, Any]:
         return {

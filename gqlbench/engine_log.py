@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.run_files import open_run_file
 
 __all__ = ["ENGINE_LOG", "summary_line", "engine_output"]
 
@@ -54,7 +55,7 @@ def engine_output(run_dir: Path, *, verbose: bool) -> Iterator[IO[str]]:
     saved = {fd: os.dup(fd) for fd in (1, 2)}
     console = os.fdopen(os.dup(saved[2]), "w", buffering=1, encoding="utf-8", errors="replace")
     try:
-        with open(log_path, "a", encoding="utf-8") as log:
+        with open_run_file(log_path, "a") as log:
             start = os.fstat(log.fileno()).st_size
             for fd in (1, 2):
                 os.dup2(log.fileno(), fd)

@@ -29,6 +29,7 @@ from gqlbench.presenting import observer_for, real_program, shown_record
 from gqlbench.records import Completion, Prompt, Sample, SampleResult
 from gqlbench.relevance import lacking
 from gqlbench.run_config import RunConfig, RunSettings
+from gqlbench.run_files import open_run_file
 from gqlbench.run_folder import write_json
 from gqlbench.timings import StageClock
 
@@ -62,7 +63,7 @@ class Sink:
             line["completion_index"] = index
         if completion is not None:
             line["completion"] = completion.model_dump(mode="json")
-        with self.errors_path.open("a", encoding="utf-8") as fh:
+        with open_run_file(self.errors_path, "a") as fh:
             fh.write(json.dumps(line) + "\n")
 
 
@@ -82,6 +83,10 @@ def _scored(sample: Sample, prompt: Prompt, completion: Completion, code: str, p
     }
     if completion.steps:
         extra["steps"] = [step.model_dump(mode="json") for step in completion.steps]
+    if completion.note:  # the text was cut to its bound, or ends inside an unclosed code block
+        extra["generation_note"] = completion.note
+    if completion.text_chars is not None:
+        extra["raw_output_chars"] = completion.text_chars
     return SampleResult.model_validate({**result.model_dump(mode="json"), **extra})
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 __all__ = [
     "ParamSpec",
@@ -26,6 +26,7 @@ __all__ = [
     "Prompt",
     "ReactStep",
     "Completion",
+    "MAX_COMPLETION_CHARS",
     "Program",
     "TraceCall",
     "ExecError",
@@ -134,8 +135,18 @@ class ReactStep(_Record):
         return data
 
 
+# Characters of a completion's text that are kept: five times the largest program the analysis reads
+# (gqlbench.metrics.Limits.max_chars), fifty times a 512-token answer. A server's 30 MB answer is not stored whole.
+MAX_COMPLETION_CHARS = 100_000
+
+
 class Completion(_Record):
-    """The model's raw answer to one prompt (or the error that prevented it)."""
+    """The model's raw answer to one prompt (or the error that prevented it).
+
+    Every backend's text is bounded here, in one place: beyond
+    :data:`MAX_COMPLETION_CHARS` only the start is kept, ``text_chars`` keeps
+    the full length and ``note`` says so.
+    """
 
     sample_id: str
     text: str = ""
@@ -146,6 +157,19 @@ class Completion(_Record):
     error: str | None = None
     steps: list[ReactStep] = Field(default_factory=list)  # ReAct: one entry per step
     index: int = 0  # which of a request's ``n`` completions this is (GenerationConfig.n)
+    stop: str | None = None  # the stop sequence that ended the text, when the backend knows it (it is not in ``text``)
+    note: str | None = None  # what was done to the text: cut to the bound, ends inside an unclosed code block, ...
+    text_chars: int | None = None  # the text's full length, when it was cut
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bounded(cls, data: Any) -> Any:
+        text = data.get("text") if isinstance(data, dict) else None
+        if not isinstance(text, str) or len(text) <= MAX_COMPLETION_CHARS:
+            return data
+        note = f"the completion had {len(text):,} characters; only the first {MAX_COMPLETION_CHARS:,} are kept"
+        earlier = data.get("note")
+        return {**data, "text": text[:MAX_COMPLETION_CHARS], "text_chars": len(text), "note": f"{earlier}; {note}" if earlier else note}
 
 
 class Program(_Record):

@@ -40,8 +40,10 @@ from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.jsonl import BOM, decode_line, read_lines, utf8_data, utf8_text
 from gqlbench.metrics import Metric, aggregate, all_metrics, metric_titles
+from gqlbench.provenance import redact_urls
 from gqlbench.records import ResultsDocument, SampleResult, SkippedSample
 from gqlbench.repeated import completion_index, repeated_section
+from gqlbench.run_files import open_run_file, refuse_link, write_files
 from gqlbench.statistics import DEFAULT_RESAMPLES
 from gqlbench.uncertainty import add_uncertainty, uncertainty_section
 from gqlbench.usage import usage_section
@@ -79,7 +81,7 @@ def run_meta(command: str | None = None, data_hash: str | None = None, **extra: 
     return {
         "gqlbench_version": __version__,
         "data_hash": data_hash,
-        "command": command if command is not None else " ".join(["gqlbench", *sys.argv[1:]]),
+        "command": redact_urls(command if command is not None else " ".join(["gqlbench", *sys.argv[1:]])),
         "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
         **extra,
     }
@@ -110,13 +112,13 @@ def _line(result: SampleResult) -> str:
 
 def write_samples(path: Path, results: Iterable[SampleResult]) -> None:
     """Write ``samples.jsonl`` from scratch, replacing the file only once it is complete."""
-    _replace_all({path: (_line(r) for r in results)})
+    write_files({path: (_line(r) for r in results)})
 
 
 def append_sample(path: Path, result: SampleResult) -> None:
     """Append one finished sample and flush it, so an interrupted run keeps it."""
     line = _line(result)  # serialized first: a failure never leaves half a line
-    with path.open("a", encoding="utf-8") as fh:
+    with open_run_file(path, "a") as fh:
         fh.write(line)
         fh.flush()
         os.fsync(fh.fileno())
@@ -183,6 +185,7 @@ def repair_samples(path: Path) -> str | None:
     A last line cut by a kill is removed; a whole result that only lacks its
     newline gets one.
     """
+    refuse_link(path)  # the first file a resume touches
     if not path.is_file():
         return None
     data = path.read_bytes()
@@ -190,10 +193,10 @@ def repair_samples(path: Path) -> str | None:
     if not tail:
         return None
     if _is_result(tail):
-        with path.open("ab") as fh:
+        with open_run_file(path, "ab") as fh:
             fh.write(b"\n")
         return None
-    with path.open("r+b") as fh:
+    with open_run_file(path, "r+b") as fh:
         fh.truncate(len(data) - len(tail))
     return f"{path}: dropped an unfinished last line ({len(tail)} bytes; the previous run was interrupted while writing it)"
 
@@ -229,45 +232,12 @@ def results_document(
     )
 
 
-def _stage(path: Path, chunks: Iterable[str]) -> Path:
-    """Write ``chunks`` to a new temporary file next to ``path`` and sync it; returns the temporary file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # per process, created with the usual permissions
-    try:
-        with tmp.open("w", encoding="utf-8") as fh:
-            for chunk in chunks:
-                fh.write(chunk)
-            fh.flush()
-            os.fsync(fh.fileno())
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return tmp
-
-
-def _replace_all(files: Mapping[Path, Iterable[str]]) -> None:
-    """Replace every file once all of them are written in full, so a failure changes none.
-
-    Each rename is atomic; only a kill in the instant between two renames can
-    leave complete old and new files side by side, never a truncated one.
-    """
-    staged: list[tuple[Path, Path]] = []
-    try:
-        for path, chunks in files.items():
-            staged.append((_stage(path, chunks), path))
-    except BaseException:
-        for tmp, _ in staged:
-            tmp.unlink(missing_ok=True)
-        raise
-    for tmp, path in staged:
-        tmp.replace(path)
-
-
 def _results_text(document: ResultsDocument) -> str:
     return utf8_text(json.dumps(document.model_dump(), indent=2, ensure_ascii=False)) + "\n"
 
 
 def write_results(path: Path, document: ResultsDocument) -> None:
-    _replace_all({path: [_results_text(document)]})
+    write_files({path: [_results_text(document)]})
 
 
 def _read_json(path: Path) -> object:
@@ -389,7 +359,7 @@ def write_summary(
 
 def write_document(out_dir: Path, document: ResultsDocument) -> None:
     """Write ``results.json`` and ``report.md`` of an already built document, together."""
-    _replace_all(_summary_files(out_dir, document))
+    write_files(_summary_files(out_dir, document))
 
 
 def _summary_files(out_dir: Path, document: ResultsDocument) -> dict[Path, Iterable[str]]:
@@ -414,7 +384,7 @@ def write_run(
     created = not out_dir.exists()
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        _replace_all({out_dir / SAMPLES_FILE: (_line(r) for r in results), **_summary_files(out_dir, document)})
+        write_files({out_dir / SAMPLES_FILE: (_line(r) for r in results), **_summary_files(out_dir, document)})
     except BaseException as exc:
         if created:
             with contextlib.suppress(OSError):

@@ -19,7 +19,7 @@ from gqlbench.generators.present import PromptSetting
 from gqlbench.generators.react import DEFAULT_MAX_STEPS
 from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES, SHOT_SPLIT
 from gqlbench.generators.styles import DEFAULT_STYLE, PromptStyle, get_style
-from gqlbench.provenance import git_commit, run_versions
+from gqlbench.provenance import git_commit, redact_url, redact_urls, run_versions
 from gqlbench.records import Sample
 from gqlbench.usage import Prices
 
@@ -101,6 +101,8 @@ class RunSettings:
             del settings["relevance"]
         if self.samples == 1:
             del settings["samples"]
+        if self.base_url:  # a shared folder never holds a password (resuming compares the redacted forms)
+            settings["base_url"] = redact_url(self.base_url)
         loaded: dict[str, Any] = json.loads(json.dumps(settings))
         return loaded
 
@@ -156,7 +158,7 @@ class RunConfig:
             data_hash=data_hash(settings.data),
             versions=run_versions(),
             git=git_commit(),
-            command=list(sys.argv),
+            command=[redact_urls(arg) for arg in sys.argv],
             created=datetime.now(UTC).isoformat(timespec="seconds"),
             catalog=catalog_record(s.domain for s in samples),
         )

@@ -19,10 +19,12 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import SampleResult
 from gqlbench.run_config import SETTING_DEFAULTS, RunConfig, RunOptions, RunSettings
+from gqlbench.run_files import open_run_file, refuse_link, write_files
 
 __all__ = ["RUN_FILES", "model_slug", "write_json", "read_config", "finished", "has_results", "clear", "choose_dir", "exclusive"]
 
 RUN_FILES = ("samples.jsonl", "errors.jsonl", "results.json", "report.md")
+_WRITTEN = ("config.json", *RUN_FILES, "engine.log", "report.html")  # every file a run writes (gqlbench.engine_log, --html)
 _TIMESTAMP = "%Y%m%d-%H%M%S"
 
 
@@ -46,10 +48,8 @@ def _folder_tag(settings: RunSettings) -> str:
 
 
 def write_json(path: Path, payload: Any) -> None:
-    """Write via a temporary file, so a kill never leaves half a JSON file."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(payload, indent=2, sort_keys=False, default=str) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    """Write via a temporary file, so a kill never leaves half a JSON file (and never through a link)."""
+    write_files({path: [json.dumps(payload, indent=2, sort_keys=False, default=str) + "\n"]})
 
 
 def read_config(run_dir: Path) -> RunConfig | None:
@@ -151,15 +151,42 @@ def choose_dir(settings: RunSettings, options: RunOptions, digest: str) -> tuple
 
 @contextlib.contextmanager
 def exclusive(run_dir: Path) -> Iterator[None]:
-    """One writer per run folder; the lock dies with its process, even on SIGKILL."""
+    """One writer per run folder (``run`` and ``evaluate --out`` alike); the lock dies with its process, even on SIGKILL.
+
+    A folder that does not exist yet is created; when the block fails and the
+    folder holds nothing but the lock, it is removed again.
+    """
+    if run_dir.exists() and not run_dir.is_dir():
+        raise GqlbenchError(f"{run_dir}: exists and is not a folder; choose another --out")
+    created = not run_dir.exists()
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise GqlbenchError(f"{run_dir}: cannot create the folder ({exc.strerror or exc}); choose another --out") from None
+    try:
+        with _locked(run_dir):
+            for name in _WRITTEN:  # refused before any work, not after the samples it would have generated
+                refuse_link(run_dir / name)
+            yield
+    except BaseException:
+        if created and {p.name for p in run_dir.iterdir()} <= {".lock"}:
+            with contextlib.suppress(OSError):
+                (run_dir / ".lock").unlink()
+                run_dir.rmdir()
+        raise
+
+
+@contextlib.contextmanager
+def _locked(run_dir: Path) -> Iterator[None]:
     try:
         import fcntl
     except ImportError:  # Windows: no advisory locks, one writer is up to the user
         yield
         return
-    with (run_dir / ".lock").open("w") as fh:
+    with open_run_file(run_dir / ".lock", "a") as fh:  # never truncated: nothing is written to it
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise GqlbenchError(f"{run_dir}: another gqlbench run is writing this folder; wait for it or use another --out") from None
+            raise GqlbenchError(f"{run_dir}: another gqlbench run or evaluate is writing this folder; "
+                                "wait for it or use another --out (--overwrite never breaks its lock)") from None
         yield

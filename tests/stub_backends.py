@@ -28,6 +28,8 @@ and can be slowed down or made to fail through model args:
   with that seed answers prose without a program (scored 0), so repeated sampling has something to count;
 - ``n``: any non-empty value makes the stub honour ``GenerationConfig.n`` (``supports_n``), completion j of a
   request drawn with seed ``seed + j``; without it the run asks once per completion index.
+- ``guarded``: any non-empty value waits out ``delay`` inside ``except Exception`` that records the exception as the
+  request's error, as the real backends guard their engine calls (a signal must pass through it).
 
 An impossible relevance case (``test-impossible/3``) is answered from its sample's (``test/3``) gold.
 """
@@ -73,6 +75,7 @@ class StubBackend:
         n: str = "",
         noisy_close: str = "",
         unoffered: str = "",
+        guarded: str = "",
     ) -> None:
         if loads:
             with open(loads, "a", encoding="utf-8") as fh:
@@ -99,6 +102,7 @@ class StubBackend:
         self.noisy_close = bool(noisy_close)
         self.shown = (obfuscate, functions, int(seed)) if obfuscate else None
         self.unoffered = bool(unoffered)
+        self.guarded = bool(guarded)
 
     def render(self, messages: Sequence[Message], assistant_prefix: str = "") -> str:
         return "".join(f"<{m.role}> {m.content}\n" for m in messages) + "<assistant> " + assistant_prefix
@@ -139,7 +143,13 @@ class StubBackend:
                 sampling = f" seed={config.seed} n={config.n}" if self.wrong or self.supports_n else ""
                 fh.write(" ".join(r.sample_id for r in requests) + sampling + "\n")
         for request in requests:
-            if self.delay:
+            if self.delay and self.guarded:
+                try:
+                    time.sleep(self.delay)
+                except Exception as exc:  # the real backends' guard around an engine call
+                    yield Completion(sample_id=request.sample_id, error=f"{type(exc).__name__}: {exc}")
+                    continue
+            elif self.delay:
                 time.sleep(self.delay)
             prompt_tokens = self.count_tokens(self.render(request.messages, request.assistant_prefix))
             if request.sample_id in self.fail or (self.fail_while and Path(self.fail_while).exists()):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from gqlbench.provenance import RUN_PACKAGES, package_versions, run_versions
+import pytest
+
+from gqlbench.provenance import RUN_PACKAGES, package_versions, redact_url, redact_urls, run_versions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,3 +30,14 @@ def test_no_other_module_collects_versions() -> None:
         if path not in allowed and re.search(r"\bmetadata\.version\(|\bfrom importlib\.metadata import [^\n]*\bversion\b", path.read_text())
     ]
     assert offenders == []
+
+
+@pytest.mark.parametrize(("url", "recorded"), [
+    ("http://user:hunter2@host/v1", "http://***@host/v1"),
+    ("https://token@host:8443/v1", "https://***@host:8443/v1"),
+    ("https://host/v1?api_key=k1&x=1&sig=s2&Access-Token=t3", "https://host/v1?api_key=***&x=1&sig=***&Access-Token=***"),
+    ("http://localhost:8000/v1", "http://localhost:8000/v1"),
+])
+def test_recorded_urls_lose_their_credentials(url: str, recorded: str) -> None:
+    assert redact_url(url) == recorded
+    assert redact_urls(f"gqlbench run --base-url={url} --model m") == f"gqlbench run --base-url={recorded} --model m"

@@ -119,8 +119,13 @@ def cli() -> None:
     """
 
 
-class Terminated(Exception):
-    """SIGTERM arrived: unwinding closes the model engine, whose processes would otherwise outlive gqlbench."""
+class Terminated(BaseException):
+    """SIGTERM arrived: unwinding closes the model engine, whose processes would otherwise outlive gqlbench.
+
+    A BaseException, like KeyboardInterrupt, so that no ``except Exception`` on
+    the run path (a backend recording a failed engine call as that sample's
+    error) takes the stop for a sample's failure.
+    """
 
 
 def _terminate(signum: int, frame: object) -> None:

@@ -6,6 +6,7 @@ parses the options, writes the run folder and prints the table and notes.
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,8 +14,10 @@ from pathlib import Path
 import click
 
 from gqlbench.dataset import data_hash
-from gqlbench.evaluation import evaluate_predictions
+from gqlbench.evaluation import Evaluation, evaluate_predictions
+from gqlbench.records import ResultsDocument
 from gqlbench.results import ensure_writable, render_table, results_document, run_meta, write_run
+from gqlbench.run_folder import exclusive
 from gqlbench.statistics import DEFAULT_RESAMPLES
 
 __all__ = ["evaluate"]
@@ -48,6 +51,29 @@ def _command(
 def _preview(ids: Sequence[str], limit: int = 10) -> str:
     shown = ", ".join(ids[:limit])
     return shown + (f", ... ({len(ids) - limit} more)" if len(ids) > limit else "")
+
+
+def _score(
+    predictions: Path, out: Path | None, data: Path | None, splits: Sequence[str], overwrite: bool, execute: bool, seed: int,
+    bootstrap: int,
+) -> tuple[ResultsDocument, Evaluation]:
+    """Score the predictions and write ``out`` (when given): the results document and the evaluation."""
+    evaluation = evaluate_predictions(predictions, data, splits, execute=execute, seed=seed)
+    data_dir, chosen, results, missing = evaluation.data_dir, evaluation.splits, evaluation.results, evaluation.missing
+
+    meta = run_meta(
+        command=_command(predictions, out, data, splits, execute, seed, bootstrap),
+        data_hash=data_hash(data_dir),
+        benchmark=data_dir.name,
+        splits=chosen,
+        predictions=str(predictions),
+        bootstrap=bootstrap,
+    )
+    if out is not None:
+        document = write_run(out, results, missing, meta, overwrite=overwrite)
+    else:
+        document = results_document(results, missing, meta)
+    return document, evaluation
 
 
 @click.command(short_help="Score a file of model predictions (Table 2 metrics).")
@@ -100,24 +126,11 @@ def evaluate(
     the file score 0 and are listed. Other fields of each line are kept in
     samples.jsonl.
     """
-    if out is not None:
-        ensure_writable(out, overwrite)  # fail before scoring, not after
-    evaluation = evaluate_predictions(predictions, data, splits, execute=execute, seed=seed)
-    data_dir, chosen, results, missing = evaluation.data_dir, evaluation.splits, evaluation.results, evaluation.missing
-
-    meta = run_meta(
-        command=_command(predictions, out, data, splits, execute, seed, bootstrap),
-        data_hash=data_hash(data_dir),
-        benchmark=data_dir.name,
-        splits=chosen,
-        predictions=str(predictions),
-        bootstrap=bootstrap,
-    )
-    if out is not None:
-        document = write_run(out, results, missing, meta, overwrite=overwrite)
-    else:
-        document = results_document(results, missing, meta)
-
+    with exclusive(out) if out is not None else contextlib.nullcontext():  # held from the check to the last file written
+        if out is not None:
+            ensure_writable(out, overwrite)  # fail before scoring, not after
+        document, evaluation = _score(predictions, out, data, splits, overwrite, execute, seed, bootstrap)
+    data_dir, chosen, missing = evaluation.data_dir, evaluation.splits, evaluation.missing
     click.echo(f"{data_dir.name} {'+'.join(chosen)}: {len(evaluation.predictions)} predictions for {len(evaluation.samples)} samples")
     click.echo(render_table(document.metrics))
     for entry in document.skipped:

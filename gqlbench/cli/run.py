@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.factory import BACKEND_REGISTRY
 from gqlbench.generators.obfuscate import OBFUSCATE_CHOICES
@@ -195,6 +196,10 @@ def run(
     not_run = sorted({r.domain for r in outcome.results if "not_run" in r.explanation.get("exec", {})})
     if not_run:
         click.echo(f"warning: no execution scores for domain(s) {', '.join(not_run)}: not in the catalog (see GQLBENCH_CATALOG)", err=True)
+    noted = [r.id for r in outcome.results if (r.model_extra or {}).get("generation_note")]
+    if noted:  # continued after a bare opening fence, cut inside a block, or cut to the stored bound
+        shown = escape_controls(", ".join(noted[:10]))
+        click.echo(f"note: {len(noted)} completions have a generation_note in samples.jsonl: {shown}", err=True)
     report = outcome.run_dir / "report.md"
     if report.is_file():
         click.echo(report.read_text(encoding="utf-8").rstrip())

@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.run_files import open_run_file
 from gqlbench.viewer.assets import CSS, JS
 from gqlbench.viewer.compare import comparison_pages
 from gqlbench.viewer.data import RunView
@@ -66,7 +67,8 @@ def write_report(runs: Sequence[RunView], out: Path, title: str = "gqlbench repo
     data = render_report(runs, title).encode("utf-8")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(data)
+        with open_run_file(out, "wb") as fh:  # never through a link (a run folder's report.html may be one)
+            fh.write(data)
     except OSError as exc:
         raise GqlbenchError(f"{out}: could not write the report ({exc.strerror or exc}); choose another --out") from None
     return len(data)

@@ -201,6 +201,63 @@ def test_unknown_model_and_missing_key(serve: Callable[..., FakeServer], monkeyp
         OpenAIBackend("m", base_url="https://api.example.com/v1", api_key_env="GQLBENCH_TEST_KEY")
 
 
+def test_credentials_in_the_base_url_reach_no_file_of_the_run(
+    serve: Callable[..., FakeServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gqlbench.cli import main
+
+    server = serve(lambda n, body: ok("```python\nGET_me()\n```"))
+    url = server.url.replace("http://", "http://user:hunter2@") + "?api_key=sekrit&x=1"
+    out = tmp_path / "run"
+    args = ["run", "--backend", "openai", "--model", "m", "--base-url", url, "--ids", "test/0", "--no-exec", "--html", "--out", str(out)]
+    monkeypatch.setattr(sys, "argv", ["gqlbench", *args])  # the command line is recorded too
+    assert main(args) == 0
+    written = {path.name: path.read_text() for path in out.iterdir() if path.is_file()}
+    assert {"config.json", "results.json", "report.md", "report.html", "samples.jsonl"} <= set(written)
+    assert not [name for name, text in written.items() if "hunter2" in text or "sekrit" in text]
+    assert "http://***@127.0.0.1" in written["config.json"] and "x=1" in written["config.json"]  # still says which server
+
+
+def test_a_response_field_of_the_wrong_type_is_that_samples_error(serve: Callable[..., FakeServer]) -> None:
+    def lots(n: int, body: dict[str, Any]) -> Reply:
+        status, reply, headers = ok("x")
+        reply["usage"]["completion_tokens"] = "lots"
+        return status, reply, headers
+
+    (completion,) = backend(serve(lots)).generate([request("a")], GenerationConfig())
+    assert completion.error == "bad response: usage.completion_tokens is 'lots', not a count" and completion.text == ""
+    server = serve(lambda n, body: (200, {"choices": [{"index": 0, "message": {"content": 5}}]}, {}))
+    (completion,) = backend(server).generate([request("b")], GenerationConfig())
+    assert completion.error == "bad response: choices[0].message.content is 5, not text"
+
+
+def test_a_huge_completion_is_stored_bounded_with_its_length(serve: Callable[..., FakeServer]) -> None:
+    from gqlbench.records import MAX_COMPLETION_CHARS
+
+    text = "x" * (3 * MAX_COMPLETION_CHARS)
+    (completion,) = backend(serve(lambda n, body: ok(text))).generate([request("a")], GenerationConfig())
+    assert len(completion.text) == MAX_COMPLETION_CHARS and completion.text_chars == len(text)
+    assert completion.note and f"{len(text):,}" in completion.note
+    assert len(completion.model_dump_json()) < 2 * MAX_COMPLETION_CHARS
+
+
+def test_a_run_records_the_length_and_a_note_of_a_cut_completion(
+    serve: Callable[..., FakeServer], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gqlbench.cli import main
+    from gqlbench.records import MAX_COMPLETION_CHARS
+
+    text = "```python\nGET_me()\n```\n" + "y" * (10 * MAX_COMPLETION_CHARS)
+    server = serve(lambda n, body: ok(text))
+    out = tmp_path / "run"
+    assert main(["run", "--backend", "openai", "--model", "m", "--base-url", server.url, "--ids", "test/0", "--no-exec",
+                 "--out", str(out)]) == 0
+    line = json.loads((out / "samples.jsonl").read_text())
+    assert line["raw_output_chars"] == len(text) and f"{len(text):,} characters" in line["generation_note"]
+    assert (out / "samples.jsonl").stat().st_size < 5 * MAX_COMPLETION_CHARS  # the text is stored a few times, each bounded
+    assert "note: 1 completions have a generation_note in samples.jsonl: test/0" in capsys.readouterr().err
+
+
 # -- slow: a real `vllm serve` on the bundled model -----------------------------------------------
 
 

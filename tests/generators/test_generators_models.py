@@ -13,6 +13,7 @@ from gqlbench.generators.models import (
     MARKER_FILE,
     RegisteredModel,
     cache_dir,
+    first_stop,
     list_prepared,
     prepare,
     render_chat,
@@ -123,6 +124,12 @@ def test_weights_fingerprint_tracks_weight_files(tmp_path: Path) -> None:
 )
 def test_truncate_at_stop(text: str, stop: tuple[str, ...], expected: tuple[str, bool]) -> None:
     assert truncate_at_stop(text, stop) == expected
+    assert (first_stop(text, stop) is not None) == expected[1]
+
+
+def test_first_stop_names_the_earliest_stop_sequence() -> None:
+    assert first_stop("x Observation: y Final", ("Final", "Observation:")) == "Observation:"
+    assert first_stop("Plan.\n```\ncode", ("\nUser:", "\n```\n")) == "\n```\n"
 
 
 def test_render_without_chat_template_is_a_plain_transcript() -> None:
