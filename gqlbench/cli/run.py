@@ -11,7 +11,7 @@ from gqlbench.generators.factory import BACKEND_REGISTRY
 from gqlbench.generators.obfuscate import OBFUSCATE_CHOICES
 from gqlbench.generators.react import DEFAULT_MAX_STEPS
 from gqlbench.generators.sdl_view import SCHEMA_CHOICES
-from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES
+from gqlbench.generators.shots import DEFAULT_SHOT_RULE, DEFAULT_SHOTS, SHOT_RULE_ALIASES, SHOT_RULES
 from gqlbench.generators.styles import DEFAULT_STYLE, STYLES
 from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunOptions, RunSettings
 from gqlbench.statistics import DEFAULT_RESAMPLES
@@ -50,8 +50,9 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
 @click.option(
     "--shots", type=int, default=DEFAULT_SHOTS, show_default=True, help="Few-shot examples from the train split of the same domain."
 )
-@click.option("--shot-rule", type=click.Choice(SHOT_RULES), default="similar", show_default=True,
-              help="similar: most word overlap with the utterance; diverse: one fixed set per domain covering the most functions.")
+@click.option("--shot-rule", type=click.Choice(SHOT_RULES + tuple(SHOT_RULE_ALIASES)), default=DEFAULT_SHOT_RULE, show_default=True,
+              help="fixed: one representative set per domain, the paper's setting (the train samples covering the most "
+              "functions; diverse is its earlier name); similar: per sample, most word overlap with the utterance.")
 @click.option(
     "--max-steps", type=int, default=DEFAULT_MAX_STEPS, show_default=True, help="ReAct (a style with steps): most steps per sample."
 )

@@ -83,3 +83,12 @@ def test_a_prompt_that_cannot_fit_is_a_per_sample_record(
     for line in _lines(run_dir):
         assert "exceeds context" in line["error"] and line["scores"]["arg_match_full"] == 0
         assert line["prompt"]["dropped"][-1] == "parameter descriptions" and len(line["offered"]) in (34, 46)
+
+
+def test_the_default_shots_are_the_fixed_set_of_the_domain(capsys: pytest.CaptureFixture[str]) -> None:
+    def shots(*args: str) -> str:
+        assert main(["run", "--model", "stub", "--backend", STUB, "--ids", "test/0", "--dry-run", *args]) == 0
+        return capsys.readouterr().out.rsplit("shots: ", 1)[1]
+
+    default = shots()
+    assert default == shots("--shot-rule", "fixed") == shots("--shot-rule", "diverse") != shots("--shot-rule", "similar")
