@@ -20,6 +20,7 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.obfuscate import NameMap, Obfuscation, build_name_map, parse_obfuscate
 from gqlbench.generators.offer import DomainCatalog, FunctionsSetting, load_domain_catalog, offered_functions, parse_functions
+from gqlbench.generators.prompts import Shown
 from gqlbench.generators.sdl_view import SCHEMA_CHOICES, view_sdl
 from gqlbench.records import FunctionSpec, Sample
 
@@ -51,6 +52,11 @@ class PromptSetting:
     @property
     def is_default(self) -> bool:
         return self == PromptSetting()
+
+    @property
+    def shown(self) -> Shown:
+        """What prompts under this setting show, for their instructions and headings."""
+        return Shown(schema=self.schema != "none", every_function_needed=self.parsed_functions.kind == "gold")
 
 
 @dataclass(frozen=True)
