@@ -81,11 +81,12 @@ class Presented:
         return {"offered": list(self.offered), "obfuscation": self.names.to_json()}
 
 
-def _shown_spec(spec: FunctionSpec, names: NameMap, descriptions: bool) -> FunctionSpec:
+def _shown_spec(spec: FunctionSpec, names: NameMap, obfuscation: Obfuscation) -> FunctionSpec:
     raw = spec.model_dump(mode="json", exclude_unset=True)
     keywords = names.params.get(spec.name, {})
     raw["name"] = names.shown(spec.name)
-    if not descriptions:
+    descriptions = not obfuscation.descriptions
+    if not descriptions or obfuscation.function_descriptions:
         raw.pop("description", None)
     parameters = raw.get("parameters")
     if isinstance(parameters, dict):
@@ -139,7 +140,7 @@ def present(
         return Presented(sample, sample, offered, names)
     shown = sample.model_copy(
         update={
-            "function_specs": [_shown_spec(s, names, not obfuscation.descriptions) for s in specs],
+            "function_specs": [_shown_spec(s, names, obfuscation) for s in specs],
             "graphql_schema": view_sdl(sdl, setting.schema, obfuscation, names, where=f"sample {sample.id}"),
             "gold_code": names.forward(sample.gold_code),
             "input": "",

@@ -59,6 +59,7 @@ class RunSettings:
     schema: str = "full"  # --schema full | types-only | none
     relevance: bool = False  # run the relevance set of the split (gqlbench.relevance): possible and impossible cases
     samples: int = 1  # completions per sample (--samples K); stored only when K > 1, so older folders resume
+    preset: dict[str, Any] | None = None  # --preset: {"name": ..., "overrides": {...}} (gqlbench.presets); stored only when set
 
     def __post_init__(self) -> None:
         get_style(self.prompt)  # an unknown prompt style is an error now, before any work
@@ -99,6 +100,8 @@ class RunSettings:
             del settings["relevance"]
         if self.samples == 1:
             del settings["samples"]
+        if self.preset is None:
+            del settings["preset"]
         loaded: dict[str, Any] = json.loads(json.dumps(settings))
         return loaded
 

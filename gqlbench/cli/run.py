@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -23,6 +24,10 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
 
 @click.command("run")
 @click.option("--model", required=True, help="Model folder, Hugging Face id, or a bundled name such as smollm2 (see `gqlbench models`).")
+@click.option("--preset", default=None, metavar="NAME",
+              help="Every setting of a published run, e.g. paper:granite-34b-code-instruct:react (paper:<model>:<cot|react> for "
+              "codellama-34b-instruct, deepseek-coder-33b-instruct, granite-34b-code-instruct); --model stays yours, options you "
+              "give win and are recorded as overrides in config.json.")
 @click.option(
     "--backend",
     default="auto",
@@ -106,6 +111,7 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
               "prints the ablation table.")
 def run(
     model: str,
+    preset: str | None,
     backend: str,
     prompt_style: str,
     split: str,
@@ -153,7 +159,7 @@ def run(
 
     if split.endswith("-relevance"):  # --split test-relevance: the documented alias of --relevance
         split, relevance = split.removesuffix("-relevance"), True
-    settings = RunSettings(
+    chosen: dict[str, Any] = dict(
         model=model,
         backend=backend,
         prompt=prompt_style,
@@ -179,6 +185,11 @@ def run(
         relevance=relevance,
         samples=n_samples,
     )
+    if preset is not None:
+        from gqlbench.presets import apply_preset, get_preset
+
+        chosen = apply_preset(get_preset(preset), chosen, _explicit_options())
+    settings = RunSettings(**chosen)
     if dry_run:
         from gqlbench.dry_run import dry_run as render_dry_run
 
@@ -214,6 +225,15 @@ def run(
             f"{len(outcome.missing)} of {total} samples failed to generate{' (some of their completions)' if n_samples > 1 else ''} "
             f"(see {outcome.run_dir / 'errors.jsonl'}); re-run the same command to retry them"
         )
+
+
+def _explicit_options() -> set[str]:
+    """The run settings the user gave on the command line (a preset never overrides these)."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    renamed = {"prompt_style": "prompt", "n_samples": "samples"}
+    return {renamed.get(name, name) for name in ctx.params if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE}
 
 
 def _run_grid(settings: RunSettings, options: RunOptions, matrix: tuple[str, ...], html: bool) -> None:
