@@ -26,7 +26,17 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 
-__all__ = ["TABLE2_METRICS", "PaperRow", "TABLE2", "PAPER_MODELS", "PAPER_PROMPTS", "paper_rows", "paper_reference", "Check", "check_against_paper"]
+__all__ = [
+    "TABLE2_METRICS",
+    "PaperRow",
+    "TABLE2",
+    "PAPER_MODELS",
+    "PAPER_PROMPTS",
+    "paper_rows",
+    "paper_reference",
+    "Check",
+    "check_against_paper",
+]
 
 TABLE2_METRICS: tuple[str, ...] = ("arg_match_full", "arg_match_functions", "seq_match_full", "seq_match_conn")
 

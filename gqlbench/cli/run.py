@@ -65,7 +65,8 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
               help="ReAct observation: the GraphQL type of the returned value, or the executed mock response.")
 @click.option("--functions", default="gold", show_default=True,
               help="Functions the prompt offers: gold (the paper's) | domain (every endpoint of the domain) | distractors:K "
-              "(gold plus K others, seeded) | distractors:K:connected (prefer ones sharing parameters or response fields with gold).")
+              "(gold plus K others, seeded) | distractors:K:connected "
+              "(prefer ones a gold response could feed an id to, or that could feed one to a gold call).")
 @click.option("--obfuscate", type=click.Choice(OBFUSCATE_CHOICES), default="none", show_default=True,
               help="Hide function names (api_N), parameter names (arg_N), descriptions, or all; answers are mapped back before scoring.")
 @click.option("--schema", type=click.Choice(SCHEMA_CHOICES), default="full", show_default=True,
