@@ -107,8 +107,8 @@ def paper_rows(model: str, prompt: str) -> dict[str, PaperRow]:
 def paper_reference(against: str, config: Mapping[str, Any], where: str) -> tuple[str, str]:
     """(model, prompt) of the Table 2 rows ``--against`` names for a run with ``config`` (its config.json).
 
-    ``paper`` takes them from the run's preset, else from its model name and
-    prompt style; ``paper:MODEL:PROMPT`` names them. ``where`` names the run in errors.
+    ``paper`` takes the model from the run's preset, else from its model name,
+    and the prompt style the run used; ``paper:MODEL:PROMPT`` names them. ``where`` names the run in errors.
     """
     if against.startswith("paper:"):
         parts = against.split(":")
@@ -120,10 +120,10 @@ def paper_reference(against: str, config: Mapping[str, Any], where: str) -> tupl
         raise GqlbenchError(f"--against {against!r}: write paper or paper:MODEL:PROMPT, e.g. paper:{PAPER_MODELS[0]}:cot")
     settings = config.get("settings")
     preset = settings.get("preset") if isinstance(settings, dict) else None
-    if isinstance(preset, dict) and str(preset.get("name", "")).startswith("paper:"):
-        _, model, prompt = str(preset["name"]).split(":")
-        return model, prompt
     name, prompt = str(config.get("model") or ""), str(config.get("prompt") or "")
+    if isinstance(preset, dict) and str(preset.get("name", "")).startswith("paper:"):
+        _, model, preset_prompt = str(preset["name"]).split(":")
+        return model, prompt if prompt in PAPER_PROMPTS else preset_prompt  # a --prompt given over the preset is what ran
     found = [model for model, pattern in _MODEL_PATTERNS.items() if pattern.search(name)]
     if len(found) != 1 or prompt not in PAPER_PROMPTS:
         raise GqlbenchError(f"{where}: model {name!r} with prompt {prompt!r} is not one of the paper's runs; "

@@ -28,7 +28,8 @@ def test_all_18_rows_and_every_overall_row_is_the_weighted_mean_of_its_domains_b
 
 def test_the_row_comes_from_the_preset_the_model_name_or_the_option() -> None:
     preset = {"model": "/m/x", "prompt": "cot", "settings": {"preset": {"name": "paper:deepseek-coder-33b-instruct:react"}}}
-    assert paper_reference("paper", preset, "r") == ("deepseek-coder-33b-instruct", "react")
+    assert paper_reference("paper", preset, "r") == ("deepseek-coder-33b-instruct", "cot")  # --prompt cot given over the preset
+    assert paper_reference("paper", {**preset, "prompt": "mine"}, "r") == ("deepseek-coder-33b-instruct", "react")
     hub = {"model": "ibm-granite/granite-34b-code-instruct-8k", "prompt": "cot"}
     assert paper_reference("paper", hub, "r") == ("granite-34b-code-instruct", "cot")
     assert paper_reference("paper", {"model": "codellama/CodeLlama-34b-Instruct-hf", "prompt": "react"}, "r")[0] == "codellama-34b-instruct"
