@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 
 from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.budget import FULL_DETAIL, Detail
-from gqlbench.generators.prompts import NEXT_TURN_STOP, abstain_rule, describe_calls, gold_calls, render_task
+from gqlbench.generators.prompts import NEXT_TURN_STOP, PAPER_VIEW, Shown, abstain_rule, describe_calls, gold_calls, render_task
 from gqlbench.records import Completion, Message, Sample
 
 __all__ = [
@@ -31,16 +31,17 @@ MAX_CONTINUATIONS = 3  # continuation requests per completion, should a model op
 CONTINUED = "continued: the stop sequence had ended the answer on an opening code fence"
 _FENCE_LINE = re.compile(r"^[ \t]*```", re.MULTILINE)  # as gqlbench.metrics.extract_code reads fences
 
-COT_INSTRUCTIONS = """\
+_COT_TEMPLATE = """\
 You write Python code that fulfils a user's request by calling REST API functions in sequence.
-You are given the functions' signatures (JSON), the GraphQL schema of the responses they return, and the request (the utterance).
+{given}
 Rules:
 - Call only the given functions, with keyword arguments.
-- Read fields of a response exactly as the GraphQL schema names them, e.g. response_obj.results[0].id.
+- Read fields of a response {fields}, e.g. response_obj.results[0].id.
 - Store a response in a variable (response_obj, response_obj1, ...) when a later call needs a value from it.
 - Do not import modules, define functions or print.
 First reason step by step: which calls are needed, in which order, and which value flows from one response into the next call.
 Then write the whole call sequence in one ```python code block."""
+COT_INSTRUCTIONS = _COT_TEMPLATE.format(given=PAPER_VIEW.given(), fields=PAPER_VIEW.fields())
 
 
 def cot_answer(sample: Sample) -> str:
@@ -52,21 +53,25 @@ def cot_answer(sample: Sample) -> str:
     return f"{lead}\n{plan}\n\n```python\n{sample.gold_code.strip()}\n```"
 
 
-def cot_instructions(abstain: bool = False) -> str:
-    """The system block; ``abstain`` (relevance runs) adds how to decline a request the functions cannot do."""
+def cot_instructions(abstain: bool = False, shown: Shown = PAPER_VIEW) -> str:
+    """The system block, saying what ``shown`` shows; ``abstain`` (relevance runs) adds how to decline a request the functions cannot do."""
+    instructions = _COT_TEMPLATE.format(given=shown.given(), fields=shown.fields())
     if not abstain:
-        return COT_INSTRUCTIONS
+        return instructions
     rule = abstain_rule("a ```python code block whose only line is")
-    return COT_INSTRUCTIONS.replace("\nFirst reason", f"\n- {rule}\nFirst reason", 1)
+    return instructions.replace("\nFirst reason", f"\n- {rule}\nFirst reason", 1)
 
 
-def cot_messages(sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL, *, abstain: bool = False) -> list[Message]:
-    """The chat messages of a CoT prompt (the context budget decides ``shots`` and ``detail``)."""
-    messages = [Message(role="system", content=cot_instructions(abstain))]
+def cot_messages(
+    sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL, *, abstain: bool = False, shown: Shown = PAPER_VIEW
+) -> list[Message]:
+    """The chat messages of a CoT prompt (the context budget decides ``shots`` and ``detail``; ``shown`` what the run shows)."""
+    messages = [Message(role="system", content=cot_instructions(abstain, shown))]
     for shot in shots:
-        messages.append(Message(role="user", content=render_task(shot)))
+        messages.append(Message(role="user", content=render_task(shot, schema=shown.schema)))
         messages.append(Message(role="assistant", content=cot_answer(shot)))
-    task = render_task(sample, descriptions=detail.descriptions, parameter_descriptions=detail.parameter_descriptions)
+    task = render_task(sample, descriptions=detail.descriptions, parameter_descriptions=detail.parameter_descriptions,
+                       schema=shown.schema)
     messages.append(Message(role="user", content=task))
     return messages
 

@@ -2,7 +2,9 @@
 
 ``--obfuscate names`` shows every endpoint as ``api_<n>``, ``params`` shows the
 parameters of each function as ``arg_1``, ``arg_2``... (declaration order),
-``descriptions`` removes every description, ``all`` does all three. Function
+``descriptions`` removes every description, ``all`` does all three;
+``function-descriptions`` removes only each function's own description (the
+paper's ReAct prompts for its 8K-context model, Granite Code). Function
 numbers are a per-domain permutation drawn from the seed, so a function has
 the same opaque name in the few-shot examples as in the evaluated task.
 
@@ -38,7 +40,7 @@ __all__ = [
     "hide_words",
 ]
 
-OBFUSCATE_CHOICES: tuple[str, ...] = ("none", "names", "params", "descriptions", "all")
+OBFUSCATE_CHOICES: tuple[str, ...] = ("none", "names", "params", "descriptions", "all", "function-descriptions")
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ class Obfuscation:
     names: bool = False
     params: bool = False
     descriptions: bool = False
+    function_descriptions: bool = False  # only the functions' own descriptions (parameters and schema keep theirs)
 
     @property
     def renames(self) -> bool:
@@ -60,7 +63,8 @@ def parse_obfuscate(text: str) -> Obfuscation:
         raise GqlbenchError(f"--obfuscate {text!r}: choose one of {', '.join(OBFUSCATE_CHOICES)}")
     if text == "all":
         return Obfuscation(True, True, True)
-    return Obfuscation(names=text == "names", params=text == "params", descriptions=text == "descriptions")
+    return Obfuscation(names=text == "names", params=text == "params", descriptions=text == "descriptions",
+                       function_descriptions=text == "function-descriptions")
 
 
 @dataclass(frozen=True)

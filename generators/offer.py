@@ -10,10 +10,18 @@ agents choose from a whole API, so ``--functions`` widens the offer:
     every catalog endpoint of the sample's domain;
 ``distractors:K``
     the gold functions plus ``K`` other endpoints of the domain; with
-    ``distractors:K:connected`` the ones most connected to the gold functions
-    (shared parameter names, or a parameter named like a field of a gold
-    response, or the other way round) are preferred, since those are the
-    distractors that hurt most.
+    ``distractors:K:connected`` the ones connected to the gold functions are
+    preferred, since those are the distractors that hurt most. Connected
+    means a value could flow: the distractor has an id-like parameter
+    (``id``, ``ids``, ``uri``, ``*_id``, ``*_number``, ...) that an id-like
+    field of a gold response could fill, or its response has an id-like
+    field that a gold call's id-like parameter could take: their names match
+    (``id`` and ``id``, ``ids`` and ``id``) or the parameter names the entity
+    whose type holds the field (``movie_id`` and the ``id`` of a
+    ``..._movie_...`` type); the more such links, the more connected.
+    Generic parameters (``page``, ``limit``, ``market``,
+    ``region``) never connect anything: sharing them says nothing about
+    what one call can feed another.
 
 Every choice and every order is a pure function of the sample, the catalog
 and the seed. Offered sets other than ``gold`` are shuffled so the gold
@@ -39,6 +47,7 @@ __all__ = [
     "parse_functions",
     "offered_functions",
     "connectedness",
+    "is_id_like",
     "without",
 ]
 
@@ -81,23 +90,42 @@ class DomainCatalog:
 
     def response_fields(self, name: str) -> frozenset[str]:
         """Field names anywhere in an endpoint's response types (empty without SDL)."""
-        return _fields(self.sdl.get(name, ""))
+        return frozenset(f.name for f in _fields(self.sdl.get(name, "")))
+
+    def response_id_fields(self, name: str) -> tuple[ResponseField, ...]:
+        """The id-like fields of an endpoint's response types: the values a later call could take."""
+        return tuple(f for f in _fields(self.sdl.get(name, "")) if is_id_like(f.name))
+
+
+@dataclass(frozen=True)
+class ResponseField:
+    """A field of a response type: its name and the type it sits in."""
+
+    name: str
+    owner: str
+
+
+_ID_LIKE = re.compile(r"(^|_)(ids?|uris?|number)$")
+
+
+def is_id_like(name: str) -> bool:
+    """Whether a parameter or field names an entity (``id``, ``ids``, ``uri``, ``movie_id``, ``season_number``)."""
+    return bool(_ID_LIKE.search(name))
 
 
 @lru_cache(maxsize=256)
-def _fields(sdl: str) -> frozenset[str]:
+def _fields(sdl: str) -> tuple[ResponseField, ...]:
     from graphql import parse
     from graphql.language import ObjectTypeDefinitionNode
 
     if not sdl.strip():
-        return frozenset()
+        return ()
     document = parse(sdl, no_location=True)
-    return frozenset(
-        f.name.value
-        for d in document.definitions
-        if isinstance(d, ObjectTypeDefinitionNode) and d.name.value != "Query"
-        for f in d.fields or ()
-    )
+    fields = []
+    for d in document.definitions:
+        if isinstance(d, ObjectTypeDefinitionNode) and d.name.value != "Query":
+            fields += [ResponseField(f.name.value, d.name.value) for f in d.fields or ()]
+    return tuple(fields)
 
 
 @lru_cache(maxsize=16)
@@ -111,26 +139,40 @@ def load_domain_catalog(domain: str) -> DomainCatalog:
     return DomainCatalog(domain, specs, sdl)
 
 
-def _params(catalog: DomainCatalog, sample: Sample, name: str) -> set[str]:
+def _id_params(catalog: DomainCatalog, sample: Sample, name: str) -> set[str]:
+    """The id-like parameters of an endpoint (the sample's own signature first)."""
     own = {f.name: f for f in sample.function_specs}
     spec = own.get(name) or catalog.specs.get(name)
-    return set(spec.param_names) if spec else set()
+    return {p for p in spec.param_names if is_id_like(p)} if spec else set()
+
+
+def _feeds(param: str, field: ResponseField) -> bool:
+    """Whether a response field could fill a parameter: their names match (``id``, ``ids``), or the parameter names
+    the entity whose type holds the field (``movie_id`` and the ``id`` of a ``..._movie_...`` type)."""
+    stem = re.sub(r"s$", "", param)  # ids -> id, uris -> uri
+    if field.name in (param, stem):
+        return True
+    entity, _, key = stem.rpartition("_")
+    return bool(entity) and field.name == key and entity.replace("_", "") in field.owner.lower().replace("_", "")
+
+
+def _flow(params: Collection[str], fields: Sequence[ResponseField]) -> int:
+    """How many of ``params`` some field of ``fields`` could fill."""
+    return sum(any(_feeds(p, f) for f in fields) for p in params)
 
 
 def connectedness(sample: Sample, catalog: DomainCatalog, candidate: str) -> int:
-    """How strongly ``candidate`` is tied to the sample's gold functions.
+    """How strongly ``candidate`` is tied to the sample's gold functions by values that could flow (0: not connected).
 
-    Counts the parameter names it shares with gold functions, plus the links a
-    program could follow: a candidate parameter named like a field of a gold
-    response, and a gold parameter named like a field of the candidate's response.
+    Sums, over the gold functions, the links from a gold response's id-like
+    fields into the candidate's id-like parameters and from the candidate's
+    response into the gold function's id-like parameters (see the module docstring).
     """
-    mine = _params(catalog, sample, candidate)
-    out = catalog.response_fields(candidate)
-    score = 0
-    for gold in sample.function_names:
-        theirs = _params(catalog, sample, gold)
-        score += len(mine & theirs) + len(mine & catalog.response_fields(gold)) + len(theirs & out)
-    return score
+    mine, out = _id_params(catalog, sample, candidate), catalog.response_id_fields(candidate)
+    return sum(
+        _flow(mine, catalog.response_id_fields(gold)) + _flow(_id_params(catalog, sample, gold), out)
+        for gold in dict.fromkeys(sample.function_names)
+    )
 
 
 def _rng(sample: Sample, setting: FunctionsSetting, seed: int) -> random.Random:

@@ -1,7 +1,7 @@
 """Shared prompt prefixes of a batch, so an engine with a prefix cache computes each one once.
 
 Few-shot prompts of one domain with one fixed example set (``--shot-rule
-diverse``) start with the same thousands of tokens. vLLM's prefix cache
+fixed``, the default) start with the same thousands of tokens. vLLM's prefix cache
 reuses the key/value blocks of a prefix only once some request has computed
 them; prompts submitted together can all start computing it at once. Prefilling
 each shared prefix alone first (one token generated, then discarded) makes

@@ -20,6 +20,7 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.obfuscate import NameMap, Obfuscation, build_name_map, hide_words, parse_obfuscate
 from gqlbench.generators.offer import DomainCatalog, FunctionsSetting, load_domain_catalog, offered_functions, parse_functions
+from gqlbench.generators.prompts import Shown
 from gqlbench.generators.sdl_view import SCHEMA_CHOICES, view_sdl
 from gqlbench.records import FunctionSpec, Sample
 
@@ -52,6 +53,11 @@ class PromptSetting:
     def is_default(self) -> bool:
         return self == PromptSetting()
 
+    @property
+    def shown(self) -> Shown:
+        """What prompts under this setting show, for their instructions and headings."""
+        return Shown(schema=self.schema != "none", every_function_needed=self.parsed_functions.kind == "gold")
+
 
 @dataclass(frozen=True)
 class Presented:
@@ -75,12 +81,13 @@ class Presented:
         return {"offered": list(self.offered), "obfuscation": self.names.to_json()}
 
 
-def _shown_spec(spec: FunctionSpec, names: NameMap, descriptions: bool) -> FunctionSpec:
+def _shown_spec(spec: FunctionSpec, names: NameMap, obfuscation: Obfuscation) -> FunctionSpec:
     """``spec`` under the name map; hidden parameter names are hidden in its descriptions too (``"person id"``)."""
     raw = spec.model_dump(mode="json", exclude_unset=True)
     keywords = names.keywords(spec.name)
     raw["name"] = names.shown(spec.name)
-    if not descriptions:
+    descriptions = not obfuscation.descriptions
+    if not descriptions or obfuscation.function_descriptions:
         raw.pop("description", None)
     elif isinstance(raw.get("description"), str):
         raw["description"] = hide_words(raw["description"], keywords)
@@ -138,7 +145,7 @@ def present(
         return Presented(sample, sample, offered, names)
     shown = sample.model_copy(
         update={
-            "function_specs": [_shown_spec(s, names, not obfuscation.descriptions) for s in specs],
+            "function_specs": [_shown_spec(s, names, obfuscation) for s in specs],
             "graphql_schema": view_sdl(sdl, setting.schema, obfuscation, names, where=f"sample {sample.id}"),
             "gold_code": names.forward(sample.gold_code),
             "input": "",

@@ -22,6 +22,8 @@ __all__ = [
     "NEXT_TURN_STOP",
     "ABSTAIN_MARKER",
     "abstain_rule",
+    "Shown",
+    "PAPER_VIEW",
     "GoldCall",
     "render_signatures",
     "render_task",
@@ -47,6 +49,38 @@ def abstain_rule(where: str) -> str:
     )
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What a run's prompts show, so that instructions and headings promise only that.
+
+    The default is the paper's prompt (the needed functions and their response
+    schema). ``--schema none`` shows no schema, so the prompt neither mentions
+    one nor prints an empty heading; a wider ``--functions`` offer says that
+    not every given function is needed.
+    """
+
+    schema: bool = True
+    every_function_needed: bool = True
+
+    def given(self) -> str:
+        """The instructions' sentence saying what the prompt gives."""
+        functions = (
+            "the functions' signatures (JSON)"
+            if self.every_function_needed
+            else "the signatures (JSON) of the functions you may call (not every one of them is needed)"
+        )
+        if self.schema:
+            return f"You are given {functions}, the GraphQL schema of the responses they return, and the request (the utterance)."
+        return f"You are given {functions} and the request (the utterance); the schema of their responses is not shown."
+
+    def fields(self) -> str:
+        """How a program reads a response's fields: as the schema names them, or (no schema) as the response does."""
+        return "exactly as the GraphQL schema names them" if self.schema else "by name (no schema of the responses is shown)"
+
+
+PAPER_VIEW = Shown()  # the paper's prompt: the needed functions and their response schema
+
+
 def render_signatures(specs: Sequence[FunctionSpec], *, descriptions: bool = True, parameter_descriptions: bool = True) -> str:
     """Signatures as the dataset's JSON list; the context budget can strip descriptions."""
     rendered = []
@@ -61,13 +95,16 @@ def render_signatures(specs: Sequence[FunctionSpec], *, descriptions: bool = Tru
     return json.dumps(rendered)
 
 
-def render_task(sample: Sample, *, descriptions: bool = True, parameter_descriptions: bool = True) -> str:
+def render_task(sample: Sample, *, descriptions: bool = True, parameter_descriptions: bool = True, schema: bool = True) -> str:
     """One sample as the benchmark states it: signatures, GraphQL schema, utterance.
 
-    With all descriptions kept this equals the dataset's ``input`` field.
+    With all descriptions kept this equals the dataset's ``input`` field (an
+    empty schema keeps its heading there). ``schema=False`` (``--schema none``)
+    leaves the heading out: the prompt shows no schema, so it names none.
     """
     signatures = render_signatures(sample.function_specs, descriptions=descriptions, parameter_descriptions=parameter_descriptions)
-    return f"Function Signatures:\n\n{signatures}\n\nGraphQL schema:\n\n{sample.graphql_schema}\nUtterance: {sample.utterance}"
+    shown = f"GraphQL schema:\n\n{sample.graphql_schema}\n" if schema else ""
+    return f"Function Signatures:\n\n{signatures}\n\n{shown}Utterance: {sample.utterance}"
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from typing import Any, Protocol, runtime_checkable
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.budget import FULL_DETAIL, Detail
-from gqlbench.generators.prompts import NEXT_TURN_STOP, abstain_rule, describe_calls, gold_calls, render_task
+from gqlbench.generators.prompts import NEXT_TURN_STOP, PAPER_VIEW, Shown, abstain_rule, describe_calls, gold_calls, render_task
 from gqlbench.records import Completion, Message, Prompt, ReactStep, Sample
 
 __all__ = [
@@ -166,17 +166,17 @@ class SchemaObserver:
         return text
 
 
-def react_instructions(observer: Observer, abstain: bool = False) -> str:
-    """The system block; ``abstain`` (relevance runs) adds how to decline a request the functions cannot do."""
+def react_instructions(observer: Observer, abstain: bool = False, shown: Shown = PAPER_VIEW) -> str:
+    """The system block, saying what ``shown`` shows; ``abstain`` (relevance runs) adds how to decline a request the functions cannot do."""
     rule = f"\n{abstain_rule(f'as your only action ({ACTION} ...)')}" if abstain else ""
     return f"""\
 You fulfil a user's request by calling REST API functions one at a time, in Python.
-You are given the functions' signatures (JSON), the GraphQL schema of the responses they return, and the request (the utterance).
+{shown.given()}
 Work in steps. Each step is exactly:
 {THOUGHT} what to do next and which value from an earlier response it needs
 {ACTION} ONE line of Python that calls one of the given functions with keyword arguments, storing the response in a variable (response_obj, response_obj1, ...) when a later step needs it
 Then you receive "{OBSERVATION}" with {observer.explains}.
-Read fields exactly as the GraphQL schema names them, e.g. response_obj.results[0].id. Do not import modules, define functions or print.
+Read fields {shown.fields()}, e.g. response_obj.results[0].id. Do not import modules, define functions or print.
 When every needed call has been made, write "{ACTION} {FINISH}".{rule}"""
 
 
@@ -207,6 +207,7 @@ class ReactPrompter:
 
     observer: Observer
     abstain: bool = False  # relevance runs: the instructions say how to decline
+    shown: Shown = PAPER_VIEW  # what the run's prompts show (--schema none: no schema heading, no promise of one)
     _transcripts: dict[str, str] = field(default_factory=dict)
 
     def transcript(self, shot: Sample) -> str:
@@ -215,11 +216,12 @@ class ReactPrompter:
         return self._transcripts[shot.id]
 
     def __call__(self, sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL) -> list[Message]:
-        messages = [Message(role="system", content=react_instructions(self.observer, self.abstain))]
+        messages = [Message(role="system", content=react_instructions(self.observer, self.abstain, self.shown))]
         for shot in shots:
-            messages.append(Message(role="user", content=render_task(shot)))
+            messages.append(Message(role="user", content=render_task(shot, schema=self.shown.schema)))
             messages.append(Message(role="assistant", content=self.transcript(shot).rstrip("\n")))
-        task = render_task(sample, descriptions=detail.descriptions, parameter_descriptions=detail.parameter_descriptions)
+        task = render_task(sample, descriptions=detail.descriptions, parameter_descriptions=detail.parameter_descriptions,
+                           schema=self.shown.schema)
         messages.append(Message(role="user", content=task))
         return messages
 

@@ -8,15 +8,19 @@ never shown as examples: a worked answer must be one the model should copy.
 
 Two rules, both independent of run order and machine:
 
-``similar`` (default)
-    the ``k`` train samples whose utterances share the most words with the
-    evaluated utterance (Jaccard overlap of lower-cased word sets), ties
-    broken by line index. Close examples are what helps small models most.
-``diverse``
-    one fixed set per domain: greedily add the sample whose gold code uses
-    the most functions not yet covered, ties broken by line index. Every
-    sample of a domain gets the same examples, so the prompt prefix is shared
-    (prefix caching in vLLM) and a reader can inspect the one set used.
+``fixed`` (default; ``diverse`` is its earlier name, still accepted)
+    one fixed representative set per domain, as the paper has it ("for each
+    domain, we carefully select representative few-shot examples from the
+    corresponding train splits"; which samples it chose is not stated). Ours
+    is chosen by a rule instead of by hand: greedily add the sample whose
+    gold code uses the most functions not yet covered, ties broken by line
+    index. Every sample of a domain gets the same examples, so the prompt
+    prefix is shared (prefix caching in vLLM) and a reader can inspect the
+    one set used.
+``similar``
+    per-sample retrieval: the ``k`` train samples whose utterances share the
+    most words with the evaluated utterance (Jaccard overlap of lower-cased
+    word sets), ties broken by line index. Not the paper's setting.
 """
 
 from __future__ import annotations
@@ -29,10 +33,24 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.generators.prompts import gold_calls
 from gqlbench.records import Sample
 
-__all__ = ["SHOT_SPLIT", "SHOT_RULES", "DEFAULT_SHOTS", "shot_pool", "select_shots", "shows_function", "utterance_overlap"]
+__all__ = [
+    "SHOT_SPLIT",
+    "SHOT_RULES",
+    "SHOT_RULE_ALIASES",
+    "DEFAULT_SHOT_RULE",
+    "DEFAULT_SHOTS",
+    "shot_rule_name",
+    "shot_pool",
+    "select_shots",
+    "shows_function",
+    "utterance_overlap",
+]
 
 SHOT_SPLIT = "train"
-SHOT_RULES: tuple[str, ...] = ("similar", "diverse")
+SHOT_RULES: tuple[str, ...] = ("fixed", "similar")
+# Earlier names that run folders may record; each picks exactly what its canonical rule picks.
+SHOT_RULE_ALIASES: dict[str, str] = {"diverse": "fixed"}
+DEFAULT_SHOT_RULE = "fixed"
 DEFAULT_SHOTS = 3
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -70,7 +88,15 @@ def shot_pool(train: Sequence[Sample], errata: Errata) -> list[Sample]:
     return pool
 
 
-def _diverse(candidates: list[Sample], k: int) -> list[Sample]:
+def shot_rule_name(rule: str) -> str:
+    """The canonical name of ``rule`` (an alias such as ``diverse`` gives ``fixed``); an unknown rule is an error."""
+    canonical = SHOT_RULE_ALIASES.get(rule, rule)
+    if canonical not in SHOT_RULES:
+        raise GqlbenchError(f"unknown shot rule {rule!r}; choose one of {', '.join(SHOT_RULES)}")
+    return canonical
+
+
+def _fixed(candidates: list[Sample], k: int) -> list[Sample]:
     chosen: list[Sample] = []
     covered: set[str] = set()
     remaining = list(candidates)
@@ -90,7 +116,7 @@ def shows_function(example: Sample, name: str) -> bool:
 
 
 def select_shots(
-    sample: Sample, pool: Sequence[Sample], k: int = DEFAULT_SHOTS, rule: str = "similar", *, avoid: Collection[str] = ()
+    sample: Sample, pool: Sequence[Sample], k: int = DEFAULT_SHOTS, rule: str = DEFAULT_SHOT_RULE, *, avoid: Collection[str] = ()
 ) -> list[Sample]:
     """The ``k`` examples for ``sample`` from ``pool`` (see :func:`shot_pool`), best first.
 
@@ -102,11 +128,10 @@ def select_shots(
         return []
     if sample.split == SHOT_SPLIT:
         raise GqlbenchError(f"sample {sample.id}: few-shot examples come from the {SHOT_SPLIT} split, so evaluating it needs --shots 0")
-    if rule not in SHOT_RULES:
-        raise GqlbenchError(f"unknown shot rule {rule!r}; choose one of {', '.join(SHOT_RULES)}")
+    rule = shot_rule_name(rule)
     candidates = sorted((s for s in pool if s.domain == sample.domain and s.split == SHOT_SPLIT), key=lambda s: s.index)
     candidates = [s for s in candidates if not any(shows_function(s, name) for name in avoid)]
-    if rule == "diverse":
-        return _diverse(candidates, k)
+    if rule == "fixed":
+        return _fixed(candidates, k)
     ranked = sorted(candidates, key=lambda s: (-utterance_overlap(sample.utterance, s.utterance), s.index))
     return ranked[:k]

@@ -23,6 +23,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.budget import FULL_DETAIL, Detail
 from gqlbench.generators.cot import cot_generate, cot_messages, cot_stop
+from gqlbench.generators.prompts import PAPER_VIEW, Shown
 from gqlbench.generators.react import DEFAULT_MAX_STEPS, THOUGHT, Observer, ReactPrompter, react_program, react_stop, run_react
 from gqlbench.plugins import Registry
 from gqlbench.records import Completion, Message, Prompt, Sample
@@ -49,6 +50,7 @@ class StyleOptions:
     max_steps: int = DEFAULT_MAX_STEPS
     observer: Observer | None = None  # built by the run from --observe
     abstain: bool = False  # --relevance: the instructions explain how to decline (gqlbench.generators.prompts.abstain_rule)
+    shown: Shown = PAPER_VIEW  # what the prompts show (--schema, --functions): instructions and headings promise only that
 
 
 @dataclass(frozen=True)
@@ -136,9 +138,10 @@ def get_style(name: str) -> PromptStyle:
 class _CotRun:
     assistant_prefix: str = ""
     abstain: bool = False
+    shown: Shown = PAPER_VIEW
 
     def messages(self, sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL) -> list[Message]:
-        return cot_messages(sample, shots, detail, abstain=self.abstain)
+        return cot_messages(sample, shots, detail, abstain=self.abstain, shown=self.shown)
 
     def generate(self, work: Sequence[tuple[Sample, Prompt]], backend: Backend, config: GenerationConfig) -> Iterator[Completion]:
         return cot_generate(backend, [GenerationRequest(s.id, tuple(p.messages)) for s, p in work], config)
@@ -160,7 +163,7 @@ class CotStyle:
         return cot_stop()
 
     def start(self, options: StyleOptions) -> StyleRun:
-        return _CotRun(abstain=options.abstain)
+        return _CotRun(abstain=options.abstain, shown=options.shown)
 
 
 @dataclass
@@ -196,7 +199,7 @@ class ReactStyle:
     def start(self, options: StyleOptions) -> StyleRun:
         if options.observer is None:
             raise GqlbenchError("the react prompt style needs an observer (--observe)")
-        return _ReactRun(ReactPrompter(options.observer, options.abstain), options.observer, options.max_steps)
+        return _ReactRun(ReactPrompter(options.observer, options.abstain, options.shown), options.observer, options.max_steps)
 
 
 STYLES.register("cot", CotStyle())

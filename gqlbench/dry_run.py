@@ -93,6 +93,7 @@ def dry_run(settings: RunSettings, counter: TokenCounter | None = None) -> str:
     """The rendered prompt of the run's first sample, then one line: its size and what the budget dropped."""
     from gqlbench.generate import Generator
     from gqlbench.generators.budget import PromptTooLong
+    from gqlbench.presets import describe_preset
     from gqlbench.runner import _LazyPool, _observer, plan_run
 
     plan = plan_run(settings)
@@ -111,7 +112,8 @@ def dry_run(settings: RunSettings, counter: TokenCounter | None = None) -> str:
         pool.close()
     offered = generator.presenter(samples[0]).offered
     dropped = f"; dropped: {', '.join(prompt.dropped)}" if prompt.dropped else ""
+    preset = f"\n--- {describe_preset(settings.preset)}" if settings.preset else ""
     return (
         f"{prompt.text}\n\n--- {samples[0].id}: {prompt.n_tokens} {counter.how}; {len(offered)} functions offered; "
-        f"shots: {', '.join(prompt.shots) or 'none'}{dropped}"
+        f"shots: {', '.join(prompt.shots) or 'none'}{dropped}{preset}"
     )

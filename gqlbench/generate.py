@@ -123,7 +123,7 @@ class Generator:
         self.shot_pool = shot_pool(load_split(SHOT_SPLIT, settings.data), load_errata(settings.data)) if settings.shots else []
         self.presenter = Presenter(settings.prompt_setting, settings.seed, offers={k: list(v) for k, v in (offers or {}).items()})
         self.style = settings.style.start(StyleOptions(max_steps=settings.max_steps, observer=observer_for(observer, self.presenter),
-                                                              abstain=settings.relevance))
+                                                              abstain=settings.relevance, shown=settings.prompt_setting.shown))
 
     def prompt(self, sample: Sample) -> Prompt:
         """The prompt of ``sample`` and its examples, each as the run's prompt setting shows it."""

@@ -17,7 +17,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig
 from gqlbench.generators.present import PromptSetting
 from gqlbench.generators.react import DEFAULT_MAX_STEPS
-from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES, SHOT_SPLIT
+from gqlbench.generators.shots import DEFAULT_SHOT_RULE, DEFAULT_SHOTS, SHOT_RULE_ALIASES, SHOT_SPLIT, shot_rule_name
 from gqlbench.generators.styles import DEFAULT_STYLE, PromptStyle, get_style
 from gqlbench.provenance import git_commit, redact_url, redact_urls, run_versions
 from gqlbench.records import Sample
@@ -43,7 +43,7 @@ class RunSettings:
     ids: tuple[str, ...] = ()
     limit: int | None = None
     shots: int = DEFAULT_SHOTS
-    shot_rule: str = "similar"
+    shot_rule: str = DEFAULT_SHOT_RULE  # an alias (diverse) is stored by its canonical name (fixed)
     max_steps: int = DEFAULT_MAX_STEPS
     observe: str = "schema"
     execute: bool = True  # also run gold and predicted programs in the sandbox (Exec Success, Exec Match)
@@ -60,6 +60,7 @@ class RunSettings:
     schema: str = "full"  # --schema full | types-only | none
     relevance: bool = False  # run the relevance set of the split (gqlbench.relevance): possible and impossible cases
     samples: int = 1  # completions per sample (--samples K); stored only when K > 1, so older folders resume
+    preset: dict[str, Any] | None = None  # --preset: {"name": ..., "overrides": {...}} (gqlbench.presets); stored only when set
 
     def __post_init__(self) -> None:
         get_style(self.prompt)  # an unknown prompt style is an error now, before any work
@@ -68,8 +69,7 @@ class RunSettings:
             raise GqlbenchError(
                 f"--samples {self.samples}: needs K >= 1, and K > 1 needs --temperature > 0 (greedy decoding repeats one answer)"
             )
-        if self.shot_rule not in SHOT_RULES:
-            raise GqlbenchError(f"unknown shot rule {self.shot_rule!r}; choose one of {', '.join(SHOT_RULES)}")
+        object.__setattr__(self, "shot_rule", shot_rule_name(self.shot_rule))
         if self.observe not in OBSERVE_MODES:
             raise GqlbenchError(f"unknown observation mode {self.observe!r}; choose one of {', '.join(OBSERVE_MODES)}")
         if self.shots < 0 or self.max_steps < 1 or (self.limit is not None and self.limit < 1):
@@ -103,6 +103,8 @@ class RunSettings:
             del settings["samples"]
         if self.base_url:  # a shared folder never holds a password (resuming compares the redacted forms)
             settings["base_url"] = redact_url(self.base_url)
+        if self.preset is None:
+            del settings["preset"]
         loaded: dict[str, Any] = json.loads(json.dumps(settings))
         return loaded
 
@@ -188,6 +190,8 @@ class RunConfig:
         """Why this folder cannot continue a run with ``settings`` on data ``digest`` (empty: it can)."""
         keys = sorted(set(self.settings) | set(settings))
         stored = {**SETTING_DEFAULTS, **self.settings}
+        if isinstance(stored.get("shot_rule"), str):  # a folder that recorded an alias (diverse) ran the same rule
+            stored["shot_rule"] = SHOT_RULE_ALIASES.get(stored["shot_rule"], stored["shot_rule"])
         found = [f"{k}: {stored.get(k)!r} in the folder, {settings.get(k)!r} now" for k in keys if stored.get(k) != settings.get(k)]
         if self.data_hash != digest:
             found.append(f"data_hash: {self.data_hash} in the folder, {digest} now (the benchmark files changed)")

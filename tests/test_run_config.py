@@ -92,3 +92,15 @@ def test_the_catalog_a_run_used_is_recorded_and_a_changed_world_stops_a_resume(t
     (catalog / "worlds" / "library.json").write_text('{"entities": {}}')  # a new mock world: execution scores change
     assert config.differences(settings, digest) == [f"catalog: library files changed ({catalog / 'specs' / 'library.json'} then, "
                                                     f"{catalog / 'specs' / 'library.json'} now)"]
+
+
+def test_the_default_shot_rule_is_the_fixed_set_and_a_folder_that_recorded_its_old_name_resumes() -> None:
+    assert RunSettings(model="m").to_json()["shot_rule"] == "fixed"
+    assert RunSettings(model="m", shot_rule="diverse").to_json()["shot_rule"] == "fixed"  # one name per rule in config.json
+    older = {**RunSettings(model="m").to_json(), "shot_rule": "diverse"}
+    config = RunConfig.from_json({"model": "m", "prompt": "cot", "split": "test", "settings": older, "data_hash": "d"}, Path("c"))
+    assert config.differences(RunSettings(model="m").to_json(), "d") == []
+    assert config.differences(RunSettings(model="m", shot_rule="similar").to_json(), "d") == [
+        "shot_rule: 'fixed' in the folder, 'similar' now"]
+    with pytest.raises(GqlbenchError, match="unknown shot rule 'random'"):
+        RunSettings(model="m", shot_rule="random")

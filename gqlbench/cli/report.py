@@ -59,6 +59,9 @@ __all__ = ["report"]
     type=click.IntRange(min=1),
     help="Resamples of the paired bootstrap intervals, and draws of permutation tests too large to enumerate.",
 )
+@click.option("--against", default=None, metavar="paper[:MODEL:PROMPT]",
+              help="Per metric and domain, whether the paper's Table 2 value lies inside each run's 95% interval (from its "
+              "results.json); paper takes the row from the run's --preset or model name, paper:MODEL:PROMPT names it.")
 @click.option("--price-in", type=click.FloatRange(min=0), default=None, help="USD per million prompt tokens: recompute each run's cost.")
 @click.option("--price-out", type=click.FloatRange(min=0), default=None, help="USD per million completion tokens.")
 @click.option("--gpu-hour-price", type=click.FloatRange(min=0), default=None, help="USD per GPU hour x each run's wall time.")
@@ -73,6 +76,7 @@ def report(
     price_in: float | None,
     price_out: float | None,
     gpu_hour_price: float | None,
+    against: str | None,
 ) -> None:
     """Compare runs: one row per run and domain, a column per registered metric the runs have.
 
@@ -97,6 +101,8 @@ def report(
         if usage is not None:
             click.echo("\nCost and latency (latency per completion; see `latency.attribution` in results.json):\n\n" + usage[0])
             document["usage"] = usage[1]
+    if against is not None:
+        document["against"] = [_against_paper(run, against, fmt, titles) for run in runs]
     if len(runs) > 1:
         samples = [_samples(d) for d in run_dirs]
         varied = set(setting_columns(runs))  # runs differing in a prompt setting are not repeats of one configuration
@@ -118,6 +124,48 @@ def report(
     if json_out is not None:
         json_out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
         click.echo(f"wrote {json_out}")
+
+
+def _yes_no(inside: bool | None) -> str:
+    return "-" if inside is None else ("yes" if inside else "no")
+
+
+def _against_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, str]) -> dict[str, Any]:
+    """Print whether the paper's Table 2 values lie inside the run's 95% intervals; return the same as JSON."""
+    from tabulate import tabulate
+
+    from gqlbench.display import escape_controls
+    from gqlbench.paper import check_against_paper, paper_reference
+    from gqlbench.results import read_config
+
+    if run.split != "test":
+        raise GqlbenchError(f"{run.path}: split {run.split!r}; the paper's Table 2 is the test split, so compare a test run")
+    model, prompt = paper_reference(against, read_config(run.path), str(run.path))
+    checks = check_against_paper(run.metrics, model, prompt)
+    rows, notes = [], []
+    for c in checks:
+        inside = _yes_no(c.inside)
+        if c.implied is not None and c.implied != c.paper:
+            inside += f" (implied {c.implied:.4f}: {_yes_no(c.implied_inside)})"
+        interval = f"[{c.interval[0]:.4f}, {c.interval[1]:.4f}]" if c.interval else "-"
+        rows.append([c.domain, titles.get(c.metric, c.metric), f"{c.paper:.4f}", "-" if c.run is None else f"{c.run:.4f}", interval,
+                     inside])
+        if c.note and f"{c.domain}: {c.note}" not in notes:
+            notes.append(f"{c.domain}: {c.note}")
+    inside_count = sum(c.inside is True for c in checks)
+    judged = sum(c.inside is not None for c in checks)
+    label = escape_controls(f"{run.model} / {run.prompt} ({run.path})")
+    click.echo(f"\nAgainst the paper's Table 2 ({model}, {prompt}): {label}; "
+               f"the paper's value inside the run's 95% interval for {inside_count} of {judged}\n")
+    click.echo(tabulate(rows, headers=["Domain", "Metric", "Paper", "Run", "95% interval", "Paper inside"], tablefmt=fmt,
+                        disable_numparse=True))
+    for note in notes:
+        click.echo(f"note: the paper's {model} {prompt} row for {note}")
+    return {"run": str(run.path), "model": model, "prompt": prompt,
+            "checks": [{"domain": c.domain, "metric": c.metric, "paper": c.paper, "run": c.run,
+                        "ci": list(c.interval) if c.interval else None, "inside": c.inside,
+                        **({"implied": c.implied, "implied_inside": c.implied_inside, "note": c.note} if c.note else {})}
+                       for c in checks]}
 
 
 def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, table2_only: bool) -> None:

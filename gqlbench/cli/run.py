@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -12,7 +13,7 @@ from gqlbench.generators.factory import BACKEND_REGISTRY
 from gqlbench.generators.obfuscate import OBFUSCATE_CHOICES
 from gqlbench.generators.react import DEFAULT_MAX_STEPS
 from gqlbench.generators.sdl_view import SCHEMA_CHOICES
-from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_RULES
+from gqlbench.generators.shots import DEFAULT_SHOT_RULE, DEFAULT_SHOTS, SHOT_RULE_ALIASES, SHOT_RULES
 from gqlbench.generators.styles import DEFAULT_STYLE, STYLES
 from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunOptions, RunSettings
 from gqlbench.statistics import DEFAULT_RESAMPLES
@@ -24,6 +25,10 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
 
 @click.command("run")
 @click.option("--model", required=True, help="Model folder, Hugging Face id, or a bundled name such as smollm2 (see `gqlbench models`).")
+@click.option("--preset", default=None, metavar="NAME",
+              help="Every setting of a published run, e.g. paper:granite-34b-code-instruct:react (paper:<model>:<cot|react> for "
+              "codellama-34b-instruct, deepseek-coder-33b-instruct, granite-34b-code-instruct); --model stays yours, options you "
+              "give win and are recorded as overrides in config.json.")
 @click.option(
     "--backend",
     default="auto",
@@ -51,8 +56,9 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
 @click.option(
     "--shots", type=int, default=DEFAULT_SHOTS, show_default=True, help="Few-shot examples from the train split of the same domain."
 )
-@click.option("--shot-rule", type=click.Choice(SHOT_RULES), default="similar", show_default=True,
-              help="similar: most word overlap with the utterance; diverse: one fixed set per domain covering the most functions.")
+@click.option("--shot-rule", type=click.Choice(SHOT_RULES + tuple(SHOT_RULE_ALIASES)), default=DEFAULT_SHOT_RULE, show_default=True,
+              help="fixed: one representative set per domain, the paper's setting (the train samples covering the most "
+              "functions; diverse is its earlier name); similar: per sample, most word overlap with the utterance.")
 @click.option(
     "--max-steps", type=int, default=DEFAULT_MAX_STEPS, show_default=True, help="ReAct (a style with steps): most steps per sample."
 )
@@ -60,7 +66,8 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
               help="ReAct observation: the GraphQL type of the returned value, or the executed mock response.")
 @click.option("--functions", default="gold", show_default=True,
               help="Functions the prompt offers: gold (the paper's) | domain (every endpoint of the domain) | distractors:K "
-              "(gold plus K others, seeded) | distractors:K:connected (prefer ones sharing parameters or response fields with gold).")
+              "(gold plus K others, seeded) | distractors:K:connected "
+              "(prefer ones a gold response could feed an id to, or that could feed one to a gold call).")
 @click.option("--obfuscate", type=click.Choice(OBFUSCATE_CHOICES), default="none", show_default=True,
               help="Hide function names (api_N), parameter names (arg_N), descriptions, or all; answers are mapped back before scoring.")
 @click.option("--schema", type=click.Choice(SCHEMA_CHOICES), default="full", show_default=True,
@@ -106,6 +113,7 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
               "prints the ablation table.")
 def run(
     model: str,
+    preset: str | None,
     backend: str,
     prompt_style: str,
     split: str,
@@ -153,7 +161,7 @@ def run(
 
     if split.endswith("-relevance"):  # --split test-relevance: the documented alias of --relevance
         split, relevance = split.removesuffix("-relevance"), True
-    settings = RunSettings(
+    chosen: dict[str, Any] = dict(
         model=model,
         backend=backend,
         prompt=prompt_style,
@@ -179,6 +187,11 @@ def run(
         relevance=relevance,
         samples=n_samples,
     )
+    if preset is not None:
+        from gqlbench.presets import apply_preset, get_preset
+
+        chosen = apply_preset(get_preset(preset), chosen, _explicit_options())
+    settings = RunSettings(**chosen)
     if dry_run:
         from gqlbench.dry_run import dry_run as render_dry_run
 
@@ -218,6 +231,15 @@ def run(
             f"{len(outcome.missing)} of {total} samples failed to generate{' (some of their completions)' if n_samples > 1 else ''} "
             f"(see {outcome.run_dir / 'errors.jsonl'}); re-run the same command to retry them"
         )
+
+
+def _explicit_options() -> set[str]:
+    """The run settings the user gave on the command line (a preset never overrides these)."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    renamed = {"prompt_style": "prompt", "n_samples": "samples"}
+    return {renamed.get(name, name) for name in ctx.params if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE}
 
 
 def _run_grid(settings: RunSettings, options: RunOptions, matrix: tuple[str, ...], html: bool) -> None:

@@ -128,3 +128,25 @@ def test_lone_surrogate_escapes_in_run_files_are_printed_replaced(
     lines = capsys.readouterr().out.splitlines()
     assert cells(lines[2])[:4] == ["m\ufffd", "cot", "test", "overall"]
     assert [cells(line)[3] for line in lines[3:]] == ["tmdb", "sp\ufffdtify"]
+
+
+def test_against_the_paper_says_per_metric_and_domain_whether_its_value_is_inside_the_runs_interval(
+    runs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    example = runs[0]
+    capsys.readouterr()
+    assert main(["report", str(example), "--against", "paper"]) == 2  # model 'hand-written': no row to compare with
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "--against paper:MODEL:PROMPT" in err
+    out = tmp_path / "against.json"
+    assert main(["report", str(example), "--against", "paper:granite-34b-code-instruct:cot", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Against the paper's Table 2 (granite-34b-code-instruct, cot)" in text and "note: the paper's" in text
+    results = json.loads((example / "results.json").read_text())["metrics"]
+    checks = json.loads(out.read_text())["against"][0]["checks"]
+    assert len(checks) == 4 * len([d for d in results if d in ("overall", "spotify", "tmdb")])
+    for check in checks:
+        ci = results[check["domain"]]["ci"][check["metric"]]
+        assert check["ci"] == ci and check["inside"] == (ci[0] <= check["paper"] <= ci[1])
+    inside = sum(c["inside"] is True for c in checks)
+    assert f"the paper's value inside the run's 95% interval for {inside} of {len(checks)}" in text

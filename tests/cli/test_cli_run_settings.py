@@ -83,3 +83,33 @@ def test_a_prompt_that_cannot_fit_is_a_per_sample_record(
     for line in _lines(run_dir):
         assert "exceeds context" in line["error"] and line["scores"]["arg_match_full"] == 0
         assert line["prompt"]["dropped"][-1] == "parameter descriptions" and len(line["offered"]) in (34, 46)
+
+
+def test_the_default_shots_are_the_fixed_set_of_the_domain(capsys: pytest.CaptureFixture[str]) -> None:
+    def shots(*args: str) -> str:
+        assert main(["run", "--model", "stub", "--backend", STUB, "--ids", "test/0", "--dry-run", *args]) == 0
+        return capsys.readouterr().out.rsplit("shots: ", 1)[1]
+
+    default = shots()
+    assert default == shots("--shot-rule", "fixed") == shots("--shot-rule", "diverse") != shots("--shot-rule", "similar")
+
+
+def test_a_preset_sets_the_papers_run_records_itself_and_yields_to_explicit_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    preset = ["--preset", "paper:granite-34b-code-instruct:react"]
+    assert main(["run", "--model", "stub", "--backend", STUB, "--ids", "test/20", "--dry-run", *preset]) == 0
+    out = capsys.readouterr().out
+    assert "preset paper:granite-34b-code-instruct:react: prompt=react" in out and "obfuscate=function-descriptions" in out
+    task = out.rsplit("Function Signatures:", 1)[1].split("Utterance:")[0]  # the sample's own block
+    assert '"name": "GET_' in task and '"description"' in task  # parameter descriptions stay
+    assert not any('"description"' in spec.split('"parameters"')[0] for spec in task.split('{"name"')[1:])  # function ones go
+    run_dir = _run([*preset, "--no-exec", "--temperature", "0"], capsys)
+    config = json.loads((run_dir / "config.json").read_text())
+    assert config["prompt"] == "react" and config["settings"]["shots"] == 3 and config["settings"]["temperature"] == 0.0
+    assert config["settings"]["preset"] == {"name": "paper:granite-34b-code-instruct:react", "overrides": {"temperature": 0.0}}
+    assert config["settings"]["model_args"] == {"max_model_len": 8192}
+    assert main(["run", "--model", "stub", "--preset", "paper:granite:react", "--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "did you mean paper:granite-34b-code-instruct:react" in err

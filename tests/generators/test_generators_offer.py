@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import re
 import statistics
 
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from gqlbench.dataset import load_split
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.offer import (
+    DomainCatalog,
     FunctionsSetting,
     connectedness,
     load_domain_catalog,
@@ -16,6 +19,7 @@ from gqlbench.generators.offer import (
     parse_functions,
     without,
 )
+from gqlbench.records import FunctionSpec, Sample
 
 
 def test_settings_parse_and_print_back() -> None:
@@ -77,3 +81,75 @@ def test_connected_distractors_are_the_most_connected_ones() -> None:
 
 def test_an_offer_minus_one_function_keeps_its_order() -> None:
     assert without(["a", "b", "c"], "b") == ["a", "c"]
+
+
+# The definition, restated here on the raw catalog (SDL parsed anew), so the test does not grade the code by itself.
+_ID_LIKE = re.compile(r"(^|_)(ids?|uris?|number)$")
+
+
+@functools.cache
+def _id_fields_of(sdl: str) -> list[tuple[str, str]]:
+    from graphql import parse
+    from graphql.language import ObjectTypeDefinitionNode
+
+    definitions = parse(sdl).definitions if sdl.strip() else []
+    return [(f.name.value, d.name.value) for d in definitions if isinstance(d, ObjectTypeDefinitionNode) and d.name.value != "Query"
+            for f in d.fields or () if _ID_LIKE.search(f.name.value)]
+
+
+def _id_fields(catalog: DomainCatalog, name: str) -> list[tuple[str, str]]:
+    """(field, type it sits in) of each id-like field of an endpoint's response."""
+    return _id_fields_of(catalog.sdl.get(name, ""))
+
+
+def _could_fill(param: str, field: str, owner: str) -> bool:
+    stem = param[:-1] if param.endswith("s") else param
+    entity, _, key = stem.rpartition("_")
+    return field in (param, stem) or (bool(entity) and field == key and entity.replace("_", "") in owner.lower().replace("_", ""))
+
+
+def _value_flows(sample: Sample, catalog: DomainCatalog, candidate: str) -> bool:
+    """A value of a gold response could fill an id-like parameter of ``candidate``, or the other way round."""
+    def params(name: str) -> list[str]:
+        spec = next((s for s in sample.function_specs if s.name == name), None) or catalog.specs[name]
+        return [p for p in spec.param_names if _ID_LIKE.search(p)]
+
+    def feeds(into: str, source: str) -> bool:
+        return any(_could_fill(p, f, owner) for p in params(into) for f, owner in _id_fields(catalog, source))
+
+    return any(feeds(candidate, gold) or feeds(gold, candidate) for gold in sample.function_names)
+
+
+@pytest.mark.parametrize("k", [3, 10])
+def test_connected_distractors_could_take_a_value_from_a_gold_response_or_give_one_to_a_gold_call(k: int) -> None:
+    chosen = flowing = possible = 0
+    for sample in load_split("test"):
+        catalog = load_domain_catalog(sample.domain)
+        others = [n for n in catalog.specs if n not in sample.function_names]
+        distractors = [n for n in offered_functions(sample, catalog, parse_functions(f"distractors:{k}:connected"), 0)
+                       if n not in sample.function_names]
+        available = sum(_value_flows(sample, catalog, n) for n in others)
+        chosen += len(distractors)
+        flowing += sum(_value_flows(sample, catalog, n) for n in distractors)
+        possible += min(k, available)
+        for name in others:  # shared generic parameters (page, limit, market, region) alone connect nothing
+            assert (connectedness(sample, catalog, name) > 0) == _value_flows(sample, catalog, name), (sample.id, name)
+    assert flowing == possible  # every connected candidate the domain has is offered before any other
+    assert flowing / chosen >= 0.85  # (before issue 21: 0.52 at K = 3, 0.47 at K = 10; random distractors 0.40, 0.43)
+
+
+def test_generic_parameters_and_fields_alone_never_connect() -> None:
+    def spec(name: str, *params: str) -> FunctionSpec:
+        properties = {p: {"type": "integer"} for p in params}
+        return FunctionSpec.model_validate({"name": name, "parameters": {"type": "dict", "properties": properties}})
+
+    gold = spec("GET_gold", "page", "limit", "region", "movie_id")
+    sdl = {"GET_gold": "type GET_gold_Root { page: Int limit: Int region: String title: String }",
+           "GET_generic": "type GET_generic_Root { page: Int offset: Int }",
+           "GET_movie_": "type GET_movie_Root { id: Int }"}
+    catalog = DomainCatalog("d", {"GET_gold": gold, "GET_generic": spec("GET_generic", "page", "limit", "region", "offset"),
+                                  "GET_movie_": spec("GET_movie_", "page")}, sdl)
+    sample = Sample(id="test/0", split="test", index=0, domain="d", utterance="u", gold_code="GET_gold(page=1)",
+                    function_specs=[gold], graphql_schema=sdl["GET_gold"])
+    assert connectedness(sample, catalog, "GET_generic") == 0  # shares page, limit and region, and page as a field
+    assert connectedness(sample, catalog, "GET_movie_") == 1  # its response's movie id could fill GET_gold's movie_id

@@ -9,7 +9,7 @@ import pytest
 from gqlbench.dataset import Errata, load_errata, load_split
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.prompts import gold_calls
-from gqlbench.generators.shots import select_shots, shot_pool, utterance_overlap
+from gqlbench.generators.shots import select_shots, shot_pool, shot_rule_name, utterance_overlap
 from gqlbench.records import Sample
 
 
@@ -45,7 +45,7 @@ def test_gold_that_does_not_parse_is_left_out_even_without_an_errata_entry() -> 
 def test_no_shot_comes_from_the_evaluated_split_or_another_domain(pool: list[Sample]) -> None:
     for split in ("valid", "test"):
         for sample in load_split(split):
-            for rule in ("similar", "diverse"):
+            for rule in ("similar", "fixed"):
                 shots = select_shots(sample, pool, 3, rule)
                 assert len(shots) == 3
                 assert all(s.split == "train" and s.domain == sample.domain for s in shots), (sample.id, rule)
@@ -55,7 +55,7 @@ def test_selection_is_deterministic_and_independent_of_pool_order(pool: list[Sam
     shuffled = list(pool)
     random.Random(7).shuffle(shuffled)
     for sample in load_split("test"):
-        for rule in ("similar", "diverse"):
+        for rule in ("similar", "fixed"):
             assert [s.id for s in select_shots(sample, pool, 3, rule)] == [s.id for s in select_shots(sample, shuffled, 3, rule)]
 
 
@@ -73,9 +73,9 @@ def test_similar_ranks_by_word_overlap_then_line_index() -> None:
     assert utterance_overlap("Who directed", "who DIRECTED") == 1.0
 
 
-def test_diverse_is_one_set_per_domain_covering_new_functions_first(pool: list[Sample]) -> None:
+def test_fixed_is_one_set_per_domain_covering_new_functions_first(pool: list[Sample]) -> None:
     tests = [s for s in load_split("test") if s.domain == "tmdb"]
-    sets = {tuple(s.id for s in select_shots(sample, pool, 3, "diverse")) for sample in tests}
+    sets = {tuple(s.id for s in select_shots(sample, pool, 3, "fixed")) for sample in tests}
     assert len(sets) == 1
     chosen = [next(p for p in pool if p.id == i) for i in sets.pop()]
     functions = [{c.function for c in gold_calls(s.gold_code)} for s in chosen]
@@ -89,3 +89,12 @@ def test_evaluating_train_with_shots_is_refused_and_zero_shots_is_empty(pool: li
     assert select_shots(sample, pool, 0) == []
     with pytest.raises(GqlbenchError, match="shot rule"):
         select_shots(load_split("test")[0], pool, 3, "random")
+
+
+def test_the_default_rule_is_the_papers_one_fixed_set_per_domain_and_diverse_names_it_too(pool: list[Sample]) -> None:
+    for domain in ("spotify", "tmdb"):
+        tests = [s for s in load_split("test") if s.domain == domain]
+        default = {tuple(s.id for s in select_shots(sample, pool, 3)) for sample in tests}
+        assert len(default) == 1, domain  # every sample of the domain: the same examples
+        assert default == {tuple(s.id for s in select_shots(sample, pool, 3, "diverse")) for sample in tests}
+    assert shot_rule_name("diverse") == "fixed" and shot_rule_name("similar") == "similar"
