@@ -163,7 +163,7 @@ class TraceCall(_Record):
     arguments: dict[str, Any]
     response_ids: list[str] = Field(default_factory=list)
     error: str | None = None
-    # arguments recorded as the cut start of their JSON text (a string with a note), absent when none was
+    # arguments recorded as the cut start of their JSON text (a string with a note); left out of the JSON when none
     truncated: list[str] = Field(default_factory=list)
 
     @model_serializer(mode="wrap")

@@ -51,12 +51,12 @@ or "path/to/file.py:function") and built per job in the worker as
 ``factory(domain, seed)``; see :class:`Runtime`. Its callables reach the
 program sealed (:mod:`~gqlbench.mocks.sandbox_sealed`).
 A runtime must do its imports and file reads when the factory is called (the
-audit hook vetoes both while the program runs); the factory itself runs under
-the hook's set-up veto (imports and reads allowed; writing files, sockets,
-processes and signals not), and so does the import of a world's behaviour,
-which a catalog's author wrote (see docs/add-your-own-api.md). It must return responses that are
+audit hook vetoes both while the program runs), return responses that are
 copies of the world rather than live parts of it (programs may call
 ``.append`` on what they get) and expose no public attribute that is not data.
+The factory runs under the hook's set-up veto (imports and reads allowed;
+writing files, sockets, processes and signals not), and so does the import of
+a world's behaviour, which a catalog's author wrote (docs/add-your-own-api.md).
 
 This module is the parent side (the pool); the worker's side is
 :mod:`~gqlbench.mocks.sandbox_worker`, its limits and audit hook

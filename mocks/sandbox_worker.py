@@ -203,8 +203,8 @@ def _run(
         except BaseException as exc:
             failure = exc
         GUARD.program = None  # what follows walks the traceback and reads /proc, which the hook vetoes
-        report_limits()
         try:
+            report_limits()
             error = None if failure is None else _classify(failure)
             reply = {**_report(runtime, error, limits), "stdout": output.getvalue(), "result": None if error else result}
         except BaseException as exc:  # even the allowance ran out: say so rather than lose the worker

@@ -110,3 +110,13 @@ def test_a_samples_line_stores_a_huge_trace_bounded_and_once(tmp_path: Path) -> 
     call = line["explanation"]["exec"]["pred_trace"]["calls"][0]
     assert call["truncated"] == ["uris"] and call["arguments"]["uris"].endswith("(cut at 10000 characters)")
     assert line["explanation"]["exec"]["divergence"] == {"index": 0}  # the call is in pred_trace, not again here
+
+
+def test_a_program_stopped_at_its_memory_limit_is_still_reported_with_its_calls() -> None:
+    """The report runs under the job's limits plus a small allowance, so a program that used them all keeps its trace."""
+    code = "GET_movie_popular()\na = []\nfor i in range(1000):\n    a.append('x' * 10**6 + str(i))\nGET_movie_popular()"
+    with SandboxPool(workers=1, memory_mb=MEMORY_MB) as pool:
+        trace = pool.run(Job(code=code, domain="tmdb"))
+    assert trace.error is not None and trace.error.message == "the program exceeded its memory limit"
+    assert [c.function for c in trace.calls] == ["GET_movie_popular"] and trace.calls[0].response_ids
+    assert trace.world_digest is not None
