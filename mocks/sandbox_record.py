@@ -26,7 +26,7 @@ from typing import Any
 
 from gqlbench.mocks.sandbox_limits import Limits, cut
 
-__all__ = ["MAX_MESSAGE_CHARS", "json_text", "record_calls", "message_text"]
+__all__ = ["MAX_MESSAGE_CHARS", "json_text", "record_calls", "message_text", "short_repr"]
 
 MAX_MESSAGE_CHARS = 2_000  # an error message, a call's error
 _MAX_NAME_CHARS = 200  # a function or argument name, an id of a response
@@ -206,6 +206,16 @@ class _BoundedRepr(reprlib.Repr):
 
 
 _REPR = _BoundedRepr()
+
+
+def short_repr(value: Any, limit: int) -> str:
+    """``repr(value)`` cut at ``limit`` characters, written from a bounded ``repr`` (never the whole value)."""
+    try:
+        text = _REPR.repr(value)
+    except Exception:
+        text = f"<unprintable {type(value).__name__}>"
+    return text[:limit]
+
 _ARGS_STR = {BaseException.__str__: str, KeyError.__str__: _REPR.repr}  # how these types write one argument
 
 

@@ -120,3 +120,12 @@ def test_a_program_stopped_at_its_memory_limit_is_still_reported_with_its_calls(
     assert trace.error is not None and trace.error.message == "the program exceeded its memory limit"
     assert [c.function for c in trace.calls] == ["GET_movie_popular"] and trace.calls[0].response_ids
     assert trace.world_digest is not None
+
+
+def test_a_rejected_huge_argument_is_named_from_a_bounded_repr_and_its_call_recorded() -> None:
+    """The runtime's own messages about a program's value are bounded too (a full repr ran out of memory)."""
+    with SandboxPool(workers=1, memory_mb=MEMORY_MB) as pool:
+        trace = pool.run(Job(code="s = 'a' * 10**6\nGET_search_movie(query=[s] * 300)", domain="tmdb"))
+    assert trace.error is not None and trace.error.kind == "bad_arguments"
+    assert trace.error.message.startswith("GET_search_movie(): query must be a JSON string, got array ['aaa")
+    assert [c.truncated for c in trace.calls] == [["query"]]
