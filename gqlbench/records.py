@@ -187,6 +187,16 @@ class TraceCall(_Record):
     arguments: dict[str, Any]
     response_ids: list[str] = Field(default_factory=list)
     error: str | None = None
+    # arguments recorded as the cut start of their JSON text (a string with a note); left out of the JSON when none
+    truncated: list[str] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _leave_out_nothing_truncated(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Calls recorded whole (nearly all) keep the keys they always had."""
+        data: dict[str, Any] = handler(self)
+        if not data.get("truncated"):
+            data.pop("truncated", None)
+        return data
 
 
 class ExecError(_Record):
@@ -202,6 +212,7 @@ class Trace(_Record):
     domain: str
     seed: int = 0
     calls: list[TraceCall] = Field(default_factory=list)
+    calls_left_out: int = 0  # calls made after the recorded ones reached the sandbox's size bound: counted only
     error: ExecError | None = None
     world_digest: str | None = None
     stdout: str = ""

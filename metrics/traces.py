@@ -45,7 +45,9 @@ def first_divergence(gold: Trace, pred: Trace) -> dict[str, Any] | None:
 
 
 def same_calls(gold: Trace, pred: Trace) -> bool:
-    """The same multiset of calls, order aside."""
+    """The same multiset of calls, order aside (never when a trace left calls out: they cannot be compared)."""
+    if gold.calls_left_out or pred.calls_left_out:
+        return False
     return Counter(map(call_key, gold.calls)) == Counter(map(call_key, pred.calls))
 
 
@@ -68,8 +70,15 @@ def exec_match(gold: Trace, pred: Trace) -> int | None:
 
 
 def exec_details(gold: Trace, pred: Trace) -> dict[str, Any]:
-    """Why the execution scores are what they are: divergence, errors, and the two comparisons."""
-    details: dict[str, Any] = {"divergence": first_divergence(gold, pred)}
+    """Why the execution scores are what they are: divergence, errors, and the two comparisons.
+
+    The divergence is stored as its ``index`` only: the two calls there are in
+    the traces, which the details hold in full (storing them again doubled a
+    large trace in ``samples.jsonl``; older run folders have them, readers use
+    only the index).
+    """
+    divergence = first_divergence(gold, pred)
+    details: dict[str, Any] = {"divergence": None if divergence is None else {"index": divergence["index"]}}
     if pred.error is not None:
         details["error"] = pred.error.model_dump()
     if gold.error is not None:

@@ -46,6 +46,7 @@ from gqlbench.mocks.errors import BadArguments, MockError, UnknownFunction
 from gqlbench.mocks.kinds import KEY_WORDS
 from gqlbench.mocks.resolvers import make_mock_schema
 from gqlbench.mocks.responses import closest, unwrap, wrap
+from gqlbench.mocks.sandbox_record import MAX_MESSAGE_CHARS, short_repr
 from gqlbench.mocks.world import World
 from gqlbench.records import FunctionSpec, TraceCall
 
@@ -134,7 +135,7 @@ def check_arguments(spec: FunctionSpec, args: tuple[Any, ...], kwargs: Mapping[s
         if expected == "array" and isinstance(value, str):
             value = [part.strip() for part in value.split(",") if part.strip()]
         elif accepted is not None and (not isinstance(value, accepted) or (isinstance(value, bool) and bool not in accepted)):
-            raise BadArguments(f"{name}(): {key} must be a JSON {expected}, got {_json_name(value)} {value!r:.60}")
+            raise BadArguments(f"{name}(): {key} must be a JSON {expected}, got {_json_name(value)} {short_repr(value, 60)}")
         arguments[key] = list(value) if isinstance(value, tuple) else value
     missing = [p for p in spec.parameters.required if p not in arguments]
     if missing:
@@ -294,7 +295,7 @@ def _recordable(args: tuple[Any, ...], kwargs: Mapping[str, Any], spec: Function
     """The arguments of a rejected call, as JSON-safe as they can be made."""
     params = spec.param_names
     named = {(params[i] if i < len(params) else f"#{i}"): v for i, v in enumerate(args)} | dict(kwargs)
-    return {k: (unwrap(v) if _is_json(unwrap(v)) else repr(v)) for k, v in named.items()}
+    return {k: (unwrap(v) if _is_json(unwrap(v)) else short_repr(v, MAX_MESSAGE_CHARS)) for k, v in named.items()}
 
 
 def make_runtime(domain: str, seed: int = 0, request: str = "") -> Runtime:

@@ -35,6 +35,17 @@ last statement (the value assigned, or the expression's value) as JSON text
 inside the worker, still under the job's limits and the audit hook, and cut
 at ``max_result_chars`` with a note. ReAct's ``mock`` observations use it.
 
+Everything a worker writes from the program's objects (the calls with their
+arguments, the error message, the last value, the final world's digest) is
+written before the job's limits are lifted and bounded as it is written
+(:mod:`~gqlbench.mocks.sandbox_record`): an argument at
+``Limits.max_argument_chars`` of JSON (the call lists it in ``truncated``),
+a trace's calls at ``Limits.max_trace_chars`` (the rest are counted in
+``Trace.calls_left_out``), an error message at 2,000 characters. A program
+whose values are cheap to make and huge to write (``[s] * 300``, an integer
+of 20,000 digits) therefore costs its job's memory, not a multiple of it, and
+keeps the calls it made.
+
 The runtime a program talks to is named by ``Job.runtime`` ("module:function"
 or "path/to/file.py:function") and built per job in the worker as
 ``factory(domain, seed)``; see :class:`Runtime`. Its callables reach the
@@ -43,6 +54,9 @@ A runtime must do its imports and file reads when the factory is called (the
 audit hook vetoes both while the program runs), return responses that are
 copies of the world rather than live parts of it (programs may call
 ``.append`` on what they get) and expose no public attribute that is not data.
+The factory runs under the hook's set-up veto (imports and reads allowed;
+writing files, sockets, processes and signals not), and so does the import of
+a world's behaviour, which a catalog's author wrote (docs/add-your-own-api.md).
 
 This module is the parent side (the pool); the worker's side is
 :mod:`~gqlbench.mocks.sandbox_worker`, its limits and audit hook
@@ -271,6 +285,7 @@ def _trace_from_reply(job: Job, reply: Mapping[str, Any], elapsed: float, max_re
             ExecError.model_validate(reply["error"]) if reply.get("error") else None,
             elapsed,
             calls=[TraceCall.model_validate(call) for call in reply.get("calls", [])],
+            calls_left_out=max(int(reply.get("calls_left_out") or 0), 0),
             world_digest=reply.get("world_digest"),
             stdout=str(reply.get("stdout", "")),
             result=result,

@@ -15,6 +15,8 @@ import os
 import resource
 import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import CodeType
 from typing import Any
@@ -26,6 +28,7 @@ __all__ = [
     "GUARD",
     "lock_down",
     "job_limits",
+    "report_limits",
     "lift_job_limits",
     "cut",
     "cut_length",
@@ -43,6 +46,8 @@ class Limits:
     max_output_chars: int
     check_policy: bool = True
     max_result_chars: int = 100_000
+    max_argument_chars: int = 10_000  # one argument's JSON text in a trace (the bundled gold's longest: ~200)
+    max_trace_chars: int = 100_000  # the JSON text of a trace's calls (the bundled gold's longest: ~1,000)
 
 
 class SandboxViolation(PermissionError):
@@ -68,10 +73,14 @@ def cut_length(limit: int) -> int:
 
 
 class _AuditGuard:
-    """Veto interpreter events that reach outside the process while a program runs.
+    """Veto interpreter events that reach outside the process, in two strengths.
 
-    Armed only around the program's execution: runtime set-up may import
-    modules and read fixture files; the program may not.
+    While a program runs (``program`` set): everything a call chain does not
+    need, imports and file reads included. While a runtime is set up
+    (``setting_up``, see :meth:`setup`): the runtime's module and a world's
+    ``"behaviour"`` are plugin code that may import modules and read files
+    (its fixtures), but may not write or delete files, open sockets, start
+    processes, send signals or change the process's limits.
     """
 
     # fmt: off
@@ -82,18 +91,46 @@ class _AuditGuard:
         "code.__new__", "function.__new__", "object.__getattr__", "builtins.input", "builtins.breakpoint", "glob.",
         "tempfile.", "fcntl.", "cpython.", "_posixsubprocess.",
     )
+    _SETUP_VETOED_PREFIXES = (
+        "os.", "subprocess.", "socket.", "ctypes.", "shutil.", "pty.", "resource.", "signal.", "urllib.", "http.",
+        "ftplib.", "smtplib.", "webbrowser.", "sqlite3.", "mmap.", "tempfile.", "fcntl.", "cpython.",
+        "_posixsubprocess.", "builtins.input", "builtins.breakpoint",
+    )
+    _SETUP_ALLOWED = frozenset({"os.listdir", "os.scandir", "os.walk", "os.fwalk", "os.getxattr", "os.listxattr"})
     # fmt: on
+    _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
     def __init__(self) -> None:
         self.program: CodeType | None = None
+        self.setting_up = False
 
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
-        if self.program is None:
-            return
-        if event == "exec" and args and args[0] is self.program:
-            return
-        if event.startswith(self._VETOED_PREFIXES):
-            raise SandboxViolation(f"the sandbox does not allow this operation ({event})")
+        if self.program is not None:
+            if event == "exec" and args and args[0] is self.program:
+                return
+            if event.startswith(self._VETOED_PREFIXES):
+                raise SandboxViolation(f"the sandbox does not allow this operation ({event})")
+        elif self.setting_up:
+            writes = event == "open" and len(args) >= 3 and _opens_for_writing(args[1], args[2])
+            if writes or (event.startswith(self._SETUP_VETOED_PREFIXES) and event not in self._SETUP_ALLOWED):
+                what = f"writing {args[0]!r:.200}" if writes else event
+                raise SandboxViolation(f"a runtime or world behaviour may not do this in the sandbox ({what})")
+
+    @contextmanager
+    def setup(self) -> Iterator[None]:
+        """Arm the set-up veto around building a job's runtime (imports and reads allowed, see above)."""
+        self.setting_up = True
+        try:
+            yield
+        finally:
+            self.setting_up = False
+
+
+def _opens_for_writing(mode: object, flags: object) -> bool:
+    """Whether an ``open`` audit event's ``mode`` (``open()``) or ``flags`` (``os.open``) can change a file."""
+    if isinstance(mode, str):
+        return any(letter in mode for letter in "wax+")
+    return isinstance(flags, int) and bool(flags & _AuditGuard._WRITE_FLAGS)
 
 
 GUARD = _AuditGuard()
@@ -132,9 +169,33 @@ def job_limits(limits: Limits) -> None:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     cpu_used = usage.ru_utime + usage.ru_stime
     resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(cpu_used + limits.cpu_seconds), resource.RLIM_INFINITY))
+    resource.setrlimit(resource.RLIMIT_AS, (_address_space() + limits.memory_mb * 2**20, resource.RLIM_INFINITY))
+
+
+REPORT_CPU_SECONDS = 1
+REPORT_MEMORY_MB = 32
+
+
+def report_limits() -> None:
+    """Once the program has stopped: a small fresh allowance for writing what it did (its trace, its error).
+
+    The report is built from the program's objects, so it stays limited; the
+    allowance (:data:`REPORT_CPU_SECONDS`, :data:`REPORT_MEMORY_MB` on top of
+    what is in use now) lets a program that stopped at its own limit still be
+    reported. A job therefore uses at most its ``memory_mb`` plus this.
+    """
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu_used = usage.ru_utime + usage.ru_stime
+    resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(cpu_used + REPORT_CPU_SECONDS), resource.RLIM_INFINITY))
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    used = _address_space()
+    if soft != resource.RLIM_INFINITY and soft < used + REPORT_MEMORY_MB * 2**20:
+        resource.setrlimit(resource.RLIMIT_AS, (used + REPORT_MEMORY_MB * 2**20, resource.RLIM_INFINITY))
+
+
+def _address_space() -> int:
     with open("/proc/self/statm") as statm:
-        address_space = int(statm.read().split()[0]) * resource.getpagesize()
-    resource.setrlimit(resource.RLIMIT_AS, (address_space + limits.memory_mb * 2**20, resource.RLIM_INFINITY))
+        return int(statm.read().split()[0]) * resource.getpagesize()
 
 
 def lift_job_limits() -> None:

@@ -29,17 +29,17 @@ from gqlbench.mocks.sandbox_limits import (
     job_limits,
     lift_job_limits,
     lock_down,
+    report_limits,
 )
+from gqlbench.mocks.sandbox_record import MAX_MESSAGE_CHARS, message_text, record_calls
 from gqlbench.mocks.sandbox_sealed import CappedOutput, program_builtins, seal_namespace
 from gqlbench.plugins import load_object
-from gqlbench.records import TraceCall
 from gqlbench.specs.names import looks_like_endpoint_name
 
 __all__ = ["serve", "load_factory", "PROGRAM_FILE", "RESULT_NAME"]
 
 PROGRAM_FILE = "<program>"
 RESULT_NAME = "__observed__"  # where the last statement's value goes; programs cannot name it (no dunders)
-_MAX_MESSAGE_CHARS = 2_000
 
 
 @cache
@@ -94,15 +94,18 @@ def _execute(request: Mapping[str, Any], limits: Limits, send: Callable[[Mapping
     """Check and run one program; every outcome becomes a reply, never an exception.
 
     Setting up the runtime (a domain's schema, its world) is not the program's
-    time: ``{"running": true}`` tells the parent to start the wall clock.
+    time: ``{"running": true}`` tells the parent to start the wall clock. It
+    runs under the set-up veto of the audit hook (:meth:`GUARD.setup`): the
+    runtime's module and a world's behaviour are imported and run there.
     """
     try:
-        factory = load_factory(request["runtime"])
-        given = {"request": request["request"]} if request.get("request") and _takes_request(factory) else {}
-        runtime = factory(request["domain"], request["seed"], **given)
-        namespace = seal_namespace(runtime.namespace)
+        with GUARD.setup():
+            factory = load_factory(request["runtime"])
+            given = {"request": request["request"]} if request.get("request") and _takes_request(factory) else {}
+            runtime = factory(request["domain"], request["seed"], **given)
+            namespace = seal_namespace(runtime.namespace)
     except Exception as exc:
-        return {"setup_error": f"{type(exc).__name__}: {exc}"}
+        return {"setup_error": cut(f"{type(exc).__name__}: {exc}", MAX_MESSAGE_CHARS)}
     send({"running": True})
     observe_last = bool(request.get("observe_last"))
     if observe_last:
@@ -115,24 +118,28 @@ def _execute(request: Mapping[str, Any], limits: Limits, send: Callable[[Mapping
         observer = None
     output = CappedOutput(limits.max_output_chars)
     admitted = _admit(request["code"], namespace, limits, capture_last=observe_last)
-    ran = isinstance(admitted, CodeType)
-    result: list[str] = []
-    error = _run(admitted, namespace, output, limits, observer, result) if isinstance(admitted, CodeType) else admitted
+    if not isinstance(admitted, CodeType):
+        return {**_report(runtime, admitted, limits), "stdout": "", "result": None, "recycle": False}
+    reply = _run(admitted, runtime, namespace, output, limits, observer)
+    # a program that hit a limit or a veto may have left the worker in a bad state: replace it
+    reply["recycle"] = bool(reply["error"] and reply["error"]["kind"] in ("resource_limit", "refused"))
+    return reply
+
+
+def _report(runtime: Any, error: dict[str, Any] | None, limits: Limits) -> dict[str, Any]:
+    """The runtime's record of the job: its calls (bounded, :mod:`~gqlbench.mocks.sandbox_record`) and world digest."""
     try:
-        calls = [c.model_dump(mode="json") if isinstance(c, TraceCall) else dict(c) for c in runtime.calls()]
+        calls, left_out = record_calls(runtime.calls(), limits)
+    except BaseException as exc:  # the report's own allowance ran out, or the runtime failed
+        calls, left_out = [], 0
+        error = error or _error("other", f"the runtime failed to report the calls: {message_text(exc, with_type=True)}")
+    try:
         digest = runtime.world_digest()
-    except Exception as exc:
-        calls, digest = [], None
-        error = error or _error("other", f"the runtime failed to report the calls: {exc}")
-    return {
-        "calls": calls,
-        "error": error,
-        "world_digest": digest,
-        "stdout": output.getvalue(),
-        "result": result[0] if result and not error else None,
-        # a program that hit a limit or a veto may have left the worker in a bad state: replace it
-        "recycle": bool(ran and error and error["kind"] in ("resource_limit", "refused")),
-    }
+        digest = None if digest is None else cut(str(digest), 200)
+    except BaseException as exc:
+        digest = None
+        error = error or _error("resource_limit", f"the final world could not be digested: {message_text(exc, with_type=True)}")
+    return {"calls": calls, "calls_left_out": left_out, "error": error, "world_digest": digest}
 
 
 def _capture_last(tree: ast.Module) -> ast.Module:
@@ -180,28 +187,46 @@ def _admit(code: str, namespace: Mapping[str, Any], limits: Limits, capture_last
 
 def _run(
     program: CodeType,
+    runtime: Any,
     namespace: Mapping[str, Any],
     output: CappedOutput,
     limits: Limits,
     observer: Callable[[Any], Any] | None = None,
-    result: list[str] | None = None,
-) -> dict[str, Any] | None:
-    """Execute an admitted program; with an ``observer`` (``unwrap``), append the JSON text of its last value to ``result``."""
+) -> dict[str, Any]:
+    """Execute an admitted program and write its reply, all of it under the job's limits.
+
+    Everything written from the program's objects (its error message, its
+    calls, the world it changed, with an ``observer`` (``unwrap``) the JSON
+    text of its last value) is written here, before the limits are lifted,
+    and bounded (:mod:`~gqlbench.mocks.sandbox_record`): the program and its
+    last value under the job's own limits and the audit hook, the rest under
+    the small allowance of :func:`~gqlbench.mocks.sandbox_limits.report_limits`.
+    """
     program_globals = {"__builtins__": program_builtins(), "__name__": "__program__", **namespace}
     job_limits(limits)
     sys.stdout = sys.stderr = output
     GUARD.program = program
     failure: BaseException | None = None
+    result: str | None = None
     try:
-        exec(program, program_globals)
-        if observer is not None and result is not None:  # still under the job's limits and the audit hook
-            result.append(_result_text(program_globals.get(RESULT_NAME), observer, limits.max_result_chars))
-    except BaseException as exc:
-        failure = exc
+        try:
+            exec(program, program_globals)
+            if observer is not None:  # still under the audit hook: unwrap runs the runtime's code on program values
+                result = _result_text(program_globals.get(RESULT_NAME), observer, limits.max_result_chars)
+        except BaseException as exc:
+            failure = exc
+        GUARD.program = None  # what follows walks the traceback and reads /proc, which the hook vetoes
+        try:
+            report_limits()
+            error = None if failure is None else _classify(failure)
+            reply = {**_report(runtime, error, limits), "stdout": output.getvalue(), "result": None if error else result}
+        except BaseException as exc:  # even the allowance ran out: say so rather than lose the worker
+            failed = _error("resource_limit", f"the trace could not be written within the job's limits ({type(exc).__name__})")
+            reply = {"calls": [], "calls_left_out": 0, "error": failed, "world_digest": None, "stdout": "", "result": None}
     finally:
         GUARD.program = None
         lift_job_limits()
-    return None if failure is None else _classify(failure)
+    return reply
 
 
 def _result_text(value: Any, convert: Callable[[Any], Any], limit: int) -> str:
@@ -231,17 +256,17 @@ def _classify(exc: BaseException) -> dict[str, Any]:
     line = _program_line(exc.__traceback__)
     kind = getattr(exc, "kind", None)
     if isinstance(kind, str):
-        return _error(kind, _describe(exc, with_type=False), line)
+        return _error(kind, message_text(exc), line)
     if isinstance(exc, MemoryError):
         return _error("resource_limit", "the program exceeded its memory limit", line)
     if isinstance(exc, RecursionError):
         return _error("resource_limit", "the program nests too deeply (recursion limit)", line)
     if isinstance(exc, (IndexError, KeyError)):
-        return _error("index_out_of_range", _describe(exc), line)
+        return _error("index_out_of_range", message_text(exc, with_type=True), line)
     if isinstance(exc, NameError):
         looks_like_api = looks_like_endpoint_name(getattr(exc, "name", None) or "")
-        return _error("unknown_function" if looks_like_api else "other", _describe(exc), line)
-    return _error("other", _describe(exc), line)
+        return _error("unknown_function" if looks_like_api else "other", message_text(exc, with_type=True), line)
+    return _error("other", message_text(exc, with_type=True), line)
 
 
 def _program_line(tb: TracebackType | None) -> int | None:
@@ -251,16 +276,6 @@ def _program_line(tb: TracebackType | None) -> int | None:
         if frame.f_code.co_filename == PROGRAM_FILE:
             line = lineno
     return line
-
-
-def _describe(exc: BaseException, with_type: bool = True) -> str:
-    try:
-        text = str(exc)
-    except Exception:
-        text = "(unprintable error)"
-    if with_type:
-        text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-    return text if len(text) <= _MAX_MESSAGE_CHARS else text[:_MAX_MESSAGE_CHARS] + "..."
 
 
 def _error(kind: str, message: str, line: int | None = None) -> dict[str, Any]:

@@ -50,7 +50,8 @@ def test_a_model_that_never_declines_calls_the_function_not_offered(tmp_path: Pa
     outcome = run(_settings(limit=3), RunOptions(out=tmp_path / "run", quiet=True))
     block = json.loads((outcome.run_dir / "results.json").read_text())["relevance"]
     assert block["explicit_abstention"] == 0.0 and block["hallucinated_call_rate"] == 1.0
-    assert block["hallucinated_calls"] >= 3 and block["ci"]["explicit_abstention"][0] == 0.0 < 0.5 < block["ci"]["explicit_abstention"][1]  # Wilson
+    low, high = block["ci"]["explicit_abstention"]
+    assert block["hallucinated_calls"] >= 3 and low == 0.0 < 0.5 < high  # Wilson: 0 of 3 is no zero-width interval
 
 
 def test_a_normal_run_has_no_relevance_key_anywhere(tmp_path: Path) -> None:

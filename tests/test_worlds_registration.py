@@ -133,3 +133,34 @@ def test_a_behaviour_from_an_installed_plugins_entry_point(tmp_path: Path, monke
     monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path / "catalog"))
     assert "  45\n" in probe(tmp_path, capsys)
     assert evaluate(tmp_path, capsys) == {"test/0": (1, 1), "test/1": (1, 0)}
+
+
+READS_ITS_FILES = '''
+import json
+from pathlib import Path
+
+PRICES = json.loads(Path(__file__).with_name("prices.json").read_text())  # reading its own files is fine
+'''
+REACHES_OUT = {
+    "writes a file": "Path(__file__).with_name('precious.txt').open('w').close()\n",
+    "opens a socket": "import socket\nsocket.socket()\n",
+}
+
+
+@pytest.mark.parametrize("attempt", list(REACHES_OUT))
+def test_a_behaviour_is_imported_in_the_worker_under_the_set_up_veto(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, attempt: str
+) -> None:
+    """Issue 20, item 25: a catalog's behaviour was imported in the workers before the audit hook vetoed anything."""
+    from gqlbench.errors import GqlbenchError
+    from gqlbench.mocks.sandbox import Job, run_program
+
+    make_catalog(tmp_path / "catalog", {**FIXTURE, "behaviour": "toyshop_world.py:BEHAVIOUR"})
+    worlds = tmp_path / "catalog" / "worlds"
+    (worlds / "prices.json").write_text("{}")
+    (worlds / "precious.txt").write_text("keep")
+    (worlds / "toyshop_world.py").write_text(READS_ITS_FILES + REACHES_OUT[attempt] + BEHAVIOUR)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path / "catalog"))
+    with pytest.raises(GqlbenchError, match="a runtime or world behaviour may not do this in the sandbox"):
+        run_program(Job(code=PROBE, domain="toyshop"))
+    assert (worlds / "precious.txt").read_text() == "keep"  # not even truncated

@@ -23,18 +23,21 @@ def format_trace(trace: Trace) -> str:
     lines = [f"trace ({trace.domain}, seed {trace.seed}):"]
     for number, call in enumerate(trace.calls, start=1):
         outcome = f"error: {call.error}" if call.error else f"ids {', '.join(call.response_ids) or '-'}"
-        lines.append(f"  {number}. {_call_text(call.function, call.arguments)} -> {outcome}")
-    if not trace.calls:
+        cut = f" (cut: {', '.join(call.truncated)})" if call.truncated else ""
+        lines.append(f"  {number}. {_call_text(call.function, call.arguments)}{cut} -> {outcome}")
+    if trace.calls_left_out:
+        lines.append(f"  ... and {trace.calls_left_out} more call(s), counted but not recorded (the trace's size bound)")
+    if not trace.calls and not trace.calls_left_out:
         lines.append("  (no calls)")
     if trace.stdout:
         lines.append("stdout:")
         lines.extend(f"  {line}" for line in trace.stdout.rstrip("\n").splitlines())
     if trace.error is None:
-        lines.append(f"result: ran to the end, {len(trace.calls)} call(s) in {trace.elapsed_s:.3f} s; "
+        lines.append(f"result: ran to the end, {len(trace.calls) + trace.calls_left_out} call(s) in {trace.elapsed_s:.3f} s; "
                      f"final world {(trace.world_digest or '-')[:16]}")
     else:
         where = f" (line {trace.error.line})" if trace.error.line else ""
-        lines.append(f"result: failed after {len(trace.calls)} call(s)")
+        lines.append(f"result: failed after {len(trace.calls) + trace.calls_left_out} call(s)")
         lines.append(f"error: {trace.error.kind}{where}: {trace.error.message}")
     return escape_controls("\n".join(lines))
 

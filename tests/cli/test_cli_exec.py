@@ -71,3 +71,13 @@ def test_exec_survives_a_lone_surrogate_in_the_output(tmp_path: Path) -> None:
             assert '"a\\ud800b\\n"' in output and '"x\\udfff"' in output
         else:  # printed text gets U+FFFD; the argument is shown as its repr
             assert "  a\ufffdb\n" in output and "query='x\\udfff'" in output
+
+
+def test_exec_says_which_arguments_were_cut_and_how_many_calls_were_left_out(tmp_path: Path) -> None:
+    program = tmp_path / "prog.py"
+    program.write_text("GET_search_movie(query='a' * 20000)\nfor i in range(30):\n    GET_search_movie(query='b' * 5000)\n")
+    result = CliRunner().invoke(cli, ["exec", str(program), "--domain", "tmdb"])
+    assert result.exit_code == 0, result.output
+    assert "(cut at 10000 characters)') (cut: query) -> ids" in result.output
+    assert "... and 13 more call(s), counted but not recorded (the trace's size bound)" in result.output
+    assert "result: ran to the end, 31 call(s)" in result.output

@@ -34,7 +34,8 @@ def test_order_does_not_matter_but_the_multiset_does() -> None:
 def test_other_argument_values_do_not_match() -> None:
     success, match, details = scores(_trace(SEARCH), _trace(("GET_search_movie", {"query": "titanic"})))
     assert (success, match) == (1, 0)
-    assert details["divergence"]["pred"]["arguments"] == {"query": "titanic"}
+    assert details["divergence"] == {"index": 0}  # the calls there are in the traces, stored once
+    assert details["pred_trace"]["calls"][0]["arguments"] == {"query": "titanic"}
 
 
 def test_a_different_final_state_does_not_match() -> None:
@@ -68,3 +69,9 @@ def test_details_hold_the_scores_first_then_both_traces() -> None:
 def test_no_divergence_when_traces_agree() -> None:
     assert first_divergence(_trace(SEARCH), _trace(SEARCH)) is None
     assert first_divergence(_trace(SEARCH), _trace())["gold"]["function"] == "GET_search_movie"
+
+
+def test_a_trace_that_left_calls_out_cannot_match() -> None:
+    gold, pred = _trace(SEARCH), _trace(SEARCH)
+    assert scores(gold, pred)[:2] == (1, 1)
+    assert scores(gold, pred.model_copy(update={"calls_left_out": 3}))[:2] == (1, 0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from gqlbench.dataset import load_errata, load_samples
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.sandbox import DEFAULT_RUNTIME, Job, SandboxPool, run_program
+from gqlbench.mocks.sandbox_limits import Limits
 from gqlbench.mocks.sandbox_worker import load_factory
 
 ECHO = f"{Path(__file__).parent / 'echo_runtime.py'}:echo_runtime"
@@ -85,10 +87,13 @@ def test_output_is_capped_at_the_limit(pool: SandboxPool) -> None:
     assert len(trace.stdout) == 10_000 and trace.stdout.startswith("abc\nabc")
 
 
-def test_a_large_trace_arrives_whole(pool: SandboxPool) -> None:
+def test_a_large_trace_arrives_whole_up_to_its_bound_and_the_rest_is_counted(pool: SandboxPool) -> None:
     trace = pool.run(job("for i in range(20000):\n    GET_search_movie(query=str(i) * 20)"))
     assert trace.error is None
-    assert len(trace.calls) == 20000 and trace.calls[-1].arguments == {"query": "19999" * 20}
+    recorded = len(json.dumps([c.model_dump() for c in trace.calls]))
+    assert 2**16 < recorded <= Limits(1, 1, 1).max_trace_chars  # more than one read of the pipe, less than the bound
+    assert trace.calls[-1].arguments == {"query": str(len(trace.calls) - 1) * 20}
+    assert len(trace.calls) + trace.calls_left_out == 20000
 
 
 def test_run_many_preserves_order_and_uses_every_worker(pool: SandboxPool) -> None:
