@@ -23,31 +23,41 @@ used when there are none (the HTTP server).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
 from ariadne import QueryType, make_executable_schema
 from graphql import (
+    GraphQLArgument,
+    GraphQLBoolean,
     GraphQLEnumType,
+    GraphQLField,
+    GraphQLFloat,
+    GraphQLInputType,
+    GraphQLInt,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLResolveInfo,
     GraphQLScalarType,
     GraphQLSchema,
+    GraphQLString,
     GraphQLType,
     get_named_type,
     print_schema,
 )
 
 from gqlbench.mocks.world import World, stable_int, stable_token
+from gqlbench.records import FunctionSpec, ParamSpec
 
 __all__ = [
     "ANCHOR",
     "ARGUMENTS",
     "SchemaFiller",
     "answer",
+    "signature_type_defs",
     "endpoint_resolver",
     "build_mock_schema",
     "make_mock_schema",
@@ -72,6 +82,57 @@ def mock_type_defs(domain: str) -> str:
     from gqlbench.schemas import build_schema
 
     return print_schema(build_schema(domain))
+
+
+_GRAPHQL_NAME = re.compile(r"^[_A-Za-z][_0-9A-Za-z]*$")
+_JSON_TO_GRAPHQL = {"string": GraphQLString, "integer": GraphQLInt, "number": GraphQLFloat, "boolean": GraphQLBoolean}
+
+
+def _argument_type(spec: ParamSpec, json_scalar: GraphQLScalarType) -> GraphQLInputType:
+    """A signature parameter's JSON type as a GraphQL input type (``array`` of its ``items``; objects as JSON)."""
+    if spec.type == "array":
+        items = getattr(spec, "items", None) or {}
+        inner = _JSON_TO_GRAPHQL.get(items.get("type", "") if isinstance(items, dict) else "", json_scalar)
+        return GraphQLList(inner)
+    return _JSON_TO_GRAPHQL.get(spec.type, json_scalar)
+
+
+def signature_type_defs(domain: str, specs: Mapping[str, FunctionSpec]) -> str:
+    """The domain's SDL with each query field's arguments taken from its signature.
+
+    The catalog's SDL keeps StepZen's arguments (a required credential, ids
+    typed as ``String``); a client of the mock server calls the endpoints the
+    way the prompt shows them, so it passes the signature's parameters with
+    their types (an id a search returned as an integer is an ``Int``),
+    required ones non-null; the credential is optional and ignored.
+    """
+    from gqlbench.schemas import build_schema
+
+    schema = build_schema(domain)
+    if schema.query_type is None:
+        return print_schema(schema)
+    json_scalar = schema.type_map.get("JSON")
+    if not isinstance(json_scalar, GraphQLScalarType):
+        json_scalar = GraphQLScalarType("JSON")
+    fields = {}
+    for name, field in schema.query_type.fields.items():
+        spec = specs.get(name)
+        if spec is None:
+            fields[name] = field
+            continue
+        required = set(spec.parameters.required)
+        args = {
+            param: GraphQLArgument(GraphQLNonNull(kind) if param in required else kind, description=p.description or None)
+            for param, p in spec.parameters.properties.items()
+            if _GRAPHQL_NAME.match(param) and (kind := _argument_type(p, json_scalar)) is not None
+        }  # a parameter GraphQL cannot name (TMDB's ``certification.lte``) is left out of the served field
+        for extra, argument in field.args.items():  # the catalog's credential: accepted, optional, ignored
+            if extra not in args and extra not in spec.parameters.properties:
+                args[extra] = GraphQLArgument(get_named_type(argument.type), description="not needed by the mock; ignored")
+        fields[name] = GraphQLField(field.type, args=args, description=field.description)
+    query = GraphQLObjectType(schema.query_type.name, fields, description=schema.query_type.description)
+    types = [t for n, t in schema.type_map.items() if not n.startswith("__") and n != schema.query_type.name]
+    return print_schema(GraphQLSchema(query, types=[*types, json_scalar]))
 
 
 def answer(world: World, function: str, arguments: dict[str, Any]) -> Any:
@@ -248,11 +309,13 @@ def _scalar(scalar: str, world: World, key: str, name: str) -> Any:
     return None  # JSON: StepZen typed a field JSON when every value it saw was null
 
 
-def build_mock_schema(domain: str, extra_type_defs: str = "", bindables: tuple[Any, ...] = ()) -> GraphQLSchema:
+def build_mock_schema(domain: str, extra_type_defs: str = "", bindables: tuple[Any, ...] = (),
+                      specs: Mapping[str, FunctionSpec] | None = None) -> GraphQLSchema:
     """The executable schema of a domain: endpoint resolvers plus the schema filler.
 
     ``extra_type_defs`` and ``bindables`` let the HTTP server add its
-    ``Mutation`` type and the resolvers for it.
+    ``Mutation`` type and the resolvers for it; with ``specs`` each query
+    field takes the signature's parameters (:func:`signature_type_defs`).
     """
     from gqlbench.schemas import build_schema
 
@@ -260,7 +323,8 @@ def build_mock_schema(domain: str, extra_type_defs: str = "", bindables: tuple[A
     query_type = build_schema(domain).query_type  # None when no endpoint of the domain has a response schema
     for function in query_type.fields if query_type else {}:
         query.set_field(function, endpoint_resolver(function))
-    type_defs = [mock_type_defs(domain), extra_type_defs] if extra_type_defs else mock_type_defs(domain)
+    base = signature_type_defs(domain, specs) if specs is not None else mock_type_defs(domain)
+    type_defs = [base, extra_type_defs] if extra_type_defs else base
     return make_executable_schema(type_defs, query, *bindables, SchemaFiller(lambda info: info.context["world"]))
 
 

@@ -117,7 +117,7 @@ class MockServer:
             lines.append(f"  {name}{'(' + ', '.join(args) + ')' if args else ''}: Acknowledgement")
             mutation.set_field(name, self._acknowledging(name))
         lines.append("}")
-        self.schema = build_mock_schema(domain, "\n".join(lines), (mutation,))
+        self.schema = build_mock_schema(domain, "\n".join(lines), (mutation,), specs=self.specs)
 
     def reset(self, seed: int | None = None) -> bool:
         """A fresh world (with ``seed`` when given), once the requests ahead have had their turn."""

@@ -75,9 +75,10 @@ def test_exec_survives_a_lone_surrogate_in_the_output(tmp_path: Path) -> None:
 
 def test_exec_says_which_arguments_were_cut_and_how_many_calls_were_left_out(tmp_path: Path) -> None:
     program = tmp_path / "prog.py"
-    program.write_text("GET_search_movie(query='a' * 20000)\nfor i in range(30):\n    GET_search_movie(query='b' * 5000)\n")
-    result = CliRunner().invoke(cli, ["exec", str(program), "--domain", "tmdb"])
+    # an open key (a subject name) takes any text; a search text would be refused over 1,000 characters
+    program.write_text("GET_subjects__subject_(subject='a' * 20000)\nfor i in range(30):\n    GET_subjects__subject_(subject='b' * 5000)\n")
+    result = CliRunner().invoke(cli, ["exec", str(program), "--domain", "library"])
     assert result.exit_code == 0, result.output
-    assert "(cut at 10000 characters)') (cut: query) -> ids" in result.output
+    assert "(cut at 10000 characters)') (cut: subject) -> ids" in result.output
     assert "... and 13 more call(s), counted but not recorded (the trace's size bound)" in result.output
     assert "result: ran to the end, 31 call(s)" in result.output

@@ -107,7 +107,7 @@ def test_5000_aliased_searches_are_refused_quickly_and_the_server_goes_on() -> N
 
 
 def _lookups(count: int) -> str:
-    return "{ " + " ".join(f'a{i}: GET_movie__movie_id_(movie_id: "{i}", tmdb_access_token: "t") {{ id }}' for i in range(count)) + " }"
+    return "{ " + " ".join(f'a{i}: GET_movie__movie_id_(movie_id: {i}, tmdb_access_token: "t") {{ id }}' for i in range(count)) + " }"
 
 
 def test_too_many_aliases_too_deep_or_too_costly_is_an_error_naming_the_limit_and_value() -> None:
@@ -211,7 +211,7 @@ def test_a_one_field_query_waits_for_a_field_or_two_of_a_long_request_not_all_of
         if info.parent_type is info.schema.query_type:
             order.append(str(info.path.key))
             if info.path.key == "a5":
-                started.append(threading.Thread(target=run, args=('{ small: GET_movie__movie_id_(movie_id: "603", '
+                started.append(threading.Thread(target=run, args=('{ small: GET_movie__movie_id_(movie_id: 603, '
                                                                   'tmdb_access_token: "t") { id } }', small_asking)))
                 started[0].start()
                 small_asking.wait(timeout=30)
@@ -226,7 +226,7 @@ def test_a_one_field_query_waits_for_a_field_or_two_of_a_long_request_not_all_of
         return graphql_sync(server.schema, {"query": query}, context_value=server.context(None),
                             middleware=[recorder, guard])[1]
 
-    lookups = " ".join(f'a{i}: GET_movie__movie_id_(movie_id: "603", tmdb_access_token: "t") {{ id }}' for i in range(300))
+    lookups = " ".join(f'a{i}: GET_movie__movie_id_(movie_id: 603, tmdb_access_token: "t") {{ id }}' for i in range(300))
     big = run("{ " + lookups + " }")
     started[0].join(timeout=60)
     assert len(big["data"]) == 300 and "small" in order
@@ -293,10 +293,28 @@ def test_reset_takes_only_an_integer_seed_in_range(seed: str, caplog: pytest.Log
 
 def test_error_messages_quoting_a_huge_value_are_cut_so_aliases_do_not_multiply_it() -> None:
     # Each of 20 aliases quoted the whole 500 KB variable in its error: a 10 MB answer to a 500 KB request.
-    query = "query q($v: String) { " + " ".join(
+    query = "query q($v: String!) { " + " ".join(
         f'a{i}: GET_me_following(type: $v, spotify_access_token: "t") {{ __typename }}' for i in range(20)) + " }"
     answer = _client(domain="spotify").post("/graphql", json={"query": query, "variables": {"v": "x" * 500_000}})
     errors = answer.json()["errors"]
     assert len(errors) == 20 and len(answer.content) < 40_000
     assert errors[0]["message"].startswith("type must be 'artist' (the only type Spotify lists), got 'xxx")
     assert re.search(r"\.\.\. \(500,\d{3} characters, cut\)$", errors[0]["message"]), errors[0]["message"][-60:]
+
+
+def test_the_served_fields_take_the_signatures_parameters_and_no_credential_is_needed() -> None:
+    from gqlbench.specs import load_specs
+
+    client = TestClient(create_app("tmdb"))
+    query = '{ __type(name: "Query") { fields { name args { name type { kind name ofType { name } } } } } }'
+    fields = {f["name"]: f["args"] for f in client.post("/graphql", json={"query": query}).json()["data"]["__type"]["fields"]}
+    spec = load_specs("tmdb")["GET_movie__movie_id_"]
+    movie = {a["name"]: a["type"] for a in fields["GET_movie__movie_id_"]}
+    assert set(spec.parameters.properties) <= set(movie)
+    assert movie["movie_id"] == {"kind": "NON_NULL", "name": None, "ofType": {"name": "Int"}}  # as the signature types it
+    assert movie["tmdb_access_token"]["kind"] == "SCALAR"  # optional now
+    found = client.post("/graphql", json={"query": '{ GET_search_movie(query: "Alien") { results { id } } }'}).json()
+    movie_id = found["data"]["GET_search_movie"]["results"][0]["id"]
+    answer = client.post("/graphql", json={"query": "query($id: Int!) { GET_movie__movie_id_(movie_id: $id) { id } }",
+                                           "variables": {"id": movie_id}}).json()
+    assert answer["data"]["GET_movie__movie_id_"]["id"] == movie_id  # the integer a search returned, passed as one
