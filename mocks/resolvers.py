@@ -35,10 +35,10 @@ from graphql import (
     GraphQLEnumType,
     GraphQLField,
     GraphQLFloat,
-    GraphQLInputType,
     GraphQLInt,
     GraphQLList,
     GraphQLNonNull,
+    GraphQLNullableInputType,
     GraphQLObjectType,
     GraphQLResolveInfo,
     GraphQLScalarType,
@@ -88,7 +88,7 @@ _GRAPHQL_NAME = re.compile(r"^[_A-Za-z][_0-9A-Za-z]*$")
 _JSON_TO_GRAPHQL = {"string": GraphQLString, "integer": GraphQLInt, "number": GraphQLFloat, "boolean": GraphQLBoolean}
 
 
-def _argument_type(spec: ParamSpec, json_scalar: GraphQLScalarType) -> GraphQLInputType:
+def _argument_type(spec: ParamSpec, json_scalar: GraphQLScalarType) -> GraphQLNullableInputType:
     """A signature parameter's JSON type as a GraphQL input type (``array`` of its ``items``; objects as JSON)."""
     if spec.type == "array":
         items = getattr(spec, "items", None) or {}
