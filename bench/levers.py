@@ -13,6 +13,9 @@ test samples (``--start`` to begin later). Configurations, side by side:
                      rest find its prefix already computed (vLLM only reuses computed blocks)
 ``diverse_auto``     the same, the backend prefilling each shared prefix alone first (its default)
 ``diverse_auto_256`` the same with 256 instead of 512 new tokens at most (lever d)
+``fixed``            the default shot rule since issue 21 (``diverse`` renamed), one batch
+``similar_prefill``, ``fixed_prefill``  the same prompts with one new token each: what prefill alone costs,
+                     so the rest of a full configuration's time is decoding
 
 ``--variants`` adds engines with other settings (``;``-separated ``k=v,...``
 vLLM engine args, e.g. ``max_num_batched_tokens=2048``; a key ``env.NAME``
@@ -62,7 +65,11 @@ CONFIGS: dict[str, tuple[str, str, int]] = {  # name: shot rule, warm-up (off, f
     "diverse_first": ("diverse", "first", 512),
     "diverse_auto": ("diverse", "auto", 512),
     "diverse_auto_256": ("diverse", "auto", 256),
+    "fixed": ("fixed", "off", 512),
+    "similar_prefill": ("similar", "off", 512),
+    "fixed_prefill": ("fixed", "off", 512),
 }
+PREFILL_ONLY = {"similar_prefill", "fixed_prefill"}  # the same prompts, one new token each: prefill without decoding
 
 
 def cot_requests(backend: Backend, samples: Sequence[Sample], rule: str, max_new_tokens: int) -> list[GenerationRequest]:
@@ -99,7 +106,7 @@ def static_scores(samples: Sequence[Sample], completions: Sequence[Completion]) 
 
 def run_config(backend: Backend, samples: Sequence[Sample], name: str) -> dict[str, Any]:
     rule, warm, max_new = CONFIGS[name]
-    config = GenerationConfig(max_new_tokens=max_new, stop=backend_stops())
+    config = GenerationConfig(max_new_tokens=1 if name in PREFILL_ONLY else max_new, stop=backend_stops())
     requests = cot_requests(backend, samples, rule, max_new)
     reset = getattr(getattr(backend, "llm", None), "reset_prefix_cache", None)
     if reset is not None:

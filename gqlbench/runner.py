@@ -270,9 +270,9 @@ def _run(
     clock: StageClock,
 ) -> RunOutcome:
     samples = plan.samples
+    observer = _observer(settings, samples, pool)  # --observe mock names its own need for the catalog first
     if settings.execute:
         require_known_domains(s.domain for s in samples)
-    observer = _observer(settings, samples, pool)
     digest = data_hash(settings.data)
     run_dir, overwrite = choose_dir(settings, options, digest)
     run_dir.mkdir(parents=True, exist_ok=True)

@@ -202,6 +202,10 @@ def test_mock_observations_need_a_catalog_domain_and_are_refused_before_a_model_
     with pytest.raises(GqlbenchError, match="--observe mock: domain\\(s\\) atlantis are not in the catalog"):
         run(settings, RunOptions(runs_root=tmp_path / "runs", quiet=True), backend_factory=no_model)  # type: ignore[arg-type]
     assert not (tmp_path / "runs").exists()
+    settings = _settings(data=str(data), shots=0, limit=None)  # executing any run needs the domain's world
+    with pytest.raises(GqlbenchError, match="unknown domain 'atlantis'.*pass --no-exec"):
+        run(settings, RunOptions(runs_root=tmp_path / "runs", quiet=True), backend_factory=no_model)  # type: ignore[arg-type]
+    assert not (tmp_path / "runs").exists()
 
 
 def test_a_prompt_that_cannot_fit_is_scored_zero_with_the_reason(tmp_path: Path) -> None:
