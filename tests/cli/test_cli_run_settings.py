@@ -83,3 +83,21 @@ def test_a_prompt_that_cannot_fit_is_a_per_sample_record(
     for line in _lines(run_dir):
         assert "exceeds context" in line["error"] and line["scores"]["arg_match_full"] == 0
         assert line["prompt"]["dropped"][-1] == "parameter descriptions" and len(line["offered"]) in (34, 46)
+
+
+def test_dry_run_escapes_a_datasets_utterance(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A benchmark folder is third-party text: the prompt it makes reaches the terminal escaped."""
+    from gqlbench.dataset import default_data_dir
+
+    monkeypatch.chdir(tmp_path)
+    data = tmp_path / "data"
+    data.mkdir()
+    for split in ("train", "test"):
+        row = json.loads((default_data_dir() / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()[0])
+        row["utterance"] = "Play music\x1b]0;owned\x07\x1b[2J"
+        (data / f"{split}.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert main(["run", "--model", "stub", "--backend", STUB, "--data", str(data), "--dry-run", "--limit", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Play music\\x1b]0;owned\\x07\\x1b[2J" in out and "\x1b" not in out and "\x07" not in out
