@@ -103,6 +103,7 @@ def executed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 XSS = "\"'><img src=x onerror=\"document.title='pwned';window.pwned=1\">"  # markup that runs if it reaches the page raw
 BAD_ID = "t\"><img src=x onerror=\"document.title='pwned';window.pwned=1\">/1"  # a sample id the id parser accepts
+PERCENT_ID = "t%zz/2"  # a link to it is no valid percent-encoding
 BIG = '"@BIG@"'  # replaced by a 5,000-digit number once written (json.dumps cannot write one)
 
 
@@ -147,6 +148,7 @@ def _hostile_samples(lines: list[dict[str, Any]]) -> None:
     first["id"] = BAD_ID  # not in the benchmark: its programs come from the explanation
     first["domain"] = XSS
     first["explanation"] |= {"gold_code": gold.gold_code, "code": gold.gold_code}
+    lines[1]["id"] = PERCENT_ID
 
 
 def hostile_copy(source: Path, dest: Path) -> Path:
@@ -158,8 +160,9 @@ def hostile_copy(source: Path, dest: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def hostile() -> SimpleNamespace:
-    """The hostile values and folder editors, for tests: ``xss``, ``bad_id``, ``big``, ``edit`` (edited_copy), ``copy`` (hostile_copy)."""
-    return SimpleNamespace(xss=XSS, bad_id=BAD_ID, big=BIG, edit=edited_copy, copy=hostile_copy)
+    """The hostile values and folder editors for tests: ``xss``, ``bad_id``, ``percent_id``, ``big``,
+    ``edit`` (:func:`edited_copy`) and ``copy`` (:func:`hostile_copy`)."""
+    return SimpleNamespace(xss=XSS, bad_id=BAD_ID, percent_id=PERCENT_ID, big=BIG, edit=edited_copy, copy=hostile_copy)
 
 
 @pytest.fixture(scope="session")
