@@ -189,3 +189,17 @@ def test_a_cost_block_of_the_wrong_type_is_a_one_line_error(
     assert "results.json: cost.prompt_tokens: Input should be a valid integer" in capsys.readouterr().err
     with pytest.raises(GqlbenchError, match="cost.prompt_tokens"):
         load_run_view(run)
+
+
+def test_plots_draw_a_hostile_run_folder(executed_run: Path, tmp_path: Path, hostile: SimpleNamespace) -> None:
+    """matplotlib reads ``$...$`` in a label as mathtext (a model name ``a$\\frac$`` fails to draw); a string metric gets no bar."""
+    pytest.importorskip("matplotlib")
+    from gqlbench.viewer.plots import write_plots
+
+    def edit(doc: dict) -> None:
+        doc["metrics"]["overall"]["arg_match_full"] = MARKUP
+        doc["metrics"]["overall"]["errors"]["a$\\frac$"] = 1
+
+    run = hostile.edit(executed_run, tmp_path / "run", results=edit, config=lambda c: c.update(model="m$\\frac{$x", prompt="cot"))
+    written = write_plots([load_run_view(run)], tmp_path / "plots")
+    assert sorted(p.name for p in written) == ["errors-0.png", "errors-0.svg", "metrics.png", "metrics.svg"]
