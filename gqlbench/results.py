@@ -378,7 +378,14 @@ def read_config(run_dir: Path) -> dict:
     if not path.is_file():
         return {}
     loaded = _read_json(path)
-    return loaded if isinstance(loaded, dict) else {}
+    if not isinstance(loaded, dict):
+        return {}
+    settings = loaded.get("settings", {})
+    if not isinstance(settings, dict):  # read as a mapping by the labels, the ablation and the viewer
+        raise GqlbenchError(f"{path}: settings: {_shown(settings)} is not an object of run settings; fix or remove it")
+    if not isinstance(settings.get("data"), (str, type(None))):  # the benchmark folder the viewer reads the samples from
+        raise GqlbenchError(f"{path}: settings.data: {_shown(settings['data'])} is not a folder path; fix or remove it")
+    return loaded
 
 
 # -- tables --------------------------------------------------------------------

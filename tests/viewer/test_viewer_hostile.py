@@ -138,6 +138,8 @@ BAD_FOLDERS = {  # what was edited -> the field the error must name
     ),
     "a 5,000-digit number": ({"results": lambda d: d["metrics"]["overall"].update(n_samples=BIG)}, "metrics.overall.n_samples"),
     "a 5,000-digit number in config.json": ({"config": lambda c: c.update(seed=BIG)}, "config.json: seed"),
+    "settings as a number": ({"config": lambda c: c.update(settings=5)}, "config.json: settings: 5"),
+    "a data folder as a list": ({"config": lambda c: c.update(settings={"data": [1]})}, "config.json: settings.data"),
     "an interval of strings": (
         {"results": lambda d: d["metrics"]["overall"]["ci"].update(arg_match_full=["a", "b"])},
         "metrics.overall.ci.arg_match_full",
