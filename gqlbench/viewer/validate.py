@@ -69,6 +69,7 @@ def check_result(path: Path, result: SampleResult) -> None:
         except ValidationError as exc:
             first = exc.errors()[0]
             field = prefix + ".".join(map(str, first["loc"]))
+            message = first["msg"].split(" or instance of ")[0]  # "...a valid dictionary", not the model's private name
             raise GqlbenchError(
-                f"{path}: sample {result.id!r}: {field}: {first['msg']}; the file was edited by hand or written by another tool"
+                f"{path}: sample {result.id!r}: {field}: {message}; fix or remove the field (a hand edit, or a file from another tool)"
             ) from None
