@@ -155,14 +155,10 @@ def run_matrix(
 
 
 def _settings_of(run_dir: Path) -> dict[str, Any]:
-    path = run_dir / "config.json"
-    if not path.is_file():
-        return {}
-    try:
-        loaded = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError:
-        return {}
-    return loaded.get("settings", {}) if isinstance(loaded, dict) else {}
+    from gqlbench.results import read_config  # checks the file: a hand-edited one is a one-line error
+
+    settings: dict[str, Any] = read_config(run_dir).get("settings", {})
+    return settings
 
 
 def varying_settings(run_dirs: Sequence[Path]) -> list[str]:

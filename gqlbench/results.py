@@ -46,7 +46,7 @@ from gqlbench.repeated import completion_index, repeated_section
 from gqlbench.run_files import open_run_file, refuse_link, write_files
 from gqlbench.statistics import DEFAULT_RESAMPLES
 from gqlbench.uncertainty import add_uncertainty, uncertainty_section
-from gqlbench.usage import usage_section
+from gqlbench.usage import usage_problem, usage_section
 
 __all__ = [
     "SAMPLES_FILE",
@@ -240,13 +240,80 @@ def write_results(path: Path, document: ResultsDocument) -> None:
     write_files({path: [_results_text(document)]})
 
 
+_MAX_DIGITS = 4300  # Python's limit on int <-> str conversion (sys.get_int_max_str_digits)
+
+
+class _TooLong(int):
+    """An integer literal too long to convert, kept as a marker so the error can name its field."""
+
+    digits: int
+
+
+def _parse_int(literal: str) -> int:
+    if len(literal.lstrip("-")) <= _MAX_DIGITS:
+        return int(literal)
+    marker = _TooLong(0)
+    marker.digits = len(literal.lstrip("-"))
+    return marker
+
+
+def _too_long(data: object, place: str = "") -> tuple[str, int] | None:
+    """The field (``metrics.overall.n_samples``) of the first over-long integer in ``data``, and its digits."""
+    if isinstance(data, _TooLong):
+        return place or "(top level)", data.digits
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        found = _too_long(value, f"{place}.{key}" if place else str(key))
+        if found is not None:
+            return found
+    return None
+
+
 def _read_json(path: Path) -> object:
-    """A JSON file, its strings made UTF-8-safe (a ``"\\ud800"`` escape would break printing them)."""
+    """A JSON file, its strings made UTF-8-safe (a ``"\\ud800"`` escape would break printing them).
+
+    An integer of over 4,300 digits (which Python cannot convert, nor print) is
+    an error naming the field, not a traceback.
+    """
     text = "".join(line for _, line in read_lines(path))
     try:
-        return utf8_data(json.loads(text))
+        data = json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as exc:
         raise GqlbenchError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    found = _too_long(data)
+    if found is not None:
+        raise GqlbenchError(f"{path}: {found[0]}: a number of {found[1]:,} digits, too long to be a count or a score; fix the field")
+    return utf8_data(data)
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def _check_metrics(path: Path, metrics: Mapping[str, Mapping[str, Any]]) -> None:
+    """The per-group maps the report and viewer compute with: ``errors`` holds counts, ``ci`` pairs of numbers.
+
+    A scalar metric value of another type is left alone: reports show it as the text it is.
+    """
+    for group, values in metrics.items():
+        errors = values.get("errors", {})
+        if not isinstance(errors, dict):
+            raise GqlbenchError(f"{path}: metrics.{group}.errors: not a map of error kind to count; fix or remove it")
+        for kind, count in errors.items():
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise GqlbenchError(f"{path}: metrics.{group}.errors.{kind}: {_shown(count)} is not a count (a whole number); fix it")
+        _check_intervals(path, f"metrics.{group}.ci", values.get("ci", {}))
+
+
+def _check_intervals(path: Path, where: str, ci: object) -> None:
+    """A ``ci`` map: each metric's interval is ``[low, high]`` (numbers) or null."""
+    if not isinstance(ci, dict):
+        raise GqlbenchError(f"{path}: {where}: not a map of metric to [low, high]; fix or remove it")
+    for name, interval in ci.items():
+        pair = isinstance(interval, list) and len(interval) == 2
+        if interval is not None and not (pair and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in interval)):
+            raise GqlbenchError(f"{path}: {where}.{name}: {_shown(interval)} is not [low, high]; fix or remove it")
 
 
 def read_results(path: Path) -> ResultsDocument:
@@ -257,11 +324,18 @@ def read_results(path: Path) -> ResultsDocument:
     if not isinstance(document, dict) or not isinstance(document.get("metrics"), dict):
         raise GqlbenchError(f"{path}: has no 'metrics' object; it was not written by gqlbench")
     try:
-        return ResultsDocument.model_validate(document)
+        parsed = ResultsDocument.model_validate(document)
     except ValidationError as exc:
         first = exc.errors()[0]
         place = ".".join(map(str, first["loc"]))
         raise GqlbenchError(f"{path}: {place}: {first['msg']}; it was not written by gqlbench, or was edited by hand") from None
+    _check_metrics(path, parsed.metrics)
+    if parsed.relevance is not None:
+        _check_intervals(path, "relevance.ci", parsed.relevance.get("ci", {}))
+    problem = usage_problem(parsed.cost, parsed.latency)
+    if problem is not None:
+        raise GqlbenchError(f"{path}: {problem}; it was not written by gqlbench, or was edited by hand")
+    return parsed
 
 
 def read_config(run_dir: Path) -> dict:
@@ -274,7 +348,14 @@ def read_config(run_dir: Path) -> dict:
     if not path.is_file():
         return {}
     loaded = _read_json(path)
-    return loaded if isinstance(loaded, dict) else {}
+    if not isinstance(loaded, dict):
+        return {}
+    settings = loaded.get("settings", {})
+    if not isinstance(settings, dict):  # read as a mapping by the labels, the ablation and the viewer
+        raise GqlbenchError(f"{path}: settings: {_shown(settings)} is not an object of run settings; fix or remove it")
+    if not isinstance(settings.get("data"), (str, type(None))):  # the benchmark folder the viewer reads the samples from
+        raise GqlbenchError(f"{path}: settings.data: {_shown(settings['data'])} is not a folder path; fix or remove it")
+    return loaded
 
 
 # -- tables --------------------------------------------------------------------

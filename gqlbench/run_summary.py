@@ -32,10 +32,12 @@ class RunSummary:
     latency: dict | None = None
 
 
+LABEL_CHARS = 120  # a label from config.json (a model name) is cut here: it heads tables and pages
+
+
 def _label(value: object) -> str:
-    if isinstance(value, (list, tuple)):
-        return ",".join(map(str, value))
-    return str(value)
+    text = ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
 
 
 def load_run(run_dir: Path) -> RunSummary:

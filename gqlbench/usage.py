@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, ValidationError
 from tabulate import tabulate
 
 from gqlbench.records import SampleResult
 
-__all__ = ["Prices", "ATTRIBUTION", "usage_blocks", "recost", "usage_section", "usage_row", "usage_table", "USAGE_HEADERS"]
+__all__ = ["Prices", "ATTRIBUTION", "usage_blocks", "usage_problem", "recost", "usage_section", "usage_row", "usage_table", "USAGE_HEADERS"]
 
 ATTRIBUTION: dict[str, str] = {"openai": "request", "vllm": "batch", "hf": "batch"}
 _PER_MILLION = 1_000_000
@@ -110,6 +111,43 @@ def recost(cost: Mapping[str, Any], latency: Mapping[str, Any], prices: Prices) 
     wall = latency.get("wall_s")
     priced = _cost(int(cost["prompt_tokens"]), int(cost["completion_tokens"]), float(wall) if wall is not None else None, prices)
     return {**cost, **priced}
+
+
+class _Block(BaseModel):
+    model_config = ConfigDict(extra="allow", strict=True, allow_inf_nan=False)
+
+
+class _CostBlock(_Block):
+    """The fields of a ``cost`` block that reports compute with (written by :func:`usage_blocks`)."""
+
+    prompt_tokens: int
+    completion_tokens: int
+    prompt_tokens_per_sample: float | None = None
+    completion_tokens_per_sample: float | None = None
+    usd: float | None = None
+
+
+class _LatencyBlock(_Block):
+    samples: int
+    completions: int
+    per_completion_s: dict[str, float | None] = {}
+    attribution: str = ""
+    wall_s: float | None = None
+    samples_per_s: float | None = None
+    output_tokens_per_s: float | None = None
+
+
+def usage_problem(cost: Mapping[str, Any] | None, latency: Mapping[str, Any] | None) -> str | None:
+    """``"cost.usd: Input should be a valid number"`` when a block read back from results.json has a field of the wrong type."""
+    for name, model, block in (("cost", _CostBlock, cost), ("latency", _LatencyBlock, latency)):
+        if block is None:
+            continue
+        try:
+            model.model_validate(block)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            return f"{name}.{'.'.join(map(str, first['loc']))}: {first['msg']}"
+    return None
 
 
 def _f(value: Any, digits: int = 2) -> str:

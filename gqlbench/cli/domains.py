@@ -11,6 +11,7 @@ from tabulate import tabulate
 
 from gqlbench.cli import LazyGroup
 from gqlbench.dataset import data_hash, default_data_dir, load_samples
+from gqlbench.display import escape_controls
 from gqlbench.records import FunctionSpec
 from gqlbench.schemas import (
     build_catalog,
@@ -74,7 +75,7 @@ def _overview() -> None:
     if not rows:
         click.echo(f"no domains found; add a catalog folder to {CATALOG_ENV}")
         return
-    click.echo(tabulate(rows, headers=["domain", "endpoints", "with response schema", "specs", "schemas"]))
+    click.echo(escape_controls(tabulate(rows, headers=["domain", "endpoints", "with response schema", "specs", "schemas"])))
 
 
 @click.group(cls=LazyGroup, lazy_commands=SUBCOMMANDS, invoke_without_command=True)
@@ -106,8 +107,8 @@ def list_(domain: str | None) -> None:
         summary = spec.description.strip().splitlines()[0] if spec and spec.description.strip() else ""
         short = summary if len(summary) <= 60 else summary[:59] + "…"
         rows.append([name, "yes" if name in with_sdl else "-", len(spec.parameters.properties) if spec else "?", short])
-    click.echo(tabulate(rows, headers=["endpoint", "response schema", "params", "description"]))
-    click.echo(f"\n{domain}: {len(rows)} endpoints, {len(with_sdl)} with a response schema")
+    click.echo(escape_controls(tabulate(rows, headers=["endpoint", "response schema", "params", "description"])))
+    click.echo(escape_controls(f"\n{domain}: {len(rows)} endpoints, {len(with_sdl)} with a response schema"))
 
 
 @domains.command()
@@ -121,19 +122,21 @@ def show(domain: str, function: str) -> None:
     specs = read_specs_file(specs_path(domain)) if specs_path(domain) else None  # type: ignore[arg-type]
     if sdl is None or (specs and function in specs.functions):
         spec = get_spec(domain, function)  # the error names the closest endpoints
-        click.echo(signature(spec))
+        click.echo(escape_controls(signature(spec)))
         for line in spec.description.strip().splitlines():
-            click.echo(f"    {line}" if line.strip() else "")
+            click.echo(escape_controls(f"    {line}" if line.strip() else ""))
         variants = specs.variants.get(function, ()) if specs else ()
         if len(variants) > 1:
-            click.echo(f"\nnote: samples disagree on this signature ({len(variants)} variants); see `gqlbench domains check {domain}`")
+            note = f"\nnote: samples disagree on this signature ({len(variants)} variants); see `gqlbench domains check {domain}`"
+            click.echo(escape_controls(note))
         click.echo("\nSignature (JSON):")
-        click.echo(json.dumps(spec.model_dump(), indent=2, ensure_ascii=False))
+        click.echo(escape_controls(json.dumps(spec.model_dump(), indent=2, ensure_ascii=False)))
     if sdl is None:
         click.echo("\nResponse schema: none (no sample response to infer one from)")
     else:
-        click.echo(f"\nResponse schema ({_where(endpoint_sdl_path(domain, function))}, returns {response_type_name(domain, function)}):")
-        click.echo(sdl, nl=False)
+        where = f"{_where(endpoint_sdl_path(domain, function))}, returns {response_type_name(domain, function)}"
+        click.echo(escape_controls(f"\nResponse schema ({where}):"))
+        click.echo(escape_controls(sdl), nl=False)
 
 
 @domains.command()
@@ -166,9 +169,9 @@ def build(data_dir: Path | None, out: Path | None, force: bool) -> None:
             raise click.UsageError("the bundled specs/ and schemas/ are not siblings here; pass --out")
     written = write_catalog(result, out, force=force)
     for line in result.problems:
-        click.echo(f"problem: {line}")
+        click.echo(escape_controls(f"problem: {line}"))
     for line in result.notes:
-        click.echo(f"merged: {line}")
+        click.echo(escape_controls(f"merged: {line}"))
     for path in written.stale:
         click.echo(f"stale (not produced by this build, left in place): {path}")
     click.echo(

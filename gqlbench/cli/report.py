@@ -17,6 +17,7 @@ from gqlbench.compare import (
     render_seed_spread,
     seed_groups,
 )
+from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import metric_titles
 from gqlbench.results import SAMPLES_FILE, read_samples
@@ -95,11 +96,12 @@ def report(
     document: dict[str, Any] = {"runs": [str(d) for d in run_dirs], "comparisons": [], "seed_spread": []}
     titles = metric_titles()
     if runs:
-        click.echo(render_comparison(runs, fmt=fmt, table2_only=table2_only))
+        click.echo(escape_controls(render_comparison(runs, fmt=fmt, table2_only=table2_only)))  # labels come from config.json
         _settings_sections(run_dirs, [f"{r.model} / {r.prompt} / {r.split} ({r.path})" for r in runs], fmt, table2_only)
         usage = _usage(runs, Prices(price_in, price_out, gpu_hour_price), fmt)
         if usage is not None:
-            click.echo("\nCost and latency (latency per completion; see `latency.attribution` in results.json):\n\n" + usage[0])
+            click.echo("\nCost and latency (latency per completion; see `latency.attribution` in results.json):\n")
+            click.echo(escape_controls(usage[0]))
             document["usage"] = usage[1]
     if against is not None:
         document["against"] = [_against_paper(run, against, fmt, titles) for run in runs]
@@ -110,13 +112,14 @@ def report(
         labels = [f"{' / '.join(key)} ({r.path})" for key, r in zip(keys, runs, strict=True)]
         for index in range(1, len(runs)):
             comparison = compare_runs(samples[0], samples[index], resamples=bootstrap)
-            click.echo("\n" + render_pair(labels[0], labels[index], comparison, titles))
+            click.echo("\n" + escape_controls(render_pair(labels[0], labels[index], comparison, titles)))
             document["comparisons"].append({"a": str(run_dirs[0]), "b": str(run_dirs[index]), **comparison})
         for label, members in seed_groups(keys).items():
-            click.echo("\n" + render_seed_spread(" / ".join(label), [runs[i].metrics for i in members], titles))
+            click.echo("\n" + escape_controls(render_seed_spread(" / ".join(label), [runs[i].metrics for i in members], titles)))
             document["seed_spread"].append({"label": list(label), "runs": [str(run_dirs[i]) for i in members]})
     if power:
-        n = power_n or (int(runs[0].metrics.get("overall", {}).get("n_samples") or 32) if runs else 32)
+        stored = runs[0].metrics.get("overall", {}).get("n_samples") if runs else None
+        n = power_n or (stored if isinstance(stored, int) and not isinstance(stored, bool) and stored > 0 else 32)
         rows = power_table(n)
         click.echo("\n" + render_power(rows))
         document["power"] = rows
@@ -179,11 +182,11 @@ def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, 
         metrics = [m.name for m in all_metrics() if m.table2 or not table2_only]
         ablation = render_ablation(run_dirs, metrics, metric_titles(), fmt)
         if ablation:
-            click.echo("\n" + ablation)
+            click.echo("\n" + escape_controls(ablation))
     blocks = [(label, read_results(d / RESULTS_FILE).relevance) for label, d in zip(labels, run_dirs, strict=True)]
     relevance = [(label, block) for label, block in blocks if block is not None]
     if relevance:
-        click.echo("\n" + render_relevance_runs(relevance, fmt))
+        click.echo("\n" + escape_controls(render_relevance_runs(relevance, fmt)))
 def _usage(runs: list[RunSummary], prices: Prices, fmt: str) -> tuple[str, list[dict[str, Any]]] | None:
     """The cost and latency table across runs (None: no run recorded usage); given prices replace the runs' own."""
     if not any(r.cost and r.latency for r in runs):

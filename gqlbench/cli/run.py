@@ -195,7 +195,7 @@ def run(
     if dry_run:
         from gqlbench.dry_run import dry_run as render_dry_run
 
-        click.echo(render_dry_run(settings))
+        click.echo(escape_controls(render_dry_run(settings)))  # quotes a dataset utterance
         return
     prices = Prices(price_in, price_out, gpu_hour_price)
     options = RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size, verbose=verbose,

@@ -1,4 +1,10 @@
-"""The report's stylesheet and script, inlined into the page (no CDN, works from file://)."""
+"""The report's stylesheet and script, inlined into the page (no CDN, works from file://).
+
+The page's Content-Security-Policy allows these two by their hashes only
+(:data:`gqlbench.viewer.page.CSP`): the script must attach its handlers with
+``addEventListener``, never write ``on...=`` attributes or ``style=`` attributes,
+and must never put text from the page into ``innerHTML``.
+"""
 
 from __future__ import annotations
 
@@ -43,7 +49,7 @@ td.code.del{background:#fee2e2}td.code.ins{background:#dcfce7}td.code.chg{backgr
 tr.diverge td{background:#fef3c7}
 .cols{display:flex;gap:14px;flex-wrap:wrap}.cols>div{flex:1;min-width:300px}
 .grid td.cell{text-align:center;cursor:default}.grid tr.disagree td.id{font-weight:700}
-.muted{color:#6b7280}
+.muted{color:#6b7280}.truncated{color:#92400e;font-style:italic}
 details{margin:6px 0}summary{cursor:pointer;color:#1d4ed8}
 """
 
@@ -52,9 +58,12 @@ JS = r"""
   function $(sel, root){return (root||document).querySelector(sel);}
   function $$(sel, root){return Array.prototype.slice.call((root||document).querySelectorAll(sel));}
   function target(hash){
-    var id = decodeURIComponent((hash||'').replace(/^#/, ''));
+    var raw = (hash||'').replace(/^#/, ''), id = raw;
+    try{id = decodeURIComponent(raw);}catch(e){}  // a sample id with a bare '%' is not URI-encoded text
     if(!id){var first = $('.run'); return first ? first.querySelector('section.page') : null;}
-    return document.getElementById(id) || document.getElementById('r0/' + id) || document.getElementById('r0');
+    var page = null;
+    [id, raw].some(function(name){return (page = document.getElementById(name) || document.getElementById('r0/' + name));});
+    return page || document.getElementById('r0');
   }
   function show(){
     var page = target(location.hash);

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from gqlbench.viewer.text import esc
@@ -11,12 +12,25 @@ __all__ = ["grouped_bars", "PALETTE"]
 PALETTE = ("#2563eb", "#f97316", "#16a34a", "#9333ea", "#dc2626", "#0891b2", "#ca8a04", "#4b5563")
 
 
+def _finite(value: object) -> bool:
+    try:
+        return not isinstance(value, bool) and math.isfinite(value)  # type: ignore[arg-type]
+    except (TypeError, OverflowError):
+        return False
+
+
 def grouped_bars(data: Mapping[str, Mapping[str, float]], title: str, value_format: str = "{:g}") -> str:
-    """Horizontal bars: one group per outer key, one bar per series (inner key), a legend of series."""
+    """Horizontal bars: one group per outer key, one bar per series (inner key), a legend of series.
+
+    A value that is not a finite number (NaN, infinity, an int too large for a
+    float: a hand-edited results file) gets no bar.
+    """
+    data = {group: {name: v for name, v in values.items() if _finite(v)} for group, values in data.items()}
     series = list(dict.fromkeys(s for group in data.values() for s in group))
     if not series:
         return ""
-    top = max((v for group in data.values() for v in group.values()), default=0) or 1
+    top = max((v for group in data.values() for v in group.values()), default=0)
+    top = top if top > 0 else 1
     label_w, bar_w, bar_h = 230, 360, 14
     rows = []
     y = 28
@@ -28,7 +42,7 @@ def grouped_bars(data: Mapping[str, Mapping[str, float]], title: str, value_form
             value = values.get(name)
             if value is None:
                 continue
-            w = bar_w * value / top
+            w = max(0.0, bar_w * value / top)  # a negative count (a hand edit) draws no bar
             colour = PALETTE[i % len(PALETTE)]
             rows.append(
                 f'<g class="bar"><title>{esc(group)} · {esc(name)}: {esc(value_format.format(value))}</title>'

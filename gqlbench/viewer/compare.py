@@ -21,14 +21,15 @@ from gqlbench.viewer.data import (
     shared_ids,
 )
 from gqlbench.viewer.graph import dataflow_svg
-from gqlbench.viewer.runpage import metric_columns, metrics_table
+from gqlbench.viewer.runpage import is_number, metric_columns, metrics_table
 from gqlbench.viewer.sample import (
+    PROGRAM_LINES,
     gold_code,
     predicted_code,
     sample_comparison,
     score_badges,
 )
-from gqlbench.viewer.text import esc, highlight_line
+from gqlbench.viewer.text import TEXT_CHARS, clip, esc, highlight_line, safe_id, truncation_note
 
 __all__ = ["comparison_pages"]
 
@@ -43,7 +44,7 @@ def _metrics(runs: Sequence[RunView]) -> str:
     )
     chart_data = {
         titles.get(c, c): {
-            run.label: float(run.metrics["overall"][c]) for run in runs if isinstance(run.metrics.get("overall", {}).get(c), (int, float))
+            run.label: run.metrics["overall"][c] for run in runs if is_number(run.metrics.get("overall", {}).get(c))
         }
         for c in columns
         if c in titles
@@ -73,7 +74,7 @@ def _paired(runs: Sequence[RunView], comparisons: Sequence[Mapping[str, Any]]) -
 
 def _grid(runs: Sequence[RunView], ids: list[str]) -> str:
     titles = metric_titles()
-    options = "".join(f'<option value="{m}">{esc(titles.get(m, m))}</option>' for m in pass_metrics())
+    options = "".join(f'<option value="{esc(m)}">{esc(titles.get(m, m))}</option>' for m in pass_metrics())
     controls = (
         f'<p>metric <select id="grid-metric">{options}</select> '
         '<button id="sort-disagree">disagreements first</button> <button id="sort-order">sample order</button></p>'
@@ -97,7 +98,8 @@ def _grid(runs: Sequence[RunView], ids: list[str]) -> str:
 
 
 def _code(code: str) -> str:
-    return "<pre>" + "\n".join(highlight_line(line) for line in code.splitlines()) + "</pre>"
+    code, cut = clip(code, TEXT_CHARS, PROGRAM_LINES)
+    return "<pre>" + "\n".join(highlight_line(line) for line in code.splitlines()) + "</pre>" + truncation_note(cut)
 
 
 def _sample(runs: Sequence[RunView], sample_id: str) -> str:
@@ -115,7 +117,7 @@ def _sample(runs: Sequence[RunView], sample_id: str) -> str:
         assert run_result is not None
         comparison = sample_comparison(run_result, run.samples.get(sample_id))
         svg = (
-            "" if comparison is None else dataflow_svg(comparison.predicted, f"{run.label} dataflow", f"c{i}-{sample_id.replace('/', '-')}")
+            "" if comparison is None else dataflow_svg(comparison.predicted, f"{run.label} dataflow", safe_id("c", i, sample_id))
         )
         columns.append(
             f'<div class="run-col"><h3><a href="#r{i}/{esc(sample_id)}">{esc(run.label)}</a></h3>{score_badges(run_result)}'

@@ -21,9 +21,9 @@ from gqlbench.metrics import all_metrics
 from gqlbench.records import ResultsDocument, Sample, SampleResult
 from gqlbench.results import RESULTS_FILE, SAMPLES_FILE, read_config, read_results, read_samples
 from gqlbench.run_summary import load_run
+from gqlbench.viewer.validate import check_result
 
 __all__ = ["pass_metrics", "RunView", "load_run_view", "error_kinds", "passes", "find_samples", "shared_ids"]
-
 
 
 def pass_metrics() -> tuple[str, ...]:
@@ -72,6 +72,7 @@ def load_run_view(run_dir: Path, data_dir: Path | None = None) -> RunView:
     results = read_samples(samples_file)
     for result in results:
         split_of(result.id)  # a malformed id is a clear error here, not a gap in the page
+        check_result(samples_file, result)  # so is a field of the wrong shape (a hand edit, an older run)
     settings = config.get("settings") if isinstance(config.get("settings"), dict) else {}
     data = data_dir if data_dir is not None else settings.get("data")  # type: ignore[union-attr]
     label = run_dir.name if summary.model == run_dir.name else f"{summary.model} · {summary.prompt}"
@@ -88,7 +89,12 @@ def load_run_view(run_dir: Path, data_dir: Path | None = None) -> RunView:
 def passes(result: SampleResult) -> dict[str, int | None]:
     """Each pass/fail metric of a sample: 1, 0, or None (not measured, e.g. not executed)."""
     scores = result.scores.model_dump()
-    return {m: (None if result.skipped is not None else scores.get(m)) for m in pass_metrics()}
+    return {m: (None if result.skipped is not None else _pass_value(scores.get(m))) for m in pass_metrics()}
+
+
+def _pass_value(value: object) -> int | None:
+    """1 or 0 as recorded; anything else an outside metric's field holds (a hand edit) reads as not measured."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1) else None
 
 
 def error_kinds(result: SampleResult) -> list[str]:

@@ -87,9 +87,13 @@ def _note(analysis: ProgramAnalysis) -> str | None:
     return None
 
 
-def compare(gold_code: str, predicted_code: str, functions: Mapping[str, FunctionSpec]) -> Comparison:
-    """Analyse both programs, pair their calls, and mark every call and edge matched, missing or extra."""
-    gold = analyze(gold_code, functions, limits=None)  # the benchmark's own program is trusted
+def compare(gold_code: str, predicted_code: str, functions: Mapping[str, FunctionSpec], *, trusted_gold: bool = True) -> Comparison:
+    """Analyse both programs, pair their calls, and mark every call and edge matched, missing or extra.
+
+    ``trusted_gold=False``: the gold program came from a run folder (its benchmark sample was not found), so it
+    is bounded like a prediction.
+    """
+    gold = analyze(gold_code, functions, limits=None) if trusted_gold else analyze(gold_code, functions)  # the benchmark's is trusted
     pred = analyze(predicted_code, functions)
     matches = tuple(match_calls(gold.calls, pred.calls)) if gold.parse_error is None and _note(pred) is None else ()
     g2p = {m.gold.index: m.predicted.index for m in matches if m.predicted is not None}

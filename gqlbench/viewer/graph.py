@@ -9,9 +9,10 @@ stylesheet can count them.
 
 from __future__ import annotations
 
-from html import escape
+import re
 
 from gqlbench.viewer.flow import Dataflow
+from gqlbench.viewer.text import esc as escape
 
 __all__ = ["dataflow_svg"]
 
@@ -20,6 +21,7 @@ GAP = 28  # horizontal gap between boxes
 BOX_H = 34
 CHAR_W = 7.2
 MAX_CHARS = 34
+_UID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 COLOURS = {"matched": "#2e7d32", "missing": "#c62828", "extra": "#ef6c00"}
 
 
@@ -38,7 +40,14 @@ def _layers(flow: Dataflow) -> dict[int, int]:
 
 
 def dataflow_svg(flow: Dataflow, title: str, uid: str) -> str:
-    """The SVG of one program's dataflow; ``uid`` makes its marker ids unique in the page."""
+    """The SVG of one program's dataflow; ``uid`` makes its marker ids unique in the page.
+
+    ``uid`` goes into ``id="..."`` and ``url(#...)`` unescaped (an escaped id
+    would not match its reference), so it must be a plain name: derive it with
+    :func:`gqlbench.viewer.text.safe_id`, never from a sample id's text.
+    """
+    if not _UID.fullmatch(uid):
+        raise ValueError(f"dataflow_svg: uid {uid!r} is not a plain name; derive it with safe_id()")
     if not flow.nodes:
         note = flow.note or "no API calls"
         return f'<svg class="dataflow empty" role="img" width="320" height="40"><title>{escape(title)}</title><text x="6" y="24">{escape(note)}</text></svg>'

@@ -5,6 +5,7 @@ matplotlib is imported only here, and only when ``gqlbench view --plots`` asks f
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,8 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import metric_titles
 from gqlbench.viewer.data import RunView, error_counts
-from gqlbench.viewer.runpage import metric_columns
+from gqlbench.viewer.runpage import is_number, metric_columns
+from gqlbench.viewer.text import clean
 
 __all__ = ["write_plots"]
 
@@ -28,7 +30,14 @@ def _pyplot() -> Any:
     return plt
 
 
+def _plain(text: str) -> str:
+    """A label matplotlib draws as written: ``$`` would start mathtext (a model name ``a$b$`` fails to draw)."""
+    return clean(text).replace("$", r"\$")
+
+
 def _bars(plt: Any, data: Mapping[str, Mapping[str, float]], title: str, xlabel: str, stem: Path) -> list[Path]:
+    data = {_plain(g): {_plain(name): v for name, v in values.items()} for g, values in data.items()}
+    title = _plain(title)
     groups = list(data)
     series = list(dict.fromkeys(s for g in data.values() for s in g))
     height = 0.8 / max(len(series), 1)
@@ -52,6 +61,15 @@ def _bars(plt: Any, data: Mapping[str, Mapping[str, float]], title: str, xlabel:
     return written
 
 
+def _number(value: object) -> float:
+    """A metric as a bar's length: 0 for what is not a finite number (a hand-edited results.json)."""
+    try:
+        number = float(value) if is_number(value) else 0.0  # type: ignore[arg-type]
+    except OverflowError:
+        return 0.0
+    return number if math.isfinite(number) else 0.0
+
+
 def write_plots(runs: Sequence[RunView], out_dir: Path) -> list[Path]:
     """``metrics.svg/png`` (overall metrics per run) and, per run with errors, ``errors-<n>.svg/png``."""
     titles = metric_titles()
@@ -61,7 +79,7 @@ def write_plots(runs: Sequence[RunView], out_dir: Path) -> list[Path]:
     except OSError as exc:
         raise GqlbenchError(f"{out_dir}: cannot create the plots folder ({exc.strerror or exc})") from None
     columns = [c for c in metric_columns([run.metrics.get("overall", {}) for run in runs]) if c in titles]
-    metrics = {titles[c]: {run.label: float(run.metrics["overall"].get(c) or 0) for run in runs} for c in columns}
+    metrics = {titles[c]: {run.label: _number(run.metrics["overall"].get(c)) for run in runs} for c in columns}
     written = _bars(plt, metrics, "Overall metrics", "score", out_dir / "metrics")
     for i, run in enumerate(runs):
         counts = error_counts(run)

@@ -16,9 +16,9 @@ from gqlbench.viewer.data import (
     pass_metrics,
     passes,
 )
-from gqlbench.viewer.text import esc
+from gqlbench.viewer.text import TEXT_CHARS, bounded, clean, esc
 
-__all__ = ["metric_sections", "metric_columns", "metric_cell", "metrics_table", "run_overview", "sample_list"]
+__all__ = ["fixed", "is_number", "metric_sections", "metric_columns", "metric_cell", "metrics_table", "run_overview", "sample_list"]
 
 
 def metric_sections(groups: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
@@ -30,7 +30,7 @@ def metric_sections(groups: Sequence[Mapping[str, Any]]) -> list[tuple[str, list
     counts: list[str] = []
     for group in groups:
         for key, value in group.items():
-            if key not in scores and key not in finer and key not in counts and isinstance(value, (int, float)) and not isinstance(value, bool):
+            if key not in scores and key not in finer and key not in counts and is_number(value):
                 counts.append(key)
     return [(title, names) for title, names in (("Scores", scores), ("Finer scores", finer), ("Counts", counts)) if names]
 
@@ -45,11 +45,26 @@ def metric_cell(group: Mapping[str, Any], column: str) -> str:
     value = group.get(column)
     if value is None:
         return '<td class="num na">–</td>'
-    text = f"{value:.4f}" if isinstance(value, float) else f"{value}"
+    if not is_number(value):  # a hand-edited results.json: shown as the text it is, never as markup
+        return f'<td class="text" data-metric="{esc(column)}">{esc(value)}</td>'
+    text = esc(fixed(value, 4) if isinstance(value, float) else value)
     ci = (group.get("ci") or {}).get(column) if isinstance(group.get("ci"), Mapping) else None
-    if isinstance(ci, (list, tuple)) and len(ci) == 2 and all(isinstance(x, (int, float)) for x in ci):
-        text += f' <span class="ci">[{ci[0]:.3f}, {ci[1]:.3f}]</span>'
+    if isinstance(ci, (list, tuple)) and len(ci) == 2 and all(is_number(x) for x in ci):
+        text += f' <span class="ci">[{esc(fixed(ci[0], 3))}, {esc(fixed(ci[1], 3))}]</span>'
     return f'<td class="num" data-metric="{esc(column)}">{text}</td>'
+
+
+def fixed(value: float, digits: int) -> str:
+    """``value`` with ``digits`` decimals; an int too large for a float is written out instead of raising."""
+    try:
+        return f"{value:.{digits}f}"
+    except OverflowError:
+        return clean(value)
+
+
+def is_number(value: object) -> bool:
+    """An int or float as JSON numbers read (not a bool, not a string that looks like a number)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def metrics_table(columns: Sequence[tuple[str, Mapping[str, Any] | None]], css: str = "metrics") -> str:
@@ -95,8 +110,8 @@ def _configuration(run: RunView) -> str:
 def _setting_html(value: Any) -> str:
     """A configuration value as it reads in config.json: a mapping one ``key: value`` per line, values in JSON."""
     if isinstance(value, Mapping):
-        return "<br>".join(f"<code>{esc(k)}: {esc(json.dumps(v, default=str))}</code>" for k, v in value.items())
-    return f"<code>{esc(value)}</code>"
+        return "<br>".join(f"<code>{bounded(k)}: {bounded(json.dumps(v, default=str))}</code>" for k, v in value.items())
+    return f"<code>{bounded(value)}</code>"
 
 
 def _cost(run: RunView) -> str:
@@ -133,11 +148,11 @@ def run_overview(run: RunView, index: int) -> str:
     if skipped:
         parts.append(
             "<h2>Skipped</h2><ul>"
-            + "".join(f"<li>{esc(s.get('id'))}: {esc(s.get('reason'))}</li>" for s in skipped if isinstance(s, Mapping))
+            + "".join(f"<li>{bounded(s.get('id'))}: {bounded(s.get('reason'))}</li>" for s in skipped if isinstance(s, Mapping))
             + "</ul>"
         )
     if missing:
-        parts.append(f"<h2>Missing predictions ({len(missing)}, scored 0)</h2><p>{esc(', '.join(map(str, missing)))}</p>")
+        parts.append(f"<h2>Missing predictions ({len(missing)}, scored 0)</h2><p>{bounded(', '.join(map(str, missing)), TEXT_CHARS)}</p>")
     parts.append("</section>")
     return "".join(parts)
 

@@ -11,11 +11,15 @@ from gqlbench.records import Sample, SampleResult
 from gqlbench.viewer.data import error_kinds, passes
 from gqlbench.viewer.flow import Comparison, argument_rows, compare
 from gqlbench.viewer.graph import dataflow_svg
-from gqlbench.viewer.text import esc, side_by_side
+from gqlbench.viewer.text import TEXT_CHARS, bounded, clip, esc, safe_id, side_by_side, truncation_note
 
-__all__ = ["sample_page", "score_badges", "gold_code", "predicted_code", "sample_comparison"]
+__all__ = ["PROGRAM_LINES", "sample_page", "score_badges", "gold_code", "predicted_code", "sample_comparison"]
 
 SHORT = {"arg_match_full": "Arg", "seq_match_full": "Seq", "seq_match_conn": "Conn", "exec_success": "ExecOK", "exec_match": "ExecMatch"}
+# What one sample's page embeds at most, with text.CELL_CHARS and text.TEXT_CHARS (samples.jsonl keeps everything).
+PROGRAM_LINES = 300  # lines of a program drawn as a diff (each line is a table row)
+TRACE_CALLS = 100  # rows of one execution trace (fewer when they pass 2 x TEXT_CHARS)
+
 LEGEND = '<p class="legend"><span class="l-matched">■ matched</span><span class="l-missing">▢ missing (gold only)</span><span class="l-extra">▢ extra (prediction only)</span></p>'
 
 
@@ -25,7 +29,7 @@ def score_badges(result: SampleResult) -> str:
     badges = []
     for metric, value in passes(result).items():
         cls = "na" if value is None else ("pass" if value else "fail")
-        badges.append(f'<span class="badge {cls}" title="{metric}">{SHORT[metric]}</span>')
+        badges.append(f'<span class="badge {cls}" title="{esc(metric)}">{esc(SHORT.get(metric, metric))}</span>')
     s = result.scores
     badges.append(f'<span class="badge na" title="matched gold calls">{s.matched_calls}/{s.gold_calls} calls</span>')
     return "".join(badges)
@@ -44,11 +48,11 @@ def sample_comparison(result: SampleResult, sample: Sample | None) -> Comparison
     gold = gold_code(result, sample)
     if not gold:
         return None
-    return compare(gold, predicted_code(result), functions_for(sample) if sample is not None else {})
+    return compare(gold, predicted_code(result), functions_for(sample) if sample is not None else {}, trusted_gold=sample is not None)
 
 
 def _kv_table(rows: Mapping[str, Any]) -> str:
-    body = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in rows.items() if v not in (None, "", [], {}))
+    body = "".join(f"<tr><th>{esc(k)}</th><td>{bounded(v)}</td></tr>" for k, v in rows.items() if v not in (None, "", [], {}))
     return f"<table>{body}</table>" if body else ""
 
 
@@ -86,7 +90,7 @@ def _arguments(comparison: Comparison | None) -> str:
         got = "(no such call)" if row["paired"] is None else ("(not passed)" if row["got"] is None else row["got"])
         rows.append(
             f"<tr><td><code>{esc(row['call'])}</code></td><td><code>{esc(row['argument'])}</code></td>"
-            f'<td><code>{esc(row["expected"])}</code></td><td><code>{esc(got)}</code></td><td class="{cls}">{"yes" if row["equal"] else "no"}</td></tr>'
+            f'<td><code>{bounded(row["expected"])}</code></td><td><code>{bounded(got)}</code></td><td class="{cls}">{"yes" if row["equal"] else "no"}</td></tr>'
         )
     head = "<tr><th>gold call</th><th>argument</th><th>expected</th><th>got</th><th>equal?</th></tr>"
     return f'<h2>Arguments</h2><table class="args">{head}{"".join(rows)}</table>'
@@ -97,22 +101,22 @@ def _errors(result: SampleResult) -> str:
     items = []
     for key in ("missing", "parse_error", "too_large"):
         if ex.get(key):
-            items.append(f"<li><b>{key}</b>: {esc(ex[key])}</li>")
+            items.append(f"<li><b>{key}</b>: {bounded(ex[key])}</li>")
     extra = result.model_extra or {}
     if extra.get("error"):
-        items.append(f"<li><b>generation</b>: {esc(extra['error'])}</li>")
+        items.append(f"<li><b>generation</b>: {bounded(extra['error'])}</li>")
     exec_error = (ex.get("exec") or {}).get("error")
     if isinstance(exec_error, Mapping):
         line = f" (line {exec_error.get('line')})" if exec_error.get("line") else ""
-        items.append(f"<li><b>execution: {esc(exec_error.get('kind'))}</b>{esc(line)}: {esc(exec_error.get('message'))}</li>")
+        items.append(f"<li><b>execution: {esc(exec_error.get('kind'))}</b>{esc(line)}: {bounded(exec_error.get('message'))}</li>")
     for m in ex.get("gold_calls") or []:
         if isinstance(m, Mapping) and m.get("reason"):
-            items.append(f"<li><b>unmatched</b> <code>{esc(m.get('gold'))}</code>: {esc(m['reason'])}</li>")
+            items.append(f"<li><b>unmatched</b> <code>{bounded(m.get('gold'))}</code>: {bounded(m['reason'])}</li>")
     table = ""
     listed = [e for e in ex.get("errors") or [] if isinstance(e, Mapping)]
     if listed:
         keys = ["kind", "call", "argument", "expected", "got", "detail"]
-        rows = "".join("<tr>" + "".join(f"<td>{esc(e.get(k, ''))}</td>" for k in keys) + "</tr>" for e in listed)
+        rows = "".join("<tr>" + "".join(f"<td>{bounded(e.get(k, ''))}</td>" for k in keys) + "</tr>" for e in listed)
         table = f'<table class="errors"><tr>{"".join(f"<th>{k}</th>" for k in keys)}</tr>{rows}</table>'
     if not items and not table:
         return ""
@@ -123,21 +127,29 @@ def _errors(result: SampleResult) -> str:
 def _trace_table(trace: Mapping[str, Any] | None, diverge: int | None) -> str:
     if not isinstance(trace, Mapping):
         return '<p class="muted">no trace</p>'
-    rows = []
-    for i, call in enumerate(trace.get("calls") or []):
+    rows: list[str] = []
+    calls = trace.get("calls") or []
+    size = 0
+    for i, call in enumerate(calls[:TRACE_CALLS]):
+        if size > TEXT_CHARS * 2:
+            break
         cls = ' class="diverge"' if i == diverge else ""
         args = json.dumps(call.get("arguments"), ensure_ascii=False)
         ids = call.get("response_ids") or []
         shown = ", ".join(map(str, ids[:6])) + (f" … (+{len(ids) - 6})" if len(ids) > 6 else "")
         rows.append(
-            f"<tr{cls}><td>{i}</td><td><code>{esc(call.get('function'))}</code></td><td><code>{esc(args)}</code></td><td>{esc(shown)}</td><td>{esc(call.get('error') or '')}</td></tr>"
+            f"<tr{cls}><td>{i}</td><td><code>{bounded(call.get('function'))}</code></td><td><code>{bounded(args)}</code></td>"
+            f"<td>{bounded(shown)}</td><td>{bounded(call.get('error') or '')}</td></tr>"
         )
-    if diverge is not None and diverge >= len(trace.get("calls") or []):
-        rows.append(f'<tr class="diverge"><td>{diverge}</td><td colspan="4">(no call here)</td></tr>')
+        size += len(rows[-1])
+    if len(rows) < len(calls):
+        rows.append(f'<tr><td colspan="5" class="truncated">[truncated: {len(rows)} of {len(calls)} calls shown; the run folder\'s samples.jsonl has the rest]</td></tr>')
+    if diverge is not None and diverge >= min(len(calls), TRACE_CALLS):
+        rows.append(f'<tr class="diverge"><td>{esc(diverge)}</td><td colspan="4">{"(no call here)" if diverge >= len(calls) else "(not shown)"}</td></tr>')
     head = "<tr><th>#</th><th>function</th><th>arguments</th><th>response ids</th><th>error</th></tr>"
     error = trace.get("error")
-    tail = f"<p><b>error</b>: {esc(error.get('kind'))}: {esc(error.get('message'))}</p>" if isinstance(error, Mapping) else ""
-    stdout = f"<details><summary>stdout</summary><pre>{esc(trace['stdout'])}</pre></details>" if trace.get("stdout") else ""
+    tail = f"<p><b>error</b>: {esc(error.get('kind'))}: {bounded(error.get('message'))}</p>" if isinstance(error, Mapping) else ""
+    stdout = f"<details><summary>stdout</summary><pre>{bounded(trace['stdout'], TEXT_CHARS)}</pre></details>" if trace.get("stdout") else ""
     return f'<table class="trace">{head}{"".join(rows)}</table>{tail}{stdout}'
 
 
@@ -170,8 +182,8 @@ def _steps(steps: Sequence[Any]) -> str:
     for i, step in enumerate(steps, start=1):
         step = step if isinstance(step, Mapping) else {"raw": step}
         rows.append(
-            f"<tr><td>{i}</td><td>{esc(step.get('thought') or '')}</td><td><code>{esc(step.get('action') or '')}</code></td>"
-            f"<td><pre>{esc(step.get('observation') if step.get('observation') is not None else '')}</pre></td></tr>"
+            f"<tr><td>{i}</td><td>{bounded(step.get('thought') or '')}</td><td><code>{bounded(step.get('action') or '')}</code></td>"
+            f"<td><pre>{bounded(step.get('observation') if step.get('observation') is not None else '', TEXT_CHARS)}</pre></td></tr>"
         )
     head = "<tr><th>step</th><th>thought</th><th>action</th><th>observation</th></tr>"
     return f'<h2>ReAct steps</h2><table class="steps">{head}{"".join(rows)}</table>'
@@ -187,19 +199,21 @@ def sample_page(run_index: int, result: SampleResult, sample: Sample | None) -> 
         score_badges(result),
     ]
     if result.skipped is not None:
-        parts.append(f"<p><b>Skipped</b>: {esc(result.skipped)}</p>")
+        parts.append(f"<p><b>Skipped</b>: {bounded(result.skipped)}</p>")
     if sample is not None:
         parts.append(f'<h2>Request</h2><p class="utterance">{esc(sample.utterance)}</p>')
     parts.append(_functions(sample))
     comparison = sample_comparison(result, sample)
-    parts.append("<h2>Programs</h2>" + side_by_side(gold_code(result, sample), predicted_code(result)))
-    parts.append("<h2>Dataflow</h2>" + _graphs(comparison, f"g{run_index}-{result.id.replace('/', '-')}"))
+    gold, gold_cut = clip(gold_code(result, sample), TEXT_CHARS, PROGRAM_LINES)  # a run folder's, without the benchmark
+    code, cut = clip(predicted_code(result), TEXT_CHARS, PROGRAM_LINES)
+    parts.append("<h2>Programs</h2>" + side_by_side(gold, code) + truncation_note(gold_cut) + truncation_note(cut))
+    parts.append("<h2>Dataflow</h2>" + _graphs(comparison, safe_id("g", run_index, result.id)))
     parts += [_arguments(comparison), _errors(result), _execution(result), _steps(extra.get("steps") or [])]
     cost = {k: extra.get(k) for k in ("tokens_in", "tokens_out", "latency_s", "finish_reason")}
     if any(v is not None for v in cost.values()):
         parts.append("<h2>Generation</h2>" + _kv_table(cost))
     raw = extra.get("raw_output", extra.get("prediction"))
     if raw is not None:
-        parts.append(f"<details><summary>Raw model text ({len(str(raw))} characters)</summary><pre>{esc(raw)}</pre></details>")
+        parts.append(f"<details><summary>Raw model text ({len(str(raw)):,} characters)</summary><pre>{bounded(raw, TEXT_CHARS)}</pre></details>")
     parts.append("</section>")
     return "".join(parts)

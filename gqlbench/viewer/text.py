@@ -3,19 +3,24 @@
 Everything a model wrote or a program printed passes through :func:`esc`:
 HTML-escaped, control characters shown as ``\\xNN`` escapes (they are invalid
 in HTML and can hide text), lone surrogates as U+FFFD (they cannot be encoded
-as UTF-8, so the file could not be written otherwise).
+as UTF-8, so the file could not be written otherwise). Everything read from a
+run folder is untrusted: a value is text to escape, never markup, and names
+derived from it for the page's own use (SVG ids) go through :func:`safe_id`.
+Long texts are cut by :func:`clip` with a visible note, so one sample cannot
+make the page huge.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 from html import escape
 
 from gqlbench.display import escape_controls
 from gqlbench.specs.names import HTTP_METHODS
 
-__all__ = ["clean", "esc", "highlight_line", "side_by_side"]
+__all__ = ["CELL_CHARS", "TEXT_CHARS", "bounded", "clean", "clip", "esc", "highlight_line", "safe_id", "side_by_side", "truncation_note"]
 
 _TOKEN = re.compile(
     r"(?P<comment>#.*)"
@@ -26,9 +31,57 @@ _TOKEN = re.compile(
 )
 
 
+# What the page embeds of one text at most (samples.jsonl keeps everything): the report's size grows with the
+# number of samples, not with what one program printed or passed.
+CELL_CHARS = 1_000  # one table cell: an argument's JSON, an expected or got value, an error message
+TEXT_CHARS = 20_000  # one block: a program, stdout, the raw model text, a ReAct observation
+
+_MAX_DIGITS = 4300  # Python's default limit on int -> str conversion (sys.get_int_max_str_digits)
+
+
 def clean(text: object) -> str:
-    """``text`` as a string that UTF-8 can encode and HTML can hold (before escaping)."""
+    """``text`` as a string that UTF-8 can encode and HTML can hold (before escaping).
+
+    An integer too long for ``str`` (over 4,300 digits, e.g. from a hand-edited
+    file) is described instead of raising.
+    """
+    if isinstance(text, int) and text.bit_length() > _MAX_DIGITS * 3:  # a digit is 3.3 bits: below this every int converts
+        try:
+            return escape_controls(str(text))
+        except ValueError:
+            return f"(an integer of about {int(text.bit_length() * 0.30103)} digits)"
     return escape_controls(str(text))  # the terminal's rule: controls as \xNN, lone surrogates as U+FFFD
+
+
+def clip(text: str, limit: int, lines: int | None = None) -> tuple[str, str | None]:
+    """``text`` cut to ``limit`` characters (and to ``lines`` lines), and the note that says so (None when it fits)."""
+    cut = text[:limit]
+    if lines is not None and cut.count("\n") >= lines:
+        cut = "\n".join(cut.split("\n", lines)[:lines])
+    if len(cut) == len(text):
+        return text, None
+    return cut, f"truncated: {len(cut):,} of {len(text):,} characters shown; the run folder's samples.jsonl has the rest"
+
+
+def bounded(value: object, limit: int = CELL_CHARS) -> str:
+    """``value`` as escaped text of at most ``limit`` characters, with a visible note when it was cut."""
+    text, note = clip(value if isinstance(value, str) else clean(value), limit)
+    return esc(text) + (f' <span class="truncated">[{esc(note)}]</span>' if note else "")
+
+
+def truncation_note(note: str | None) -> str:
+    """The visible line saying a text was cut (empty when it was not)."""
+    return f'<p class="truncated">[{esc(note)}]</p>' if note else ""
+
+
+def safe_id(*parts: object) -> str:
+    """An HTML/SVG id derived from ``parts`` (a sample id, a run index) that holds only ``[0-9a-f]``.
+
+    A sample id is text from the run folder; used raw in ``id="..."`` or
+    ``url(#...)`` it could close the attribute. A digest names it instead.
+    """
+    digest = hashlib.sha256("\x00".join(clean(p) for p in parts).encode("utf-8")).hexdigest()
+    return "i" + digest[:16]
 
 
 def esc(text: object) -> str:

@@ -153,3 +153,17 @@ def test_check_flags_dunder_and_keyword_names_an_old_import_kept(tmp_path: Path,
     assert "GET_things: parameter '__class__' begins with '__'" in out
     assert "GET_things: parameter 'class' is a Python keyword" in out
     assert "the merged schema is not valid GraphQL, so every call would fail: Name '__class__' must not begin with '__'" in out
+
+
+def test_list_and_show_escape_a_catalogs_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A catalog folder is third-party text: its descriptions reach the terminal escaped."""
+    (tmp_path / "specs").mkdir()
+    hostile = "Lists pets.\x1b]0;owned\x07 \x1b[2J\u202e"
+    param = {"type": "string", "description": "a name\x1b[8m"}
+    spec = {"name": "GET_pets", "description": hostile, "parameters": {"type": "dict", "properties": {"name": param}, "required": []}}
+    (tmp_path / "specs" / "pets.json").write_text(json.dumps([spec]))
+    monkeypatch.setenv(CATALOG_ENV, str(tmp_path))
+    for args in (("domains", "list", "pets"), ("domains", "show", "pets", "GET_pets")):
+        code, out = run(*args)
+        assert code == 0 and "GET_pets" in out
+        assert not any(c in out for c in "\x1b\x07\u202e") and "\\x1b]0;owned\\x07" in out

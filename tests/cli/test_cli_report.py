@@ -114,14 +114,19 @@ def test_power_note_without_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert "| 0.50          | 0.0                      | 0.376" in text  # the normal approximation's 0.350 has 73% power
 
 
+def renamed_copy(source: Path, run: Path, spotify: str) -> Path:
+    """``source``'s results.json in a new folder ``run``, its spotify domain renamed ``spotify`` (JSON escapes, ASCII)."""
+    run.mkdir()
+    document = json.loads((source / "results.json").read_text())
+    document["metrics"][spotify] = document["metrics"].pop("spotify")
+    (run / "results.json").write_text(json.dumps(document), encoding="ascii")
+    return run
+
+
 def test_lone_surrogate_escapes_in_run_files_are_printed_replaced(
     runs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    run = tmp_path / "odd-run"
-    run.mkdir()
-    document = json.loads((runs[1] / "results.json").read_text())
-    document["metrics"]["sp\ud800tify"] = document["metrics"].pop("spotify")
-    (run / "results.json").write_text(json.dumps(document), encoding="ascii")  # written as "\ud800" escapes
+    run = renamed_copy(runs[1], tmp_path / "odd-run", "sp\ud800tify")  # written as "\ud800" escapes
     (run / "config.json").write_bytes(b'\xef\xbb\xbf{"model": "m\\udc00", "prompt": "cot"}')
     capsys.readouterr()
     assert main(["report", str(run)]) == 0
@@ -150,3 +155,17 @@ def test_against_the_paper_says_per_metric_and_domain_whether_its_value_is_insid
         assert check["ci"] == ci and check["inside"] == (ci[0] <= check["paper"] <= ci[1])
     inside = sum(c["inside"] is True for c in checks)
     assert f"the paper's value inside the run's 95% interval for {inside} of {len(checks)}" in text
+
+
+def test_terminal_escapes_in_a_run_folder_are_shown_not_obeyed(
+    runs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A shared run folder's model name, prompt and domain names reach the terminal only escaped."""
+    run = renamed_copy(runs[0], tmp_path / "shared-run", "sp\x1b[2Jotify")
+    (run / "samples.jsonl").write_text((runs[0] / "samples.jsonl").read_text())
+    (run / "config.json").write_text(json.dumps({"model": "m\x1b]0;owned\x07", "prompt": "cot\x9b31m", "split": "test"}))
+    capsys.readouterr()
+    assert main(["report", str(runs[0]), str(run), "--bootstrap", "10"]) == 0
+    out = capsys.readouterr().out
+    assert not any(c in out for c in "\x1b\x07\x9b")
+    assert "m\\x1b]0;owned\\x07" in out and "sp\\x1b[2Jotify" in out and "cot\\x9b31m" in out

@@ -113,3 +113,21 @@ def test_a_preset_sets_the_papers_run_records_itself_and_yields_to_explicit_opti
     assert main(["run", "--model", "stub", "--preset", "paper:granite:react", "--dry-run"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "did you mean paper:granite-34b-code-instruct:react" in err
+
+
+def test_dry_run_escapes_a_datasets_utterance(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A benchmark folder is third-party text: the prompt it makes reaches the terminal escaped."""
+    from gqlbench.dataset import default_data_dir
+
+    monkeypatch.chdir(tmp_path)
+    data = tmp_path / "data"
+    data.mkdir()
+    for split in ("train", "test"):
+        row = json.loads((default_data_dir() / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()[0])
+        row["utterance"] = "Play music\x1b]0;owned\x07\x1b[2J"
+        (data / f"{split}.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert main(["run", "--model", "stub", "--backend", STUB, "--data", str(data), "--dry-run", "--limit", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Play music\\x1b]0;owned\\x07\\x1b[2J" in out and "\x1b" not in out and "\x07" not in out

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -11,7 +14,7 @@ from gqlbench.cli import main
 from gqlbench.dataset import load_split
 from gqlbench.metrics import score_sample
 from gqlbench.records import SampleResult
-from gqlbench.results import CONFIG_FILE, RESULTS_FILE, read_results, write_results, write_run
+from gqlbench.results import CONFIG_FILE, RESULTS_FILE, SAMPLES_FILE, read_results, write_results, write_run
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "predictions_example.jsonl"
 
@@ -94,3 +97,75 @@ def awkward_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def executed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The shipped example predictions with execution: traces, divergences, execution errors."""
     return evaluate(tmp_path_factory.mktemp("executed") / "run", EXAMPLE)
+
+
+# -- run folders edited by hand, or by someone hostile --------------------------------------------------------------
+
+XSS = "\"'><img src=x onerror=\"document.title='pwned';window.pwned=1\">"  # markup that runs if it reaches the page raw
+BAD_ID = "t\"><img src=x onerror=\"document.title='pwned';window.pwned=1\">/1"  # a sample id the id parser accepts
+PERCENT_ID = "t%zz/2"  # a link to it is no valid percent-encoding
+BIG = '"@BIG@"'  # replaced by a 5,000-digit number once written (json.dumps cannot write one)
+
+
+def edited_copy(source: Path, dest: Path, *, results: Any = None, samples: Any = None, config: Any = None) -> Path:
+    """``source`` copied to ``dest`` with its results.json, samples.jsonl lines or config.json changed in place by the callables."""
+    shutil.copytree(source, dest)
+    for name, edit in ((RESULTS_FILE, results), (CONFIG_FILE, config)):
+        path = dest / name
+        if edit is not None:
+            data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+            edit(data)
+            path.write_text(json.dumps(data).replace(BIG, "9" * 5000), encoding="utf-8")
+    if samples is not None:
+        path = dest / SAMPLES_FILE
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        samples(lines)
+        path.write_text("".join(json.dumps(line).replace(BIG, "9" * 5000) + "\n" for line in lines), encoding="utf-8")
+    return dest
+
+
+def _hostile_results(doc: dict[str, Any]) -> None:
+    doc["metrics"]["overall"]["arg_match_full"] = XSS
+    doc["metrics"]["overall"]["errors"] = {XSS: 1, "parse_error": 2}
+    doc["metrics"][XSS] = {"arg_match_full": 0.5, "n_samples": 1}
+    doc["meta"]["command"] = XSS
+    doc["missing"] = [XSS]
+    doc["skipped"] = [{"id": XSS, "reason": XSS}]
+
+
+def _hostile_samples(lines: list[dict[str, Any]]) -> None:
+    traced = next(line for line in lines if isinstance(line["explanation"].get("exec", {}).get("pred_trace"), dict))
+    trace = traced["explanation"]["exec"]["pred_trace"]
+    trace["calls"] = [{"function": XSS, "arguments": {XSS: XSS}, "response_ids": [XSS], "error": XSS}, *trace["calls"]]
+    trace["stdout"] = XSS
+    trace["error"] = {"kind": XSS, "message": XSS}
+    traced["explanation"]["exec"]["error"] = {"kind": XSS, "message": XSS, "line": 1}
+    traced["explanation"]["errors"] = [{"kind": XSS, "call": XSS, "argument": XSS, "expected": XSS, "got": XSS, "detail": XSS}]
+    traced["explanation"]["parse_error"] = XSS
+    traced |= {"raw_output": XSS, "finish_reason": XSS, "error": XSS, "steps": [{"thought": XSS, "action": XSS, "observation": XSS}]}
+    gold = load_split("test")[0]
+    first = lines[0]
+    first["id"] = BAD_ID  # not in the benchmark: its programs come from the explanation
+    first["domain"] = XSS
+    first["explanation"] |= {"gold_code": gold.gold_code, "code": gold.gold_code}
+    lines[1]["id"] = PERCENT_ID
+
+
+def hostile_copy(source: Path, dest: Path) -> Path:
+    """A run folder with markup in every value a person could edit: metrics, ids, names, messages, traces, config."""
+    config = {"model": XSS, "prompt": XSS, "split": XSS, "settings": {XSS: XSS}, "backend": {"name": XSS}, "git": {"commit": XSS},
+              "data_hash": XSS, "created": XSS, "versions": XSS}
+    return edited_copy(source, dest, results=_hostile_results, samples=_hostile_samples, config=lambda c: c.update(config))
+
+
+@pytest.fixture(scope="session")
+def hostile() -> SimpleNamespace:
+    """The hostile values and folder editors for tests: ``xss``, ``bad_id``, ``percent_id``, ``big``,
+    ``edit`` (:func:`edited_copy`) and ``copy`` (:func:`hostile_copy`)."""
+    return SimpleNamespace(xss=XSS, bad_id=BAD_ID, percent_id=PERCENT_ID, big=BIG, edit=edited_copy, copy=hostile_copy)
+
+
+@pytest.fixture(scope="session")
+def hostile_run(executed_run: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The executed example with markup in every value of its run folder (see :func:`hostile_copy`)."""
+    return hostile_copy(executed_run, tmp_path_factory.mktemp("hostile") / XSS.replace("/", "_")[:40])

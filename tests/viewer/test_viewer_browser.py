@@ -129,3 +129,33 @@ def test_comparison_and_awkward_runs_in_chromium(
         assert browser.js("document.querySelectorAll('section.page.shown svg.dataflow').length") == 2
     assert browser.js("document.querySelector('section.page.shown h1').textContent").startswith("test/5")
     assert browser.problems() == []
+
+
+def test_a_hostile_run_folder_runs_no_script_and_the_page_still_works(
+    browser: Any, hostile_run: Path, hostile: Any, tmp_path: Path
+) -> None:
+    """Markup in every value of two shared run folders (hostile_copy in conftest): none of it runs, the report's own script does."""
+    runs = [load_run_view(hostile_run), load_run_view(hostile.edit(hostile_run, tmp_path / "second"))]
+    report = tmp_path / "hostile.html"
+    write_report(runs, report)
+    browser.open(report.as_uri() + "#r0")
+    assert browser.js("document.querySelector('section.page.shown').id") == "r0"  # the report's script ran
+    ran = "[document.title, typeof window.pwned, document.querySelectorAll('img').length]"
+    assert browser.js(ran) == ["gqlbench report", "undefined", 0]
+    assert browser.js(f"{VISIBLE}.length") == len(runs[0].results)
+    domains = {r.domain for r in runs[0].results}
+    assert hostile.xss in domains and choose(browser, "domain", hostile.xss) == 1  # the filter reads the data as text
+    choose(browser, "domain", "")
+    for sample_id in (hostile.bad_id, hostile.percent_id):  # followed from the sample list, as a user clicks it
+        items = "Array.from(document.querySelectorAll('.run.shown aside li'))"
+        browser.js(f"{items}.find(li => li.dataset.page === {json.dumps('r0/' + sample_id)}).querySelector('a').click()")
+        assert browser.until(f"document.querySelector('section.page.shown').id === {json.dumps('r0/' + sample_id)}")
+    assert browser.js("document.querySelectorAll('section.page.shown svg.dataflow g.node').length") == 0  # percent_id: no gold
+    browser.go(f"#compare/{hostile.bad_id}")
+    assert browser.js("document.querySelector('section.page.shown').id") == f"compare/{hostile.bad_id}"
+    arrows = "Array.from(document.querySelectorAll('section.page.shown svg.dataflow line')).map(l => l.getAttribute('marker-end'))"
+    ends = browser.js(arrows)
+    assert ends and all(browser.js(f"!!document.querySelector({json.dumps(e[4:-1])})") for e in ends)  # each arrowhead exists
+    keep(browser.screenshot(tmp_path / "hostile-compare.png"))
+    assert browser.js(ran) == ["gqlbench report", "undefined", 0]
+    assert browser.problems() == []
