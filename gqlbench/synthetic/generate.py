@@ -30,6 +30,8 @@ __all__ = ["ATTEMPTS_PER_SAMPLE", "Generation", "generate_samples", "missing_lit
 
 ATTEMPTS_PER_SAMPLE = 20
 """Drafts tried per requested sample before giving up on a domain that cannot make more."""
+SHAPE_PATIENCE = 60
+"""Failed drafts in a row after which a shape counts as exhausted (a small domain has few distinct singles)."""
 
 
 @dataclass
@@ -72,7 +74,8 @@ def generate_samples(domain: str, n: int, seed: int, shapes: Sequence[str] = SHA
     """``n`` verified samples of ``domain`` in the dataset's line format, shapes taken in turn.
 
     Deterministic for a given seed, catalog and world. Stops early (fewer
-    rows) after ``ATTEMPTS_PER_SAMPLE * n`` drafts.
+    rows) after ``ATTEMPTS_PER_SAMPLE * n`` drafts, or when every shape failed
+    ``SHAPE_PATIENCE`` drafts in a row.
     """
     unknown = [s for s in shapes if s not in SHAPES]
     if unknown or not shapes:
@@ -89,10 +92,14 @@ def generate_samples(domain: str, n: int, seed: int, shapes: Sequence[str] = SHA
     seen_code: set[str] = set()
     try:
         sampler = Sampler(graph, pool, rng, world_seed)
+        made = dict.fromkeys(shapes, 0)
+        failures = dict.fromkeys(shapes, 0)
         for _ in range(ATTEMPTS_PER_SAMPLE * n):
-            if len(result.rows) == n:
+            open_shapes = [s for s in shapes if failures[s] < SHAPE_PATIENCE]
+            if len(result.rows) == n or not open_shapes:
                 break
-            shape = shapes[len(result.rows) % len(shapes)]
+            shape = min(open_shapes, key=lambda s: made[s])  # balanced: the shape with the fewest samples so far
+            failures[shape] += 1
             try:
                 draft = sampler.draw(shape)
             except Dropped as dropped:
@@ -109,6 +116,8 @@ def generate_samples(domain: str, n: int, seed: int, shapes: Sequence[str] = SHA
             if reason is not None:
                 result.drops[reason] += 1
                 continue
+            made[shape] += 1
+            failures[shape] = 0
             seen_text.add(normalize(text))
             seen_code.add(code)
             result.rows.append({"domain": domain, "utterance": text, "output": code, "synthetic": _labels(draft, seed, world_seed)})

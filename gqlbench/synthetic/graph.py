@@ -20,6 +20,7 @@ Paths into lists take the first element (``[0]``); the walk stops at
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from gqlbench.mocks.generic import domain_schema
 from gqlbench.mocks.kinds import KEY_WORDS, is_generic, reference, singular
 from gqlbench.mocks.rules import TEXT_PARAMS, Rule, endpoint_path, infer_rules
 from gqlbench.records import FunctionSpec
-from gqlbench.specs import load_specs
+from gqlbench.specs import CATALOG_ENV, load_specs
 from gqlbench.synthetic.human import human_samples
 
 __all__ = ["MAX_DEPTH", "Path", "Edge", "Endpoint", "DataflowGraph", "build_graph", "render_path"]
@@ -151,14 +152,11 @@ def _param_kinds(required: list[str], rule: Rule, segments: list[str]) -> dict[s
     """The entity kind each id-like required parameter names (a free name such as a subject names none)."""
     kinds: dict[str, str] = {}
     for param in required:
-        if param == rule.id_param and not rule.open:
-            kind = (rule.parent if rule.action == "children" else None) or rule.kind
-            if kind:
-                kinds[param] = singular(kind)
-                continue
         ref = reference(param)
-        if ref is not None:
+        if ref is not None:  # the name says it: playlist_id names a playlist, whatever the endpoint lists
             kinds[param] = singular(ref[0])
+        elif param == rule.id_param and not rule.open and (rule.parent or rule.kind):
+            kinds[param] = singular(rule.parent or rule.kind or "")  # GET_artists__id__albums: id of the parent artist
         elif param in KEY_WORDS and f"{{{param}}}" in segments:
             at = segments.index(f"{{{param}}}")
             if at > 0 and not segments[at - 1].startswith("{"):
@@ -193,9 +191,13 @@ def _gold_edges_and_literals(domain: str, functions: Mapping[str, FunctionSpec])
     return edges, literals
 
 
-@cache
 def build_graph(domain: str) -> DataflowGraph:
-    """The domain's dataflow graph (cached per domain; the catalog does not change during a run)."""
+    """The domain's dataflow graph (cached per domain and catalog setting)."""
+    return _build_graph(domain, os.environ.get(CATALOG_ENV, ""))
+
+
+@cache
+def _build_graph(domain: str, catalog: str) -> DataflowGraph:
     specs = load_specs(domain)
     if not specs:
         raise GqlbenchError(f"domain {domain!r} has no endpoints in the catalog; see `gqlbench domains`")

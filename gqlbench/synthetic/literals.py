@@ -9,12 +9,14 @@ a name the utterance states is one the world or a person already used.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from gqlbench.mocks.fixtures import GENERIC_KEYS, load_fixture
 from gqlbench.mocks.kinds import singular
+from gqlbench.specs import CATALOG_ENV
 
 __all__ = ["NAME_FIELDS", "names_for", "world_names"]
 
@@ -43,7 +45,7 @@ def _names(value: Any, kind: str, found: dict[str, list[str]]) -> None:
 
 
 @cache
-def _world_names(domain: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _world_names(domain: str, catalog: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     fixture = load_fixture(domain)
     found: dict[str, list[str]] = {}
     for key, value in fixture.items():
@@ -59,7 +61,7 @@ def _world_names(domain: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 def world_names(domain: str) -> dict[str, tuple[str, ...]]:
     """Names in the domain's world fixture by entity kind (``{"artist": ("Taylor Swift", ...)}``)."""
-    return dict(_world_names(domain))
+    return dict(_world_names(domain, os.environ.get(CATALOG_ENV, "")))
 
 
 _IRREGULAR = {"people": "person", "movy": "movie"}  # what :func:`singular` cannot know

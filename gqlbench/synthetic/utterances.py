@@ -31,10 +31,24 @@ def _literal(value: str | int) -> str:
     return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
 
 
+_VERBS = frozenset({
+    "get", "list", "search", "create", "add", "remove", "delete", "return", "borrow", "check", "change", "update", "discover",
+    "save", "follow", "unfollow", "pause", "start", "resume", "skip", "set", "seek", "transfer", "toggle", "find", "fetch",
+    "show", "retrieve", "replace", "upload", "rate", "navigate", "move", "fly", "dock", "orbit", "refuel", "cancel", "reorder",
+})
+
+
+def _action(description: str) -> str:
+    """The description as an instruction: ``Get an album`` stays, a noun phrase (``Every tag``) becomes ``get every tag``."""
+    text = description[:1].lower() + description[1:]
+    first = text.split(" ", 1)[0].strip(",.;:").lower()
+    return text if first in _VERBS else f"get {text}"
+
+
 def _describe(graph: DataflowGraph, call: Call) -> str:
     """The endpoint's description with the call's literals stated."""
     endpoint = graph.endpoints[call.function]
-    text = endpoint.description[:1].lower() + endpoint.description[1:]
+    text = _action(endpoint.description)
     literals = call.literals()
     search = [v for p, v in literals if p == endpoint.text_param]
     others = [f'{p} {_literal(v)}' for p, v in literals if p != endpoint.text_param]

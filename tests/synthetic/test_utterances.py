@@ -1,0 +1,28 @@
+"""Utterances describe response values by where they sit and state every literal."""
+
+from __future__ import annotations
+
+import random
+
+from gqlbench.synthetic.graph import build_graph
+from gqlbench.synthetic.sampler import Call, Draft, Ref
+from gqlbench.synthetic.utterances import _action, _where, utterance
+
+
+def test_a_value_is_described_by_its_position_in_the_response() -> None:
+    assert _where(Ref(0, ("items", 2, "track", "id"))) == "the id of the third track"
+    assert _where(Ref(0, ("docs", 0, "authors", 0, "author_id"))) == "the author_id of the first author"
+    assert _where(Ref(0, ("id",))) == "its id"
+
+
+def test_a_noun_phrase_description_becomes_an_instruction() -> None:
+    assert _action("Every tag") == "get every tag"
+    assert _action("Search the catalogue for books") == "search the catalogue for books"
+
+
+def test_the_utterance_states_the_search_text_and_other_literals() -> None:
+    graph = build_graph("spotify")
+    draft = Draft("chain", [Call("GET_search", (("q", "Anti-Hero"), ("type", "track"))),
+                            Call("GET_tracks__id_", (("id", Ref(0, ("tracks", "items", 0, "id"))),))])
+    text = utterance(graph, draft, random.Random(0))
+    assert '"Anti-Hero"' in text and '"track"' in text and "the id of the first track" in text
