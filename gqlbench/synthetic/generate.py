@@ -110,9 +110,11 @@ def generate_samples(domain: str, n: int, seed: int, shapes: Sequence[str] = SHA
                 "unfaithful" if missing_literals(draft.literals(), text)
                 else "copies_human" if normalize(text) in human
                 else "duplicate" if normalize(text) in seen_text or code in seen_code
-                else verify(domain, code, text, pool, world_seed)
+                else None
             )
-            result.runs += 1
+            if reason is None:
+                result.runs += 1
+                reason = verify(domain, code, text, pool, world_seed)
             if reason is not None:
                 result.drops[reason] += 1
                 continue

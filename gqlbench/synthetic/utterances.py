@@ -41,8 +41,14 @@ _VERBS = frozenset({
 def _action(description: str) -> str:
     """The description as an instruction: ``Get an album`` stays, a noun phrase (``Every tag``) becomes ``get every tag``."""
     text = description[:1].lower() + description[1:]
-    first = text.split(" ", 1)[0].strip(",.;:").lower()
-    return text if first in _VERBS else f"get {text}"
+    first, _, rest = text.partition(" ")
+    word = first.strip(",.;:").lower()
+    if word in _VERBS:
+        return text
+    for stem in (word[:-1], word[:-2]):  # "Skips to next track": skip to next track
+        if word.endswith("s") and stem in _VERBS:
+            return f"{stem} {rest}".strip()
+    return f"get {text}"
 
 
 def _describe(graph: DataflowGraph, call: Call) -> str:
@@ -59,17 +65,36 @@ def _describe(graph: DataflowGraph, call: Call) -> str:
     return text
 
 
+def _ordinal(index: int) -> str:
+    return _ORDINALS[index] if index < len(_ORDINALS) else f"#{index + 1}"
+
+
 def _where(ref: Ref) -> str:
-    """``("docs", 0, "authors", 0, "author_id")`` -> ``the first author's author_id``."""
-    holders = [p for p in ref.path[:-1] if isinstance(p, str)]
-    named = [singular(h) for h in holders if not is_generic(singular(h))]
-    key = str(ref.path[-1])
-    if not holders:
-        return f"its {key}"
-    indices = [p for p in ref.path if isinstance(p, int)]
-    thing = (named[-1] if named else "result").replace("_", " ")
-    which = f"the {_ORDINALS[indices[-1]] if indices[-1] < len(_ORDINALS) else f'#{indices[-1] + 1}'}" if indices else "its"
-    return f"the {key} of {which} {thing}"
+    """Where a value sits, outermost last: ``items[0].track.artists[0].id`` -> ``the id of the first artist of the first track``.
+
+    A generic holder (``items``, ``results``) names its element by the field
+    inside it (``items[0].track`` is the first track) or by the field that
+    holds it (``artists.items[0]`` is the first artist), else "result".
+    """
+    parts: list[tuple[str, int | None]] = []
+    for part in ref.path[:-1]:
+        if isinstance(part, int):
+            parts[-1] = (parts[-1][0], part)
+        else:
+            parts.append((singular(part), None))
+    merged: list[tuple[str, int | None]] = []
+    for noun, index in parts:
+        if merged and is_generic(merged[-1][0]) and not is_generic(noun) and (merged[-1][1] is None or index is None):
+            merged[-1] = (noun, merged[-1][1] if merged[-1][1] is not None else index)  # items[0].track: the first track
+        elif merged and not is_generic(merged[-1][0]) and merged[-1][1] is None and is_generic(noun):
+            merged[-1] = (merged[-1][0], index)  # artists.items[0]: the first artist
+        else:
+            merged.append((noun, index))
+    if not merged:
+        return f"its {ref.path[-1]}"
+    named = [("result" if is_generic(noun) else noun.replace("_", " "), index) for noun, index in merged]
+    places = [f"the {_ordinal(index)} {noun}" if index is not None else f"the {noun}" for noun, index in reversed(named)]
+    return f"the {ref.path[-1]} of " + " of ".join(places)
 
 
 def _step(graph: DataflowGraph, call: Call) -> str:

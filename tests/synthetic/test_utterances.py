@@ -11,12 +11,15 @@ from gqlbench.synthetic.utterances import _action, _where, utterance
 
 def test_a_value_is_described_by_its_position_in_the_response() -> None:
     assert _where(Ref(0, ("items", 2, "track", "id"))) == "the id of the third track"
-    assert _where(Ref(0, ("docs", 0, "authors", 0, "author_id"))) == "the author_id of the first author"
+    assert _where(Ref(0, ("docs", 0, "authors", 0, "author_id"))) == "the author_id of the first author of the first result"
+    assert _where(Ref(0, ("tracks", 0, "album", "artists", 0, "id"))) == "the id of the first artist of the album of the first track"
+    assert _where(Ref(0, ("artists", "items", 0, "id"))) == "the id of the first artist"
     assert _where(Ref(0, ("id",))) == "its id"
 
 
 def test_a_noun_phrase_description_becomes_an_instruction() -> None:
     assert _action("Every tag") == "get every tag"
+    assert _action("Skips to next track in the user's queue") == "skip to next track in the user's queue"
     assert _action("Search the catalogue for books") == "search the catalogue for books"
 
 
