@@ -38,7 +38,7 @@ from gqlbench.records import FunctionSpec
 from gqlbench.specs import CATALOG_ENV, load_specs
 from gqlbench.synthetic.human import human_samples
 
-__all__ = ["MAX_DEPTH", "Path", "Edge", "Endpoint", "DataflowGraph", "build_graph", "render_path"]
+__all__ = ["LIMITS", "MAX_DEPTH", "Path", "Edge", "Endpoint", "DataflowGraph", "build_graph", "render_path"]
 
 MAX_DEPTH = 4
 Path = tuple[str | int, ...]
@@ -73,6 +73,7 @@ class Endpoint:
     text_param: str | None = None  # the search text of a search endpoint
     kind: str | None = None  # the entity kind it returns or lists
     literals: Mapping[str, tuple[str | int, ...]] = field(default_factory=dict)  # values human gold passes
+    optional: Mapping[str, tuple[str | int, ...]] = field(default_factory=dict)  # optional parameters and values to pass
 
     @property
     def literal_params(self) -> tuple[str, ...]:
@@ -112,7 +113,7 @@ class DataflowGraph:
 
 def _first_sentence(text: str) -> str:
     paragraph = re.split(r"\n\s*\n", re.sub(r"<[^>]+>|\*\*|`", "", text).strip(), maxsplit=1)[0]
-    return re.split(r"(?<=[a-z)][.!?])\s", " ".join(paragraph.split()), maxsplit=1)[0].strip().rstrip(".")
+    return re.split(r"(?<=[a-z)][.!?])(?<!e\.g\.)(?<!i\.e\.)\s", " ".join(paragraph.split()), maxsplit=1)[0].strip().rstrip(".")
 
 
 def _unwrap(graphql_type: GraphQLType) -> GraphQLType:
@@ -196,6 +197,24 @@ def build_graph(domain: str) -> DataflowGraph:
     return _build_graph(domain, os.environ.get(CATALOG_ENV, ""))
 
 
+LIMITS = (2, 3, 5)
+"""Values of an optional integer ``limit`` the sampler may pass (the utterance states it)."""
+
+
+def _optional(name: str, spec: FunctionSpec, gold_literals: GoldLiterals) -> dict[str, tuple[str | int, ...]]:
+    """Optional parameters the sampler may pass: those human gold passes, with its values, and an integer ``limit``."""
+    found: dict[str, tuple[str | int, ...]] = {}
+    for param, schema in spec.parameters.properties.items():
+        if param in spec.parameters.required:
+            continue
+        values = tuple(gold_literals.get((name, param), ()))
+        if param == "limit" and schema.type == "integer":
+            values += tuple(v for v in LIMITS if v not in values)
+        if values:
+            found[param] = values
+    return found
+
+
 @cache
 def _build_graph(domain: str, catalog: str) -> DataflowGraph:
     specs = load_specs(domain)
@@ -215,7 +234,7 @@ def _build_graph(domain: str, catalog: str) -> DataflowGraph:
         text = text or next((p for p in required if p in TEXT_PARAMS), None)
         literals = {p: tuple(gold_literals.get((name, p), ())) for p in required}
         endpoints[name] = Endpoint(name, _first_sentence(spec.description) or name, tuple(required),
-                                   _param_kinds(required, rule, segments), text, rule.kind, literals)
+                                   _param_kinds(required, rule, segments), text, rule.kind, literals, _optional(name, spec, gold_literals))
         root = _unwrap(query[name].type) if name in query else None
         if isinstance(root, GraphQLList):
             root = _unwrap(root.of_type)

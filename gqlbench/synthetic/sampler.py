@@ -26,11 +26,13 @@ from gqlbench.mocks.sandbox import Job, SandboxPool
 from gqlbench.synthetic.graph import DataflowGraph, Edge, Path, render_path
 from gqlbench.synthetic.literals import names_for
 
-__all__ = ["SHAPES", "Ref", "Call", "Draft", "Dropped", "Sampler", "resolve"]
+__all__ = ["OPTIONAL_RATE", "SHAPES", "Ref", "Call", "Draft", "Dropped", "Sampler", "resolve"]
 
 SHAPES = ("single", "chain", "fan_out")
 VARIABLE = "response_obj"
 _TRIES_PER_STEP = 3
+OPTIONAL_RATE = 0.15
+"""How often a call also passes one optional literal (a ``limit``, a value human gold passes)."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +178,14 @@ class Sampler:
             return self.rng.choice(sorted(names, key=str))
         return self.rng.choice(endpoint.literals[param])
 
+    def _optional(self, function: str) -> tuple[tuple[str, Argument], ...]:
+        """Rarely, one optional parameter with a value to state (nothing, most of the time)."""
+        optional = self.graph.endpoints[function].optional
+        if not optional or self.rng.random() >= OPTIONAL_RATE:
+            return ()
+        param = self.rng.choice(sorted(optional))
+        return ((param, self.rng.choice(optional[param])),)
+
     def _start(self, draft: Draft, starts: Sequence[str]) -> None:
         if not starts:
             raise Dropped(f"no_start_for_{draft.shape}")
@@ -185,7 +195,7 @@ class Sampler:
         if endpoint.text_param:
             hint = next((str(v) for v in args.values() if isinstance(v, str) and names_for(self.graph.domain, v)), None)
             args[endpoint.text_param] = self._literal(function, endpoint.text_param, hint)
-        ordered = tuple((p, args[p]) for p in endpoint.required)
+        ordered = tuple((p, args[p]) for p in endpoint.required) + self._optional(function)
         draft.calls.append(Call(function, ordered))
         error, response = self._run(draft)
         if error is not None:
@@ -210,7 +220,8 @@ class Sampler:
             candidates.remove(edge)
             endpoint = self.graph.endpoints[edge.consumer]
             args = {p: self._literal(edge.consumer, p, None) for p in endpoint.literal_params}
-            call = Call(edge.consumer, tuple((p, Ref(step, edge.path) if p == edge.param else args[p]) for p in endpoint.required))
+            fed = tuple((p, Ref(step, edge.path) if p == edge.param else args[p]) for p in endpoint.required)
+            call = Call(edge.consumer, fed + self._optional(edge.consumer))
             draft.calls.append(call)
             error, response = self._run(draft)
             if error is None:

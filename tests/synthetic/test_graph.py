@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gqlbench.mocks.rules import Rule
-from gqlbench.synthetic.graph import _first_sentence, _param_kinds, build_graph, render_path
+from gqlbench.synthetic.graph import LIMITS, _first_sentence, _param_kinds, build_graph, render_path
 
 
 def test_a_search_result_id_feeds_the_lookup_named_by_its_path_segment() -> None:
@@ -35,4 +35,11 @@ def test_a_parameter_named_for_a_kind_keeps_its_kind_whatever_the_endpoint_creat
 def test_descriptions_are_cut_to_their_first_sentence_across_line_breaks() -> None:
     text = "Get detailed profile information about the current user (including the\ncurrent user's username).\n\nMore."
     assert _first_sentence(text) == "Get detailed profile information about the current user (including the current user's username)"
+    assert _first_sentence("List books on a subject, e.g. poetry. More.") == "List books on a subject, e.g. poetry"
     assert render_path(("docs", 0, "book_id")) == ".docs[0].book_id"
+
+
+def test_optional_literals_are_the_human_gold_values_and_an_integer_limit() -> None:
+    editions = build_graph("library").endpoints["GET_books__book_id__editions"]
+    assert 1 in editions.optional["limit"] and set(LIMITS) <= set(editions.optional["limit"])
+    assert "book_id" not in editions.optional
