@@ -59,7 +59,7 @@ def _describe(graph: DataflowGraph, call: Call) -> str:
     search = [v for p, v in literals if p == endpoint.text_param]
     others = [f'{p} {_literal(v)}' for p, v in literals if p != endpoint.text_param]
     if search:
-        text += f" for {_literal(search[0])}"
+        text += f" matching {_literal(search[0])}"
     if others:
         text += f" ({', '.join(others)})"
     return text

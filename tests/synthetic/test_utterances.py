@@ -28,4 +28,4 @@ def test_the_utterance_states_the_search_text_and_other_literals() -> None:
     draft = Draft("chain", [Call("GET_search", (("q", "Anti-Hero"), ("type", "track"))),
                             Call("GET_tracks__id_", (("id", Ref(0, ("tracks", "items", 0, "id"))),))])
     text = utterance(graph, draft, random.Random(0))
-    assert '"Anti-Hero"' in text and '"track"' in text and "the id of the first track" in text
+    assert 'matching "Anti-Hero"' in text and 'type "track"' in text and "the id of the first track" in text
