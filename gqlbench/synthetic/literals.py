@@ -26,7 +26,7 @@ _MAX_NAME = 60
 
 def _names(value: Any, kind: str, found: dict[str, list[str]]) -> None:
     if isinstance(value, str):
-        if 1 < len(value) <= _MAX_NAME and value.strip() == value and "\n" not in value:
+        if 1 < len(value) <= _MAX_NAME and value.strip() == value and value.isprintable():
             found.setdefault(kind, [])
             if value not in found[kind]:
                 found[kind].append(value)

@@ -9,7 +9,6 @@ RNG chooses.
 
 from __future__ import annotations
 
-import json
 import random
 
 from gqlbench.mocks.kinds import is_generic, singular
@@ -28,7 +27,8 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
 
 def _literal(value: str | int) -> str:
-    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
+    """A string in plain double quotes (as written, so the program's value appears verbatim), a number as is."""
+    return f'"{value}"' if isinstance(value, str) else str(value)
 
 
 _VERBS = frozenset({

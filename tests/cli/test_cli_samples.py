@@ -41,3 +41,11 @@ def test_an_unknown_shape_is_a_one_line_error(tmp_path: Path, capsys: pytest.Cap
     assert main(["samples", "generate", "tmdb", "--n", "1", "--shapes", "loop", "--out", str(tmp_path / "t.jsonl")]) == 2
     err = capsys.readouterr().err
     assert "unknown shape(s) loop" in err and "Traceback" not in err
+
+
+def test_an_unknown_domain_or_no_samples_asked_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["samples", "generate", "nosuch", "--n", "1", "--out", str(tmp_path / "t.jsonl")]) == 2
+    assert "unknown domain 'nosuch'" in capsys.readouterr().err
+    assert main(["samples", "generate", "tmdb", "--n", "0", "--out", str(tmp_path / "t.jsonl")]) == 2
+    assert "--n must be at least 1" in capsys.readouterr().err
+    assert not (tmp_path / "t.jsonl").exists()

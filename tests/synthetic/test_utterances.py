@@ -29,3 +29,9 @@ def test_the_utterance_states_the_search_text_and_other_literals() -> None:
                             Call("GET_tracks__id_", (("id", Ref(0, ("tracks", "items", 0, "id"))),))])
     text = utterance(graph, draft, random.Random(0))
     assert 'matching "Anti-Hero"' in text and 'type "track"' in text and "the id of the first track" in text
+
+
+def test_a_name_with_quotes_is_stated_verbatim() -> None:
+    graph = build_graph("tmdb")
+    draft = Draft("single", [Call("GET_search_movie", (("query", 'The "Best" Movie'),))])
+    assert 'matching "The "Best" Movie"' in utterance(graph, draft, random.Random(0))
