@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "exec": "gqlbench.cli.exec_:exec_program",
     "mock": "gqlbench.cli.mock:mock",
     "view": "gqlbench.cli.view:view",
+    "samples": "gqlbench.cli.samples:samples",
 }
 ALIASES: dict[str, str] = {"domain": "domains"}
 # command name -> its short help as `gqlbench --help` lists it (the first sentence of its docstring)
@@ -41,6 +42,7 @@ SUMMARIES: dict[str, str] = {
     "exec": "Run the Python program in FILE against DOMAIN's mock world and print its trace.",
     "mock": "Mock APIs: deterministic worlds behind the catalog's GraphQL schemas.",
     "view": "Write an offline HTML report of scored runs.",
+    "samples": "Make samples: verified synthetic requests and gold programs for a domain.",
 }
 
 

@@ -1,0 +1,251 @@
+"""The dataflow graph of a domain: which response fields can feed which parameters.
+
+Two sources of edges:
+
+* **the schema**: an id-like scalar of an endpoint's response type (``id``,
+  ``<kind>_id``, ``<kind>Id``, ``symbol``...) feeds an id-like required
+  parameter of another endpoint when both name the same entity kind. A field's
+  kind comes from its name (``author_id``) or, for a bare key, from where it
+  sits (``artists.items[0].id`` is an artist's); a parameter's kind from its
+  name or from the path segment it follows (``GET_artists__id_``'s ``id``), as
+  the mock world's rules read them (:mod:`gqlbench.mocks.rules`).
+* **the human gold programs** of the train split: every argument that reads
+  an earlier response (``response_obj.docs[0].book_id``), as the metrics'
+  dataflow analysis standardizes it.
+
+Paths into lists take the first element (``[0]``); the walk stops at
+:data:`MAX_DEPTH` fields, which is deeper than any human gold path.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.metrics import analyze
+from gqlbench.mocks.fixtures import load_fixture
+from gqlbench.mocks.generic import domain_schema
+from gqlbench.mocks.kinds import KEY_WORDS, is_generic, reference, singular
+from gqlbench.mocks.rules import TEXT_PARAMS, Rule, endpoint_path, infer_rules
+from gqlbench.records import FunctionSpec
+from gqlbench.specs import CATALOG_ENV, load_specs
+from gqlbench.synthetic.human import human_samples
+
+__all__ = ["LIMITS", "MAX_DEPTH", "Path", "Edge", "Endpoint", "DataflowGraph", "build_graph", "render_path"]
+
+MAX_DEPTH = 4
+Path = tuple[str | int, ...]
+_GOLD_REF = re.compile(r"^(?P<function>\w+)#\d+(?P<path>(?:\.\w+|\[\d+\])+)$")
+_PATH_PART = re.compile(r"\.(\w+)|\[(\d+)\]")
+
+
+def render_path(path: Path) -> str:
+    """``("docs", 0, "book_id")`` -> ``.docs[0].book_id``."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A response field of ``producer`` that can be passed as ``consumer``'s ``param``."""
+
+    producer: str
+    path: Path
+    consumer: str
+    param: str
+    source: str  # "schema" or "gold"
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """What the sampler needs to know of one endpoint."""
+
+    name: str
+    description: str  # its first sentence, without the final period
+    required: tuple[str, ...]
+    param_kinds: Mapping[str, str]  # id-like parameter -> the entity kind it names
+    text_param: str | None = None  # the search text of a search endpoint
+    kind: str | None = None  # the entity kind it returns or lists
+    literals: Mapping[str, tuple[str | int, ...]] = field(default_factory=dict)  # values human gold passes
+    optional: Mapping[str, tuple[str | int, ...]] = field(default_factory=dict)  # optional parameters and values to pass
+
+    @property
+    def literal_params(self) -> tuple[str, ...]:
+        """Required parameters that take a literal (not an id from a response)."""
+        return tuple(p for p in self.required if p not in self.param_kinds)
+
+
+@dataclass(frozen=True)
+class DataflowGraph:
+    """Every endpoint of a domain and the edges between them."""
+
+    domain: str
+    endpoints: Mapping[str, Endpoint]
+    edges: tuple[Edge, ...]
+
+    def edges_from(self, producer: str) -> list[Edge]:
+        """The edges a response of ``producer`` can feed, each consumer fully fed by it and literals."""
+        return [e for e in self.edges if e.producer == producer and e.param in self.endpoints[e.consumer].param_kinds
+                and self.fed_by_one(e.consumer)]
+
+    def fed_by_one(self, consumer: str) -> bool:
+        """Whether ``consumer`` needs exactly one id from a response (its other required params are literals)."""
+        endpoint = self.endpoints[consumer]
+        ids = [p for p in endpoint.required if p in endpoint.param_kinds]
+        return len(ids) == 1 and all(self.literal_ok(consumer, p) for p in endpoint.literal_params)
+
+    def literal_ok(self, function: str, param: str) -> bool:
+        """Whether the sampler has values for a literal parameter: a search text or values human gold passes."""
+        endpoint = self.endpoints[function]
+        return param == endpoint.text_param or bool(endpoint.literals.get(param))
+
+    def starts(self) -> list[str]:
+        """Endpoints a program can start with: every required parameter a literal the sampler has values for."""
+        return [name for name, e in self.endpoints.items()
+                if not any(p in e.param_kinds for p in e.required) and all(self.literal_ok(name, p) for p in e.required)]
+
+
+def _first_sentence(text: str) -> str:
+    paragraph = re.split(r"\n\s*\n", re.sub(r"<[^>]+>|\*\*|`", "", text).strip(), maxsplit=1)[0]
+    return re.split(r"(?<=[a-z)][.!?])(?<!e\.g\.)(?<!i\.e\.)\s", " ".join(paragraph.split()), maxsplit=1)[0].strip().rstrip(".")
+
+
+def _unwrap(graphql_type: GraphQLType) -> GraphQLType:
+    while isinstance(graphql_type, GraphQLNonNull):
+        graphql_type = graphql_type.of_type
+    return graphql_type
+
+
+def _id_fields(root: GraphQLObjectType, hint: str | None) -> list[tuple[Path, str]]:
+    """``(path, kind)`` of every id-like scalar reachable from ``root`` within :data:`MAX_DEPTH` fields."""
+    found: list[tuple[Path, str]] = []
+
+    def walk(obj: GraphQLObjectType, path: Path, hint: str | None, seen: frozenset[str]) -> None:
+        if len([p for p in path if isinstance(p, str)]) >= MAX_DEPTH or obj.name in seen:
+            return
+        for name, fld in obj.fields.items():
+            inner = _unwrap(fld.type)
+            step: Path = (name,)
+            if isinstance(inner, GraphQLList):
+                inner = _unwrap(inner.of_type)
+                step = (name, 0)
+            if isinstance(inner, GraphQLObjectType):
+                own = singular(name)
+                walk(inner, path + step, hint if is_generic(own) else own, seen | {obj.name})
+            elif len(step) == 1:
+                ref = reference(name)
+                if ref is not None:
+                    found.append((path + step, singular(ref[0])))
+                elif name in KEY_WORDS and hint:
+                    found.append((path + step, hint))
+
+    walk(root, (), hint, frozenset())
+    return found
+
+
+def _param_kinds(required: list[str], rule: Rule, segments: list[str]) -> dict[str, str]:
+    """The entity kind each id-like required parameter names (a free name such as a subject names none)."""
+    kinds: dict[str, str] = {}
+    for param in required:
+        ref = reference(param)
+        if ref is not None:  # the name says it: playlist_id names a playlist, whatever the endpoint lists
+            kinds[param] = singular(ref[0])
+        elif param == rule.id_param and not rule.open and (rule.parent or rule.kind):
+            kinds[param] = singular(rule.parent or rule.kind or "")  # GET_artists__id__albums: id of the parent artist
+        elif param in KEY_WORDS and f"{{{param}}}" in segments:
+            at = segments.index(f"{{{param}}}")
+            if at > 0 and not segments[at - 1].startswith("{"):
+                kinds[param] = singular(segments[at - 1])
+    return kinds
+
+
+GoldLiterals = dict[tuple[str, str], list[str | int]]
+
+
+def _gold_edges_and_literals(domain: str, functions: Mapping[str, FunctionSpec]) -> tuple[list[Edge], GoldLiterals]:
+    """The edges and literal arguments of the human gold programs of the domain's train split."""
+    edges: list[Edge] = []
+    literals: GoldLiterals = {}
+    for sample in human_samples(domain, splits=("train",)):
+        analysis = analyze(sample.gold_code, functions, limits=None)  # the human programs are trusted
+        for call in analysis.calls:
+            for param, value in call.args.items():
+                match = _GOLD_REF.match(value)
+                if match is not None:
+                    path = tuple(int(i) if i else f for f, i in _PATH_PART.findall(match["path"]))
+                    edges.append(Edge(match["function"], path, call.name, param, "gold"))
+                    continue
+                try:
+                    literal = ast.literal_eval(value)
+                except (ValueError, SyntaxError):
+                    continue
+                if isinstance(literal, str | int) and not isinstance(literal, bool):
+                    literals.setdefault((call.name, param), [])
+                    if literal not in literals[(call.name, param)]:
+                        literals[(call.name, param)].append(literal)
+    return edges, literals
+
+
+def build_graph(domain: str) -> DataflowGraph:
+    """The domain's dataflow graph (cached per domain and catalog setting)."""
+    return _build_graph(domain, os.environ.get(CATALOG_ENV, ""))
+
+
+LIMITS = (2, 3, 5)
+"""Values of an optional integer ``limit`` the sampler may pass (the utterance states it)."""
+
+
+def _optional(name: str, spec: FunctionSpec, gold_literals: GoldLiterals) -> dict[str, tuple[str | int, ...]]:
+    """Optional parameters the sampler may pass: those human gold passes, with its values, and an integer ``limit``."""
+    found: dict[str, tuple[str | int, ...]] = {}
+    for param, schema in spec.parameters.properties.items():
+        if param in spec.parameters.required:
+            continue
+        values = tuple(gold_literals.get((name, param), ()))
+        if param == "limit" and schema.type == "integer":
+            values += tuple(v for v in LIMITS if v not in values)
+        if values:
+            found[param] = values
+    return found
+
+
+@cache
+def _build_graph(domain: str, catalog: str) -> DataflowGraph:
+    specs = load_specs(domain)
+    if not specs:
+        raise GqlbenchError(f"domain {domain!r} has no endpoints in the catalog; see `gqlbench domains`")
+    schema = domain_schema(domain)
+    rules = infer_rules(schema, specs, load_fixture(domain).get("endpoints"))
+    query = schema.query_type.fields if schema is not None and schema.query_type else {}
+    gold_edges, gold_literals = _gold_edges_and_literals(domain, specs)
+    endpoints: dict[str, Endpoint] = {}
+    produced: dict[str, list[tuple[Path, str]]] = {}
+    for name, spec in specs.items():
+        rule = rules[name]
+        required = list(spec.parameters.required)
+        segments = endpoint_path(name, query.get(name), list(spec.parameters.properties))
+        text = rule.text_param if rule.action == "search" and rule.text_param in required else None
+        text = text or next((p for p in required if p in TEXT_PARAMS), None)
+        literals = {p: tuple(gold_literals.get((name, p), ())) for p in required}
+        endpoints[name] = Endpoint(name, _first_sentence(spec.description) or name, tuple(required),
+                                   _param_kinds(required, rule, segments), text, rule.kind, literals, _optional(name, spec, gold_literals))
+        root = _unwrap(query[name].type) if name in query else None
+        if isinstance(root, GraphQLList):
+            root = _unwrap(root.of_type)
+        if isinstance(root, GraphQLObjectType):
+            prefix: Path = (0,) if isinstance(_unwrap(query[name].type), GraphQLList) else ()
+            produced[name] = [(prefix + p, k) for p, k in _id_fields(root, singular(rule.kind) if rule.kind else None)]
+    edges = {(e.producer, e.path, e.consumer, e.param): e for e in gold_edges if e.producer in endpoints and e.consumer in endpoints}
+    for producer, fields in produced.items():
+        for path, kind in fields:
+            for consumer, endpoint in endpoints.items():
+                for param, param_kind in endpoint.param_kinds.items():
+                    if param_kind == kind:
+                        edges.setdefault((producer, path, consumer, param), Edge(producer, path, consumer, param, "schema"))
+    return DataflowGraph(domain, endpoints, tuple(sorted(edges.values(), key=lambda e: (e.producer, e.consumer, e.param, str(e.path)))))

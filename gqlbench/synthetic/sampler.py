@@ -1,0 +1,232 @@
+"""Seeded walks of a domain's dataflow graph, each step run on the domain's mock world.
+
+A draft grows one call at a time: the program so far runs in the sandbox
+(``observe_last``), and only an edge whose path holds a value in the response
+the world actually gave may feed the next call; a call the world refuses is
+rejected and another edge tried. So every edge of a finished draft carries a
+value the world produced, and the only literals are the start call's (a name
+from the world fixture or a value human gold passes) and a later call's
+non-id required parameters (values human gold passes).
+
+Shapes: ``single`` (one call), ``chain`` (start -> lookup -> sub-resource,
+2-4 calls, each fed by the one before) and ``fan_out`` (one response feeding
+two calls). Everything random comes from the ``random.Random`` passed in.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gqlbench.mocks.sandbox import Job, SandboxPool
+from gqlbench.synthetic.graph import DataflowGraph, Edge, Path, render_path
+from gqlbench.synthetic.literals import names_for
+
+__all__ = ["OPTIONAL_RATE", "SHAPES", "Ref", "Call", "Draft", "Dropped", "Sampler", "resolve"]
+
+SHAPES = ("single", "chain", "fan_out")
+VARIABLE = "response_obj"
+_TRIES_PER_STEP = 3
+OPTIONAL_RATE = 0.15
+"""How often a call also passes one optional literal (a ``limit``, a value human gold passes)."""
+
+
+@dataclass(frozen=True)
+class Ref:
+    """An argument read from the response of call ``step`` at ``path``."""
+
+    step: int
+    path: Path
+
+
+Literal = str | int
+Argument = Literal | Ref
+
+
+@dataclass(frozen=True)
+class Call:
+    function: str
+    args: tuple[tuple[str, Argument], ...]
+
+    def literals(self) -> list[tuple[str, Literal]]:
+        return [(p, v) for p, v in self.args if not isinstance(v, Ref)]
+
+    def refs(self) -> list[tuple[str, Ref]]:
+        return [(p, v) for p, v in self.args if isinstance(v, Ref)]
+
+
+def _variable(step: int) -> str:
+    return VARIABLE if step == 0 else f"{VARIABLE}{step}"
+
+
+def _render_arg(value: Argument) -> str:
+    if isinstance(value, Ref):
+        return _variable(value.step) + render_path(value.path)
+    return json.dumps(value, ensure_ascii=False)
+
+
+@dataclass
+class Draft:
+    """A program being sampled: its calls and the responses the world gave them."""
+
+    shape: str
+    calls: list[Call] = field(default_factory=list)
+    responses: list[Any] = field(default_factory=list)
+
+    def code(self, assign_last: bool = False) -> str:
+        """The program as the human gold writes it: ``response_obj``, ``response_obj1``... (the last call unassigned)."""
+        lines = []
+        for step, call in enumerate(self.calls):
+            text = f"{call.function}({', '.join(f'{p}={_render_arg(v)}' for p, v in call.args)})"
+            last = step == len(self.calls) - 1
+            lines.append(text if last and not assign_last else f"{_variable(step)} = {text}")
+        return "\n".join(lines)
+
+    def literals(self) -> list[Literal]:
+        return [v for call in self.calls for _, v in call.literals()]
+
+    def edges(self) -> int:
+        return sum(len(call.refs()) for call in self.calls)
+
+    def depth(self) -> int:
+        """Calls on the longest dataflow path."""
+        depth: list[int] = []
+        for call in self.calls:
+            depth.append(1 + max((depth[ref.step] for _, ref in call.refs()), default=0))
+        return max(depth, default=0)
+
+
+class Dropped(Exception):
+    """A draft that cannot be finished; ``reason`` is what the counts are keyed by."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def resolve(value: Any, path: Path) -> Any:
+    """The value at ``path`` inside a JSON response, or None when it is not there."""
+    for part in path:
+        if isinstance(part, int):
+            if not isinstance(value, list) or len(value) <= part:
+                return None
+        elif not isinstance(value, dict):
+            return None
+        value = value[part] if isinstance(part, int) or part in value else None
+    return value
+
+
+def _is_key(value: Any) -> bool:
+    return isinstance(value, str | int) and not isinstance(value, bool) and value != ""
+
+
+class Sampler:
+    """Draws drafts of one domain; ``rejected`` counts the steps the world refused, by error kind."""
+
+    def __init__(self, graph: DataflowGraph, pool: SandboxPool, rng: random.Random, world_seed: int = 0) -> None:
+        self.graph = graph
+        self.pool = pool
+        self.rng = rng
+        self.world_seed = world_seed
+        self.rejected: Counter[str] = Counter()
+        self.runs = 0
+
+    def draw(self, shape: str) -> Draft:
+        """A draft of ``shape``; raises :class:`Dropped` when the walk cannot finish."""
+        draft = Draft(shape)
+        if shape == "single":
+            self._start(draft, self.graph.starts())
+        elif shape == "chain":
+            self._start(draft, [s for s in self.graph.starts() if self.graph.edges_from(s)])
+            for _ in range(self.rng.randint(2, 4) - 1):
+                if not self._extend(draft, len(draft.calls) - 1):
+                    break
+            if len(draft.calls) < 2:
+                raise Dropped("no_edge_from_start")
+        elif shape == "fan_out":
+            self._start(draft, [s for s in self.graph.starts() if len({e.consumer for e in self.graph.edges_from(s)}) >= 2])
+            if not (self._extend(draft, 0) and self._extend(draft, 0)):
+                raise Dropped("no_second_branch")
+        else:
+            raise ValueError(f"unknown shape {shape!r}; shapes are {', '.join(SHAPES)}")
+        return draft
+
+    def _run(self, draft: Draft) -> tuple[str | None, Any]:
+        """Run the draft; (error kind or None, the last call's response as JSON)."""
+        self.runs += 1
+        request = " ".join(str(v) for v in draft.literals())
+        trace = self.pool.run(Job(code=draft.code(assign_last=True), domain=self.graph.domain, seed=self.world_seed,
+                                  observe_last=True, request=request))
+        if trace.error is not None:
+            return trace.error.kind, None
+        try:
+            return None, json.loads(trace.result) if isinstance(trace.result, str) else None
+        except json.JSONDecodeError:
+            return "response_cut", None
+
+    def _literal(self, function: str, param: str, kind_hint: str | None) -> Literal:
+        endpoint = self.graph.endpoints[function]
+        if param == endpoint.text_param:
+            names: tuple[Literal, ...] = names_for(self.graph.domain, kind_hint or endpoint.kind)
+            names = names or endpoint.literals.get(param, ()) or names_for(self.graph.domain, None)
+            if not names:
+                raise Dropped("no_literal_values")
+            return self.rng.choice(sorted(names, key=str))
+        return self.rng.choice(endpoint.literals[param])
+
+    def _optional(self, function: str) -> tuple[tuple[str, Argument], ...]:
+        """Rarely, one optional parameter with a value to state (nothing, most of the time)."""
+        optional = self.graph.endpoints[function].optional
+        if not optional or self.rng.random() >= OPTIONAL_RATE:
+            return ()
+        param = self.rng.choice(sorted(optional))
+        return ((param, self.rng.choice(optional[param])),)
+
+    def _start(self, draft: Draft, starts: Sequence[str]) -> None:
+        if not starts:
+            raise Dropped(f"no_start_for_{draft.shape}")
+        function = self.rng.choice(sorted(starts))
+        endpoint = self.graph.endpoints[function]
+        args: dict[str, Argument] = {p: self._literal(function, p, None) for p in endpoint.literal_params if p != endpoint.text_param}
+        if endpoint.text_param:
+            hint = next((str(v) for v in args.values() if isinstance(v, str) and names_for(self.graph.domain, v)), None)
+            args[endpoint.text_param] = self._literal(function, endpoint.text_param, hint)
+        ordered = tuple((p, args[p]) for p in endpoint.required) + self._optional(function)
+        draft.calls.append(Call(function, ordered))
+        error, response = self._run(draft)
+        if error is not None:
+            raise Dropped(f"start_failed:{error}")
+        draft.responses.append(response)
+
+    def _candidates(self, draft: Draft, step: int) -> list[Edge]:
+        used = {(c.function, a) for c in draft.calls for a in c.args}
+        return [e for e in self.graph.edges_from(draft.calls[step].function)
+                if _is_key(resolve(draft.responses[step], e.path)) and (e.consumer, (e.param, Ref(step, e.path))) not in used]
+
+    def _extend(self, draft: Draft, step: int) -> bool:
+        """Add a call fed by call ``step``'s response; False when no edge the world accepts is left."""
+        candidates = self._candidates(draft, step)
+        called = {c.function for c in draft.calls}
+        candidates = [e for e in candidates if e.consumer not in called]  # no call twice: a walk, not a loop
+        for _ in range(_TRIES_PER_STEP):
+            if not candidates:
+                return False
+            weights = [(4.0 if e.source == "gold" else 1.0) / sum(isinstance(p, str) for p in e.path) for e in candidates]
+            edge = self.rng.choices(candidates, weights=weights)[0]
+            candidates.remove(edge)
+            endpoint = self.graph.endpoints[edge.consumer]
+            args = {p: self._literal(edge.consumer, p, None) for p in endpoint.literal_params}
+            fed = tuple((p, Ref(step, edge.path) if p == edge.param else args[p]) for p in endpoint.required)
+            call = Call(edge.consumer, fed + self._optional(edge.consumer))
+            draft.calls.append(call)
+            error, response = self._run(draft)
+            if error is None:
+                draft.responses.append(response)
+                return True
+            draft.calls.pop()
+            self.rejected[error] += 1
+        return False

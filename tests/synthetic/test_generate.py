@@ -1,0 +1,116 @@
+"""Generated samples are verified: gold runs, literals are stated, seeds repeat, nothing copies a human sample."""
+
+from __future__ import annotations
+
+import ast
+import collections
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gqlbench.metrics import analyze
+from gqlbench.mocks.sandbox import Job, SandboxPool
+from gqlbench.schemas.domain_import import import_openapi_domain
+from gqlbench.specs import load_specs
+from gqlbench.synthetic import Generation, generate_samples
+from gqlbench.synthetic.generate import missing_literals
+from gqlbench.synthetic.human import human_utterances, normalize
+from gqlbench.synthetic.sampler import SHAPES
+
+FLEET = Path(__file__).parents[1] / "data" / "worlds" / "fleet.yaml"
+BUNDLED = ("spotify", "tmdb", "library")
+N = 12
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[SandboxPool]:
+    with SandboxPool(workers=1, max_result_chars=2_000_000) as shared:
+        yield shared
+
+
+@pytest.fixture(scope="module")
+def generated(pool: SandboxPool) -> dict[str, Generation]:
+    return {domain: generate_samples(domain, N, seed=3, pool=pool) for domain in BUNDLED}
+
+
+@pytest.fixture()
+def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    import_openapi_domain(FLEET, "fleet", tmp_path)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    return "fleet"
+
+
+def _call_literals(code: str) -> list[str | int]:
+    """Every string or number passed as an argument (list indices are positions, not literals)."""
+    return [kw.value.value for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Call) for kw in node.keywords
+            if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str | int) and not isinstance(kw.value.value, bool)]
+
+
+def _assert_gold_runs(rows: list[dict], pool: SandboxPool) -> None:
+    traces = pool.run_many([Job(code=r["output"], domain=r["domain"], seed=r["synthetic"]["world_seed"], request=r["utterance"])
+                            for r in rows])
+    for row, trace in zip(rows, traces, strict=True):
+        assert trace.error is None, (row["output"], trace.error)
+        assert not [c.error for c in trace.calls if c.error], row["output"]
+        assert len(trace.calls) == row["synthetic"]["calls"], row["output"]
+
+
+@pytest.mark.parametrize("domain", BUNDLED)
+def test_every_gold_program_runs_to_the_end_on_the_world(domain: str, generated: dict[str, Generation], pool: SandboxPool) -> None:
+    rows = generated[domain].rows
+    assert len(rows) == N
+    _assert_gold_runs(rows, pool)
+
+
+@pytest.mark.parametrize("domain", BUNDLED)
+def test_every_literal_the_gold_passes_is_stated_in_the_utterance(domain: str, generated: dict[str, Generation]) -> None:
+    rows = generated[domain].rows
+    assert any(_call_literals(r["output"]) for r in rows)  # the check has something to check
+    for row in rows:
+        assert not missing_literals(_call_literals(row["output"]), row["utterance"]), row
+
+
+def test_a_literal_left_out_of_the_utterance_is_found() -> None:
+    assert missing_literals(["Dune", 5], 'Search for "Dune", at most 5') == []
+    assert missing_literals(["Dune", 5], 'Search for "Dune"') == [5]
+
+
+@pytest.mark.parametrize("domain", BUNDLED)
+def test_no_utterance_copies_a_human_one_or_repeats(domain: str, generated: dict[str, Generation]) -> None:
+    texts = [normalize(r["utterance"]) for r in generated[domain].rows]
+    assert not set(texts) & human_utterances()
+    assert len(set(texts)) == len(texts)
+    assert len({r["output"] for r in generated[domain].rows}) == len(texts)
+
+
+@pytest.mark.parametrize("domain", BUNDLED)
+def test_every_shape_appears_and_the_labels_match_the_program(domain: str, generated: dict[str, Generation]) -> None:
+    rows = generated[domain].rows
+    assert set(collections.Counter(r["synthetic"]["shape"] for r in rows)) == set(SHAPES)
+    functions = load_specs(domain)
+    for row in rows:
+        labels = row["synthetic"]
+        analysis = analyze(row["output"], functions, limits=None)
+        assert labels["calls"] == len(analysis.calls)
+        assert labels["edges"] == len(analysis.edges)
+        assert labels["seed"] == 3
+        expected = {"single": (1, 1), "fan_out": (3, 2)}.get(labels["shape"])
+        if expected is not None:
+            assert (labels["calls"], labels["depth"]) == expected, row
+        else:
+            assert 2 <= labels["calls"] == labels["depth"] <= 4, row
+
+
+def test_the_same_seed_writes_the_same_samples_and_another_seed_others(pool: SandboxPool) -> None:
+    first = generate_samples("tmdb", 6, seed=11, pool=pool).rows
+    assert generate_samples("tmdb", 6, seed=11, pool=pool).rows == first
+    assert generate_samples("tmdb", 6, seed=12, pool=pool).rows != first
+
+
+def test_an_imported_domain_gets_verified_samples(fleet: str) -> None:
+    with SandboxPool(workers=1, max_result_chars=2_000_000) as own:  # the workers must see this catalog
+        result = generate_samples(fleet, 9, seed=1, pool=own)
+        assert len(result.rows) == 9
+        assert {r["synthetic"]["shape"] for r in result.rows} == set(SHAPES)
+        _assert_gold_runs(result.rows, own)
