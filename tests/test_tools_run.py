@@ -177,3 +177,17 @@ def test_a_server_without_tool_calling_gets_a_one_line_error_naming_the_flags(se
     as_text = server(script=lambda n, body: reply('<tool_call>{"name": "GET_me", "arguments": {}}</tool_call>'))
     with pytest.raises(GqlbenchError, match="instead of returning tool_calls"):
         run(_settings(as_text.url, ids=("test/3",)), RunOptions(runs_root=tmp_path / "b", quiet=True))
+
+
+@pytest.mark.parametrize("backend", ["vllm", "hf"])
+def test_the_in_process_backends_are_refused_before_any_model_loads(backend: str) -> None:
+    with pytest.raises(GqlbenchError, match="--backend openai") as info:
+        RunSettings(model="m", backend=backend, prompt="tools")
+    assert "\n" not in str(info.value)
+
+
+def test_a_backend_without_tool_calling_is_a_one_line_error(tmp_path: Path) -> None:
+    stub = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+    with pytest.raises(GqlbenchError, match="--prompt tools needs a backend with native tool calling; the stub backend") as info:
+        run(RunSettings(model="m", backend=stub, prompt="tools", ids=("test/3",)), RunOptions(runs_root=tmp_path, quiet=True))
+    assert "\n" not in str(info.value)
