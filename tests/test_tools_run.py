@@ -191,3 +191,14 @@ def test_a_backend_without_tool_calling_is_a_one_line_error(tmp_path: Path) -> N
     with pytest.raises(GqlbenchError, match="--prompt tools needs a backend with native tool calling; the stub backend") as info:
         run(RunSettings(model="m", backend=stub, prompt="tools", ids=("test/3",)), RunOptions(runs_root=tmp_path, quiet=True))
     assert "\n" not in str(info.value)
+
+
+def test_obfuscated_names_are_the_tool_names_and_the_program_is_scored_in_the_real_ones(server: Any, tmp_path: Path) -> None:
+    ids = ("test/3", "test/4")
+    srv = server("gold")  # it follows gold in the names the tools show (by the order of the sample's functions)
+    run_dir = run(_settings(srv.url, ids=ids, obfuscate="names"), RunOptions(runs_root=tmp_path, quiet=True)).run_dir
+    shown = {t["function"]["name"] for body in srv.bodies for t in body["tools"]}
+    assert not shown & {f.name for i in ids for f in SAMPLES[i].function_specs}
+    for sid, line in _lines(run_dir).items():
+        assert line["scores"]["arg_match_full"] == 1 and line["scores"]["exec_success"] == 1
+        assert [c.split("(")[0].split(" = ")[-1] for c in line["code"].splitlines()] == [f for _, f, _ in gold_steps(SAMPLES[sid])]

@@ -143,7 +143,11 @@ class ToolServer:
         values = {var: value for (var, _, _), value in zip(steps, _responses(messages), strict=False) if var}
         known = {var for var, _, _ in steps[:made] if var}
         calls: list[tuple[str, dict[str, Any]]] = []
+        shown = [t["function"]["name"] for t in body.get("tools") or []]
+        real = [f.name for f in self.samples[self.request(body)].function_specs]
+        rename = dict(zip(real, shown, strict=False)) if shown and not set(real) & set(shown) else {}  # --obfuscate names
         for _, function, arguments in steps[made:]:
+            function = rename.get(function, function)
             needs = {name for node in arguments.values() for name in _reads(node)} & {v for v, _, _ in steps if v}
             if calls and (self.mode != "parallel" or needs - known):
                 break
