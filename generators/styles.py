@@ -213,10 +213,11 @@ class ReactStyle:
 class _ToolsRun:
     runner: CallRunner
     max_steps: int
+    abstain: bool = False
     assistant_prefix: str = ""
 
     def messages(self, sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL) -> list[Message]:
-        return tools_messages(sample)  # the tools carry the signatures; no examples (they would need tool transcripts)
+        return tools_messages(sample, self.abstain)  # the tools carry the signatures; no examples (they would need tool transcripts)
 
     def generate(self, work: Sequence[tuple[Sample, Prompt]], backend: Backend, config: GenerationConfig) -> Iterator[Completion]:
         return run_tools(work, backend, config, self.runner, self.max_steps)
@@ -241,7 +242,7 @@ class ToolsStyle:
     def start(self, options: StyleOptions) -> StyleRun:
         if not isinstance(options.observer, CallRunner):
             raise GqlbenchError("the tools prompt style runs each call on the mock world: it needs the mock observer (--observe mock)")
-        return _ToolsRun(options.observer, options.max_steps)
+        return _ToolsRun(options.observer, options.max_steps, options.abstain)
 
 
 STYLES.register("cot", CotStyle())

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import json
 import keyword
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import Backend, GenerationConfig
+from gqlbench.generators.prompts import abstain_rule
 from gqlbench.generators.react import _response_types
 from gqlbench.generators.tool_program import Earlier, argument_text, bounded_json, call_line, literal, variable_name
 from gqlbench.records import Completion, FunctionSpec, Message, Prompt, ReactStep, Sample
@@ -45,6 +47,7 @@ __all__ = [
 
 MAX_TOOL_RESULT_CHARS = 4000
 MAX_SUMMARY_CHARS = 600
+_DECLINE = re.compile(r"raise\s+NotSupported\([^\n]*\)")
 _JSON_TYPES = {"string", "integer", "number", "boolean", "array", "object"}
 
 
@@ -140,18 +143,19 @@ def tool_specs(sample: Sample) -> list[dict[str, Any]]:
     return tools
 
 
-def tools_instructions() -> str:
-    """The system message of a tools run."""
+def tools_instructions(abstain: bool = False) -> str:
+    """The system message of a tools run; ``abstain`` (relevance runs) adds how to decline, as the other styles say it."""
+    rule = f"\n{abstain_rule('as your final answer, with no tool call')}" if abstain else ""
     return (
         "You fulfil a user's request by calling the given tools (REST API endpoints), in the order the request needs. "
         "Each tool result is the endpoint's JSON response; pass values from earlier results as arguments of later calls. "
-        "When every needed call has been made, answer with a short final message and no tool call."
+        f"When every needed call has been made, answer with a short final message and no tool call.{rule}"
     )
 
 
-def tools_messages(sample: Sample) -> list[Message]:
+def tools_messages(sample: Sample, abstain: bool = False) -> list[Message]:
     """The chat of a tools run: the instructions and the request (the tools carry the signatures)."""
-    return [Message(role="system", content=tools_instructions()), Message(role="user", content=sample.utterance)]
+    return [Message(role="system", content=tools_instructions(abstain)), Message(role="user", content=sample.utterance)]
 
 
 @dataclass
@@ -295,8 +299,9 @@ def run_tools(
                 continue
             if not reply.tool_calls:
                 state.final = reply.content
-                state.steps.append(ReactStep(thought=reply.content, action=None, finished=True, raw=reply.content,
-                                             tokens_in=reply.tokens_in, tokens_out=reply.tokens_out))
+                decline = _DECLINE.search(reply.content)  # the abstention marker, kept in the program as ReAct keeps it
+                state.steps.append(ReactStep(thought=reply.content, action=decline.group(0) if decline else None, finished=True,
+                                             raw=reply.content, tokens_in=reply.tokens_in, tokens_out=reply.tokens_out))
                 del active[reply.sample_id]
                 yield state.completion("final" if state.steps[:-1] else "no_calls")
                 continue

@@ -202,3 +202,19 @@ def test_obfuscated_names_are_the_tool_names_and_the_program_is_scored_in_the_re
     for sid, line in _lines(run_dir).items():
         assert line["scores"]["arg_match_full"] == 1 and line["scores"]["exec_success"] == 1
         assert [c.split("(")[0].split(" = ")[-1] for c in line["code"].splitlines()] == [f for _, f, _ in gold_steps(SAMPLES[sid])]
+
+
+def test_a_relevance_run_asks_for_the_marker_and_a_declining_answer_is_an_explicit_abstention(server: Any, tmp_path: Path) -> None:
+    def script(n: int, body: dict[str, Any]) -> dict[str, Any] | None:
+        tools = {t["function"]["name"] for t in body["tools"]}
+        missing = [f for _, f, _ in gold_steps(srv.samples[ToolServer.request(body)]) if f not in tools]
+        return reply(f'I cannot. raise NotSupported("no tool for {missing[0]}")') if missing else None
+
+    srv = server(script=script)
+    run_dir = run(_settings(srv.url, ids=("test/3", "test/4"), relevance=True, execute=False),
+                  RunOptions(runs_root=tmp_path, quiet=True)).run_dir
+    assert all("NotSupported" in body["messages"][0]["content"] for body in srv.bodies)
+    relevance = json.loads((run_dir / "results.json").read_text())["relevance"]
+    assert relevance["n_impossible"] == 2 and relevance["explicit_abstention"] == 1.0 and relevance["false_abstention_rate"] == 0.0
+    declined = [line for line in _lines(run_dir).values() if line["id"].startswith("test-impossible/")]
+    assert all(line["code"].startswith("raise NotSupported(") for line in declined)
