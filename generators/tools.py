@@ -48,6 +48,7 @@ __all__ = [
 MAX_TOOL_RESULT_CHARS = 4000
 MAX_SUMMARY_CHARS = 600
 _DECLINE = re.compile(r"raise\s+NotSupported\([^\n]*\)")
+_CONTEXT = re.compile(r"^BadRequestError.*(context length|context window|maximum context|max_model_len|too long)", re.I)
 _JSON_TYPES = {"string", "integer", "number", "boolean", "array", "object"}
 
 
@@ -271,8 +272,10 @@ def run_tools(
     """Advance every sample one model turn per batched call; yield each as it finishes.
 
     ``finish_reason``: ``final`` (an answer without tool calls after some),
-    ``no_calls`` (the first answer called no tool), ``max_steps``, or
-    ``error`` (the request failed: recorded, retried by a resume, never scored).
+    ``no_calls`` (the first answer called no tool), ``max_steps``,
+    ``context`` (the server refused a later turn as longer than its context:
+    the calls made so far are scored), or ``error`` (the request failed:
+    recorded, retried by a resume, never scored).
     """
     if not isinstance(backend, ToolBackend):
         raise GqlbenchError(f"--prompt tools needs a backend with native tool calling; the {backend.name} backend has none "
@@ -295,7 +298,10 @@ def run_tools(
             state.latency_s += reply.latency_s
             if reply.error:
                 del active[reply.sample_id]
-                yield state.completion("error", reply.error)
+                if state.steps and _CONTEXT.search(reply.error):  # the trajectory outgrew the context: score what it did
+                    yield state.completion("context")
+                else:
+                    yield state.completion("error", reply.error)
                 continue
             if not reply.tool_calls:
                 state.final = reply.content

@@ -218,3 +218,15 @@ def test_a_relevance_run_asks_for_the_marker_and_a_declining_answer_is_an_explic
     assert relevance["n_impossible"] == 2 and relevance["explicit_abstention"] == 1.0 and relevance["false_abstention_rate"] == 0.0
     declined = [line for line in _lines(run_dir).values() if line["id"].startswith("test-impossible/")]
     assert all(line["code"].startswith("raise NotSupported(") for line in declined)
+
+
+def test_a_trajectory_that_outgrows_the_context_is_scored_as_far_as_it_got(server: Any, tmp_path: Path) -> None:
+    too_long = {"error": {"message": "This model's maximum context length is 8192 tokens", "type": "error", "code": 400}}
+
+    def script(n: int, body: dict[str, Any]) -> Any:
+        return (400, too_long) if sum(m["role"] == "tool" for m in body["messages"]) >= 2 else None
+
+    srv = server(script=script)
+    out = tmp_path / "run"
+    line = _lines(run(_settings(srv.url, ids=("test/3",), execute=False), RunOptions(out=out, quiet=True)).run_dir)["test/3"]
+    assert line["finish_reason"] == "context" and len(line["code"].splitlines()) == 2 and not (out / "errors.jsonl").exists()

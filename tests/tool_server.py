@@ -12,7 +12,7 @@ tool call. Modes:
 - ``constant``: like ``gold``, but an argument gold reads from an earlier response is the constant ``"CONST"``.
 
 ``script`` (optional) answers a request itself: ``script(n, body)`` returns a
-reply body, or None to follow gold. ``fail`` is a set of requests (utterances)
+reply body, ``(status, body)``, or None to follow gold. ``fail`` is a set of requests (utterances)
 answered with HTTP 400 and ``fail_message``, to leave samples unfinished for a resume.
 """
 
@@ -92,7 +92,7 @@ def _responses(messages: list[dict[str, Any]]) -> list[Any]:
 
 
 class ToolServer:
-    def __init__(self, mode: str = "gold", script: Callable[[int, dict[str, Any]], dict[str, Any] | None] | None = None,
+    def __init__(self, mode: str = "gold", script: Callable[[int, dict[str, Any]], Any] | None = None,
                  fail: set[str] | None = None, split: str = "test", fail_message: str = "scripted failure") -> None:
         self.mode, self.script, self.fail, self.fail_message = mode, script, fail or set(), fail_message
         self.samples = {s.utterance: s for s in reversed(load_split(split))}
@@ -125,6 +125,9 @@ class ToolServer:
                     self._send(400, {"error": {"message": server.fail_message, "type": "error", "code": 400}})
                     return
                 answer = server.script(n, body) if server.script else None
+                if isinstance(answer, tuple):  # (status, body)
+                    self._send(*answer)
+                    return
                 self._send(200, answer if answer is not None else server.follow(body))
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
