@@ -39,6 +39,7 @@ class Earlier:
     variable: str
     value: Any
     arguments: tuple[Any, ...] = ()  # the values the call was given (a response that echoes one is not its origin)
+    turn: int = 0  # the model turn that made the call (calls of one turn cannot read each other's responses)
 
 
 def variable_name(index: int) -> str:

@@ -170,6 +170,7 @@ class _State:
     provenance: list[dict[str, Any]] = field(default_factory=list)
     refused: list[dict[str, Any]] = field(default_factory=list)
     final: str = ""
+    turn: int = 0  # model turns answered so far
     tokens_in: int = 0
     tokens_out: int = 0
     latency_s: float = 0.0
@@ -209,7 +210,8 @@ def _prepare(state: _State, call: ToolCall) -> _Prepared:
     texts: list[tuple[str, str]] = []
     record: list[dict[str, Any]] = []
     for name, value in arguments.items():
-        text, candidates = argument_text(value, state.earlier, state.sample.utterance)
+        seen = [e for e in state.earlier if e.turn < state.turn]  # a parallel call was made before its turn's results came
+        text, candidates = argument_text(value, seen, state.sample.utterance)
         texts.append((name, text))
         entry: dict[str, Any] = {"argument": name, "value": value, "source": "literal" if text == literal(value) else text}
         if len(candidates) > 1:
@@ -235,7 +237,7 @@ def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max
     while True:
         batch = [(state, reply) for state, reply in turns if prepared_at < len(reply.tool_calls)]
         if not batch:
-            return
+            break
         ready = [(state, reply, _prepare(state, reply.tool_calls[prepared_at])) for state, reply in batch]
         runnable = [(state, p.line) for state, _, p in ready if p.line is not None and p.error is None]
         outcomes = iter(runner.run_calls([(state.sample, list(state.lines), line) for state, line in runnable]))
@@ -245,7 +247,7 @@ def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max
             if p.line is not None:  # in the program, as the model called it, whatever the world answered
                 if outcome.error is None:
                     given = tuple(a["value"] for a in p.arguments)
-                    state.earlier.append(Earlier(variable_name(len(state.lines)), outcome.value, given))
+                    state.earlier.append(Earlier(variable_name(len(state.lines)), outcome.value, given, state.turn))
                 state.lines.append(p.line)
                 state.provenance += [{"call": len(state.lines), "function": p.call.name, **a} for a in p.arguments]
             result = bounded_json(outcome.value, max_chars) if outcome.error is None else outcome.error
@@ -259,6 +261,8 @@ def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max
                                          observation=result))
             state.messages.append({"role": "tool", "tool_call_id": p.call.id, "content": result})
         prepared_at += 1
+    for state, _ in turns:
+        state.turn += 1
 
 
 def run_tools(

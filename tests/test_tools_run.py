@@ -230,3 +230,19 @@ def test_a_trajectory_that_outgrows_the_context_is_scored_as_far_as_it_got(serve
     out = tmp_path / "run"
     line = _lines(run(_settings(srv.url, ids=("test/3",), execute=False), RunOptions(out=out, quiet=True)).run_dir)["test/3"]
     assert line["finish_reason"] == "context" and len(line["code"].splitlines()) == 2 and not (out / "errors.jsonl").exists()
+
+
+def test_calls_of_one_turn_never_read_each_other_s_responses(server: Any, tmp_path: Path) -> None:
+    def script(n: int, body: dict[str, Any]) -> Any:
+        results = [json.loads(m["content"]) for m in body["messages"] if m["role"] == "tool"]
+        if not results:
+            return reply("", [("GET_me_player_currently_playing", {})])
+        if len(results) == 1:  # two calls at once: the second passes an id the first call of this turn also returns
+            track = results[0]["item"]["id"]
+            return reply("", [("GET_me_player_currently_playing", {}), ("GET_tracks__id_", {"id": track})], start=1)
+        return reply("Done.")
+
+    srv = server(script=script)
+    line = _lines(run(_settings(srv.url, ids=("test/3",), execute=False), RunOptions(runs_root=tmp_path, quiet=True)).run_dir)["test/3"]
+    assert line["code"].splitlines()[2] == "response_obj2 = GET_tracks__id_(id=response_obj.item.id)"
+    assert "candidates" not in line["explanation"]["tool_arguments"][0]
