@@ -38,6 +38,7 @@ import dataclasses
 import math
 import os
 import random
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -50,6 +51,7 @@ import openai
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.models import encode_prompt, render_chat, text_sha256
+from gqlbench.generators.tools import ToolCall, ToolReply, ToolRequest
 from gqlbench.provenance import package_versions, redact_url, redact_urls
 from gqlbench.records import Completion, Message
 
@@ -228,6 +230,38 @@ class OpenAIBackend:
             kwargs["stop"] = list(config.stop)
         if request.assistant_prefix and self.options["continue_final_message"]:
             kwargs["extra_body"] = {"continue_final_message": True, "add_generation_prompt": False}
+        sent = self._send(kwargs, request.sample_id)
+        if isinstance(sent, Completion):
+            return [sent]
+        response, latency = sent
+        try:
+            choices, tokens_in, out = _read_response(response)
+        except _BadResponse as exc:  # the server's fault, for this request only
+            return [Completion(sample_id=request.sample_id, error=f"bad response: {exc}")]
+        if n > 1 and len(choices) < n:
+            return [Completion(sample_id=request.sample_id, error=f"BadRequestError: {len(choices)} choices for n={n}")]
+        return [
+            Completion(
+                sample_id=request.sample_id,
+                text=text,
+                tokens_in=tokens_in,
+                tokens_out=out // n + (1 if i < out % n else 0),  # the usage of n choices, split evenly
+                latency_s=latency,
+                finish_reason=finish,
+                index=i,
+                stop=stop,
+            )
+            for i, (text, finish, stop) in enumerate(choices[:n])
+        ]
+
+    def _send(
+        self, kwargs: dict[str, Any], sample_id: str, refused: Callable[[Exception], str | None] | None = None
+    ) -> tuple[Any, float] | Completion:
+        """(response, latency) of one request, retried while its failure is transient; else a Completion with the error.
+
+        ``refused`` turns an error the whole run cannot get past (e.g. a server without tool calling) into a
+        one-line message; it is raised as a GqlbenchError.
+        """
         for attempt in range(self.max_retries + 1):
             started = time.perf_counter()
             try:
@@ -236,33 +270,62 @@ class OpenAIBackend:
                 if _fatal(exc):
                     raise GqlbenchError(f"{self.base_url}: {type(exc).__name__} for model {self.model!r}: "
                                         f"{_short(exc)}; check --base-url, --model and ${self.api_key_env}") from None
+                reason = refused(exc) if refused is not None else None
+                if reason:
+                    raise GqlbenchError(reason) from None
                 if not is_transient(exc) or attempt == self.max_retries:
                     tries = f" after {attempt + 1} attempts" if attempt else ""
-                    return [Completion(sample_id=request.sample_id, error=f"{type(exc).__name__}{tries}: {_short(exc)}")]
+                    return Completion(sample_id=sample_id, error=f"{type(exc).__name__}{tries}: {_short(exc)}")
                 self._sleep(self._backoff(attempt, exc))
                 continue
-            latency = time.perf_counter() - started
-            try:
-                choices, tokens_in, out = _read_response(response)
-            except _BadResponse as exc:  # the server's fault, for this request only
-                return [Completion(sample_id=request.sample_id, error=f"bad response: {exc}")]
-            if n > 1 and len(choices) < n:
-                return [Completion(sample_id=request.sample_id, error=f"BadRequestError: {len(choices)} choices for n={n}")]
-            completions = [
-                Completion(
-                    sample_id=request.sample_id,
-                    text=text,
-                    tokens_in=tokens_in,
-                    tokens_out=out // n + (1 if i < out % n else 0),  # the usage of n choices, split evenly
-                    latency_s=latency,
-                    finish_reason=finish,
-                    index=i,
-                    stop=stop,
-                )
-                for i, (text, finish, stop) in enumerate(choices[:n])
-            ]
-            return completions
+            return response, time.perf_counter() - started
         raise AssertionError("unreachable: the loop returns on its last attempt")
+
+    # -- native tool calling (--prompt tools) ----------------------------------------------------
+
+    def generate_tools(self, requests: Sequence[ToolRequest], config: GenerationConfig) -> Iterator[ToolReply]:
+        """One assistant turn per request, with ``tools`` and ``tool_choice: auto``, on the thread pool."""
+        if not requests:
+            return
+        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(requests))) as pool:
+            futures = [pool.submit(self._tool_turn, request, config) for request in requests]
+            try:
+                for future in as_completed(futures):
+                    yield future.result()
+            finally:
+                for future in futures:
+                    future.cancel()
+
+    def _tool_turn(self, request: ToolRequest, config: GenerationConfig) -> ToolReply:
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": list(request.messages),
+            "tools": list(request.tools),
+            "tool_choice": "auto",
+            "temperature": config.temperature,
+            "top_p": config.top_p,
+            "max_tokens": config.max_new_tokens,
+            "seed": config.seed,
+        }
+        sent = self._send(kwargs, request.sample_id, refused=self._no_tools)
+        if isinstance(sent, Completion):
+            return ToolReply(sample_id=request.sample_id, error=sent.error)
+        response, latency = sent
+        try:
+            content, calls, tokens_in, tokens_out = _read_tool_response(response)
+        except _BadResponse as exc:
+            return ToolReply(sample_id=request.sample_id, error=f"bad response: {exc}")
+        if not calls and _TOOL_TEXT.search(content):
+            raise GqlbenchError(f"{self.base_url}: model {self.model!r} wrote a tool call as text instead of returning tool_calls; "
+                                f"{_TOOL_HINT}")
+        return ToolReply(sample_id=request.sample_id, content=content, tool_calls=calls, tokens_in=tokens_in,
+                         tokens_out=tokens_out, latency_s=latency)
+
+    def _no_tools(self, exc: Exception) -> str | None:
+        """The one-line error for a server that refuses ``tools`` (None: another error)."""
+        if isinstance(exc, openai.BadRequestError) and "tool" in str(exc).lower():
+            return f"{self.base_url}: the server refused tool calling for model {self.model!r} ({_short(exc)}); {_TOOL_HINT}"
+        return None
 
     def _backoff(self, attempt: int, exc: BaseException) -> float:
         """Exponential with full jitter; a server's Retry-After wins when it asks for longer."""
@@ -358,6 +421,35 @@ def _read_response(response: Any) -> tuple[list[tuple[str, str | None, str | Non
     tokens_in = _count(getattr(usage, "prompt_tokens", None), "usage.prompt_tokens")
     tokens_out = _count(getattr(usage, "completion_tokens", None), "usage.completion_tokens")
     return [(text, finish, stop) for _, text, finish, stop in sorted(read, key=lambda c: c[0])], tokens_in, tokens_out
+
+
+_TOOL_TEXT = re.compile(r'<tool_call>|\[TOOL_CALLS\]|<\|python_tag\|>|^\s*\[?\s*\{\s*"(name|function)"\s*:', re.MULTILINE)
+_TOOL_HINT = ("--prompt tools needs a server that returns tool_calls: start vLLM with --enable-auto-tool-choice "
+              "--tool-call-parser <hermes|llama3_json|mistral|pythonic|granite> for the model's family "
+              "(see docs/prompt-styles-and-backends.md)")
+
+
+def _read_tool_response(response: Any) -> tuple[str, tuple[ToolCall, ...], int, int]:
+    """(text, tool calls, prompt tokens, completion tokens) of the first choice, each field checked."""
+    choices = getattr(response, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        raise _BadResponse(f"choices is {_shown(choices)}, not a non-empty list")
+    message = getattr(choices[0], "message", None)
+    content = _text(getattr(message, "content", None), "choices[0].message.content") or ""
+    raw_calls = getattr(message, "tool_calls", None) or []
+    if not isinstance(raw_calls, list):
+        raise _BadResponse(f"choices[0].message.tool_calls is {_shown(raw_calls)}, not a list")
+    calls = []
+    for i, call in enumerate(raw_calls):
+        function = getattr(call, "function", None)
+        name = _text(getattr(function, "name", None), f"tool_calls[{i}].function.name") or ""
+        arguments = _text(getattr(function, "arguments", None), f"tool_calls[{i}].function.arguments") or ""
+        call_id = _text(getattr(call, "id", None), f"tool_calls[{i}].id") or f"call_{i}"
+        calls.append(ToolCall(id=call_id, name=name, arguments=arguments))
+    usage = getattr(response, "usage", None)
+    tokens_in = _count(getattr(usage, "prompt_tokens", None), "usage.prompt_tokens")
+    tokens_out = _count(getattr(usage, "completion_tokens", None), "usage.completion_tokens")
+    return content, tuple(calls), tokens_in, tokens_out
 
 
 def _short(exc: BaseException) -> str:

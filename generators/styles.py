@@ -25,6 +25,7 @@ from gqlbench.generators.budget import FULL_DETAIL, Detail
 from gqlbench.generators.cot import cot_generate, cot_messages, cot_stop
 from gqlbench.generators.prompts import PAPER_VIEW, Shown
 from gqlbench.generators.react import DEFAULT_MAX_STEPS, THOUGHT, Observer, ReactPrompter, react_program, react_stop, run_react
+from gqlbench.generators.tools import CallRunner, run_tools, tools_messages
 from gqlbench.plugins import Registry
 from gqlbench.records import Completion, Message, Prompt, Sample
 
@@ -38,6 +39,7 @@ __all__ = [
     "get_style",
     "CotStyle",
     "ReactStyle",
+    "ToolsStyle",
 ]
 
 DEFAULT_STYLE = "cot"
@@ -166,6 +168,12 @@ class CotStyle:
         return _CotRun(abstain=options.abstain, shown=options.shown)
 
 
+def _steps_answer(completion: Completion) -> Answer:
+    """The program of a step loop (ReAct, tools): its actions, one per line; the style reads it itself."""
+    program = react_program(completion)
+    return Answer(program, program)
+
+
 @dataclass
 class _ReactRun:
     prompter: ReactPrompter
@@ -180,8 +188,7 @@ class _ReactRun:
         return run_react(work, backend, config, self.observer, self.max_steps)
 
     def answer(self, completion: Completion) -> Answer:
-        program = react_program(completion)
-        return Answer(program, program)
+        return _steps_answer(completion)
 
 
 @dataclass(frozen=True)
@@ -202,5 +209,42 @@ class ReactStyle:
         return _ReactRun(ReactPrompter(options.observer, options.abstain, options.shown), options.observer, options.max_steps)
 
 
+@dataclass
+class _ToolsRun:
+    runner: CallRunner
+    max_steps: int
+    abstain: bool = False
+    assistant_prefix: str = ""
+
+    def messages(self, sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL) -> list[Message]:
+        return tools_messages(sample, self.abstain)  # the tools carry the signatures; no examples (they would need tool transcripts)
+
+    def generate(self, work: Sequence[tuple[Sample, Prompt]], backend: Backend, config: GenerationConfig) -> Iterator[Completion]:
+        return run_tools(work, backend, config, self.runner, self.max_steps)
+
+    def answer(self, completion: Completion) -> Answer:
+        return _steps_answer(completion)
+
+
+@dataclass(frozen=True)
+class ToolsStyle:
+    """Native tool calling (FC mode): the model calls the endpoints as tools, each call answered by the mock world."""
+
+    name: str = "tools"
+    summary: str = "native tool calling (FC mode): each tool call runs on the mock world (--max-steps turns; openai backend)"
+    default_max_new_tokens: int = 512  # one turn's text and tool calls
+    uses_steps: bool = True
+    executes_calls: bool = True  # the run observes with the mock world whatever --observe says
+
+    def stop(self) -> tuple[str, ...]:
+        return ()
+
+    def start(self, options: StyleOptions) -> StyleRun:
+        if not isinstance(options.observer, CallRunner):
+            raise GqlbenchError("the tools prompt style runs each call on the mock world: it needs the mock observer (--observe mock)")
+        return _ToolsRun(options.observer, options.max_steps, options.abstain)
+
+
 STYLES.register("cot", CotStyle())
 STYLES.register("react", ReactStyle())
+STYLES.register("tools", ToolsStyle())

@@ -71,6 +71,8 @@ def _scored(sample: Sample, prompt: Prompt, completion: Completion, code: str, p
     from gqlbench.metrics import score_sample
 
     result = score_sample(sample, prediction, offered=shown.get("offered"))
+    if completion.explanation:  # what the style knows about the answer (tools: where each argument came from)
+        result = result.model_copy(update={"explanation": {**result.explanation, **completion.explanation}})
     extra: dict[str, Any] = {
         "prompt": prompt.model_dump(mode="json"),
         "raw_output": completion.text,

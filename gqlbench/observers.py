@@ -20,10 +20,12 @@ one call per line that is rare.)
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from gqlbench.generators.tools import CallOutcome
 from gqlbench.mocks.sandbox import Job, SandboxPool
 from gqlbench.records import Sample, Trace
 
@@ -61,6 +63,24 @@ class MockObserver:
 
     def observe_many(self, requests: Sequence[Request]) -> list[str]:
         """One observation per request, all run as one sandbox batch."""
+        return [self._describe(trace, lines) for trace, lines in self._run(requests)]
+
+    def run_calls(self, requests: Sequence[Request]) -> list[CallOutcome]:
+        """The value of each request's call (decoded JSON), or the world's error as an observation says it (``--prompt tools``)."""
+        outcomes = []
+        for trace, lines in self._run(requests):
+            if trace.error is not None:
+                outcomes.append(CallOutcome(error=self._describe(trace, lines)))
+                continue
+            try:
+                value = json.loads(trace.result) if trace.result is not None else None
+            except ValueError:  # cut by the sandbox's bound: the text as it is
+                value = trace.result
+            outcomes.append(CallOutcome(value=value))
+        return outcomes
+
+    def _run(self, requests: Sequence[Request]) -> list[tuple[Trace, int]]:
+        """Each request's trace and the number of replayed lines before its action, all run as one sandbox batch."""
         if not requests:
             return []
         replays = [self._replayed(sample, actions) for sample, actions, _ in requests]
@@ -70,11 +90,11 @@ class MockObserver:
             for (sample, _, action), replay in zip(requests, replays, strict=True)
         ]
         traces = self._sandbox().run_many(jobs)
-        observations = []
+        done = []
         for (sample, actions, action), replay, trace in zip(requests, replays, traces, strict=True):
             self._kept[_key(sample, [*actions, action])] = replay if trace.error else (*replay, action)
-            observations.append(self._describe(trace, replayed_lines=sum(a.count("\n") + 1 for a in replay)))
-        return observations
+            done.append((trace, sum(a.count("\n") + 1 for a in replay)))
+        return done
 
     def close(self) -> None:
         """Stop the pool this observer started (a pool given by ``pool`` belongs to its owner)."""

@@ -16,9 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gqlbench.errors import GqlbenchError
 from gqlbench.generators.present import Presented, Presenter
 from gqlbench.generators.react import Observer, SchemaObserver
 from gqlbench.generators.sdl_view import shown_type_name
+from gqlbench.generators.tools import CallOutcome, CallRunner
 from gqlbench.records import Sample
 
 __all__ = ["RealNamesObserver", "observer_for", "shown_record", "real_program"]
@@ -60,6 +62,15 @@ class RealNamesObserver:
         real = [m for _, m in mapped]
         answers = list(batch(real)) if batch is not None else [self.inner.observe(*r) for r in real]
         return [_shown_text(p, a) if p is not None else a for (p, _), a in zip(mapped, answers, strict=True)]
+
+    def run_calls(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[CallOutcome]:
+        """The inner observer's call outcomes (``--prompt tools``), its errors in the prompt's names."""
+        mapped = [self._real(r) for r in requests]
+        if not isinstance(self.inner, CallRunner):
+            raise GqlbenchError(f"the {self.name} observer does not run calls; --prompt tools needs the mock world")
+        outcomes = self.inner.run_calls([m for _, m in mapped])
+        return [CallOutcome(o.value, _shown_text(p, o.error)) if p is not None and o.error is not None else o
+                for (p, _), o in zip(mapped, outcomes, strict=True)]
 
     def close(self) -> None:
         closer: Any = getattr(self.inner, "close", None)

@@ -160,6 +160,7 @@ class Completion(_Record):
     stop: str | None = None  # the stop sequence that ended the text, when the backend knows it (it is not in ``text``)
     note: str | None = None  # what was done to the text: cut to the bound, ends inside an unclosed code block, ...
     text_chars: int | None = None  # the text's full length, when it was cut
+    explanation: dict[str, Any] = Field(default_factory=dict)  # added to the sample's explanation (tools: argument provenance)
 
     @model_validator(mode="before")
     @classmethod

@@ -70,6 +70,13 @@ class RunSettings:
                 f"--samples {self.samples}: needs K >= 1, and K > 1 needs --temperature > 0 (greedy decoding repeats one answer)"
             )
         object.__setattr__(self, "shot_rule", shot_rule_name(self.shot_rule))
+        if getattr(self.style, "executes_calls", False):  # --prompt tools: every call runs on the mock world
+            if self.backend in ("vllm", "hf"):
+                raise GqlbenchError(f"--prompt {self.prompt} needs native tool calling, which the {self.backend} backend does not have "
+                                    "yet; serve the model with `vllm serve --enable-auto-tool-choice --tool-call-parser <name>` "
+                                    "and use --backend openai --base-url http://HOST:PORT/v1")
+            object.__setattr__(self, "observe", "mock")
+            object.__setattr__(self, "shots", 0)  # the tools carry the signatures; there are no tool-call examples
         if self.observe not in OBSERVE_MODES:
             raise GqlbenchError(f"unknown observation mode {self.observe!r}; choose one of {', '.join(OBSERVE_MODES)}")
         if self.shots < 0 or self.max_steps < 1 or (self.limit is not None and self.limit < 1):

@@ -147,7 +147,7 @@ def test_installed_entry_points_add_names_that_run_and_help_lists(plugin_path: P
     assert done.returncode == 0, done.stderr
     _check_toy_run(out)
     help_text = " ".join(_gqlbench(plugin_path, tmp_path, "run", "--help").stdout.split())
-    assert "cot | react | toy | module:object" in help_text and "auto | vllm | openai | hf | toy" in help_text
+    assert "cot | react | tools | toy | module:object" in help_text and "auto | vllm | openai | hf | toy" in help_text
 
 
 def test_wrong_names_are_one_line_errors(plugin_path: Path, tmp_path: Path) -> None:
@@ -156,7 +156,7 @@ def test_wrong_names_are_one_line_errors(plugin_path: Path, tmp_path: Path) -> N
     assert unknown.returncode == 2
     assert (
         unknown.stderr.strip()
-        == "error: --prompt nope: unknown prompt style; choose one of cot, react, toy, or name your own as module:object"
+        == "error: --prompt nope: unknown prompt style; choose one of cot, react, tools, toy, or name your own as module:object"
     )
     wrong = _gqlbench(plugin_path, tmp_path, *base, "--prompt", "toy_styles:NOT_A_STYLE")
     assert wrong.returncode == 2 and "is not a prompt style" in wrong.stderr and len(wrong.stderr.strip().splitlines()) == 1

@@ -175,7 +175,26 @@ def _execution(result: SampleResult) -> str:
     return f'<h2>Execution</h2>{summary}<div class="cols">{cols}</div>'
 
 
-def _steps(steps: Sequence[Any]) -> str:
+def _tool_arguments(entries: Any) -> str:
+    """``--prompt tools``: where each argument of a tool call came from (a response field, or typed: ``literal``)."""
+    if not isinstance(entries, list) or not entries:
+        return ""
+    rows = []
+    for entry in entries:
+        entry = entry if isinstance(entry, Mapping) else {}
+        candidates = entry.get("candidates")
+        others = ", ".join(str(c) for c in candidates[1:]) if isinstance(candidates, list) else ""
+        rows.append(
+            f"<tr><td>{bounded(str(entry.get('call', '')))}</td><td><code>{bounded(str(entry.get('function', '')))}</code></td>"
+            f"<td><code>{bounded(str(entry.get('argument', '')))}</code></td>"
+            f"<td><code>{bounded(json.dumps(entry.get('value'), ensure_ascii=False))}</code></td>"
+            f"<td><code>{bounded(str(entry.get('source', '')))}</code></td><td><code>{bounded(others)}</code></td></tr>"
+        )
+    head = "<tr><th>call</th><th>function</th><th>argument</th><th>value</th><th>source</th><th>other candidates</th></tr>"
+    return f'<h2>Tool-call arguments</h2><table class="steps">{head}{"".join(rows)}</table>'
+
+
+def _steps(steps: Sequence[Any], title: str = "ReAct steps") -> str:
     if not steps:
         return ""
     rows = []
@@ -186,7 +205,7 @@ def _steps(steps: Sequence[Any]) -> str:
             f"<td><pre>{bounded(step.get('observation') if step.get('observation') is not None else '', TEXT_CHARS)}</pre></td></tr>"
         )
     head = "<tr><th>step</th><th>thought</th><th>action</th><th>observation</th></tr>"
-    return f'<h2>ReAct steps</h2><table class="steps">{head}{"".join(rows)}</table>'
+    return f'<h2>{esc(title)}</h2><table class="steps">{head}{"".join(rows)}</table>'
 
 
 def sample_page(run_index: int, result: SampleResult, sample: Sample | None) -> str:
@@ -208,7 +227,9 @@ def sample_page(run_index: int, result: SampleResult, sample: Sample | None) -> 
     code, cut = clip(predicted_code(result), TEXT_CHARS, PROGRAM_LINES)
     parts.append("<h2>Programs</h2>" + side_by_side(gold, code) + truncation_note(gold_cut) + truncation_note(cut))
     parts.append("<h2>Dataflow</h2>" + _graphs(comparison, safe_id("g", run_index, result.id)))
-    parts += [_arguments(comparison), _errors(result), _execution(result), _steps(extra.get("steps") or [])]
+    tools = result.explanation.get("tool_arguments")
+    parts += [_arguments(comparison), _errors(result), _execution(result),
+              _steps(extra.get("steps") or [], "Tool calls" if tools is not None else "ReAct steps"), _tool_arguments(tools)]
     cost = {k: extra.get(k) for k in ("tokens_in", "tokens_out", "latency_s", "finish_reason")}
     if any(v is not None for v in cost.values()):
         parts.append("<h2>Generation</h2>" + _kv_table(cost))

@@ -1,0 +1,326 @@
+"""Native tool calling (``--prompt tools``): the model calls endpoints as tools, the mock world answers.
+
+Each offered endpoint of the (presented) sample becomes one tool: the JSON
+schema of its parameters from the signature, its description, and a short
+field list of the GraphQL type it returns (when the run shows a schema). The
+loop sends the chat with the tools; every tool call is turned into one line
+of the benchmark's Python (arguments that equal a field of an earlier
+response become references to it, :mod:`gqlbench.generators.tool_program`)
+and run on the sample's mock world through the run's executing observer
+(the sandbox path of ``--observe mock``); the tool message carries the
+response as JSON, bounded in size, or the world's error. Parallel calls of
+one turn run in order. The loop ends at an assistant message without tool
+calls or after ``max_steps`` model turns; the scored program is the lines of
+every call that can be written as Python, as in ReAct (a call the world
+refused stays in the program and is scored as the model made it; one that
+cannot be written, e.g. arguments that are not JSON, is only recorded).
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.generators.backend import Backend, GenerationConfig
+from gqlbench.generators.prompts import abstain_rule
+from gqlbench.generators.react import _response_types
+from gqlbench.generators.tool_program import Earlier, argument_text, bounded_json, call_line, literal, variable_name
+from gqlbench.records import Completion, FunctionSpec, Message, Prompt, ReactStep, Sample
+
+__all__ = [
+    "MAX_TOOL_RESULT_CHARS",
+    "CallOutcome",
+    "CallRunner",
+    "ToolCall",
+    "ToolReply",
+    "ToolRequest",
+    "ToolBackend",
+    "tool_specs",
+    "tools_instructions",
+    "run_tools",
+]
+
+MAX_TOOL_RESULT_CHARS = 4000
+MAX_SUMMARY_CHARS = 600
+_DECLINE = re.compile(r"raise\s+NotSupported\([^\n]*\)")
+_CONTEXT = re.compile(r"^BadRequestError.*(context length|context window|maximum context|max_model_len|too long)", re.I)
+_JSON_TYPES = {"string", "integer", "number", "boolean", "array", "object"}
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """What running one call on the mock world gave: its JSON value, or the world's error text."""
+
+    value: Any = None
+    error: str | None = None
+
+
+@runtime_checkable
+class CallRunner(Protocol):
+    """An observer that runs calls and returns their values (``gqlbench.observers.MockObserver``)."""
+
+    def run_calls(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[CallOutcome]:
+        """One outcome per ``(sample, lines that ran before, new line)``, in order."""
+        ...
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call as the model sent it: the arguments are the raw JSON text."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class ToolRequest:
+    """A chat (OpenAI message dicts) and the tools offered with it."""
+
+    sample_id: str
+    messages: tuple[dict[str, Any], ...]
+    tools: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class ToolReply:
+    """One assistant turn: its text and tool calls, or the error of the request."""
+
+    sample_id: str
+    content: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latency_s: float = 0.0
+    error: str | None = None
+
+
+@runtime_checkable
+class ToolBackend(Protocol):
+    """A backend that speaks native tool calling."""
+
+    def generate_tools(self, requests: Sequence[ToolRequest], config: GenerationConfig) -> Iterator[ToolReply]:
+        """One assistant turn per request; a failed request yields a reply with ``error`` set."""
+        ...
+
+
+def _parameter_schema(spec: FunctionSpec) -> dict[str, Any]:
+    properties: dict[str, Any] = {}
+    for name, param in spec.parameters.properties.items():
+        kind = "object" if param.type == "dict" else param.type
+        entry: dict[str, Any] = {"type": kind if kind in _JSON_TYPES else "string"}
+        if param.description.strip():
+            entry["description"] = param.description.strip()
+        properties[name] = entry
+    return {"type": "object", "properties": properties, "required": list(spec.parameters.required)}
+
+
+def response_summary(sample: Sample, function: str) -> str:
+    """``Returns <Type> with fields: a: T, b: [U], ...`` from the sample's (shown) schema; empty when none is shown."""
+    try:
+        root, sdl = _response_types(sample.graphql_schema, function)
+    except Exception:  # a schema the run shows in a form graphql cannot parse: describe no response
+        return ""
+    if root is None:
+        return ""
+    block = sdl.split("\n\n", 1)[0]
+    fields = [line.strip() for line in block.splitlines()[1:-1] if line.strip()]
+    text = f"Returns {root} with fields: {', '.join(fields)}" if fields else f"Returns {root}."
+    return text if len(text) <= MAX_SUMMARY_CHARS else text[: MAX_SUMMARY_CHARS - 4] + " ..."
+
+
+def tool_specs(sample: Sample) -> list[dict[str, Any]]:
+    """One OpenAI tool per function the sample offers, in the names the prompt shows."""
+    tools = []
+    for spec in sample.function_specs:
+        description = "\n".join(part for part in (spec.description.strip(), response_summary(sample, spec.name)) if part)
+        tools.append({"type": "function", "function": {"name": spec.name, "description": description,
+                                                        "parameters": _parameter_schema(spec)}})
+    return tools
+
+
+def tools_instructions(abstain: bool = False) -> str:
+    """The system message of a tools run; ``abstain`` (relevance runs) adds how to decline, as the other styles say it."""
+    rule = f"\n{abstain_rule('as your final answer, with no tool call')}" if abstain else ""
+    return (
+        "You fulfil a user's request by calling the given tools (REST API endpoints), in the order the request needs. "
+        "Each tool result is the endpoint's JSON response; pass values from earlier results as arguments of later calls. "
+        f"When every needed call has been made, answer with a short final message and no tool call.{rule}"
+    )
+
+
+def tools_messages(sample: Sample, abstain: bool = False) -> list[Message]:
+    """The chat of a tools run: the instructions and the request (the tools carry the signatures)."""
+    return [Message(role="system", content=tools_instructions(abstain)), Message(role="user", content=sample.utterance)]
+
+
+@dataclass
+class _State:
+    sample: Sample
+    messages: list[dict[str, Any]]
+    tools: tuple[dict[str, Any], ...]
+    lines: list[str] = field(default_factory=list)  # the program: lines of calls that ran
+    earlier: list[Earlier] = field(default_factory=list)
+    steps: list[ReactStep] = field(default_factory=list)
+    provenance: list[dict[str, Any]] = field(default_factory=list)
+    refused: list[dict[str, Any]] = field(default_factory=list)
+    final: str = ""
+    turn: int = 0  # model turns answered so far
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latency_s: float = 0.0
+
+    def completion(self, finish_reason: str, error: str | None = None) -> Completion:
+        explanation: dict[str, Any] = {"tool_arguments": self.provenance}
+        if self.refused:
+            explanation["refused_tool_calls"] = self.refused
+        return Completion(sample_id=self.sample.id, text=self.final, tokens_in=self.tokens_in, tokens_out=self.tokens_out,
+                          latency_s=self.latency_s, finish_reason=finish_reason, error=error, steps=self.steps,
+                          explanation=explanation)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A tool call made ready to run: its line, or the harness's error for it."""
+
+    call: ToolCall
+    line: str | None
+    error: str | None
+    arguments: list[dict[str, Any]]
+
+
+def _prepare(state: _State, call: ToolCall) -> _Prepared:
+    """The call's program line (None: it cannot be written as Python) and the harness's error for it, if any."""
+    if not call.name.isidentifier() or keyword.iskeyword(call.name):
+        return _Prepared(call, None, f"Error (unknown_function): {call.name!r} is not one of the tools ({_names(state)})", [])
+    try:
+        arguments = json.loads(call.arguments or "{}", parse_constant=_no_constant)
+    except ValueError as exc:
+        return _Prepared(call, None, f"Error (bad_arguments): the arguments are not valid JSON ({exc})", [])
+    if not isinstance(arguments, dict):
+        return _Prepared(call, None, "Error (bad_arguments): the arguments must be a JSON object of parameter names and values", [])
+    bad = [k for k in arguments if not k.isidentifier() or keyword.iskeyword(k)]
+    if bad:
+        return _Prepared(call, None, f"Error (bad_arguments): {', '.join(map(repr, bad))} cannot be a parameter name", [])
+    texts: list[tuple[str, str]] = []
+    record: list[dict[str, Any]] = []
+    for name, value in arguments.items():
+        seen = [e for e in state.earlier if e.turn < state.turn]  # a parallel call was made before its turn's results came
+        text, candidates = argument_text(value, seen, state.sample.utterance)
+        texts.append((name, text))
+        entry: dict[str, Any] = {"argument": name, "value": value, "source": "literal" if text == literal(value) else text}
+        if len(candidates) > 1:
+            entry["candidates"] = candidates
+        record.append(entry)
+    line = call_line(variable_name(len(state.lines)), call.name, texts)
+    if call.name not in {t["function"]["name"] for t in state.tools}:  # never run: the world may know an endpoint not offered
+        return _Prepared(call, line, f"Error (unknown_function): {call.name!r} is not one of the tools ({_names(state)})", record)
+    return _Prepared(call, line, None, record)
+
+
+def _names(state: _State) -> str:
+    return ", ".join(t["function"]["name"] for t in state.tools)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max_chars: int) -> None:
+    """Run the calls of one turn of every sample (a sample's calls in order), appending steps and tool messages."""
+    prepared_at = 0
+    while True:
+        batch = [(state, reply) for state, reply in turns if prepared_at < len(reply.tool_calls)]
+        if not batch:
+            break
+        ready = [(state, reply, _prepare(state, reply.tool_calls[prepared_at])) for state, reply in batch]
+        runnable = [(state, p.line) for state, _, p in ready if p.line is not None and p.error is None]
+        outcomes = iter(runner.run_calls([(state.sample, list(state.lines), line) for state, line in runnable]))
+        for state, reply, p in ready:
+            outcome = next(outcomes) if p.line is not None and p.error is None else CallOutcome(error=p.error)
+            raw = json.dumps({"name": p.call.name, "arguments": p.call.arguments}, ensure_ascii=False)
+            if p.line is not None:  # in the program, as the model called it, whatever the world answered
+                if outcome.error is None:
+                    given = tuple(a["value"] for a in p.arguments)
+                    state.earlier.append(Earlier(variable_name(len(state.lines)), outcome.value, given, state.turn))
+                state.lines.append(p.line)
+                state.provenance += [{"call": len(state.lines), "function": p.call.name, **a} for a in p.arguments]
+            result = bounded_json(outcome.value, max_chars) if outcome.error is None else outcome.error
+            if outcome.error is not None:
+                state.refused.append({"name": p.call.name, "arguments": p.call.arguments, "error": result,
+                                      "in_program": p.line is not None})
+            action = p.line
+            first = prepared_at == 0
+            state.steps.append(ReactStep(thought=reply.content if first else "", action=action, finished=False, raw=raw,
+                                         tokens_in=reply.tokens_in if first else 0, tokens_out=reply.tokens_out if first else 0,
+                                         observation=result))
+            state.messages.append({"role": "tool", "tool_call_id": p.call.id, "content": result})
+        prepared_at += 1
+    for state, _ in turns:
+        state.turn += 1
+
+
+def run_tools(
+    work: Sequence[tuple[Sample, Prompt]],
+    backend: Backend,
+    config: GenerationConfig,
+    runner: CallRunner,
+    max_steps: int,
+    max_chars: int = MAX_TOOL_RESULT_CHARS,
+) -> Iterator[Completion]:
+    """Advance every sample one model turn per batched call; yield each as it finishes.
+
+    ``finish_reason``: ``final`` (an answer without tool calls after some),
+    ``no_calls`` (the first answer called no tool), ``max_steps``,
+    ``context`` (the server refused a later turn as longer than its context:
+    the calls made so far are scored), or ``error`` (the request failed:
+    recorded, retried by a resume, never scored).
+    """
+    if not isinstance(backend, ToolBackend):
+        raise GqlbenchError(f"--prompt tools needs a backend with native tool calling; the {backend.name} backend has none "
+                            "(use --backend openai against a server with tool calling, e.g. vllm serve --enable-auto-tool-choice)")
+    active: dict[str, _State] = {}
+    for sample, prompt in work:
+        messages = [{"role": m.role, "content": m.content} for m in prompt.messages]
+        active[sample.id] = _State(sample, messages, tuple(tool_specs(sample)))
+    for _ in range(max_steps):
+        if not active:
+            return
+        requests = [ToolRequest(sid, tuple(s.messages), s.tools) for sid, s in active.items()]
+        turns: list[tuple[_State, ToolReply]] = []
+        for reply in backend.generate_tools(requests, config):
+            state = active.get(reply.sample_id)
+            if state is None:
+                continue
+            state.tokens_in += reply.tokens_in
+            state.tokens_out += reply.tokens_out
+            state.latency_s += reply.latency_s
+            if reply.error:
+                del active[reply.sample_id]
+                if state.steps and _CONTEXT.search(reply.error):  # the trajectory outgrew the context: score what it did
+                    yield state.completion("context")
+                else:
+                    yield state.completion("error", reply.error)
+                continue
+            if not reply.tool_calls:
+                state.final = reply.content
+                decline = _DECLINE.search(reply.content)  # the abstention marker, kept in the program as ReAct keeps it
+                state.steps.append(ReactStep(thought=reply.content, action=decline.group(0) if decline else None, finished=True,
+                                             raw=reply.content, tokens_in=reply.tokens_in, tokens_out=reply.tokens_out))
+                del active[reply.sample_id]
+                yield state.completion("final" if state.steps[:-1] else "no_calls")
+                continue
+            state.messages.append({
+                "role": "assistant", "content": reply.content or None,
+                "tool_calls": [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                               for c in reply.tool_calls],
+            })
+            turns.append((state, reply))
+        _run_turn(runner, turns, max_chars)
+    for state in active.values():
+        yield state.completion("max_steps")

@@ -1,0 +1,51 @@
+"""From tool-call values to program references: provenance order, literals, nested values, bounded results."""
+
+from __future__ import annotations
+
+import json
+
+from gqlbench.generators.tool_program import Earlier, argument_source, argument_text, bounded_json, value_paths
+
+
+def test_a_value_found_at_two_paths_keeps_both_candidates_shortest_path_first() -> None:
+    response = {"items": [{"album": {"id": "A1"}}, {"id": "A1"}]}
+    assert value_paths("A1", response, "response_obj") == ["response_obj.items[1].id", "response_obj.items[0].album.id"]
+    assert argument_source("A1", [Earlier("response_obj", response)], "play it") == [
+        "response_obj.items[1].id", "response_obj.items[0].album.id"]
+
+
+def test_the_latest_response_comes_first_but_a_response_that_echoes_its_own_input_comes_last() -> None:
+    first = Earlier("response_obj", {"items": [{"id": "P"}], "artist": {"id": "R"}})
+    echo = Earlier("response_obj1", {"id": "P", "artists": [{"id": "R"}]}, arguments=("P",))
+    assert argument_source("R", [first, echo], "")[0] == "response_obj1.artists[0].id"  # latest first
+    assert argument_source("P", [first, echo], "") == ["response_obj.items[0].id", "response_obj1.id"]  # the echo last
+
+
+def test_values_from_the_request_booleans_and_small_numbers_stay_literals() -> None:
+    earlier = [Earlier("response_obj", {"name": "Adele", "page": 1, "total": 1, "adult": False, "id": 55012})]
+    assert argument_source("Adele", earlier, "songs by adele") == []  # the user typed it
+    assert argument_source(1, earlier, "") == [] and argument_source(False, earlier, "") == []
+    assert argument_source(55012, earlier, "") == ["response_obj.id"]
+    assert argument_source("55012", earlier, "") == []  # a string is not the number
+
+
+def test_nested_values_are_referenced_element_by_element() -> None:
+    earlier = [Earlier("response_obj", {"items": [{"track": {"uri": "spotify:track:x"}}]})]
+    text, candidates = argument_text([{"uri": "spotify:track:x"}, {"uri": "spotify:track:typed"}], earlier, "")
+    assert text == "[{'uri': response_obj.items[0].track.uri}, {'uri': 'spotify:track:typed'}]" and candidates == []
+
+
+def test_a_key_that_is_no_identifier_is_never_a_path() -> None:
+    assert value_paths("v", {"not-a-name": "v", "class": "v"}, "response_obj") == []
+
+
+def test_a_long_response_is_shortened_by_its_lists_and_stays_json_with_a_note() -> None:
+    value = {"results": [{"id": f"id{i}", "name": "x" * 50} for i in range(200)], "total": 200}
+    text = bounded_json(value, 4000)
+    body, note = text.split("\n", 1)
+    decoded = json.loads(body)
+    assert len(body) <= 4000 and decoded["results"][0] == value["results"][0] and decoded["total"] == 200
+    assert f"{200 - len(decoded['results'])} items not shown" in note
+    huge = bounded_json({"text": "y" * 10_000}, 4000)
+    assert len(huge.split("\n")[0]) == 4000 and "more characters not shown" in huge
+    assert bounded_json({"a": 1}, 4000) == '{"a":1}'

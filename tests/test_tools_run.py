@@ -1,0 +1,248 @@
+"""`gqlbench run --prompt tools` end to end against a scripted OpenAI-compatible server on 127.0.0.1.
+
+The server (tests/tool_server.py) makes each sample's gold calls as tool
+calls, computing every argument from the tool results it was sent. Gold
+arguments that are literals or field paths are what a tool call can carry
+and provenance can turn back into references; a gold argument computed by
+an expression (a filter, a join) reaches the program as the value it gave.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gqlbench.dataset import load_split
+from gqlbench.errors import GqlbenchError
+from gqlbench.records import Sample
+from gqlbench.runner import RunOptions, RunSettings, run
+
+sys.path.insert(0, str(Path(__file__).parent))
+from tool_server import ToolServer, gold_steps, reply  # noqa: E402
+
+SAMPLES = {s.id: s for s in load_split("test")}
+
+
+def _settings(url: str, **changes: Any) -> RunSettings:
+    base = {"model": "m", "backend": "openai", "base_url": url, "prompt": "tools", "split": "test"}
+    return RunSettings(**{**base, **changes})
+
+
+def _lines(run_dir: Path) -> dict[str, dict[str, Any]]:
+    return {d["id"]: d for d in map(json.loads, (run_dir / "samples.jsonl").read_text().splitlines())}
+
+
+def _path(node: ast.expr) -> bool:
+    """A literal, a field path of a response, or a list/dict of those: what a tool call's value can stand for."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return all(_path(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(_path(v) for v in node.values)
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return isinstance(node, (ast.Name, ast.Constant))
+
+
+def _expressible(sample: Sample) -> bool:
+    return all(_path(node) for _, _, args in gold_steps(sample) for node in args.values())
+
+
+def _reads_response(sample: Sample) -> bool:
+    return any(isinstance(n, ast.Name) for _, _, args in gold_steps(sample) for node in args.values() for n in ast.walk(node))
+
+
+@pytest.fixture
+def server() -> Iterator[Any]:
+    started: list[ToolServer] = []
+
+    def start(mode: str = "gold", **kw: Any) -> ToolServer:
+        started.append(ToolServer(mode, **kw))
+        return started[-1]
+
+    yield start
+    for s in started:
+        s.close()
+
+
+def test_a_server_following_gold_scores_like_gold_where_gold_executes(server: Any, tmp_path: Path) -> None:
+    srv = server("gold")
+    outcome = run(_settings(srv.url), RunOptions(runs_root=tmp_path, quiet=True))
+    assert outcome.run_dir.name.endswith("_test_tools")
+    config = json.loads((outcome.run_dir / "config.json").read_text())
+    assert config["prompt"] == "tools" and config["settings"]["observe"] == "mock" and config["settings"]["shots"] == 0
+    lines = _lines(outcome.run_dir)
+    assert set(lines) == set(SAMPLES)
+    checked = 0
+    for sid, line in lines.items():
+        if line["explanation"]["exec"]["gold_trace"]["error"] is not None or not _expressible(SAMPLES[sid]):
+            continue
+        checked += 1
+        scores = line["scores"]
+        assert (scores["arg_match_full"], scores["seq_match_full"], scores["exec_success"]) == (1, 1, 1), (sid, line["code"])
+    assert checked >= len(SAMPLES) // 2
+    first = srv.bodies[0]
+    assert first["tool_choice"] == "auto" and first["tools"]
+    sample = next(s for s in SAMPLES.values() if s.utterance == ToolServer.request(first))
+    assert [t["function"]["name"] for t in first["tools"]] == sample.function_names
+    assert any("Returns " in t["function"]["description"] for t in first["tools"])
+    provenance = [a for line in lines.values() for a in line["explanation"]["tool_arguments"]]
+    assert {"call", "argument", "source"} <= set(provenance[0])
+    ambiguous = [a for a in provenance if "candidates" in a]
+    assert ambiguous and all(a["source"] == a["candidates"][0] and len(a["candidates"]) > 1 for a in ambiguous)
+
+
+def test_a_constant_where_gold_reads_a_response_loses_arg_match_on_exactly_those_samples(server: Any, tmp_path: Path) -> None:
+    ids = [sid for sid, s in SAMPLES.items() if _expressible(s)][:10]
+    reading = {sid for sid in ids if _reads_response(SAMPLES[sid])}
+    assert reading and set(ids) - reading  # both kinds are in the slice
+    srv = server("constant")
+    lines = _lines(run(_settings(srv.url, ids=tuple(ids), execute=False), RunOptions(runs_root=tmp_path, quiet=True)).run_dir)
+    lost = {sid for sid, line in lines.items() if line["scores"]["arg_match_full"] == 0}
+    assert lost == reading
+    for sid in reading:
+        assert "wrong_source" in {e["kind"] for e in lines[sid]["explanation"]["errors"]}
+
+
+def test_parallel_calls_of_one_turn_run_in_order_and_score_like_gold(server: Any, tmp_path: Path) -> None:
+    ids = [sid for sid, s in SAMPLES.items() if _expressible(s)][:12]
+    srv = server("parallel")
+    lines = _lines(run(_settings(srv.url, ids=tuple(ids), execute=False), RunOptions(runs_root=tmp_path, quiet=True)).run_dir)
+    assert any(len(m.get("tool_calls") or []) > 1 for body in srv.bodies for m in body["messages"] if m["role"] == "assistant")
+    followed = {sid: line for sid, line in lines.items() if "refused_tool_calls" not in line["explanation"]}  # gold ran
+    assert len(followed) >= len(ids) - 2
+    assert all(line["scores"]["arg_match_full"] == 1 and line["scores"]["seq_match_full"] == 1 for line in followed.values())
+
+
+def test_unknown_tools_and_bad_arguments_get_the_error_as_result_and_are_recorded(server: Any, tmp_path: Path) -> None:
+    sample = SAMPLES["test/3"]
+    first = gold_steps(sample)[0][1]
+
+    def script(n: int, body: dict[str, Any]) -> dict[str, Any]:
+        if not any(m["role"] == "tool" for m in body["messages"]):
+            return reply("trying", [("GET_lyrics", {"song": "x"}), (first, {"bogus": 1}), ("bad name", "{}"), (first, "not json")])
+        return reply("Done.")
+
+    srv = server(script=script)
+    line = _lines(run(_settings(srv.url, ids=("test/3",)), RunOptions(runs_root=tmp_path, quiet=True)).run_dir)["test/3"]
+    results = [m["content"] for m in srv.bodies[1]["messages"] if m["role"] == "tool"]
+    assert len(results) == 4 and all(r.startswith("Error (") for r in results)
+    assert "unknown_function" in results[0] and "bad_arguments" in results[1] and "bad_arguments" in results[3]
+    refused = line["explanation"]["refused_tool_calls"]
+    assert [r["in_program"] for r in refused] == [True, True, False, False]
+    assert line["code"].splitlines() == ["response_obj = GET_lyrics(song='x')", f"response_obj1 = {first}(bogus=1)"]
+    assert line["scores"]["arg_match_full"] == 0 and line["finish_reason"] == "final"
+    assert "hallucinated_function" in {e["kind"] for e in line["explanation"]["errors"]}
+
+
+def test_a_model_that_never_calls_a_tool_is_scored_as_an_empty_program(server: Any, tmp_path: Path) -> None:
+    srv = server(script=lambda n, body: reply("I would rather not."))
+    line = _lines(run(_settings(srv.url, ids=("test/4",)), RunOptions(runs_root=tmp_path, quiet=True)).run_dir)["test/4"]
+    assert line["finish_reason"] == "no_calls" and line["code"] == "" and line["raw_output"] == "I would rather not."
+    assert line["scores"]["arg_match_full"] == 0 and line["scores"]["gold_calls"] > 0 and len(srv.bodies) == 1
+
+
+def test_max_steps_bounds_the_model_turns(server: Any, tmp_path: Path) -> None:
+    sample = SAMPLES["test/3"]
+    srv = server(script=lambda n, body: reply("again", [(gold_steps(sample)[0][1], {})]))
+    line = _lines(run(_settings(srv.url, ids=("test/3",), max_steps=3), RunOptions(runs_root=tmp_path, quiet=True)).run_dir)["test/3"]
+    assert line["finish_reason"] == "max_steps" and len(srv.bodies) == 3 and len(line["code"].splitlines()) == 3
+
+
+def test_a_run_resumes_in_the_middle_of_the_split(server: Any, tmp_path: Path) -> None:
+    ids = ("test/3", "test/4", "test/8", "test/9")
+    srv = server("gold", fail={SAMPLES[i].utterance for i in ids[2:]})
+    out = tmp_path / "run"
+    run(_settings(srv.url, ids=ids, execute=False), RunOptions(out=out, quiet=True))
+    assert set(_lines(out)) == set(ids[:2]) and (out / "errors.jsonl").exists()
+    srv.fail.clear()  # the server recovers
+    before = len(srv.bodies)
+    run(_settings(srv.url, ids=ids, execute=False), RunOptions(out=out, quiet=True))
+    lines = _lines(out)
+    assert set(lines) == set(ids) and all(line["scores"]["arg_match_full"] == 1 for line in lines.values())
+    assert {ToolServer.request(b) for b in srv.bodies[before:]} == {SAMPLES[i].utterance for i in ids[2:]}
+
+
+def test_a_server_without_tool_calling_gets_a_one_line_error_naming_the_flags(server: Any, tmp_path: Path) -> None:
+    refusing = server("gold", fail={SAMPLES["test/3"].utterance},
+                      fail_message='"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set')
+    with pytest.raises(GqlbenchError, match="--enable-auto-tool-choice --tool-call-parser") as info:
+        run(_settings(refusing.url, ids=("test/3",)), RunOptions(runs_root=tmp_path, quiet=True))
+    assert "\n" not in str(info.value)
+    as_text = server(script=lambda n, body: reply('<tool_call>{"name": "GET_me", "arguments": {}}</tool_call>'))
+    with pytest.raises(GqlbenchError, match="instead of returning tool_calls"):
+        run(_settings(as_text.url, ids=("test/3",)), RunOptions(runs_root=tmp_path / "b", quiet=True))
+
+
+@pytest.mark.parametrize("backend", ["vllm", "hf"])
+def test_the_in_process_backends_are_refused_before_any_model_loads(backend: str) -> None:
+    with pytest.raises(GqlbenchError, match="--backend openai") as info:
+        RunSettings(model="m", backend=backend, prompt="tools")
+    assert "\n" not in str(info.value)
+
+
+def test_a_backend_without_tool_calling_is_a_one_line_error(tmp_path: Path) -> None:
+    stub = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+    with pytest.raises(GqlbenchError, match="--prompt tools needs a backend with native tool calling; the stub backend") as info:
+        run(RunSettings(model="m", backend=stub, prompt="tools", ids=("test/3",)), RunOptions(runs_root=tmp_path, quiet=True))
+    assert "\n" not in str(info.value)
+
+
+def test_obfuscated_names_are_the_tool_names_and_the_program_is_scored_in_the_real_ones(server: Any, tmp_path: Path) -> None:
+    ids = ("test/3", "test/4")
+    srv = server("gold")  # it follows gold in the names the tools show (by the order of the sample's functions)
+    run_dir = run(_settings(srv.url, ids=ids, obfuscate="names"), RunOptions(runs_root=tmp_path, quiet=True)).run_dir
+    shown = {t["function"]["name"] for body in srv.bodies for t in body["tools"]}
+    assert not shown & {f.name for i in ids for f in SAMPLES[i].function_specs}
+    for sid, line in _lines(run_dir).items():
+        assert line["scores"]["arg_match_full"] == 1 and line["scores"]["exec_success"] == 1
+        assert [c.split("(")[0].split(" = ")[-1] for c in line["code"].splitlines()] == [f for _, f, _ in gold_steps(SAMPLES[sid])]
+
+
+def test_a_relevance_run_asks_for_the_marker_and_a_declining_answer_is_an_explicit_abstention(server: Any, tmp_path: Path) -> None:
+    def script(n: int, body: dict[str, Any]) -> dict[str, Any] | None:
+        tools = {t["function"]["name"] for t in body["tools"]}
+        missing = [f for _, f, _ in gold_steps(srv.samples[ToolServer.request(body)]) if f not in tools]
+        return reply(f'I cannot. raise NotSupported("no tool for {missing[0]}")') if missing else None
+
+    srv = server(script=script)
+    run_dir = run(_settings(srv.url, ids=("test/3", "test/4"), relevance=True, execute=False),
+                  RunOptions(runs_root=tmp_path, quiet=True)).run_dir
+    assert all("NotSupported" in body["messages"][0]["content"] for body in srv.bodies)
+    relevance = json.loads((run_dir / "results.json").read_text())["relevance"]
+    assert relevance["n_impossible"] == 2 and relevance["explicit_abstention"] == 1.0 and relevance["false_abstention_rate"] == 0.0
+    declined = [line for line in _lines(run_dir).values() if line["id"].startswith("test-impossible/")]
+    assert all(line["code"].startswith("raise NotSupported(") for line in declined)
+
+
+def test_a_trajectory_that_outgrows_the_context_is_scored_as_far_as_it_got(server: Any, tmp_path: Path) -> None:
+    too_long = {"error": {"message": "This model's maximum context length is 8192 tokens", "type": "error", "code": 400}}
+
+    def script(n: int, body: dict[str, Any]) -> Any:
+        return (400, too_long) if sum(m["role"] == "tool" for m in body["messages"]) >= 2 else None
+
+    srv = server(script=script)
+    out = tmp_path / "run"
+    line = _lines(run(_settings(srv.url, ids=("test/3",), execute=False), RunOptions(out=out, quiet=True)).run_dir)["test/3"]
+    assert line["finish_reason"] == "context" and len(line["code"].splitlines()) == 2 and not (out / "errors.jsonl").exists()
+
+
+def test_calls_of_one_turn_never_read_each_other_s_responses(server: Any, tmp_path: Path) -> None:
+    def script(n: int, body: dict[str, Any]) -> Any:
+        results = [json.loads(m["content"]) for m in body["messages"] if m["role"] == "tool"]
+        if not results:
+            return reply("", [("GET_me_player_currently_playing", {})])
+        if len(results) == 1:  # two calls at once: the second passes an id the first call of this turn also returns
+            track = results[0]["item"]["id"]
+            return reply("", [("GET_me_player_currently_playing", {}), ("GET_tracks__id_", {"id": track})], start=1)
+        return reply("Done.")
+
+    srv = server(script=script)
+    line = _lines(run(_settings(srv.url, ids=("test/3",), execute=False), RunOptions(runs_root=tmp_path, quiet=True)).run_dir)["test/3"]
+    assert line["code"].splitlines()[2] == "response_obj2 = GET_tracks__id_(id=response_obj.item.id)"
+    assert "candidates" not in line["explanation"]["tool_arguments"][0]
