@@ -62,6 +62,13 @@ def find_samples(ids: Sequence[str], data_dir: Path | str | None) -> dict[str, S
     return found
 
 
+def _sample_order(result: SampleResult) -> tuple[str, int, str, int]:
+    """``test/2`` before ``test/10``; a sample's completions in their order."""
+    split, _, index = result.id.rpartition("/")
+    number = int(index) if index.isdigit() and len(index) < 10 else -1
+    return split, number, index, int(getattr(result, "completion", 0) or 0)
+
+
 def load_run_view(run_dir: Path, data_dir: Path | None = None) -> RunView:
     """Read a run folder for the report; errors name the folder and what is missing."""
     summary = load_run(run_dir)  # checks the folder and results.json
@@ -69,7 +76,7 @@ def load_run_view(run_dir: Path, data_dir: Path | None = None) -> RunView:
     if not samples_file.is_file():
         raise GqlbenchError(f"{samples_file}: no such file; {run_dir} needs the samples.jsonl that gqlbench evaluate --out or run writes")
     config = read_config(run_dir)
-    results = read_samples(samples_file)
+    results = sorted(read_samples(samples_file), key=_sample_order)  # finished order is the engine's; pages read in id order
     for result in results:
         split_of(result.id)  # a malformed id is a clear error here, not a gap in the page
         check_result(samples_file, result)  # so is a field of the wrong shape (a hand edit, an older run)

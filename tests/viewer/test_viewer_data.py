@@ -45,6 +45,14 @@ def test_shared_ids_keep_the_first_runs_order(example_run: Path, awkward_run: Pa
     assert shared_ids(runs) == [f"test/{i}" for i in range(6)]
 
 
+def test_samples_are_shown_in_id_order_whatever_order_they_finished_in(example_run: Path, tmp_path: Path) -> None:
+    from tests.viewer.conftest import edited_copy
+
+    shuffled = edited_copy(example_run, tmp_path / "shuffled", samples=lambda lines: lines.reverse())
+    ids = [r.id for r in load_run_view(shuffled).results]
+    assert ids == [r.id for r in load_run_view(example_run).results] == sorted(ids, key=lambda i: int(i.split("/")[1]))
+
+
 def test_unknown_benchmark_samples_are_shown_without_them(example_run: Path, tmp_path: Path) -> None:
     run = load_run_view(example_run, data_dir=tmp_path)  # a folder without test.jsonl
     assert run.samples == {} and len(run.results) == 32
