@@ -143,6 +143,7 @@ def _sample_from_row(row: dict, split: str, index: int, benchmark: str, where: s
         function_specs=_parse_specs(row.get("function_specs", []), where),
         graphql_schema=str(row.get("GraphQL_schema", "") or ""),
         input=str(row.get("input", "") or ""),
+        synthetic=row["synthetic"] if isinstance(row.get("synthetic"), dict) else None,
     )
     if "function_specs" not in row or "GraphQL_schema" not in row:
         sample = fill_from_catalog(sample, specs="function_specs" not in row, schema="GraphQL_schema" not in row)

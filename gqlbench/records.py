@@ -93,6 +93,7 @@ class Sample(_Record):
     function_specs: list[FunctionSpec]
     graphql_schema: str
     input: str = ""  # the dataset's ready-made zero-shot prompt text
+    synthetic: dict[str, Any] | None = None  # how a generated sample was made (shape, calls, ...); None for human ones
 
     @property
     def function_names(self) -> list[str]:
@@ -279,12 +280,13 @@ class ResultsDocument(_Record):
     cost: dict[str, Any] | None = None  # a run's tokens and USD estimate (gqlbench.usage); absent from evaluate's
     latency: dict[str, Any] | None = None  # a run's latency and throughput (gqlbench.usage)
     timings: dict[str, Any] | None = None  # gqlbench run: seconds per stage of the invocation (gqlbench.timings)
+    difficulty: dict[str, Any] | None = None  # metrics by synthetic label (gqlbench.difficulty); only for labelled samples
 
     @model_serializer(mode="wrap")
     def _leave_out_absent_blocks(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """Blocks only some runs have are left out, so other files (evaluate's) keep the keys they always had."""
         data: dict[str, Any] = handler(self)
-        for key in ("relevance", "cost", "latency", "timings"):
+        for key in ("relevance", "cost", "latency", "timings", "difficulty"):
             if data.get(key) is None:
                 data.pop(key, None)
         return data

@@ -36,6 +36,7 @@ from pydantic_core import PydanticSerializationError
 from tabulate import tabulate
 
 from gqlbench import __version__
+from gqlbench.difficulty import difficulty_breakdown, difficulty_section
 from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.jsonl import BOM, decode_line, read_lines, utf8_data, utf8_text
@@ -229,6 +230,7 @@ def results_document(
         meta=dict(meta or {}),
         cost=cost,
         latency=latency,
+        difficulty=difficulty_breakdown(results),
     )
 
 
@@ -377,14 +379,16 @@ def table_columns(metric_groups: Iterable[Mapping[str, object]], table2_only: bo
     ]
 
 
-def render_table(metrics: Mapping[str, Mapping[str, object]], fmt: str = "github", table2_only: bool = False) -> str:
+def render_table(
+    metrics: Mapping[str, Mapping[str, object]], fmt: str = "github", table2_only: bool = False, first: str = "Domain"
+) -> str:
     """Table 2 of the paper: a row for overall, then one per domain; four decimals.
 
     ``fmt`` is any tabulate format ("github" for Markdown, "latex" for a paper).
     """
     columns = table_columns(metrics.values(), table2_only)
     rows = [[name, *(group.get(c.name) for c in columns)] for name, group in metrics.items()]
-    headers = ["Domain", *(c.title for c in columns)]
+    headers = [first, *(c.title for c in columns)]
     return tabulate(rows, headers=headers, tablefmt=fmt, floatfmt=".4f", missingval="-")
 
 
@@ -407,6 +411,7 @@ def render_report(document: ResultsDocument, title: str = "gqlbench results") ->
     if document.missing:
         lines += ["", f"Missing predictions (scored 0): {', '.join(f'`{m}`' for m in document.missing)}"]
     lines += uncertainty_section(metrics, metric_titles())
+    lines += difficulty_section(document.difficulty)
     if document.relevance is not None:
         from gqlbench.relevance_scores import render_relevance
 

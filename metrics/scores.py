@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from functools import cache
+from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics.calls import ProgramAnalysis, analyze
@@ -135,10 +136,15 @@ def _gold(sample: Sample, functions: Mapping[str, FunctionSpec]) -> ProgramAnaly
     return analyze(sample.gold_code, functions, limits=None)  # the benchmark's own programs are trusted
 
 
+def _result(sample: Sample, **fields: Any) -> SampleResult:
+    """A sample's result line; a generated sample's labels ride along, so results can be broken down by difficulty."""
+    labels = {"synthetic": sample.synthetic} if sample.synthetic is not None else {}
+    return SampleResult(id=sample.id, domain=sample.domain, **fields, **labels)
+
+
 def _skipped(sample: Sample, gold: ProgramAnalysis) -> SampleResult:
-    return SampleResult(
-        id=sample.id,
-        domain=sample.domain,
+    return _result(
+        sample,
         scores=Scores.model_validate(empty_values()),
         skipped=f"gold program does not parse ({gold.parse_error})",
         explanation={"gold_code": sample.gold_code},
@@ -160,7 +166,7 @@ def score_sample(
     predicted = analyze(extract_code(prediction), functions)
     scores, explanation = compare_programs(gold, predicted)
     explanation |= diagnose(sample.domain, gold, predicted, functions, offered)
-    return SampleResult(id=sample.id, domain=sample.domain, scores=scores, explanation=explanation)
+    return _result(sample, scores=scores, explanation=explanation)
 
 
 def missing_result(sample: Sample, functions: Mapping[str, FunctionSpec] | None = None) -> SampleResult:
@@ -169,9 +175,8 @@ def missing_result(sample: Sample, functions: Mapping[str, FunctionSpec] | None 
     gold = _gold(sample, functions)
     if gold.parse_error is not None:
         return _skipped(sample, gold)
-    return SampleResult(
-        id=sample.id,
-        domain=sample.domain,
+    return _result(
+        sample,
         scores=_scores(gold, ProgramAnalysis(code=""), scored=False),
         explanation={"missing": "no prediction for this sample", "gold_sequence": gold.names}
         | diagnose(sample.domain, gold, None, functions),

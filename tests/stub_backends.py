@@ -28,6 +28,7 @@ and can be slowed down or made to fail through model args:
   with that seed answers prose without a program (scored 0), so repeated sampling has something to count;
 - ``n``: any non-empty value makes the stub honour ``GenerationConfig.n`` (``supports_n``), completion j of a
   request drawn with seed ``seed + j``; without it the run asks once per completion index.
+- ``data``: the benchmark folder the run reads (its ``--data``), whose gold the stub answers [default: the bundled one].
 - ``guarded``: any non-empty value waits out ``delay`` inside ``except Exception`` that records the exception as the
   request's error, as the real backends guard their engine calls (a signal must pass through it).
 
@@ -76,6 +77,7 @@ class StubBackend:
         noisy_close: str = "",
         unoffered: str = "",
         guarded: str = "",
+        data: str = "",
     ) -> None:
         if loads:
             with open(loads, "a", encoding="utf-8") as fh:
@@ -103,6 +105,7 @@ class StubBackend:
         self.shown = (obfuscate, functions, int(seed)) if obfuscate else None
         self.unoffered = bool(unoffered)
         self.guarded = bool(guarded)
+        self.data = data or None
 
     def render(self, messages: Sequence[Message], assistant_prefix: str = "") -> str:
         return "".join(f"<{m.role}> {m.content}\n" for m in messages) + "<assistant> " + assistant_prefix
@@ -112,7 +115,7 @@ class StubBackend:
 
     def answer(self, request: GenerationRequest) -> str:
         split, _, index = request.sample_id.partition("/")
-        sample = get_sample(f"{split.removesuffix('-impossible')}/{index}")
+        sample = get_sample(f"{split.removesuffix('-impossible')}/{index}", self.data)
         offered = request.messages[-1].content
         declines = self.decline and any(f'"name": "{f.name}"' not in offered for f in sample.function_specs if f.name in sample.gold_code)
         if self.shown is not None:

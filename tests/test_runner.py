@@ -265,3 +265,18 @@ def test_a_call_of_a_function_not_offered_maps_back_runs_and_is_tagged(tmp_path:
         assert [e["got"] for e in tagged] == [real] and "not offered" in tagged[0]["detail"]
         assert "NameError" not in json.dumps(line["explanation"].get("exec"))  # it ran as the real endpoint
     assert outcome.metrics["overall"]["errors"]["hallucinated_function"] == 2
+
+
+def test_a_run_on_the_bundled_synthetic_set_reports_the_difficulty_breakdown(tmp_path: Path) -> None:
+    data = default_data_dir().parent / "synthetic"
+    rows = [json.loads(line) for line in (data / "test.jsonl").read_text().splitlines()]
+    first = {(r["domain"], r["synthetic"]["shape"]): f"test/{i}" for i, r in reversed(list(enumerate(rows)))}
+    ids = tuple(sorted(first.values(), key=lambda i: int(i.split("/")[1])))  # the first sample of each shape of each domain
+    settings = _settings(data=str(data), ids=ids, limit=None, model_args={"data": str(data)})
+    run_dir = run(settings, RunOptions(runs_root=tmp_path, quiet=True)).run_dir
+    assert [line["synthetic"]["shape"] for line in _lines(run_dir)] == [rows[int(i.split("/")[1])]["synthetic"]["shape"] for i in ids]
+    results = json.loads((run_dir / "results.json").read_text())
+    assert results["metrics"]["overall"]["arg_match_full"] == 1.0  # the stub answers with the gold code
+    assert {shape: g["n_samples"] for shape, g in results["difficulty"]["shape"].items()} == {"chain": 2, "fan_out": 2, "single": 2}
+    report = (run_dir / "report.md").read_text()
+    assert "## By difficulty" in report and "| fan_out (n=2)" in report

@@ -173,6 +173,7 @@ def _against_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, st
 
 def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, table2_only: bool) -> None:
     """The ablation table when the runs differ in settings (e.g. a --matrix grid), and the relevance runs' block."""
+    from gqlbench.difficulty import difficulty_section
     from gqlbench.matrix import render_ablation
     from gqlbench.metrics import all_metrics
     from gqlbench.relevance_scores import render_relevance_runs
@@ -183,10 +184,13 @@ def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, 
         ablation = render_ablation(run_dirs, metrics, metric_titles(), fmt)
         if ablation:
             click.echo("\n" + escape_controls(ablation))
-    blocks = [(label, read_results(d / RESULTS_FILE).relevance) for label, d in zip(labels, run_dirs, strict=True)]
-    relevance = [(label, block) for label, block in blocks if block is not None]
+    documents = [(label, read_results(d / RESULTS_FILE)) for label, d in zip(labels, run_dirs, strict=True)]
+    relevance = [(label, doc.relevance) for label, doc in documents if doc.relevance is not None]
     if relevance:
         click.echo("\n" + escape_controls(render_relevance_runs(relevance, fmt)))
+    for label, doc in documents:  # runs on generated samples: their metrics by shape and number of calls
+        if doc.difficulty:
+            click.echo("\n" + escape_controls("\n".join([label, *difficulty_section(doc.difficulty, fmt)])))
 def _usage(runs: list[RunSummary], prices: Prices, fmt: str) -> tuple[str, list[dict[str, Any]]] | None:
     """The cost and latency table across runs (None: no run recorded usage); given prices replace the runs' own."""
     if not any(r.cost and r.latency for r in runs):

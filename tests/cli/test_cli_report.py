@@ -169,3 +169,25 @@ def test_terminal_escapes_in_a_run_folder_are_shown_not_obeyed(
     out = capsys.readouterr().out
     assert not any(c in out for c in "\x1b\x07\x9b")
     assert "m\\x1b]0;owned\\x07" in out and "sp\\x1b[2Jotify" in out and "cot\\x9b31m" in out
+
+
+def test_a_run_on_generated_samples_shows_its_breakdown_and_the_papers_runs_do_not(
+    runs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "made"
+    folder.mkdir()
+    labels = [{"shape": "single", "calls": 1}, {"shape": "chain", "calls": 2}]
+    codes = ['GET_search(q="Adele", type="artist")', 'r = GET_search(q="Muse", type="artist")\nGET_artists__id_(id=r.artists.items[0].id)']
+    (folder / "test.jsonl").write_text("".join(json.dumps({"domain": "spotify", "utterance": f"u{i}", "output": c, "synthetic": lab}) + "\n"
+                                               for i, (c, lab) in enumerate(zip(codes, labels, strict=True))))
+    (tmp_path / "p.jsonl").write_text(json.dumps({"id": "test/0", "prediction": codes[0]}) + "\n")
+    made = tmp_path / "made-run"
+    assert main(["evaluate", str(tmp_path / "p.jsonl"), "--data", str(folder), "--out", str(made), "--no-exec"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(runs[0])]) == 0
+    assert "By difficulty" not in capsys.readouterr().out
+    assert main(["report", str(runs[0]), str(made)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("## By difficulty") == 1
+    rows = {cells(line)[0]: cells(line)[1] for line in out.splitlines() if line.startswith(("| single", "| chain"))}
+    assert rows == {"single (n=1)": "1.0000", "chain (n=1)": "0.0000"}

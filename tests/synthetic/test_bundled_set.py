@@ -1,0 +1,72 @@
+"""The bundled verified set ``data/synthetic/``: loads as a split source, its gold runs, and test and train stay apart."""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from gqlbench.dataset import load_split
+from gqlbench.metrics import analyze
+from gqlbench.mocks.sandbox import SandboxPool
+from gqlbench.specs import load_specs
+from gqlbench.synthetic.generate import missing_literals, verify
+from gqlbench.synthetic.human import human_utterances, normalize
+from gqlbench.synthetic.sampler import SHAPES
+
+FOLDER = Path(str(resources.files("gqlbench.data") / "synthetic"))
+
+
+def _rows(split: str) -> list[dict]:
+    return [json.loads(line) for line in (FOLDER / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("split", ["test", "train"])
+def test_every_line_loads_as_a_sample_and_every_gold_program_parses(split: str) -> None:
+    samples = load_split(split, FOLDER)
+    assert len(samples) == len(_rows(split))
+    for sample in samples:
+        program = analyze(sample.gold_code, {f.name: f for f in sample.function_specs})
+        assert program.parse_error is None, sample.id
+        assert program.names and set(program.names) <= set(load_specs(sample.domain)), sample.id
+
+
+def test_the_test_split_is_large_and_balanced_over_domains_and_shapes() -> None:
+    rows = _rows("test")
+    assert len(rows) >= 500
+    domains = Counter(r["domain"] for r in rows)
+    assert set(domains) == {"spotify", "tmdb"} and max(domains.values()) - min(domains.values()) <= len(rows) // 20
+    for domain in domains:
+        shapes = Counter(r["synthetic"]["shape"] for r in rows if r["domain"] == domain)
+        assert set(shapes) == set(SHAPES)
+        assert min(shapes.values()) >= domains[domain] // 5  # no shape is a rounding error
+
+
+def test_train_shares_no_utterance_or_program_with_test_and_none_copies_a_human_sample() -> None:
+    test, train = _rows("test"), _rows("train")
+    assert len(train) >= 100
+    for rows in (test, train):
+        assert len({normalize(r["utterance"]) for r in rows}) == len(rows)
+        assert len({r["output"] for r in rows}) == len(rows)
+    assert not {normalize(r["utterance"]) for r in test} & {normalize(r["utterance"]) for r in train}
+    assert not {r["output"] for r in test} & {r["output"] for r in train}
+    assert not {normalize(r["utterance"]) for r in test + train} & human_utterances()
+
+
+def test_every_utterance_states_the_literals_of_its_program() -> None:
+    for row in _rows("test") + _rows("train"):
+        constants = [node.value for node in ast.walk(ast.parse(row["output"])) if isinstance(node, ast.keyword)]
+        literals = [c.value for c in constants if isinstance(c, ast.Constant) and type(c.value) in (str, int)]
+        assert not missing_literals(literals, row["utterance"]), row["utterance"]
+
+
+def test_a_random_subset_of_the_gold_runs_on_the_world_and_scores_one_against_itself() -> None:
+    rows = _rows("test") + _rows("train")
+    with SandboxPool(workers=1, max_result_chars=2_000_000) as pool:
+        for row in random.Random(23).sample(rows, 30):
+            assert verify(row["domain"], row["output"], row["utterance"], pool, row["synthetic"]["world_seed"]) is None, row["output"]
