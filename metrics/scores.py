@@ -138,8 +138,9 @@ def _gold(sample: Sample, functions: Mapping[str, FunctionSpec]) -> ProgramAnaly
 
 def _result(sample: Sample, **fields: Any) -> SampleResult:
     """A sample's result line; a generated sample's labels ride along, so results can be broken down by difficulty."""
-    labels = {"synthetic": sample.synthetic} if sample.synthetic is not None else {}
-    return SampleResult(id=sample.id, domain=sample.domain, **fields, **labels)
+    if sample.synthetic is not None:
+        fields["synthetic"] = sample.synthetic
+    return SampleResult(id=sample.id, domain=sample.domain, **fields)
 
 
 def _skipped(sample: Sample, gold: ProgramAnalysis) -> SampleResult:
