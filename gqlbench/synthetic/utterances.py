@@ -10,6 +10,7 @@ RNG chooses.
 from __future__ import annotations
 
 import random
+import re
 
 from gqlbench.mocks.kinds import is_generic, singular
 from gqlbench.synthetic.graph import DataflowGraph
@@ -35,11 +36,20 @@ _VERBS = frozenset({
     "get", "list", "search", "create", "add", "remove", "delete", "return", "borrow", "check", "change", "update", "discover",
     "save", "follow", "unfollow", "pause", "start", "resume", "skip", "set", "seek", "transfer", "toggle", "find", "fetch",
     "show", "retrieve", "replace", "upload", "rate", "navigate", "move", "fly", "dock", "orbit", "refuel", "cancel", "reorder",
+    "view", "attempt", "activate", "command", "jettison", "accept", "deliver", "fulfill", "fulfil", "extract", "purchase",
+    "sell", "refine", "register", "jump", "warp", "chart", "survey", "scan", "buy", "send", "post", "put", "read", "look",
 })
+_CONDITION = re.compile(r"^(?:if|when|to)\b[^,]*,\s*(?:you can\s+|you may\s+)?", re.IGNORECASE)  # "If you want X, you can survey..."
 
 
 def _action(description: str) -> str:
-    """The description as an instruction: ``Get an album`` stays, a noun phrase (``Every tag``) becomes ``get every tag``."""
+    """The description as an instruction: ``Get an album`` stays, a noun phrase (``Every tag``) becomes ``get every tag``.
+
+    A leading condition is dropped ("If you want to target specific yields,
+    you can survey a waypoint" -> "survey a waypoint").
+    """
+    stripped = _CONDITION.sub("", description, count=1)
+    description = stripped if stripped and stripped != description and stripped.split(" ", 1)[0].lower() in _VERBS else description
     text = description[:1].lower() + description[1:]
     first, _, rest = text.partition(" ")
     word = first.strip(",.;:").lower()

@@ -21,6 +21,10 @@ def test_a_noun_phrase_description_becomes_an_instruction() -> None:
     assert _action("Every tag") == "get every tag"
     assert _action("Skips to next track in the user's queue") == "skip to next track in the user's queue"
     assert _action("Search the catalogue for books") == "search the catalogue for books"
+    # SpaceTraders' descriptions, as published: verbs the first list lacked, and a leading condition
+    assert _action("View the details of a faction.") == "view the details of a faction."
+    assert _action("Attempt to dock your ship at it's current location.") == "attempt to dock your ship at it's current location."
+    assert _action("If you want to target specific yields for an extraction, you can survey a waypoint") == "survey a waypoint"
 
 
 def test_the_utterance_states_the_search_text_and_other_literals() -> None:
