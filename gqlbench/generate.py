@@ -92,6 +92,17 @@ def _scored(sample: Sample, prompt: Prompt, completion: Completion, code: str, p
     return SampleResult.model_validate({**result.model_dump(mode="json"), **extra})
 
 
+def _gold_candidates(sample: Sample, completion: Completion, code: str, prediction: str) -> tuple[Completion, str, str]:
+    """``--prompt tools``: each ambiguous argument set to gold's source when it is among its candidates (:mod:`gqlbench.tool_sources`)."""
+    provenance = completion.explanation.get("tool_arguments") if completion.explanation else None
+    if not isinstance(provenance, list) or prediction != code or not any("candidates" in e for e in provenance):
+        return completion, code, prediction
+    from gqlbench.tool_sources import choose_gold_candidates
+
+    code, provenance = choose_gold_candidates(sample, code, provenance)
+    return completion.model_copy(update={"explanation": {**completion.explanation, "tool_arguments": provenance}}), code, code
+
+
 def _too_long(sample: Sample, style: str, error: PromptTooLong, shown: dict[str, Any]) -> SampleResult:
     """A prompt that cannot fit is the model's answer-less failure: scored 0, explained, never retried."""
     from gqlbench.metrics import score_sample
@@ -233,6 +244,7 @@ class Generator:
                 else:
                     code = answer.code
                 sample, code, prediction, record = real_program(self.presenter, shown.id, code, answer.prediction)
+                completion, code, prediction = _gold_candidates(sample or shown, completion, code, prediction)
                 finished.append((_scored(sample or shown, prompt, completion, code, prediction, record), code, index))
         for sample, _, indices in work:
             for index in indices:

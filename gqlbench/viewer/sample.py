@@ -183,7 +183,7 @@ def _tool_arguments(entries: Any) -> str:
     for entry in entries:
         entry = entry if isinstance(entry, Mapping) else {}
         candidates = entry.get("candidates")
-        others = ", ".join(str(c) for c in candidates[1:]) if isinstance(candidates, list) else ""
+        others = ", ".join(str(c) for c in candidates if c != entry.get("source")) if isinstance(candidates, list) else ""
         rows.append(
             f"<tr><td>{bounded(str(entry.get('call', '')))}</td><td><code>{bounded(str(entry.get('function', '')))}</code></td>"
             f"<td><code>{bounded(str(entry.get('argument', '')))}</code></td>"

@@ -4,10 +4,6 @@ fake server (fast), then the real thing against `vllm serve` on the bundled mode
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
 import sys
 import threading
 import time
@@ -16,13 +12,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.openai_backend import OpenAIBackend
 from gqlbench.records import Message
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from vllm_serve import vllm_serve  # noqa: E402
 
 # -- a fake server: each POST is answered by `script(n, body)` -> (status, json, headers) -----------
 
@@ -261,49 +259,10 @@ def test_a_run_records_the_length_and_a_note_of_a_cut_completion(
 # -- slow: a real `vllm serve` on the bundled model -----------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def vllm_server() -> Iterator[tuple[str, Path]]:
-    pytest.importorskip("vllm")
-    from gqlbench.generators.cpu import choose_dtype, cpu_flags
-    from gqlbench.generators.models import resolve_model
-
-    model = resolve_model("smollm2")
-    port = free_port()
-    env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": os.environ.get("VLLM_CPU_KVCACHE_SPACE", "2")}
-    command = [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", str(model),
-               "--served-model-name", "smollm2", "--host", "127.0.0.1", "--port", str(port),
-               "--max-model-len", "4096", "--enforce-eager", "--dtype", choose_dtype(cpu_flags()).dtype]
-    log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"gqlbench-vllm-serve-{port}.log", "w")
-    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 600
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"vllm serve exited with {process.returncode}; see {log.name}")
-            try:
-                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"vllm serve not healthy after 600 s; see {log.name}")
-            time.sleep(2)
-        yield f"{url}/v1", model
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        log.close()
+    with vllm_serve(max_model_len=4096) as served:
+        yield served
 
 
 @pytest.mark.slow

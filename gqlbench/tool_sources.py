@@ -1,0 +1,131 @@
+"""Ambiguous tool-call arguments: a value found at several paths matches gold when gold's source is among them.
+
+A native tool call carries a value, not a reference; when the value occurs
+at several fields of earlier responses, :mod:`gqlbench.generators.tool_program`
+keeps every path as a candidate and writes the first into the program. The
+model cannot have meant one path more than another, so scoring gives it the
+benefit of the doubt: where gold's source for that argument (the same
+function's argument in gold, the gold call with the same token first) is the
+standardized value of one of the candidates, the program uses that
+candidate. The choice is recorded per argument as ``chosen_because``; a
+candidate is never invented, and an argument with no candidate equal to
+gold's keeps the first. Lives above ``metrics/`` and ``generators/``: it reads
+gold, which the generation side never sees.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gqlbench.metrics.calls import ApiCall, analyze
+from gqlbench.metrics.scores import functions_for
+from gqlbench.metrics.sources import references
+from gqlbench.records import FunctionSpec, Sample
+
+__all__ = ["CHOSEN_BECAUSE", "choose_gold_candidates"]
+
+CHOSEN_BECAUSE = "gold's source is among the candidates"
+
+
+def _keyword(line: str, position: int) -> tuple[str, int, int] | None:
+    """The name and the character span of the value of the ``position``-th keyword of the line's call."""
+    try:
+        statement = ast.parse(line).body[0]
+    except (SyntaxError, IndexError):
+        return None
+    call = statement.value if isinstance(statement, (ast.Assign, ast.Expr)) else None
+    if not isinstance(call, ast.Call) or position >= len(call.keywords):
+        return None
+    keyword = call.keywords[position]
+    value = keyword.value
+    if keyword.arg is None or value.end_col_offset is None or value.lineno != 1 or value.end_lineno != 1:
+        return None
+    data = line.encode()
+    start = len(data[: value.col_offset].decode(errors="replace"))  # ast offsets count UTF-8 bytes
+    end = len(data[: value.end_col_offset].decode(errors="replace"))
+    return keyword.arg, start, end
+
+
+def _path(candidate: str) -> str:
+    """``response_obj1.items[0].id`` -> ``.items[0].id`` (the field path after the variable)."""
+    cut = min((i for i in (candidate.find("."), candidate.find("[")) if i >= 0), default=len(candidate))
+    return candidate[cut:]
+
+
+def _gold_values(gold: Sequence[ApiCall], call: ApiCall, argument: str) -> list[str]:
+    """Gold's standardized values of ``argument`` in calls of the same function, the same-token call first."""
+    same = [g for g in gold if g.name == call.name and argument in g.args]
+    same.sort(key=lambda g: g.token != call.token)
+    return [g.args[argument] for g in same]
+
+
+def choose_gold_candidates(sample: Sample, code: str, provenance: Sequence[Mapping[str, Any]],
+                           functions: Mapping[str, FunctionSpec] | None = None) -> tuple[str, list[dict[str, Any]]]:
+    """``code`` with each ambiguous argument set to the candidate equal to gold's source, and the updated provenance.
+
+    ``provenance`` is the ``tool_arguments`` record of the completion (one
+    entry per keyword of each program line, ``call`` 1-based, in keyword
+    order). Candidates are tried only when their field path is that of a
+    reference in gold's value (a cheap filter); the program with the
+    candidate put in is analysed to confirm that the standardized values
+    are equal, so the choice is the metric's own notion of equality.
+    """
+    entries = [dict(e) for e in provenance]
+    lines = code.split("\n")
+    positions: dict[int, int] = {}
+    slots: list[tuple[int, int, str, int, int]] = []  # (entry, line index, keyword name, start, end)
+    for i, entry in enumerate(entries):
+        call = entry.get("call")
+        if not isinstance(call, int):
+            continue
+        position = positions[call] = positions.get(call, -1) + 1
+        candidates = entry.get("candidates")
+        if not isinstance(candidates, list) or len(candidates) < 2 or not 0 < call <= len(lines):
+            continue
+        found = _keyword(lines[call - 1], position)
+        if found is not None:
+            slots.append((i, call - 1, *found))
+    if not slots:
+        return code, entries
+    functions = functions_for(sample) if functions is None else functions
+    gold = analyze(sample.gold_code, functions, limits=None)
+    predicted = analyze(code, functions)
+    if gold.parse_error is not None or predicted.parse_error is not None or predicted.too_large is not None:
+        return code, entries
+    by_line = {c.line: c for c in predicted.calls}
+    wanted: dict[int, tuple[ApiCall, str, list[str]]] = {}  # entry -> (predicted call, real argument name, gold values)
+    trials: dict[int, list[str]] = {}  # entry -> candidates worth analysing
+    for i, line, name, _, _ in slots:
+        call = by_line.get(line + 1)
+        if call is None:
+            continue
+        values = _gold_values(gold.calls, call, name)
+        paths = {path for value in values for _, path in references(value)}
+        tried = [c for c in entries[i]["candidates"] if isinstance(c, str) and _path(c) in paths]
+        if tried:
+            wanted[i], trials[i] = (call, name, values), tried
+    standard: dict[tuple[int, str], str] = {}  # (entry, candidate) -> its standardized value in the program
+    for j in range(max((len(t) for t in trials.values()), default=0)):
+        trial = list(lines)
+        for i, line, _, start, end in sorted((s for s in slots if s[0] in trials and j < len(trials[s[0]])),
+                                             key=lambda s: -s[3]):  # right to left: earlier spans stay valid
+            trial[line] = trial[line][:start] + trials[i][j] + trial[line][end:]
+        analysis = analyze("\n".join(trial), functions)
+        calls = {c.line: c for c in analysis.calls}
+        for i, line, _, _, _ in slots:
+            if i in trials and j < len(trials[i]) and (c := calls.get(line + 1)) is not None:
+                standard[(i, trials[i][j])] = c.args.get(wanted[i][1], "")
+    chosen: dict[int, str] = {}
+    for i, (_, _, values) in wanted.items():
+        chosen_candidate = next((c for value in values for c in trials[i] if standard.get((i, c)) == value), None)
+        if chosen_candidate is not None:
+            chosen[i] = chosen_candidate
+    if not chosen:
+        return code, entries
+    for i, line, _, start, end in sorted((s for s in slots if s[0] in chosen), key=lambda s: -s[3]):
+        lines[line] = lines[line][:start] + chosen[i] + lines[line][end:]
+        entries[i]["source"] = chosen[i]
+        entries[i]["chosen_because"] = CHOSEN_BECAUSE
+    return "\n".join(lines), entries
