@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,16 @@ def _files(domain: str) -> list[Path]:
     return files
 
 
+@lru_cache(maxsize=64)
+def _digest(stamped: tuple[tuple[str, int, int], ...]) -> str:
+    """sha256 of the files, read once per version: choosing a run folder compares every earlier run's record."""
+    digest = hashlib.sha256()
+    for path, _, _ in stamped:
+        digest.update(f"{Path(path).name}\0".encode())
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def catalog_record(domains: Iterable[str]) -> dict[str, dict[str, Any]]:
     """``{domain: {"specs": file, "hash": sha256 of its catalog files}}`` for each domain the catalog has."""
     from gqlbench.specs.catalog import specs_path
@@ -39,11 +50,8 @@ def catalog_record(domains: Iterable[str]) -> dict[str, dict[str, Any]]:
         specs = specs_path(domain)
         if specs is None:
             continue
-        digest = hashlib.sha256()
-        for file in _files(domain):
-            digest.update(f"{file.name}\0".encode())
-            digest.update(file.read_bytes())
-        record[domain] = {"specs": str(specs), "hash": digest.hexdigest()[:16]}
+        stamped = tuple((str(f), (st := f.stat()).st_mtime_ns, st.st_size) for f in _files(domain))
+        record[domain] = {"specs": str(specs), "hash": _digest(stamped)}
     return record
 
 
