@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 import openai
@@ -56,6 +56,9 @@ from gqlbench.provenance import package_versions, redact_url, redact_urls
 from gqlbench.records import Completion, Message
 
 __all__ = ["OpenAIBackend", "MODEL_ARGS", "CHARS_PER_TOKEN_ESTIMATE", "is_transient"]
+
+R = TypeVar("R")  # a request (GenerationRequest, ToolRequest)
+T = TypeVar("T")  # what one request gives back
 
 # model_args this backend understands, with their defaults
 MODEL_ARGS: dict[str, Any] = {
@@ -152,13 +155,18 @@ class OpenAIBackend:
 
     def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
         """All requests on a pool of ``concurrency`` threads; completions are yielded as they finish."""
+        for completions in self._pooled(self._complete_n, requests, config):
+            yield from completions
+
+    def _pooled(self, task: Callable[[R, GenerationConfig], T], requests: Sequence[R], config: GenerationConfig) -> Iterator[T]:
+        """``task`` for every request on a pool of ``concurrency`` threads, each result as it finishes."""
         if not requests:
             return
         with ThreadPoolExecutor(max_workers=min(self.concurrency, len(requests))) as pool:
-            futures = [pool.submit(self._complete_n, request, config) for request in requests]
+            futures = [pool.submit(task, request, config) for request in requests]
             try:
                 for future in as_completed(futures):
-                    yield from future.result()
+                    yield future.result()
             finally:  # the consumer stopped early, or a fatal error: do not start what is still queued
                 for future in futures:
                     future.cancel()
@@ -285,16 +293,7 @@ class OpenAIBackend:
 
     def generate_tools(self, requests: Sequence[ToolRequest], config: GenerationConfig) -> Iterator[ToolReply]:
         """One assistant turn per request, with ``tools`` and ``tool_choice: auto``, on the thread pool."""
-        if not requests:
-            return
-        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(requests))) as pool:
-            futures = [pool.submit(self._tool_turn, request, config) for request in requests]
-            try:
-                for future in as_completed(futures):
-                    yield future.result()
-            finally:
-                for future in futures:
-                    future.cancel()
+        return self._pooled(self._tool_turn, requests, config)
 
     def _tool_turn(self, request: ToolRequest, config: GenerationConfig) -> ToolReply:
         kwargs: dict[str, Any] = {
