@@ -82,7 +82,7 @@ class GenericModel:
         self.schema = schema
         self.render = Renderer(known_kinds(schema) if schema is not None else set())
         self.entity_types = self._entity_types()
-        self.singletons = {rule.kind for rule in self.rules.values() if rule.action == "singleton" and rule.kind}
+        self.singletons = {rule.kind: rule for rule in self.rules.values() if rule.action == "singleton" and rule.kind}
         self.handlers: dict[str, Handler] = {}
         for function, rule in self.rules.items():
             where = f"world fixture of {domain}: endpoints.{function}"
@@ -310,7 +310,7 @@ class GenericModel:
                 derived = generate_value(field.type, world, f"{kind}:{key}.{name}", name)
                 out[name] = value if value is not None else record.get(name, derived)
             elif found is not None and found[0] in self.singletons and target is not None:
-                other = next(r for r in self.rules.values() if r.action == "singleton" and r.kind == found[0])
+                other = self.singletons[found[0]]
                 out[name] = self.render.entity(world, target, found[0], self.singleton_id(world, other, found[0]))
         return out
 
