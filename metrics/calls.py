@@ -1,7 +1,8 @@
 """Dataflow of a generated program: its API calls, standardized, with their dependencies.
 
-The program is parsed with LibCST and walked once, top to bottom, by
-:class:`DataflowVisitor`. Every API call gets a token naming it by function and
+The program is parsed once (:func:`gqlbench.program.read_program`: Python's
+verdict, then LibCST's tree and positions) and its LibCST tree walked once,
+top to bottom, by :class:`DataflowVisitor`. Every API call gets a token naming it by function and
 occurrence (``GET_search#1``), and every argument is *standardized* so that
 two programs that do the same thing compare equal even when written
 differently:
@@ -16,6 +17,9 @@ differently:
 The standardized argument is rendered canonically (through :mod:`ast`, so
 formatting, redundant parentheses and quote style disappear, and an integral
 float is written as an int). Two arguments are equal when their renderings are.
+The canonical tree is read once more, there and then, for what the errors and
+F1s need: the responses the argument reads and its literal value
+(:class:`~.sources.Argument`).
 
 Inlining can make an argument exponentially larger than the program, so the
 walk counts what it renders and stops at the bounds of :mod:`.limits`.

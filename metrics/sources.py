@@ -7,6 +7,11 @@ chains as ``("GET_search#1", ".tracks.items[:3][*].uri")``: a comprehension
 variable stands for ``[*]`` (any element) of what it iterates over, and a
 method call's receiver counts, not the method. The references of an argument
 are what ``wrong_source`` compares and what dataflow edges are made of.
+
+They are read from the canonical syntax tree when the argument is standardized
+(:func:`read_canonical`) and kept on the call (:class:`Argument`), so nothing
+parses the argument's text again; :func:`read_argument` reads a text for the
+few callers that hold only a string.
 """
 
 from __future__ import annotations
