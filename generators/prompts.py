@@ -10,12 +10,12 @@ answers for few-shot examples are derived from the gold code by
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gqlbench.program import read_program
 from gqlbench.records import FunctionSpec, Sample
 
 __all__ = [
@@ -109,7 +109,7 @@ def render_task(sample: Sample, *, descriptions: bool = True, parameter_descript
 
 @dataclass(frozen=True)
 class GoldCall:
-    """One line of a gold program, read structurally (``ast``; nothing is run)."""
+    """One line of a gold program, read structurally (:mod:`gqlbench.program`; nothing is run)."""
 
     line: str  # the source line, as written
     function: str
@@ -118,43 +118,22 @@ class GoldCall:
     sources: tuple[str, ...]  # earlier response variables this call reads
 
 
-def _called_function(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id
-    return None
-
-
-def _source(code: str, node: ast.AST) -> str:
-    """An expression as the gold spells it (quotes, spacing), not as ``ast.unparse`` would."""
-    return ast.get_source_segment(code, node) or ast.unparse(node)
-
-
 def gold_calls(code: str) -> list[GoldCall]:
     """The top-level calls of a (valid) gold program, in order.
 
     Raises ``SyntaxError`` for invalid code: callers exclude errata samples first.
     """
-    tree = ast.parse(code)
-    lines = code.splitlines()
+    program = read_program(code)
+    if program.tree is None:
+        assert program.problem is not None
+        raise SyntaxError(program.problem.message, ("<unknown>", program.problem.line, None, None))
     calls: list[GoldCall] = []
     stored: list[str] = []
-    for stmt in tree.body:
-        value = stmt.value if isinstance(stmt, (ast.Assign, ast.Expr)) else None
-        function = _called_function(value) if value is not None else None
-        if function is None:
-            continue
-        assert isinstance(value, ast.Call)
-        target = None
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            target = stmt.targets[0].id
-        arguments = [(f"#{i}", _source(code, a)) for i, a in enumerate(value.args)]
-        arguments += [(kw.arg or "**", _source(code, kw.value)) for kw in value.keywords]
-        read = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
-        sources = tuple(v for v in stored if v in read)
-        line = "\n".join(lines[stmt.lineno - 1 : (stmt.end_lineno or stmt.lineno)]).strip()
-        calls.append(GoldCall(line, function, target, tuple(arguments), sources))
-        if target:
-            stored.append(target)
+    for call in program.top_level_calls:
+        sources = tuple(v for v in stored if v in call.reads)
+        calls.append(GoldCall(call.text, call.function, call.target, call.arguments, sources))
+        if call.target:
+            stored.append(call.target)
     return calls
 
 

@@ -27,6 +27,7 @@ from graphql import (
 
 from gqlbench.dataset import Errata, default_data_dir, load_errata, load_samples
 from gqlbench.errors import GqlbenchError
+from gqlbench.program import read_program
 from gqlbench.records import FunctionSpec, Problem, Sample
 from gqlbench.schemas import (
     build_schema,
@@ -328,18 +329,19 @@ def check_gold_code(name: str, data_dir: Path | None = None) -> list[Problem]:
         where = f"sample {sample.id} ({sample.benchmark})"
         if errata.why_invalid(sample.id):
             continue
-        try:
-            tree = ast.parse(sample.gold_code)
-        except SyntaxError as exc:
-            problems.append(Problem(subject=sample.id, where=f"{where}: line {exc.lineno}", message=f"gold code does not parse: {exc.msg}"))
+        program = read_program(sample.gold_code)
+        if program.tree is None:
+            assert program.problem is not None
+            line = f": line {program.problem.line}" if program.problem.line is not None else ""
+            message = f"gold code does not parse: {program.problem.message}"
+            problems.append(Problem(subject=sample.id, where=f"{where}{line}", message=message))
             continue
-        called = [n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
         try:
-            schema = build_schema(name, [f for f in dict.fromkeys(called) if f in functions])
+            schema = build_schema(name, [c.name for c in program.calls if c.name in functions])
         except GqlbenchError as exc:
             problems.append(Problem(subject=sample.id, where=where, message=f"the schema of its endpoints does not build: {exc}"))
             schema = None
-        problems += _GoldWalker(sample.id, where, functions, schema).run(tree)
+        problems += _GoldWalker(sample.id, where, functions, schema).run(program.tree)
     return problems
 
 

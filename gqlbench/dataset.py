@@ -10,7 +10,6 @@ when the loader does.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.program import read_program
 from gqlbench.records import SPLITS, FunctionSpec, Sample
 
 __all__ = [
@@ -98,13 +98,7 @@ def called_functions(code: str, known: set[str]) -> list[str]:
 
     Code that does not parse calls nothing here; the checks report it.
     """
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return []
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in known]
-    calls.sort(key=lambda n: (n.lineno, n.col_offset))
-    return list(dict.fromkeys(n.func.id for n in calls))  # type: ignore[attr-defined]
+    return list(dict.fromkeys(c.name for c in read_program(code).calls if c.name in known))
 
 
 def fill_from_catalog(sample: Sample, specs: bool = True, schema: bool = True) -> Sample:

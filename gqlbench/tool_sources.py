@@ -21,7 +21,7 @@ from typing import Any
 
 from gqlbench.metrics.calls import ApiCall, analyze
 from gqlbench.metrics.scores import functions_for
-from gqlbench.metrics.sources import references
+from gqlbench.metrics.sources import Argument
 from gqlbench.records import FunctionSpec, Sample
 
 __all__ = ["CHOSEN_BECAUSE", "choose_gold_candidates"]
@@ -54,11 +54,11 @@ def _path(candidate: str) -> str:
     return candidate[cut:]
 
 
-def _gold_values(gold: Sequence[ApiCall], call: ApiCall, argument: str) -> list[str]:
+def _gold_values(gold: Sequence[ApiCall], call: ApiCall, argument: str) -> list[Argument]:
     """Gold's standardized values of ``argument`` in calls of the same function, the same-token call first."""
     same = [g for g in gold if g.name == call.name and argument in g.args]
     same.sort(key=lambda g: g.token != call.token)
-    return [g.args[argument] for g in same]
+    return [g.argument(argument) for g in same]
 
 
 def choose_gold_candidates(sample: Sample, code: str, provenance: Sequence[Mapping[str, Any]],
@@ -95,14 +95,14 @@ def choose_gold_candidates(sample: Sample, code: str, provenance: Sequence[Mappi
     if gold.parse_error is not None or predicted.parse_error is not None or predicted.too_large is not None:
         return code, entries
     by_line = {c.line: c for c in predicted.calls}
-    wanted: dict[int, tuple[ApiCall, str, list[str]]] = {}  # entry -> (predicted call, real argument name, gold values)
+    wanted: dict[int, tuple[ApiCall, str, list[Argument]]] = {}  # entry -> (predicted call, real argument name, gold values)
     trials: dict[int, list[str]] = {}  # entry -> candidates worth analysing
     for i, line, name, _, _ in slots:
         call = by_line.get(line + 1)
         if call is None:
             continue
         values = _gold_values(gold.calls, call, name)
-        paths = {path for value in values for _, path in references(value)}
+        paths = {ref.path for value in values for ref in value.references}
         tried = [c for c in entries[i]["candidates"] if isinstance(c, str) and _path(c) in paths]
         if tried:
             wanted[i], trials[i] = (call, name, values), tried
@@ -119,7 +119,7 @@ def choose_gold_candidates(sample: Sample, code: str, provenance: Sequence[Mappi
                 standard[(i, trials[i][j])] = c.args.get(wanted[i][1], "")
     chosen: dict[int, str] = {}
     for i, (_, _, values) in wanted.items():
-        chosen_candidate = next((c for value in values for c in trials[i] if standard.get((i, c)) == value), None)
+        chosen_candidate = next((c for value in values for c in trials[i] if standard.get((i, c)) == value.text), None)
         if chosen_candidate is not None:
             chosen[i] = chosen_candidate
     if not chosen:

@@ -23,12 +23,12 @@ a name of the domain's catalog, or one shaped like an endpoint
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
 from gqlbench.metrics.limits import DEFAULT_LIMITS, source_too_large
+from gqlbench.program import read_program
 from gqlbench.specs.names import looks_like_endpoint_name
 
 __all__ = ["NOT_SUPPORTED", "REFUSAL", "Abstention", "read_abstention"]
@@ -74,21 +74,9 @@ def _called_names(code: str) -> tuple[list[str], bool]:
     pattern instead, so a truncated answer is still classified.
     """
     if source_too_large(code, DEFAULT_LIMITS) is None:
-        try:
-            tree = ast.parse(code)
-        except (SyntaxError, ValueError):
-            pass
-        else:
-            calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
-            calls.sort(key=lambda n: (n.lineno, n.col_offset))
-            raises = any(
-                isinstance(n, ast.Raise)
-                and n.exc is not None
-                and isinstance(target := (n.exc.func if isinstance(n.exc, ast.Call) else n.exc), ast.Name)
-                and target.id == NOT_SUPPORTED
-                for n in ast.walk(tree)
-            )
-            return [n.func.id for n in calls if isinstance(n.func, ast.Name)], raises
+        program = read_program(code)
+        if program.tree is not None:
+            return [c.name for c in program.calls], program.raises(NOT_SUPPORTED)
     return _CALL_TEXT.findall(code), bool(_RAISE_TEXT.search(code))
 
 

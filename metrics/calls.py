@@ -1,7 +1,8 @@
 """Dataflow of a generated program: its API calls, standardized, with their dependencies.
 
-The program is parsed with LibCST and walked once, top to bottom, by
-:class:`DataflowVisitor`. Every API call gets a token naming it by function and
+The program is parsed once (:func:`gqlbench.program.read_program`: Python's
+verdict, then LibCST's tree and positions) and its LibCST tree walked once,
+top to bottom, by :class:`DataflowVisitor`. Every API call gets a token naming it by function and
 occurrence (``GET_search#1``), and every argument is *standardized* so that
 two programs that do the same thing compare equal even when written
 differently:
@@ -16,6 +17,9 @@ differently:
 The standardized argument is rendered canonically (through :mod:`ast`, so
 formatting, redundant parentheses and quote style disappear, and an integral
 float is written as an int). Two arguments are equal when their renderings are.
+The canonical tree is read once more, there and then, for what the errors and
+F1s need: the responses the argument reads and its literal value
+(:class:`~.sources.Argument`).
 
 Inlining can make an argument exponentially larger than the program, so the
 walk counts what it renders and stops at the bounds of :mod:`.limits`.
@@ -26,16 +30,18 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange
 
 from gqlbench.metrics.limits import DEFAULT_LIMITS, Limits, source_too_large
+from gqlbench.metrics.sources import Argument, read_argument, read_canonical
+from gqlbench.program import one_reading, read_program
 from gqlbench.records import FunctionSpec
 from gqlbench.specs.names import ENDPOINT_NAME, looks_like_endpoint_name
 
-__all__ = ["ApiCall", "ProgramAnalysis", "DataflowVisitor", "TooLarge", "analyze", "is_api_name", "HTTP_VERB_NAME"]
+__all__ = ["Argument", "ApiCall", "ProgramAnalysis", "DataflowVisitor", "TooLarge", "analyze", "is_api_name", "HTTP_VERB_NAME"]
 
 HTTP_VERB_NAME = ENDPOINT_NAME  # the catalog's one rule (gqlbench.specs.names)
 """Names that count as API calls even when the catalog does not know them (hallucinated endpoints)."""
@@ -57,6 +63,12 @@ class ApiCall:
     depends_on: tuple[int, ...] = ()  # indices of the calls whose responses the arguments use
     line: int = 0
     source: str = ""  # the call as written
+    arguments: Mapping[str, Argument] = field(default_factory=dict, compare=False, repr=False)  # args, read structurally
+
+    def argument(self, key: str) -> Argument:
+        """The argument passed as ``key``, with the responses it reads and its literal value (read when it was standardized)."""
+        found = self.arguments.get(key)
+        return found if found is not None else read_argument(self.args[key])
 
     def render(self) -> str:
         """``GET_x(a='b', id=GET_search#1.results[0].id)``: the call as it is compared."""
@@ -292,14 +304,14 @@ class _Canonicalize(ast.NodeTransformer):
 _EMPTY_MODULE = cst.Module(body=[])
 
 
-def _canonical(expr: cst.BaseExpression, tokens: Mapping[str, str]) -> str:
-    """The canonical text of a standardized expression: equal text means equal syntax tree."""
+def _canonical(expr: cst.BaseExpression, tokens: Mapping[str, str]) -> Argument:
+    """The canonical form of a standardized expression (equal text means equal syntax tree), read structurally."""
     code = _EMPTY_MODULE.code_for_node(expr)
     try:
         tree = ast.parse(f"(\n{code}\n)", mode="eval")
     except SyntaxError:  # LibCST accepted something ast does not: compare the text, minus spaces
-        return re.sub(r"\s+", "", code)
-    return ast.unparse(_Canonicalize(tokens).visit(tree))
+        return Argument(re.sub(r"\s+", "", code))
+    return read_canonical(_Canonicalize(tokens).visit(tree))
 
 
 # ---------------------------------------------------------------------------
@@ -319,14 +331,19 @@ class DataflowVisitor(_ComprehensionScopes, cst.CSTVisitor):
     recorded when their statement is left, i.e. after the calls in their value.
     """
 
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
-    def __init__(self, functions: Mapping[str, FunctionSpec], placeholder_prefix: str, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        functions: Mapping[str, FunctionSpec],
+        placeholder_prefix: str,
+        limits: Limits | None = None,
+        positions: Mapping[cst.CSTNode, CodeRange] | None = None,
+    ) -> None:
         cst.CSTVisitor.__init__(self)
         _ComprehensionScopes.__init__(self)
         self.functions = functions
         self.prefix = placeholder_prefix
         self.limits = limits
+        self.positions = positions or {}  # where each node is (Program.positions); calls get line 0 without
         self.expanded = 0  # syntax nodes of the arguments rendered so far
         self.calls: list[ApiCall] = []
         self.env: dict[str, _Binding] = {}
@@ -343,10 +360,10 @@ class DataflowVisitor(_ComprehensionScopes, cst.CSTVisitor):
         value = expr.visit(substitute)
         return _Binding(value, frozenset(substitute.depends_on), substitute.size)  # type: ignore[arg-type]
 
-    def _arguments(self, name: str, node: cst.Call) -> tuple[dict[str, str], frozenset[int]]:
+    def _arguments(self, name: str, node: cst.Call) -> tuple[dict[str, Argument], frozenset[int]]:
         spec = self.functions.get(name)
         params = spec.param_names if spec is not None else []
-        args: dict[str, str] = {}
+        args: dict[str, Argument] = {}
         depends: set[int] = set()
         position = 0
         for arg in node.args:
@@ -386,10 +403,11 @@ class DataflowVisitor(_ComprehensionScopes, cst.CSTVisitor):
                 index=index,
                 name=name,
                 token=token,
-                args=args,
+                args={key: argument.text for key, argument in args.items()},
                 depends_on=tuple(sorted(depends)),
-                line=self.get_metadata(PositionProvider, original_node).start.line,
+                line=where.start.line if (where := self.positions.get(original_node)) is not None else 0,
                 source=_EMPTY_MODULE.code_for_node(original_node),
+                arguments=args,
             )
         )
 
@@ -426,37 +444,18 @@ class DataflowVisitor(_ComprehensionScopes, cst.CSTVisitor):
         self._bind([item.asname.name for item in node.items if item.asname is not None], None)
 
 
-def _placeholder_prefix(module: cst.Module) -> str:
+def _placeholder_prefix(identifiers: Iterable[str]) -> str:
     """A name prefix no identifier of the program starts with, for call placeholders."""
-
-    class Names(cst.CSTVisitor):
-        def __init__(self) -> None:
-            super().__init__()
-            self.names: set[str] = set()
-
-        def visit_Name(self, node: cst.Name) -> None:
-            self.names.add(node.value)
-
-    collector = Names()
-    module.visit(collector)
     prefix = "_call_"
-    while any(n.startswith(prefix) for n in collector.names):
+    while any(n.startswith(prefix) for n in identifiers):
         prefix = "_" + prefix
     return prefix
 
 
 def _python_syntax_error(code: str) -> str | None:
-    """Python's own verdict, checked first: it locates errors better than LibCST, and it
-    rejects pathologically nested code (which crashes LibCST's native parser) cleanly."""
-    try:
-        ast.parse(code)
-    except SyntaxError as exc:
-        return exc.msg if exc.lineno is None else f"line {exc.lineno}: {exc.msg}"
-    except (RecursionError, MemoryError):
-        return "too deeply nested to parse"
-    except ValueError as exc:  # e.g. null bytes
-        return str(exc)
-    return None
+    """Why ``code`` does not parse: Python's verdict, checked first (it locates errors better than LibCST and rejects
+    pathologically nested code, which crashes LibCST's native parser, cleanly), then LibCST's."""
+    return read_program(code).syntax_error
 
 
 class TooLarge(Exception):
@@ -464,7 +463,7 @@ class TooLarge(Exception):
 
 
 def analyze(code: str, functions: Mapping[str, FunctionSpec], limits: Limits | None = DEFAULT_LIMITS) -> ProgramAnalysis:
-    """Parse ``code`` and extract its API calls; a syntax error is recorded, never raised.
+    """Extract the API calls of ``code`` (parsed once, :func:`gqlbench.program.read_program`); a syntax error is recorded, never raised.
 
     A program parses when both Python and LibCST accept it. A program beyond
     ``limits`` (see :mod:`.limits`; ``None``: no bound, for trusted gold
@@ -472,15 +471,14 @@ def analyze(code: str, functions: Mapping[str, FunctionSpec], limits: Limits | N
     """
     if limits is not None and (reason := source_too_large(code, limits)) is not None:
         return ProgramAnalysis(code=code, too_large=reason)
-    error = _python_syntax_error(code)
-    if error is not None:
+    with one_reading():
+        error = _python_syntax_error(code)
+        program = read_program(code)
+    if program.module is None:
         return ProgramAnalysis(code=code, parse_error=error)
     try:
-        module = cst.parse_module(code)
-        visitor = DataflowVisitor(functions, _placeholder_prefix(module), limits)
-        MetadataWrapper(module, unsafe_skip_copy=True).visit(visitor)
-    except cst.ParserSyntaxError as exc:
-        return ProgramAnalysis(code=code, parse_error=exc.message)
+        visitor = DataflowVisitor(functions, _placeholder_prefix(program.identifiers), limits, program.positions)
+        program.module.visit(visitor)
     except RecursionError:
         return ProgramAnalysis(code=code, parse_error="too deeply nested to analyze")
     except TooLarge as exc:

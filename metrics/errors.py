@@ -43,7 +43,7 @@ from dataclasses import asdict, dataclass, replace
 from gqlbench.metrics.calls import ApiCall, ProgramAnalysis
 from gqlbench.metrics.fields import Catalog, FieldProblem, check_fields, closest
 from gqlbench.metrics.matching import match_calls
-from gqlbench.metrics.sources import literal_value, references
+from gqlbench.program import read_program
 from gqlbench.records import FunctionSpec, Trace
 
 __all__ = [
@@ -175,7 +175,7 @@ def _argument_errors(gold: ApiCall, pred: ApiCall, spec: FunctionSpec | None, la
             continue
         if got == expected:
             continue
-        gold_refs, pred_refs = references(expected), references(got)
+        gold_refs, pred_refs = gold.argument(key).references, pred.argument(key).references
         early = sorted(late.intersection(_IDENTIFIER.findall(got)))
         if gold_refs and early:
             errors.append(
@@ -186,7 +186,8 @@ def _argument_errors(gold: ApiCall, pred: ApiCall, spec: FunctionSpec | None, la
             where = ", ".join(t + p for t, p in pred_refs) or "no response"
             errors.append(ErrorRecord("wrong_source", pred.token, key, expected, got, f"reads {where}"))
             continue
-        literal, value = literal_value(got)
+        argument = pred.argument(key)
+        literal, value = argument.literal, argument.value
         declared = spec.parameters.properties[key].type if spec is not None and key in spec.parameters.properties else None
         if literal and declared is not None and not fits_type(value, declared):
             errors.append(ErrorRecord("wrong_type", pred.token, key, expected, got, f"{type(value).__name__} where {declared} is declared"))
@@ -210,7 +211,8 @@ def _signature_errors(
             errors.append(ErrorRecord("unknown_argument", pred.token, key, None, got,
                                       f"{pred.name} has no parameter {key!r}" + (f"; closest: {', '.join(near)}" if near else "")))
             continue
-        literal, value = literal_value(got)
+        argument = pred.argument(key)
+        literal, value = argument.literal, argument.value
         if literal and not fits_type(value, properties[key].type):
             errors.append(
                 ErrorRecord("wrong_type", pred.token, key, None, got, f"{type(value).__name__} where {properties[key].type} is declared")
@@ -246,7 +248,7 @@ def _field_suffix(access: str) -> str:
     return access[match.end():] if match else ""
 
 
-def _mark_consequences(errors: list[ErrorRecord], problems: Sequence[FieldProblem]) -> list[ErrorRecord]:
+def _mark_consequences(errors: list[ErrorRecord], problems: Sequence[FieldProblem], predicted: ProgramAnalysis) -> list[ErrorRecord]:
     """``errors`` with each ``wrong_source`` that follows from another record marked ``consequence_of``.
 
     An argument that passes on an access the types forbid (``GET_x#1.results[0].idd``) is wrong
@@ -255,6 +257,7 @@ def _mark_consequences(errors: list[ErrorRecord], problems: Sequence[FieldProble
     """
     bad_calls = {e.call: e.kind for e in errors if e.kind in ("hallucinated_function", "wrong_function")}
     suffixes = [s for s in (_field_suffix(p.access) for p in problems if p.kind == "invalid_field") if s]
+    calls = {c.token: c for c in predicted.calls}
     marked = []
     for e in errors:
         got = e.got
@@ -262,7 +265,8 @@ def _mark_consequences(errors: list[ErrorRecord], problems: Sequence[FieldProble
             if any(re.search(re.escape(s) + r"(?![\w\[.])", got) for s in suffixes):
                 e = replace(e, consequence_of="invalid_field")
             else:
-                root = next((bad_calls[t] for t, _ in references(got) if t in bad_calls), None)
+                read = calls[e.call].argument(e.argument).references if e.call in calls and e.argument is not None else ()
+                root = next((bad_calls[t] for t, _ in read if t in bad_calls), None)
                 e = replace(e, consequence_of=root) if root else e
         marked.append(e)
     return marked
@@ -276,10 +280,10 @@ def _field_problems(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: 
     def is_api(name: str) -> bool:
         return name in catalog.functions or name in names
 
-    found = check_fields(predicted.code, catalog, is_api)
+    found = check_fields(read_program(predicted.code), catalog, is_api)
     if not found:
         return []
-    in_gold = {(p.kind, p.access) for p in check_fields(gold.code, catalog, is_api)}
+    in_gold = {(p.kind, p.access) for p in check_fields(read_program(gold.code), catalog, is_api)}
     return [p for p in found if (p.kind, p.access) not in in_gold]
 
 
@@ -359,7 +363,7 @@ def classify(
     errors += [e for e in _order_errors(gold, pairs) if e.call not in ordered]
     if not any(e.kind == "wrong_order" for e in errors):
         errors += _sequence_error(gold, predicted)
-    static = _mark_consequences(errors, problems)
+    static = _mark_consequences(errors, problems, predicted)
     return static + mark_exec_consequences(static, exec_errors(trace))
 
 

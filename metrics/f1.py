@@ -25,7 +25,6 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from gqlbench.metrics.calls import ProgramAnalysis
-from gqlbench.metrics.sources import references
 
 __all__ = ["F1_KINDS", "F1_KEYS", "Counts", "sample_counts", "prf", "f1_scores", "dataflow_edges", "stored_counts"]
 
@@ -42,8 +41,8 @@ def dataflow_edges(analysis: ProgramAnalysis) -> list[tuple[str, str, str, str]]
     return [
         (token, path, call.token, param)
         for call in analysis.calls
-        for param, value in call.args.items()
-        for token, path in references(value)
+        for param in call.args
+        for token, path in call.argument(param).references
     ]
 
 

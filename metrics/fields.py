@@ -27,6 +27,7 @@ from pathlib import Path
 
 from graphql import GraphQLSyntaxError
 
+from gqlbench.program import Program
 from gqlbench.records import FunctionSpec
 
 __all__ = ["Catalog", "FieldProblem", "ObjectShape", "ListShape", "Shape", "load_catalog", "shapes_from_sdl", "check_fields", "closest"]
@@ -381,15 +382,14 @@ def _response_vars(tree: ast.Module, is_api: Callable[[str], bool]) -> set[str]:
     return names
 
 
-def check_fields(code: str, catalog: Catalog, is_api: Callable[[str], bool]) -> list[FieldProblem]:
-    """Every response access of ``code`` its GraphQL type forbids, in program order.
+def check_fields(program: Program, catalog: Catalog, is_api: Callable[[str], bool]) -> list[FieldProblem]:
+    """Every response access of ``program`` its GraphQL type forbids, in program order.
 
     ``is_api(name)`` says whether a bare callee is an API call. A program that
     does not parse has no problems here (its parse error is reported instead).
     """
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = program.tree
+    if tree is None:
         return []
     checker = _Checker(is_api, catalog.response_type, _response_vars(tree, is_api))
     try:

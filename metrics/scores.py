@@ -36,6 +36,7 @@ from gqlbench.metrics.registry import (
     sample_values,
     summary_of,
 )
+from gqlbench.program import one_reading
 from gqlbench.records import FunctionSpec, Sample, SampleResult, Scores
 
 __all__ = ["functions_for", "compare_programs", "score_sample", "missing_result", "aggregate", "matched_calls"]
@@ -161,27 +162,29 @@ def score_sample(
     not offer is tagged ``hallucinated_function``; the scores never read it.
     """
     functions = functions_for(sample) if functions is None else functions
-    gold = _gold(sample, functions)
-    if gold.parse_error is not None:
-        return _skipped(sample, gold)
-    predicted = analyze(extract_code(prediction), functions)
-    scores, explanation = compare_programs(gold, predicted)
-    explanation |= diagnose(sample.domain, gold, predicted, functions, offered)
+    with one_reading():  # the gold and the predicted program are parsed once each, whatever reads them
+        gold = _gold(sample, functions)
+        if gold.parse_error is not None:
+            return _skipped(sample, gold)
+        predicted = analyze(extract_code(prediction), functions)
+        scores, explanation = compare_programs(gold, predicted)
+        explanation |= diagnose(sample.domain, gold, predicted, functions, offered)
     return _result(sample, scores=scores, explanation=explanation)
 
 
 def missing_result(sample: Sample, functions: Mapping[str, FunctionSpec] | None = None) -> SampleResult:
     """The result of a sample that has no prediction: 0 on every score (or skipped, like any)."""
     functions = functions_for(sample) if functions is None else functions
-    gold = _gold(sample, functions)
-    if gold.parse_error is not None:
-        return _skipped(sample, gold)
-    return _result(
-        sample,
-        scores=_scores(gold, ProgramAnalysis(code=""), scored=False),
-        explanation={"missing": "no prediction for this sample", "gold_sequence": gold.names}
-        | diagnose(sample.domain, gold, None, functions),
-    )
+    with one_reading():
+        gold = _gold(sample, functions)
+        if gold.parse_error is not None:
+            return _skipped(sample, gold)
+        return _result(
+            sample,
+            scores=_scores(gold, ProgramAnalysis(code=""), scored=False),
+            explanation={"missing": "no prediction for this sample", "gold_sequence": gold.names}
+            | diagnose(sample.domain, gold, None, functions),
+        )
 
 
 def aggregate(results: Sequence[SampleResult]) -> dict[str, dict]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-BASE = {"gqlbench.errors", "gqlbench.records", "gqlbench.plugins", "gqlbench.provenance"}
+BASE = {"gqlbench.errors", "gqlbench.records", "gqlbench.plugins", "gqlbench.provenance", "gqlbench.program"}
 # folder -> the gqlbench modules it may import (besides its own package)
 ALLOWED = {
     "specs": BASE,
