@@ -31,7 +31,7 @@ from gqlbench.mocks.kinds import KEY_WORDS, reference
 
 __all__ = ["GENERIC_KEYS", "fixture_file", "load_fixture", "starter_fixture", "starter_fixture_files"]
 
-GENERIC_KEYS = frozenset({"entities", "endpoints", "behaviour", "description"})
+GENERIC_KEYS = frozenset({"entities", "endpoints", "behaviour", "description", "shapes", "vocab", "generate"})
 
 
 def _bundled_folder() -> Path:
