@@ -24,7 +24,7 @@ import gqlbench.mocks.listing
 import gqlbench.mocks.ranges
 import gqlbench.mocks.relations  # noqa: F401  (their operations)
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.templates import Scope, evaluate
+from gqlbench.mocks.templates import Scope, check, evaluate
 from gqlbench.mocks.world import Handler, World
 
 __all__ = ["DECLARED_KEYS", "Declarations"]
@@ -46,13 +46,16 @@ class Declarations:
         for key in DECLARED_KEYS:
             if not isinstance(fixture.get(key, {}), dict):
                 raise GqlbenchError(f"{where}: {key!r} must be an object of name -> template")
+        for key in ("shapes", "generate"):
+            check(fixture.get(key, {}), f"{where}: {key}")
         return cls(fixture.get("shapes", {}), fixture.get("vocab", {}), fixture.get("generate", {}), dict(functions or {}))
 
     def scope(self, world: World, names: Mapping[str, Any]) -> Scope:
         return Scope(world, dict(names), self.shapes, self.vocab, self.functions)
 
-    def handler(self, template: Any) -> Handler:
-        """What answers an endpoint declared with ``"respond"``."""
+    def handler(self, template: Any, where: str) -> Handler:
+        """What answers an endpoint declared with ``"respond"`` (its operations checked now, not when called)."""
+        check(template, where)
         return lambda world, args: evaluate(template, self.scope(world, args))
 
     def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:

@@ -90,7 +90,7 @@ class GenericModel:
         for function, rule in self.rules.items():
             where = f"world fixture of {domain}: endpoints.{function}"
             if rule.respond is not None:
-                self.handlers[function] = self.declared.handler(rule.respond)
+                self.handlers[function] = self.declared.handler(rule.respond, f"{where}.respond")
                 continue
             if rule.effects is not None:
                 check_effects(rule.effects, where)
@@ -165,7 +165,8 @@ class GenericModel:
             for record in records:
                 self._load_entity(world, kind, record)
         for rule in self.rules.values():
-            if rule.action == "list" and rule.kind and rule.function not in handled and not world.table(rule.kind):
+            declared = rule.function in handled or rule.respond is not None  # answered by a behaviour or a template
+            if rule.action == "list" and rule.kind and not declared and not world.table(rule.kind):
                 for n in range(CHILDREN):
                     entity_id = self.render.new_id(world, rule.kind, "seed", n, numeric=self._numeric(rule, rule.kind))
                     self.render.ensure(world, rule.kind, entity_id)

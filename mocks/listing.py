@@ -10,7 +10,9 @@ in the requested order. A filter names the field it reads and how:
   values, mapped through ``"vocab"`` when given (genre names -> genre ids).
 
 ``"sort": {"param": "sort_by", "default": "popularity.desc", "fields": {"primary_release_date": "release_date"}}``
-orders by ``<field>.<asc|desc>`` (ties by id); a field the entities lack is ``BadArguments``.
+orders by ``<field>.<asc|desc>`` (ties by the record's ``id``, else its key); a field the entities lack is ``BadArguments``.
+
+``{"$interleave": [list, list]}`` takes one item of each list in turn (while all have one).
 
 ``{"$page": list, "param": "page", "size": 20, "max": 500}`` is one numbered page
 ``{"page", "results", "total_pages", "total_results"}`` (rename with ``"names"``);
@@ -27,7 +29,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.errors import BadArguments
 from gqlbench.mocks.templates import Scope, evaluate, operation
 
-__all__ = ["FILTERS", "page", "query"]
+__all__ = ["FILTERS", "interleave", "page", "query"]
 
 
 def _numbers(value: Any) -> list[int]:
@@ -57,11 +59,18 @@ def page(template: dict[str, Any], scope: Scope) -> dict[str, Any]:
             names["total_pages"]: max(1, -(-len(items) // size)), names["total"]: len(items)}
 
 
+@operation("interleave")
+def interleave(template: dict[str, Any], scope: Scope) -> list[Any]:
+    """One item of each list in turn, up to the shortest list's length."""
+    return [item for group in zip(*evaluate(template["$interleave"], scope), strict=False) for item in group]
+
+
 @operation("query")
 def query(template: dict[str, Any], scope: Scope) -> list[dict[str, Any]]:
     """Every entity of a kind that passes the given filters, sorted (see the module docstring)."""
     kind, world = template["$query"], scope.world
-    records = [world.get(kind, key) for key in list(world.table(kind))]
+    keyed = {key: world.get(kind, key) for key in list(world.table(kind))}
+    records = list(keyed.values())
     for param, spec in (template.get("filters") or {}).items():
         if spec.get("op") not in FILTERS:
             raise GqlbenchError(f"world template: filter {param!r} has op {spec.get('op')!r}; use one of {', '.join(FILTERS)}")
@@ -77,7 +86,8 @@ def query(template: dict[str, Any], scope: Scope) -> list[dict[str, Any]]:
         if records and name not in records[0]:
             raise BadArguments(f"{sort.get('param', 'sort_by')} {wanted!r} is not supported; use e.g. "
                                + ", ".join(sort.get("examples", [sort["default"]])))
-        records.sort(key=lambda r: (r[name], r["id"]), reverse=order != "asc")
+        keys = {id(r): r.get("id", key) for key, r in keyed.items()}
+        records.sort(key=lambda r: (r[name], keys[id(r)]), reverse=order != "asc")
     return records
 
 

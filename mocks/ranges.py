@@ -1,10 +1,13 @@
-"""Numbered parts of an entity: a season 1..N of a show, an episode 1..M of a season, declared in a template.
+"""Checks of a call's arguments, declared in a template: numbered parts and closed choices.
 
 ``{"$within": "$season_number", "count": {"$count": "$tv.seasons"}, "message": "..."}``
 is the number when ``1 <= number <= count``, else a :class:`~gqlbench.mocks.errors.NotFound`
 (or ``BadArguments`` with ``"error": "bad_arguments"``) whose message may use the names
 ``value`` and ``count``. A world thus refuses season 9 of a show with three seasons, as
 the API does, instead of inventing it.
+
+``{"$one_of": "$time_window", "options": ["day", "week"], "message": "..."}`` is the
+argument when it is one of the options, else ``BadArguments`` (the message may use ``value``).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any
 from gqlbench.mocks.errors import BadArguments, NotFound
 from gqlbench.mocks.templates import Scope, evaluate, operation
 
-__all__ = ["within"]
+__all__ = ["one_of", "within"]
 
 _ERRORS = {"not_found": NotFound, "bad_arguments": BadArguments}
 
@@ -29,4 +32,14 @@ def within(template: dict[str, Any], scope: Scope) -> Any:
         where = scope.having(value=value, count=count)
         message = evaluate(template.get("message", "{value} is out of range {lo} to {count}"), where.having(lo=lo))
         raise _ERRORS[template.get("error", "not_found")](message)
+    return value
+
+
+@operation("one_of")
+def one_of(template: dict[str, Any], scope: Scope) -> Any:
+    """The argument, which must be one of ``options``."""
+    value, options = evaluate(template["$one_of"], scope), evaluate(template["options"], scope)
+    if value not in options:
+        message = template.get("message", "{value} is not one of {options}")
+        raise BadArguments(evaluate(message, scope.having(value=value, options=", ".join(map(str, options)))))
     return value

@@ -29,4 +29,5 @@ def referring(world: World, kind: str, field: str, by: str, entity_id: Any) -> l
 
 @operation("referring")
 def _referring(template: dict[str, Any], scope: Scope) -> list[dict[str, Any]]:
-    return referring(scope.world, template["kind"], template["in"], template["by"], evaluate(template["$referring"], scope))
+    kind, entity_id = evaluate(template["kind"], scope), evaluate(template["$referring"], scope)
+    return referring(scope.world, kind, template["in"], template["by"], entity_id)

@@ -6,14 +6,19 @@ shape renders). What it can say, so a domain's responses need no Python:
 
 * ``"$name"`` / ``"$name.field.0"``: a name's value (``"$$x"`` is the text ``$x``);
   ``"Season {season_number}"``: text with names filled in;
-* ``{"$int": [key...], "lo": 1, "hi": 9, "div": 10}``, ``{"$token": [key...], "length": 27}``,
+* ``{"$int": [key...], "lo": 1, "hi": 9, "div": 10}`` (or ``"mul"``), ``{"$token": [key...], "length": 27}``,
   ``{"$pick": [key...], "from": "<vocab>"}``, ``{"$date": [key...], "lo": 1980, "hi": 2023}``:
   values derived from the seed and the key, the same on every machine;
 * ``{"$shape": "<name>", "kind": "movie", "id": "$movie_id"}``: another template
-  (``"shapes"`` of the fixture) rendered for one entity, whose fields become names;
+  (``"shapes"`` of the fixture) rendered for one entity, whose fields become names
+  (and ``this`` the record: ``"$this.collection"`` is None when it has none; ``key`` is the id
+  it was looked up by, for records that do not hold their key); ``"of": {...}`` renders names instead;
 * ``{"$each": list, "do": template}`` (names ``it`` and ``i``), ``{"$let": {...}, "in": template}``,
   ``{"$get": "<kind>", "id": ...}`` (the complete record, or not found), ``{"$vocab": "<vocab>", "key": ...}``,
-  ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}``, ``{"$unique": x}``, ``{"$if": c, "then": a, "else": b}``;
+  ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$unique": x}``,
+  ``{"$if": c, "then": a, "else": b}``, ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}``,
+  ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n), ``{"$sort": list, "by": "field", "desc": true}``,
+  ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits), ``{"$join": [parts], "sep": ""}``;
 * ``{"$call": "<function>", "args": [...]}``: one of the behaviour's ``functions``, for what
   JSON cannot say; other operations are added with :func:`operation`.
 
@@ -23,6 +28,8 @@ field is an object whose fields come first (``{"...": {"$shape": ...}, "genres":
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -31,7 +38,7 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.world import World
 
-__all__ = ["Scope", "evaluate", "operation", "OPERATIONS"]
+__all__ = ["Scope", "check", "derived_date", "evaluate", "operation", "OPERATIONS"]
 
 _NAME = re.compile(r"\{([\w.]+)\}")
 
@@ -56,7 +63,7 @@ class Scope:
             raise GqlbenchError(f"world template: unknown name {head!r}; known here: {', '.join(sorted(self.names))}")
         value = self.names[head]
         for step in steps:
-            value = value[int(step)] if isinstance(value, list) else value[step]
+            value = value[int(step)] if isinstance(value, (list, tuple)) else value.get(step)  # a field a record lacks is None
         return value
 
 
@@ -96,6 +103,19 @@ def evaluate(template: Any, scope: Scope) -> Any:
     return out
 
 
+def check(template: Any, where: str) -> None:
+    """Raise a one-line error naming ``where`` for an operation no module defines (found when the fixture loads)."""
+    if isinstance(template, list):
+        for n, item in enumerate(template):
+            check(item, f"{where}[{n}]")
+    elif isinstance(template, dict):
+        unknown = [k for k in template if k.startswith("$") and k[1:] not in OPERATIONS]
+        if unknown:
+            raise GqlbenchError(f"{where}: unknown operation {unknown[0]!r}; use one of {', '.join(sorted(OPERATIONS))}")
+        for name, value in template.items():
+            check(value, f"{where}.{name}")
+
+
 def _key(template: dict[str, Any], name: str, scope: Scope) -> list[Any]:
     key = evaluate(template[f"${name}"], scope)
     return key if isinstance(key, list) else [key]
@@ -104,7 +124,7 @@ def _key(template: dict[str, Any], name: str, scope: Scope) -> list[Any]:
 @operation("int")
 def _int(t: dict[str, Any], scope: Scope) -> Any:
     value = scope.world.int(*_key(t, "int", scope), lo=t.get("lo", 0), hi=t.get("hi", 100))
-    return round(value / t["div"], 1) if "div" in t else value
+    return round(value / t["div"], 1) if "div" in t else value * t.get("mul", 1)
 
 
 @operation("token")
@@ -122,25 +142,32 @@ def _pick(t: dict[str, Any], scope: Scope) -> Any:
     return scope.world.pick(_options(t, scope), *_key(t, "pick", scope))
 
 
+def derived_date(world: World, *key: Any, lo: int = 1980, hi: int = 2023) -> str:
+    """An ISO date with a year in ``[lo, hi]``, derived from the seed and ``key`` (``{"$date": [key...]}``)."""
+    return f"{world.int(*key, 'year', lo=lo, hi=hi)}-{world.int(*key, 'month', lo=1, hi=12):02d}-{world.int(*key, 'day', lo=1, hi=28):02d}"
+
+
 @operation("date")
 def _date(t: dict[str, Any], scope: Scope) -> str:
-    key, world = _key(t, "date", scope), scope.world
-    year = world.int(*key, "year", lo=t.get("lo", 1980), hi=t.get("hi", 2023))
-    return f"{year}-{world.int(*key, 'month', lo=1, hi=12):02d}-{world.int(*key, 'day', lo=1, hi=28):02d}"
+    return derived_date(scope.world, *_key(t, "date", scope), lo=t.get("lo", 1980), hi=t.get("hi", 2023))
 
 
 @operation("get")
 def _get(t: dict[str, Any], scope: Scope) -> dict[str, Any]:
-    return scope.world.get(t["$get"], evaluate(t["id"], scope), label=t.get("label"))
+    return scope.world.get(evaluate(t["$get"], scope), evaluate(t["id"], scope), label=t.get("label"))
 
 
 @operation("shape")
 def _shape(t: dict[str, Any], scope: Scope) -> Any:
-    name = t["$shape"]
+    name = evaluate(t["$shape"], scope)
     if name not in scope.shapes:
         raise GqlbenchError(f"world template: no shape {name!r} in the fixture's \"shapes\" ({', '.join(sorted(scope.shapes))})")
-    record = _get({"$get": t["kind"], "id": t["id"]}, scope) if "kind" in t else evaluate(t.get("of", "$it"), scope)
-    return evaluate(scope.shapes[name], scope.having(**record))
+    if "kind" not in t:
+        record = evaluate(t.get("of", "$it"), scope)
+        return evaluate(scope.shapes[name], scope.having(**{**record, "this": record}))
+    key = evaluate(t["id"], scope)
+    record = scope.world.get(evaluate(t["kind"], scope), key, label=t.get("label"))
+    return evaluate(scope.shapes[name], scope.having(**{"key": key, **record, "this": record}))
 
 
 @operation("each")
@@ -168,10 +195,26 @@ def _call(t: dict[str, Any], scope: Scope) -> Any:
     return scope.functions[name](scope, *evaluate(t.get("args", []), scope))
 
 
+@operation("sort")
+def _sort(t: dict[str, Any], scope: Scope) -> list[Any]:
+    """``{"$sort": list, "by": "release_date", "desc": true}``: a stable sort by one field of the items."""
+    by = evaluate(t["by"], scope)
+    return sorted(evaluate(t["$sort"], scope), key=lambda item: item[by], reverse=bool(t.get("desc")))
+
+
 OPERATIONS.update({
     "count": lambda t, scope: len(evaluate(t["$count"], scope)),
     "sum": lambda t, scope: sum(evaluate(t["$sum"], scope)),
-    "add": lambda t, scope: sum(evaluate(t["$add"], scope)),
+    "add": lambda t, scope: functools.reduce(operator.add, evaluate(t["$add"], scope)),  # numbers, or lists joined
+    "eq": lambda t, scope: operator.eq(*evaluate(t["$eq"], scope)),
+    "ne": lambda t, scope: operator.ne(*evaluate(t["$ne"], scope)),
+    "gte": lambda t, scope: operator.ge(*evaluate(t["$gte"], scope)),
+    "at": lambda t, scope: evaluate(t["$at"], scope)[evaluate(t["index"], scope)],
+    "slice": lambda t, scope: evaluate(t["$slice"], scope)[t.get("start", 0):t.get("stop")],
+    "numbers": lambda t, scope: list(range(1, evaluate(t["$numbers"], scope) + 1)),
+    "lower": lambda t, scope: str(evaluate(t["$lower"], scope)).lower(),
+    "alnum": lambda t, scope: re.sub(r"[^a-z0-9]", "", str(evaluate(t["$alnum"], scope)).lower()),
+    "join": lambda t, scope: str(t.get("sep", "")).join(str(v) for v in evaluate(t["$join"], scope)),
     "unique": lambda t, scope: list(dict.fromkeys(evaluate(t["$unique"], scope))),
     "if": lambda t, scope: evaluate(t["then"] if evaluate(t["$if"], scope) else t.get("else"), scope),
 })
