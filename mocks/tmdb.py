@@ -16,8 +16,8 @@ every generated value (popularity, dates, runtimes, a person's birthday) is a
   call chains always lead somewhere; the graph is unbounded, made on demand;
 * the template functions (``{"$call": ...}``): a search that makes an entity
   named after an unknown query, the named lists made on first use, the latest
-  movie, a season's director and an episode's guest stars (new entities, as
-  above), and the air-date arithmetic.
+  movie and a new person (a season's director, an episode's guest stars), all
+  new entities as above, and the air-date arithmetic.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from gqlbench.mocks.templates import Scope, derived_date
 from gqlbench.mocks.world import World, search_text
 
 __all__ = ["MODEL", "TmdbModel"]
+
 
 def _title(query: str) -> str:
     query = " ".join(query.split())
@@ -51,9 +52,8 @@ class TmdbModel:
 
     def __init__(self) -> None:
         self.vocab: dict[str, Any] = {}
-        self.functions = {"search": self.search, "named_list": self.named_list,
-                          "latest": self.latest, "season_director": self.season_director, "guests": self.guests,
-                          "air_date": lambda scope, first, season, episode: self.air_date(first, season, episode)}
+        self.functions = {"search": self.search, "named_list": self.named_list, "latest": self.latest,
+                          "person": self.person, "air_date": air_date}
 
     # -- ids and names ------------------------------------------------------------------
     def new_id(self, world: World, kind: str, *key: Any) -> int:
@@ -207,17 +207,14 @@ class TmdbModel:
             scope.world.state["latest_movie"] = self.partial_work(scope.world, "movie", "latest", release_date="2024-06-01")
         return int(scope.world.state["latest_movie"])
 
-    def season_director(self, scope: Scope, tv_id: int, season: int) -> int:
-        return self.partial_person(scope.world, "tv", tv_id, "season", season, "director", department="Directing")
+    def person(self, scope: Scope, key: list[Any], department: str = "Acting") -> int:
+        return self.partial_person(scope.world, *key, department=department)
 
-    def guests(self, scope: Scope, *owner: Any) -> list[dict[str, Any]]:
-        return [{"person": self.partial_person(scope.world, "guest", *owner, n),
-                 "character": self.person_name(scope.world, "guest role", *owner, n)} for n in (1, 2)]
 
-    @staticmethod
-    def air_date(first_air_date: str, season: int, episode: int = 1) -> str:
-        year, day = int(first_air_date[:4]) + season - 1, 1 + 7 * (episode - 1)
-        return f"{year}-{1 + (day // 28) % 12:02d}-{1 + day % 28:02d}"
+def air_date(scope: Scope, first_air_date: str, season: int, episode: int = 1) -> str:
+    """Season ``n`` airs ``n - 1`` years after the first; episodes a week apart (a 28-day month)."""
+    year, day = int(first_air_date[:4]) + season - 1, 1 + 7 * (episode - 1)
+    return f"{year}-{1 + (day // 28) % 12:02d}-{1 + day % 28:02d}"
 
 
 MODEL = TmdbModel()
