@@ -10,7 +10,11 @@ This package makes those calls real without any network:
   specs, SDL and an optional fixture (``worlds/<domain>.json`` in its catalog
   folder, :mod:`~gqlbench.mocks.fixtures`) with rules inferred per endpoint
   (:mod:`~gqlbench.mocks.rules`, :mod:`~gqlbench.mocks.kinds`,
-  :mod:`~gqlbench.mocks.render`); Python for what data cannot say is a
+  :mod:`~gqlbench.mocks.render`); a fixture may declare responses and
+  generated values as templates (:mod:`~gqlbench.mocks.declared`,
+  :mod:`~gqlbench.mocks.templates`, with the operations of
+  :mod:`~gqlbench.mocks.relations`, :mod:`~gqlbench.mocks.ranges` and
+  :mod:`~gqlbench.mocks.listing`); Python for what data cannot say is a
   behaviour found through :mod:`~gqlbench.mocks.registry` (the bundled ones:
   ``mocks/spotify.py``, ``mocks/tmdb.py``);
 * :mod:`~gqlbench.mocks.resolvers` builds the ariadne executable schema that

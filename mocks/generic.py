@@ -33,6 +33,7 @@ from typing import Any
 from graphql import GraphQLList, GraphQLObjectType, GraphQLOutputType, GraphQLSchema, get_named_type
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.declared import Declarations
 from gqlbench.mocks.effects import apply_effects, check_effects
 from gqlbench.mocks.errors import BadArguments, NotFound
 from gqlbench.mocks.kinds import KEY_WORDS, entity_kind, known_kinds, list_object_of, object_of, reference, singular
@@ -76,8 +77,10 @@ def _plain_args(args: Mapping[str, Any]) -> dict[str, Any]:
 class GenericModel:
     """Handlers for every endpoint of a domain, from its rules (see the module docstring)."""
 
-    def __init__(self, domain: str, rules: Mapping[str, Rule], schema: GraphQLSchema | None) -> None:
+    def __init__(self, domain: str, rules: Mapping[str, Rule], schema: GraphQLSchema | None,
+                 declared: Declarations | None = None) -> None:
         self.domain = domain
+        self.declared = declared or Declarations()
         self.rules = dict(rules)
         self.schema = schema
         self.render = Renderer(known_kinds(schema) if schema is not None else set())
@@ -86,6 +89,9 @@ class GenericModel:
         self.handlers: dict[str, Handler] = {}
         for function, rule in self.rules.items():
             where = f"world fixture of {domain}: endpoints.{function}"
+            if rule.respond is not None:
+                self.handlers[function] = self.declared.handler(rule.respond, f"{where}.respond")
+                continue
             if rule.effects is not None:
                 check_effects(rule.effects, where)
             if rule.action in ("act", "update", "delete", "children") and rule.id_param is None:
@@ -159,7 +165,8 @@ class GenericModel:
             for record in records:
                 self._load_entity(world, kind, record)
         for rule in self.rules.values():
-            if rule.action == "list" and rule.kind and rule.function not in handled and not world.table(rule.kind):
+            declared = rule.function in handled or rule.respond is not None  # answered by a behaviour or a template
+            if rule.action == "list" and rule.kind and not declared and not world.table(rule.kind):
                 for n in range(CHILDREN):
                     entity_id = self.render.new_id(world, rule.kind, "seed", n, numeric=self._numeric(rule, rule.kind))
                     self.render.ensure(world, rule.kind, entity_id)
@@ -195,7 +202,8 @@ class GenericModel:
         return ids[0][: -len("_id")] if ids else None
 
     def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:
-        """Nothing to complete: missing values are derived when rendered."""
+        """The fixture's generated fields (``"generate"``); other missing values are derived when rendered."""
+        self.declared.complete(world, kind, record)
 
     # -- answers ----------------------------------------------------------------------
     def _wrap(self, rule: Rule, payload: Any) -> Any:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.declared import Declarations
 from gqlbench.mocks.fixtures import GENERIC_KEYS, load_fixture
 from gqlbench.mocks.generic import GenericModel, domain_schema
 from gqlbench.mocks.registry import WorldBehaviour, find_behaviour
@@ -40,6 +41,7 @@ class DomainModel:
             load(world, fixture)
 
     def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:
+        self.generic.complete(world, kind, record)
         complete = getattr(self.behaviour, "complete", None)
         if complete is not None:
             complete(world, kind, record)
@@ -68,6 +70,7 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     specs = load_specs(domain) if specs_path(domain) else {}
     schema = domain_schema(domain)
     rules = infer_rules(schema, specs, fixture.get("endpoints"), where)
-    model = DomainModel(domain, GenericModel(domain, rules, schema), behaviour, fixture)
+    declared = Declarations.read(fixture, getattr(behaviour, "functions", None), where)
+    model = DomainModel(domain, GenericModel(domain, rules, schema, declared), behaviour, fixture)
     _MODELS[key] = model
     return model

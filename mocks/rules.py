@@ -68,6 +68,7 @@ class Rule:
     view: str | None = None  # the entity's field this endpoint shows (GET /ships/{shipSymbol}/nav -> nav)
     scope: tuple[str, ...] = ()  # path parameters before the key (/systems/{systemSymbol}/waypoints/{waypointSymbol})
     effects: Mapping[str, Any] | None = None  # what the call does to the entity it names (fixture only)
+    respond: Any = None  # a template that answers the call (fixture only; gqlbench.mocks.declared)
 
     def describe(self) -> dict[str, Any]:
         """The rule as a fixture's ``endpoints`` entry (defaults left out)."""
