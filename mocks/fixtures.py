@@ -10,6 +10,7 @@ The fixture is a JSON object:
   (``"authors": [{"author_id": "A1", "name": "..."}]``) is loaded and linked;
 * ``"endpoints"``: per-function overrides of the inferred rules
   (:mod:`gqlbench.mocks.rules`);
+* ``"templates"``: computed fields per kind (:mod:`gqlbench.mocks.templates`);
 * ``"behaviour"``: optional Python for what data cannot say, as
   ``"module:object"`` or ``"file.py:object"`` (a file relative to the fixture);
   see :mod:`gqlbench.mocks.registry`;
@@ -31,7 +32,7 @@ from gqlbench.mocks.kinds import KEY_WORDS, reference
 
 __all__ = ["GENERIC_KEYS", "fixture_file", "load_fixture", "starter_fixture", "starter_fixture_files"]
 
-GENERIC_KEYS = frozenset({"entities", "endpoints", "behaviour", "description"})
+GENERIC_KEYS = frozenset({"entities", "endpoints", "templates", "behaviour", "description"})
 
 
 def _bundled_folder() -> Path:

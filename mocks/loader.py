@@ -13,10 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.mocks import paging
+from gqlbench.mocks.checks import apply_checks
 from gqlbench.mocks.fixtures import GENERIC_KEYS, load_fixture
 from gqlbench.mocks.generic import GenericModel, domain_schema
 from gqlbench.mocks.registry import WorldBehaviour, find_behaviour
-from gqlbench.mocks.rules import infer_rules
+from gqlbench.mocks.rules import Rule, infer_rules
+from gqlbench.mocks.templates import check_templates
 from gqlbench.mocks.world import Handler, World
 
 __all__ = ["DomainModel", "world_model"]
@@ -31,7 +34,9 @@ class DomainModel:
         self.fixture = fixture  # as read: World.create loads a deep copy
         self.generic = generic
         self.behaviour = behaviour
-        self.handlers: dict[str, Handler] = {**generic.handlers, **(dict(behaviour.handlers) if behaviour else {})}
+        handlers: dict[str, Handler] = {**generic.handlers, **(dict(behaviour.handlers) if behaviour else {})}
+        own = set(behaviour.handlers) if behaviour else set()
+        self.handlers = {name: _declared(handler, generic.rules.get(name), name in own) for name, handler in handlers.items()}
 
     def load(self, world: World, fixture: dict[str, Any]) -> None:
         self.generic.load(world, fixture, frozenset(self.behaviour.handlers) if self.behaviour else frozenset())
@@ -43,6 +48,20 @@ class DomainModel:
         complete = getattr(self.behaviour, "complete", None)
         if complete is not None:
             complete(world, kind, record)
+
+
+def _declared(handler: Handler, rule: Rule | None, behaviour: bool) -> Handler:
+    """``handler`` with its endpoint's declared ``checks`` first and, for a behaviour's list, its ``paging``."""
+    if rule is None or (not rule.checks and not (behaviour and rule.paging)):
+        return handler
+
+    def run(world: World, args: dict[str, Any]) -> Any:
+        if rule.checks:
+            apply_checks(rule.checks, args)
+        answer = handler(world, args)
+        return paging.page(answer, rule.paging, args) if behaviour and rule.paging and isinstance(answer, list) else answer
+
+    return run
 
 
 _MODELS: dict[tuple[Any, ...], DomainModel] = {}
@@ -68,6 +87,8 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     specs = load_specs(domain) if specs_path(domain) else {}
     schema = domain_schema(domain)
     rules = infer_rules(schema, specs, fixture.get("endpoints"), where)
-    model = DomainModel(domain, GenericModel(domain, rules, schema), behaviour, fixture)
+    if "templates" in fixture:
+        check_templates(fixture["templates"], where)
+    model = DomainModel(domain, GenericModel(domain, rules, schema, fixture.get("templates"), where), behaviour, fixture)
     _MODELS[key] = model
     return model

@@ -12,12 +12,14 @@ they are asked for, deterministically.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType, get_named_type
 
 from gqlbench.mocks.kinds import entity_kind, list_object_of, object_of, reference, singular
 from gqlbench.mocks.resolvers import generate_value
+from gqlbench.mocks.templates import computed
 from gqlbench.mocks.world import World
 
 __all__ = ["CHILDREN", "Renderer"]
@@ -29,8 +31,9 @@ _DEPTH = 3  # entities inside entities inside entities: deeper ones are left to 
 class Renderer:
     """Renders entities of one domain; ``kinds`` are the kinds a ``<kind>_id`` field may refer to."""
 
-    def __init__(self, kinds: set[str]) -> None:
+    def __init__(self, kinds: set[str], templates: Mapping[str, Any] | None = None) -> None:
         self.kinds = kinds
+        self.templates = dict(templates or {})  # computed fields per kind (mocks/templates.py)
 
     # -- state ------------------------------------------------------------------------
     def new_id(self, world: World, kind: str, *key: Any, numeric: bool = False) -> str:
@@ -78,12 +81,16 @@ class Renderer:
         own = entity_kind(graphql_type, kind)
         id_field = own[1] if own and own[0] == kind else None
         out: dict[str, Any] = {}
+        extra = computed(self.templates, kind, {**record, "id": entity_id, **({id_field: entity_id} if id_field else {})},
+                         world.token) if kind in self.templates else {}
         for name, field in graphql_type.fields.items():
             key = f"{kind}:{entity_id}.{name}"
             if name == id_field:
                 out[name] = entity_id
             elif name in record and not _holds_objects(field.type):
                 out[name] = record[name]
+            elif name in extra:
+                out[name] = extra[name]
             elif (named := reference(name)) is not None and named[0] in self.kinds and named[0] != kind:
                 out[name] = self._reference(world, record, kind, entity_id, name, named[0], field.type)
             else:

@@ -1,0 +1,165 @@
+"""Behaviour a world fixture declares as data: computed fields, pages, argument checks and saved lists.
+
+Each feature is fed through a small API nobody bundled (``jukebox``, imported
+from an OpenAPI document here) and a fixture that declares it, and the
+answers are read back through the endpoints as a program would.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.endpoints import Runtime
+from gqlbench.mocks.errors import BadArguments, NotFound
+
+
+def _ok(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}}
+
+
+def _query(name: str, kind: str = "string") -> dict[str, Any]:
+    return {"name": name, "in": "query", "schema": {"type": kind}}
+
+
+SONG = {"$ref": "#/components/schemas/Song"}
+PAGE = {"type": "object", "properties": {
+    "href": {"type": "string"}, "items": {"type": "array", "items": SONG}, "limit": {"type": "integer"},
+    "offset": {"type": "integer"}, "total": {"type": "integer"}, "next": {"type": "string"},
+    "previous": {"type": "string"},
+    "cursors": {"type": "object", "properties": {"after": {"type": "string"}}}}}
+JUKEBOX = {
+    "openapi": "3.0.0", "info": {"title": "Jukebox", "version": "1"},
+    "paths": {
+        "/songs/{id}": {
+            "get": {"parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
+                    "responses": _ok(SONG)},
+            "put": {"parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
+                                   _query("name")], "responses": _ok(SONG)}},
+        "/me/songs": {
+            "get": {"parameters": [_query("limit", "integer"), _query("offset", "integer")], "responses": _ok(PAGE)},
+            "put": {"parameters": [_query("ids")], "responses": {"200": {"description": "ok"}}},
+            "delete": {"parameters": [_query("ids")], "responses": {"200": {"description": "ok"}}}},
+        "/me/recent": {"get": {"parameters": [_query("limit", "integer"), _query("after")], "responses": _ok(PAGE)}},
+        "/me/volume": {"put": {"parameters": [_query("volume_percent", "integer"), _query("state")],
+                               "responses": {"200": {"description": "ok"}}}},
+    },
+    "components": {"schemas": {"Song": {"type": "object", "properties": {
+        "id": {"type": "string"}, "name": {"type": "string"}, "uri": {"type": "string"}, "href": {"type": "string"},
+        "etag": {"type": "string"}, "links": {"type": "object", "properties": {"web": {"type": "string"}}}}}}},
+}
+SONGS = [{"id": f"s{n}", "name": f"Song {n}"} for n in range(1, 6)]
+FIXTURE: dict[str, Any] = {
+    "entities": {"song": SONGS},
+    "templates": {"song": {"uri": "jukebox:song:{id}", "href": "https://api.jukebox.example/songs/{id}",
+                           "links": {"web": "https://jukebox.example/song/{id}?{{raw}}"},
+                           "etag": {"$token": ["etag", "{id}", "{name}"], "length": 12}}},
+    "endpoints": {
+        "PUT_me_songs": {"action": "save", "kind": "song", "id_param": "ids", "collection": "saved", "stamp": "added_at"},
+        "DELETE_me_songs": {"action": "unsave", "kind": "song", "id_param": "ids", "collection": "saved"},
+        "GET_me_songs": {"action": "list", "kind": "song", "collection": "saved",
+                         "paging": {"href": "https://api.jukebox.example/me/songs", "limit": 2, "max_limit": 3}},
+        "GET_me_recent": {"action": "list", "kind": "song", "list_field": "items",
+                          "paging": {"style": "cursor", "href": "https://api.jukebox.example/me/recent", "limit": 2}},
+        "PUT_me_volume": {"checks": {"volume_percent": {"min": 0, "max": 100},
+                                     "state": {"one_of": ["track", "context", "off"]}}},
+    },
+}
+
+
+def _jukebox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixture: dict[str, Any]) -> dict[str, Any]:
+    from gqlbench.schemas.domain_import import import_openapi_domain
+
+    openapi = tmp_path / "jukebox.json"
+    openapi.write_text(json.dumps(JUKEBOX))
+    catalog = tmp_path / "catalog"
+    import_openapi_domain(openapi, "jukebox", catalog)
+    (catalog / "worlds").mkdir()
+    (catalog / "worlds" / "jukebox.json").write_text(json.dumps(fixture))
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(catalog))
+    return Runtime("jukebox").namespace
+
+
+def test_templates_compute_fields_from_the_entity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    api = _jukebox(tmp_path, monkeypatch, FIXTURE)
+    song = api["GET_songs__id_"](id="s2")
+    assert (song.uri, song.href) == ("jukebox:song:s2", "https://api.jukebox.example/songs/s2")
+    assert song.links.web == "https://jukebox.example/song/s2?{raw}"
+    first = api["GET_songs__id_"](id="s1")
+    assert re.fullmatch(r"[0-9A-Za-z]{12}", song.etag) and song.etag != first.etag
+    api["PUT_songs__id_"](id="s2", name="Renamed")  # a token over a value changes with the value
+    again = api["GET_songs__id_"](id="s2")
+    assert again.name == "Renamed" and again.etag != song.etag and again.uri == song.uri
+
+
+def test_a_declared_offset_page_pages_with_hrefs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    api = _jukebox(tmp_path, monkeypatch, FIXTURE)
+    api["PUT_me_songs"](ids="s1,s2,s3")
+    first = api["GET_me_songs"]()
+    assert [s.id for s in first["items"]] == ["s1", "s2"] and first.total == 3 and first.previous is None
+    assert first.next == "https://api.jukebox.example/me/songs?offset=2&limit=2"
+    second = api["GET_me_songs"](offset=2)
+    assert [s.id for s in second["items"]] == ["s3"] and second.next is None
+    assert second.previous == "https://api.jukebox.example/me/songs?offset=0&limit=2"
+    assert second["items"][0].uri == "jukebox:song:s3"  # listed entities get their computed fields too
+    with pytest.raises(BadArguments, match="limit must be between 1 and 3, got 4"):
+        api["GET_me_songs"](limit=4)
+
+
+def test_a_declared_cursor_page_starts_after_the_cursor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    api = _jukebox(tmp_path, monkeypatch, FIXTURE)
+    first = api["GET_me_recent"]()
+    assert [s.id for s in first["items"]] == ["s1", "s2"] and first.cursors.after == "s2" and first.total == 5
+    second = api["GET_me_recent"](after=first.cursors.after)
+    assert [s.id for s in second["items"]] == ["s3", "s4"] and second.total == 3
+    last = api["GET_me_recent"](after="s4")
+    assert [s.id for s in last["items"]] == ["s5"] and last.cursors.after is None and last.next is None
+    with pytest.raises(NotFound, match="after='nope' is not in this list"):
+        api["GET_me_recent"](after="nope")
+
+
+def test_saved_lists_are_written_then_read_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    api = _jukebox(tmp_path, monkeypatch, FIXTURE)
+    assert api["GET_me_songs"]().total == 0
+    api["PUT_me_songs"](ids="s1,s2")
+    api["PUT_me_songs"](ids="s4")  # newest first
+    assert [s.id for s in api["GET_me_songs"](limit=3)["items"]] == ["s4", "s1", "s2"]
+    api["PUT_me_songs"](ids="s2")  # saved again: moves to the front
+    api["DELETE_me_songs"](ids="s4")
+    assert [s.id for s in api["GET_me_songs"](limit=3)["items"]] == ["s2", "s1"]
+    with pytest.raises(NotFound, match="no song with id 'zzz'"):
+        api["PUT_me_songs"](ids="s3,zzz")
+    assert api["GET_me_songs"]().total == 2  # a refused call saves nothing
+    with pytest.raises(BadArguments, match="ids is empty"):
+        api["DELETE_me_songs"](ids=" , ")
+
+
+def test_declared_checks_refuse_values_the_api_refuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    api = _jukebox(tmp_path, monkeypatch, FIXTURE)
+    api["PUT_me_volume"](volume_percent=100, state="off")
+    with pytest.raises(BadArguments, match="volume_percent must be between 0 and 100, got 150"):
+        api["PUT_me_volume"](volume_percent=150)
+    with pytest.raises(BadArguments, match="state must be 'track', 'context' or 'off', got 'loop'"):
+        api["PUT_me_volume"](state="loop")
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"templates": {"song": {"uri": "x:{0.__class__}"}}}, "templates.song.uri: {0.__class__} is not a field name"),
+    ({"templates": ["uri"]}, "templates must map each kind"),
+    ({"endpoints": {"GET_me_songs": {"paging": {"size": 3}}}}, "paging.size: unknown key"),
+    ({"endpoints": {"GET_me_songs": {"paging": {"style": "pages"}}}}, "paging.style 'pages' is not one of"),
+    ({"endpoints": {"PUT_me_volume": {"checks": {"state": {"among": []}}}}}, "checks must map each parameter"),
+    ({"endpoints": {"PUT_me_songs": {"action": "save", "kind": "song", "id_param": "ids"}}}, "needs \"collection\""),
+])
+def test_a_bad_declaration_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               change: dict[str, Any], message: str) -> None:
+    fixture = {**FIXTURE, **{k: v for k, v in change.items() if k != "endpoints"}}
+    fixture["endpoints"] = {**FIXTURE["endpoints"], **change.get("endpoints", {})}
+    with pytest.raises(GqlbenchError, match=re.escape(message)) as error:
+        _jukebox(tmp_path, monkeypatch, fixture)
+    assert "jukebox.json" in str(error.value) and "\n" not in str(error.value)
