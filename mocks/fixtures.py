@@ -11,6 +11,7 @@ The fixture is a JSON object:
 * ``"endpoints"``: per-function overrides of the inferred rules
   (:mod:`gqlbench.mocks.rules`);
 * ``"templates"``: computed fields per kind (:mod:`gqlbench.mocks.templates`);
+* ``"views"``: named shapes of an entity and what it refers to (:mod:`gqlbench.mocks.views`);
 * ``"behaviour"``: optional Python for what data cannot say, as
   ``"module:object"`` or ``"file.py:object"`` (a file relative to the fixture);
   see :mod:`gqlbench.mocks.registry`;
@@ -32,7 +33,7 @@ from gqlbench.mocks.kinds import KEY_WORDS, reference
 
 __all__ = ["GENERIC_KEYS", "fixture_file", "load_fixture", "starter_fixture", "starter_fixture_files"]
 
-GENERIC_KEYS = frozenset({"entities", "endpoints", "templates", "behaviour", "description"})
+GENERIC_KEYS = frozenset({"entities", "endpoints", "templates", "views", "behaviour", "description"})
 
 
 def _bundled_folder() -> Path:

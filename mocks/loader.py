@@ -20,6 +20,7 @@ from gqlbench.mocks.generic import GenericModel, domain_schema
 from gqlbench.mocks.registry import WorldBehaviour, find_behaviour
 from gqlbench.mocks.rules import Rule, infer_rules
 from gqlbench.mocks.templates import check_templates
+from gqlbench.mocks.views import check_views
 from gqlbench.mocks.world import Handler, World
 
 __all__ = ["DomainModel", "world_model"]
@@ -89,6 +90,8 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     rules = infer_rules(schema, specs, fixture.get("endpoints"), where)
     if "templates" in fixture:
         check_templates(fixture["templates"], where)
+    if "views" in fixture:
+        check_views(fixture["views"], where)
     model = DomainModel(domain, GenericModel(domain, rules, schema, fixture.get("templates"), where), behaviour, fixture)
     _MODELS[key] = model
     return model

@@ -16,7 +16,6 @@ with albums and tracks) is more than the generic rules say.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
@@ -24,6 +23,7 @@ from gqlbench.mocks import lists
 from gqlbench.mocks.errors import BadArguments, NotFound
 from gqlbench.mocks.paging import offset_page
 from gqlbench.mocks.templates import computed
+from gqlbench.mocks.views import render_view
 from gqlbench.mocks.world import Handler, World, search_text
 
 __all__ = ["MODEL", "SpotifyModel"]
@@ -38,9 +38,18 @@ def _uri(kind: str, entity_id: str) -> str:
     return f"spotify:{kind}:{entity_id}"
 
 
+def _fixture(world: World) -> dict[str, Any]:
+    return world.model.fixture if world.model is not None else {}
+
+
 def _links(world: World, kind: str, values: dict[str, Any]) -> dict[str, Any]:
     """The kind's computed fields (``type``, ``uri``, ``href``...), declared under the fixture's ``templates``."""
-    return computed(world.model.fixture.get("templates") if world.model else None, kind, values, world.token)
+    return computed(_fixture(world).get("templates"), kind, values, world.token)
+
+
+def _view(world: World, view: str, entity_id: str) -> dict[str, Any]:
+    """An entity as the fixture's ``views`` show it."""
+    return render_view(world, _fixture(world), view, entity_id)
 
 
 def _parse_uri(uri: Any, *, expect: tuple[str, ...]) -> tuple[str, str]:
@@ -204,58 +213,15 @@ class SpotifyModel:
                                 [{"name": f"{name} - Track {i}"} for i in range(1, 6)])
 
     # -- rendering ---------------------------------------------------------------------
-    def _artist_simple(self, world: World, artist_id: str) -> dict[str, Any]:
-        a = world.table("artist")[artist_id]
-        return {"id": a["id"], "name": a["name"], **_links(world, "artist", a)}
-
-    def _artist(self, world: World, artist_id: str) -> dict[str, Any]:
-        a = world.get("artist", artist_id)
-        return {**self._artist_simple(world, artist_id), "genres": list(a["genres"]),
-                "popularity": a["popularity"], "followers": {"href": None, "total": a["followers"]}}
-
-    def _album_simple(self, world: World, album_id: str) -> dict[str, Any]:
-        a = world.table("album")[album_id]
-        return {"id": a["id"], "name": a["name"], "album_type": a["album_type"], **_links(world, "album", a),
-                "artists": [self._artist_simple(world, x) for x in a["artists"]],
-                "release_date": a["release_date"], "release_date_precision": "day", "total_tracks": len(a["tracks"])}
-
-    def _track_simple(self, world: World, track_id: str) -> dict[str, Any]:
-        t = world.table("track")[track_id]
-        return {"id": t["id"], "name": t["name"], **_links(world, "track", t),
-                "artists": [self._artist_simple(world, x) for x in t["artists"]],
-                "track_number": t["track_number"], "disc_number": 1, "duration_ms": t["duration_ms"],
-                "explicit": t["explicit"], "is_local": False}
-
-    def _track(self, world: World, track_id: str) -> dict[str, Any]:
-        t = world.get("track", track_id)
-        return {**self._track_simple(world, track_id), "album": self._album_simple(world, t["album"]),
-                "popularity": t["popularity"]}
-
-    def _album(self, world: World, album_id: str) -> dict[str, Any]:
-        a = world.get("album", album_id)
-        tracks = [self._track_simple(world, t) for t in a["tracks"]]
-        return {**self._album_simple(world, album_id), "label": a["label"], "popularity": a["popularity"],
-                "genres": [], "tracks": offset_page(tracks, f"{API}/albums/{album_id}/tracks", {"limit": 50})}
-
-    def _user(self, world: World, user_id: str) -> dict[str, Any]:
-        u = world.table("user")[user_id]
-        return {"id": u["id"], "display_name": u.get("display_name"), **_links(world, "user", u)}
-
-    def _playlist_simple(self, world: World, playlist_id: str) -> dict[str, Any]:
-        p = world.table("playlist")[playlist_id]
-        return {"id": p["id"], "name": p["name"], "description": p["description"], "public": p["public"],
-                "collaborative": p["collaborative"], "owner": self._user(world, p["owner"]), **_links(world, "playlist", p),
-                "tracks": {"href": f"{API}/playlists/{p['id']}/tracks", "total": len(p["tracks"])}}
-
     def _playlist_items(self, world: World, playlist_id: str) -> list[dict[str, Any]]:
         p = world.table("playlist")[playlist_id]
-        return [{"added_at": t["added_at"], "added_by": self._user(world, p["owner"]), "is_local": False,
-                 "track": self._track(world, t["id"])} for t in p["tracks"]]
+        return [{"added_at": t["added_at"], "added_by": _view(world, "user", p["owner"]), "is_local": False,
+                 "track": _view(world, "track", t["id"])} for t in p["tracks"]]
 
     def _playlist(self, world: World, playlist_id: str, args: dict[str, Any]) -> dict[str, Any]:
         world.get("playlist", playlist_id)
         items = self._playlist_items(world, playlist_id)
-        return {**self._playlist_simple(world, playlist_id), "followers": {"href": None, "total": 0},
+        return {**_view(world, "playlist_simple", playlist_id), "followers": {"href": None, "total": 0},
                 "tracks": offset_page(items, f"{API}/playlists/{playlist_id}/tracks", {"limit": 100} | args, 100)}
 
     def _snapshot(self, world: World, playlist_id: str) -> dict[str, Any]:
@@ -308,33 +274,31 @@ class SpotifyModel:
             if not found:
                 self._create_for_query(world, kind, query)
                 found = self._matches(world, kind, query)
-            render: Callable[[World, str], dict[str, Any]] = {
-                "artist": self._artist, "album": self._album_simple, "track": self._track,
-                "playlist": self._playlist_simple}[kind]
-            items = [render(world, r["id"]) for r in found]
+            view = {"album": "album_simple", "playlist": "playlist_simple"}.get(kind, kind)
+            items = [_view(world, view, r["id"]) for r in found]
             result[_SEARCH_TYPES[kind]] = offset_page(items, f"{API}/search", args)
         return result
 
     # -- lookups ---------------------------------------------------------------------
     def h_GET_me(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         u = world.get("user", world.state["me"])
-        return {**self._user(world, u["id"]), "country": u.get("country"), "email": u.get("email"),
+        return {**_view(world, "user", u["id"]), "country": u.get("country"), "email": u.get("email"),
                 "product": u.get("product"), "followers": {"href": None, "total": 3}}
 
     def h_GET_tracks__id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         world.get("track", args["id"])
-        return self._track(world, args["id"])
+        return _view(world, "track", args["id"])
 
     def h_GET_albums__id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         world.get("album", args["id"])
-        return self._album(world, args["id"])
+        return _view(world, "album", args["id"])
 
     def h_GET_albums__id__tracks(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
         album = world.get("album", args["id"])
-        return [self._track_simple(world, t) for t in album["tracks"]]
+        return [_view(world, "track_simple", t) for t in album["tracks"]]
 
     def h_GET_artists__id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        return self._artist(world, args["id"])
+        return _view(world, "artist", args["id"])
 
     def _albums_of(self, world: World, artist_id: str) -> list[dict[str, Any]]:
         world.get("artist", artist_id)
@@ -342,12 +306,12 @@ class SpotifyModel:
         return sorted(albums, key=lambda a: a["release_date"], reverse=True)  # newest first
 
     def h_GET_artists__id__albums(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [self._album_simple(world, a["id"]) for a in self._albums_of(world, args["id"])]
+        return [_view(world, "album_simple", a["id"]) for a in self._albums_of(world, args["id"])]
 
     def h_GET_artists__id__top_tracks(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         tracks = [t for a in self._albums_of(world, args["id"]) for t in a["tracks"]]
         tracks.sort(key=lambda t: -world.table("track")[t]["popularity"])
-        return {"tracks": [self._track(world, t) for t in tracks[:10]]}
+        return {"tracks": [_view(world, "track", t) for t in tracks[:10]]}
 
     def h_GET_artists__id__related_artists(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         artist = world.get("artist", args["id"])
@@ -357,24 +321,24 @@ class SpotifyModel:
             for n in (1, 2, 3):
                 self._new_artist(world, f"{artist['name']} Radio {n}", genres=list(artist["genres"]))
             related = world.find("artist", lambda a: a["id"] != artist["id"] and bool(genres & set(a["genres"])))
-        return {"artists": [self._artist(world, a["id"]) for a in related[:20]]}
+        return {"artists": [_view(world, "artist", a["id"]) for a in related[:20]]}
 
     def h_GET_me_albums(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [{"added_at": s["added_at"], "album": self._album(world, s["id"])} for s in lists.entries(world, "saved_albums")]
+        return [{"added_at": s["added_at"], "album": _view(world, "album", s["id"])} for s in lists.entries(world, "saved_albums")]
 
     def h_GET_me_tracks(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [{"added_at": s["added_at"], "track": self._track(world, s["id"])} for s in lists.entries(world, "saved_tracks")]
+        return [{"added_at": s["added_at"], "track": _view(world, "track", s["id"])} for s in lists.entries(world, "saved_tracks")]
 
     def h_GET_me_following(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [self._artist(world, a) for a in lists.ids(world, "following")]
+        return [_view(world, "artist", a) for a in lists.ids(world, "following")]
 
     def h_GET_me_playlists(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [self._playlist_simple(world, p) for p in world.state["playlists"]]
+        return [_view(world, "playlist_simple", p) for p in world.state["playlists"]]
 
     def h_GET_me_top__type_(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
         if args["type"] == "artists":
-            return [self._artist(world, a) for a in world.state["top_artists"]]
-        return [self._track(world, t) for t in world.state["top_tracks"]]
+            return [_view(world, "artist", a) for a in world.state["top_artists"]]
+        return [_view(world, "track", t) for t in world.state["top_tracks"]]
 
     def h_GET_playlists__playlist_id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._playlist(world, args["playlist_id"], {})
@@ -414,7 +378,7 @@ class SpotifyModel:
             context = {name: links[name] for name in ("type", "uri", "href", "external_urls")}
         return {"timestamp": 1717243200000 + world.state.get("clock", 0) * 1000, "context": context,
                 "progress_ms": player["progress_ms"], "is_playing": player["is_playing"],
-                "item": self._track(world, player["item"]) if player["item"] else None,
+                "item": _view(world, "track", player["item"]) if player["item"] else None,
                 "currently_playing_type": "track" if player["item"] else "unknown",
                 "actions": {"disallows": {"resuming": player["is_playing"], "skipping_prev": False}}}
 

@@ -163,3 +163,42 @@ def test_a_bad_declaration_is_a_one_line_error(tmp_path: Path, monkeypatch: pyte
     with pytest.raises(GqlbenchError, match=re.escape(message)) as error:
         _jukebox(tmp_path, monkeypatch, fixture)
     assert "jukebox.json" in str(error.value) and "\n" not in str(error.value)
+
+
+VIEWS = {
+    "singer": {"kind": "singer", "fields": {"id": "{id}", "name": "{name}"}},
+    "song_short": {"kind": "song", "fields": {"id": "{id}", "name": "{name}", "by": {"$view": "singer", "of": "{singers}"}}},
+    "song": {"kind": "song", "base": "song_short", "complete": True,
+             "fields": {"album": {"$view": "album_short", "of": "{album}"}, "explicit": False}},
+    "album_short": {"kind": "album", "fields": {"title": "{title}", "size": {"$count": "{songs}"}}},
+    "album": {"kind": "album", "base": "album_short", "complete": True,
+              "fields": {"songs": {"$page": {"$view": "song_short", "of": "{songs}"},
+                                   "href": "https://api.jukebox.example/albums/{id}/songs", "limit": 2}}},
+}
+
+
+def test_views_show_stored_entities_with_what_they_refer_to(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gqlbench.mocks.views import render_view
+    from gqlbench.mocks.world import World
+
+    _jukebox(tmp_path, monkeypatch, {**FIXTURE, "views": VIEWS})
+    world = World.create("jukebox")
+    world.table("singer").update({"p1": {"name": "Ana"}, "p2": {"name": "Bo"}})
+    world.table("album").update({"a1": {"title": "Duets", "songs": ["s1", "s2", "s3"]}})
+    world.table("song")["s1"].update({"singers": ["p1", "p2"], "album": "a1"})
+    fixture = world.model.fixture  # type: ignore[union-attr]
+    song = render_view(world, fixture, "song", "s1")
+    assert song["by"] == [{"id": "p1", "name": "Ana"}, {"id": "p2", "name": "Bo"}]
+    assert song["album"] == {"title": "Duets", "size": 3} and song["explicit"] is False
+    assert song["uri"] == "jukebox:song:s1"  # the kind's computed fields are part of every view of it
+    album = render_view(world, fixture, "album", "a1")
+    assert [s["id"] for s in album["songs"]["items"]] == ["s1", "s2"] and album["songs"]["total"] == 3
+    assert album["songs"]["next"] == "https://api.jukebox.example/albums/a1/songs?offset=2&limit=2"
+    with pytest.raises(NotFound, match="no song with id 'nope'"):
+        render_view(world, fixture, "song", "nope")
+
+
+def test_a_view_of_an_undefined_view_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    views = {"song": {"kind": "song", "fields": {"by": {"$view": "singer", "of": "{singers}"}}}}
+    with pytest.raises(GqlbenchError, match=re.escape("views.song refers to view 'singer', which is not defined")):
+        _jukebox(tmp_path, monkeypatch, {**FIXTURE, "views": views})
