@@ -1,16 +1,28 @@
-"""The Spotify mock world: library, playlists, player and a searchable catalogue.
+"""The Spotify mock world: what of it is Python, and why (the rest is data in ``worlds/spotify.json``).
 
-Records are kept in a compact internal form (entities refer to each other by
-id) and rendered in the Web API's JSON shape by the ``_render_*`` helpers;
-fields not rendered here are filled from the GraphQL schema by the resolvers.
-Searching for something the catalogue lacks creates an artist, an album and
-tracks named after the query, so later lookups find them.
+The fixture declares, for the generic engine: the computed fields of each
+kind (``templates``: ``type``, ``uri``, ``href``, ``external_urls``, the
+playlist ``snapshot_id`` token of its version), the shapes entities are
+shown in (``views``: a track with its artists and album, an album with its
+first page of tracks), the pages of every list endpoint (offset pages, the
+cursor page of ``GET /me/following``), the argument checks (repeat state,
+volume, ``type``) and the saved tracks and albums (``save``/``unsave`` on
+saved lists, :mod:`gqlbench.mocks.lists`). See docs/add-your-own-api.md.
 
-It is a world *behaviour* (:mod:`gqlbench.mocks.registry`, bundled for the
-``spotify`` domain) on top of the generic world: its handlers answer every
-Spotify endpoint of the catalog, because what they do (the player and its
-queue, URIs and hrefs, paging and cursors, searches that invent a catalogue
-with albums and tracks) is more than the generic rules say.
+What stays here cannot be declared without a language of its own:
+
+* loading the readable fixture (entities referred to by name, tracks inside
+  their album) with ids and values derived from the seed, so every seed has
+  its own catalogue;
+* search over several types at once that invents a catalogue for an unknown
+  query (an artist, an album, tracks named after it) and ranks exact names
+  first; an artist made that way gets two albums the first time it is seen;
+* the player: devices and the active one, play contexts given by URI and an
+  offset, the queue, next/previous within the context;
+* playlist creation and edits by URI at a position, each bumping the version
+  that the snapshot id is made from; following users as well as artists;
+* the graphs: an artist's albums newest first, top tracks by popularity,
+  related artists by shared genre (made up when none is known).
 """
 
 from __future__ import annotations
