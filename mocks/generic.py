@@ -308,12 +308,15 @@ class GenericModel:
         """A response's fields that show the entity (``contract``), its own parts (``nav``) or a singleton (``agent``)."""
         record = world.table(kind)[key]
         own = set(self.entity_types[kind].fields) if kind in self.entity_types else set()
+        extra = self.render.computed(world, kind, key)
         out: dict[str, Any] = {}
         for name, field in root.fields.items():
             target = object_of(field.type)
             found = entity_kind(target, singular(name)) if target is not None else None
             if found is not None and found[0] == kind:
                 out[name] = self.render.entity(world, target, kind, key)  # type: ignore[arg-type]
+            elif name in extra and name not in record:
+                out[name] = extra[name]
             elif name in own:
                 value = self.render.nested(world, field.type, kind, key, name, record.get(name), 0)
                 derived = generate_value(field.type, world, f"{kind}:{key}.{name}", name)

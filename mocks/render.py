@@ -81,8 +81,7 @@ class Renderer:
         own = entity_kind(graphql_type, kind)
         id_field = own[1] if own and own[0] == kind else None
         out: dict[str, Any] = {}
-        extra = computed(self.templates, kind, {**record, "id": entity_id, **({id_field: entity_id} if id_field else {})},
-                         world.token) if kind in self.templates else {}
+        extra = self.computed(world, kind, entity_id, id_field)
         for name, field in graphql_type.fields.items():
             key = f"{kind}:{entity_id}.{name}"
             if name == id_field:
@@ -97,6 +96,14 @@ class Renderer:
                 value = self.nested(world, field.type, kind, entity_id, name, record.get(name), depth)
                 out[name] = value if value is not None else generate_value(field.type, world, key, name)
         return out
+
+    def computed(self, world: World, kind: str, entity_id: str, id_field: str | None = None) -> dict[str, Any]:
+        """The kind's computed fields (fixture ``templates``) for this entity; ``{}`` when it has none."""
+        if kind not in self.templates:
+            return {}
+        record = world.table(kind)[entity_id]
+        return computed(self.templates, kind, {**record, "id": entity_id, **({id_field: entity_id} if id_field else {})},
+                        world.token)
 
     def _reference(self, world: World, record: dict[str, Any], kind: str, entity_id: str, name: str, other: str,
                    graphql_type: GraphQLType) -> str:

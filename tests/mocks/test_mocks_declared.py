@@ -27,7 +27,13 @@ def _query(name: str, kind: str = "string") -> dict[str, Any]:
     return {"name": name, "in": "query", "schema": {"type": kind}}
 
 
+def _path(name: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+
+
 SONG = {"$ref": "#/components/schemas/Song"}
+MIX = {"type": "object", "properties": {"id": {"type": "string"}, "songs": {"type": "array", "items": {"type": "string"}},
+                                        "version": {"type": "integer"}, "snapshot_id": {"type": "string"}}}
 PAGE = {"type": "object", "properties": {
     "href": {"type": "string"}, "items": {"type": "array", "items": SONG}, "limit": {"type": "integer"},
     "offset": {"type": "integer"}, "total": {"type": "integer"}, "next": {"type": "string"},
@@ -46,6 +52,9 @@ JUKEBOX = {
             "put": {"parameters": [_query("ids")], "responses": {"200": {"description": "ok"}}},
             "delete": {"parameters": [_query("ids")], "responses": {"200": {"description": "ok"}}}},
         "/me/recent": {"get": {"parameters": [_query("limit", "integer"), _query("after")], "responses": _ok(PAGE)}},
+        "/mixes/{mix_id}": {"get": {"parameters": [_path("mix_id")], "responses": _ok(MIX)}},
+        "/mixes/{mix_id}/songs": {"post": {"parameters": [_path("mix_id"), _query("uri"), _query("position", "integer")],
+                                           "responses": _ok(MIX)}},
         "/me/volume": {"put": {"parameters": [_query("volume_percent", "integer"), _query("state")],
                                "responses": {"200": {"description": "ok"}}}},
     },
@@ -55,10 +64,11 @@ JUKEBOX = {
 }
 SONGS = [{"id": f"s{n}", "name": f"Song {n}"} for n in range(1, 6)]
 FIXTURE: dict[str, Any] = {
-    "entities": {"song": SONGS},
+    "entities": {"song": SONGS, "mix": [{"id": "m1", "songs": ["a", "b", "c"], "version": 1}]},
     "templates": {"song": {"uri": "jukebox:song:{id}", "href": "https://api.jukebox.example/songs/{id}",
                            "links": {"web": "https://jukebox.example/song/{id}?{{raw}}"},
-                           "etag": {"$token": ["etag", "{id}", "{name}"], "length": 12}}},
+                           "etag": {"$token": ["etag", "{id}", "{name}"], "length": 12}},
+                  "mix": {"snapshot_id": {"$token": ["mix", "{id}", "{version}"], "length": 16}}},
     "endpoints": {
         "PUT_me_songs": {"action": "save", "kind": "song", "id_param": "ids", "collection": "saved", "stamp": "added_at"},
         "DELETE_me_songs": {"action": "unsave", "kind": "song", "id_param": "ids", "collection": "saved"},
@@ -66,6 +76,8 @@ FIXTURE: dict[str, Any] = {
                          "paging": {"href": "https://api.jukebox.example/me/songs", "limit": 2, "max_limit": 3}},
         "GET_me_recent": {"action": "list", "kind": "song", "list_field": "items",
                           "paging": {"style": "cursor", "href": "https://api.jukebox.example/me/recent", "limit": 2}},
+        "POST_mixes__mix_id__songs": {"action": "act", "kind": "mix", "id_param": "mix_id", "effects": {
+            "increment": {"version": 1}, "insert": {"songs": {"items": "$uri", "at": "$position"}}}},
         "PUT_me_volume": {"checks": {"volume_percent": {"min": 0, "max": 100},
                                      "state": {"one_of": ["track", "context", "off"]}}},
     },
@@ -202,3 +214,18 @@ def test_a_view_of_an_undefined_view_is_a_one_line_error(tmp_path: Path, monkeyp
     views = {"song": {"kind": "song", "fields": {"by": {"$view": "singer", "of": "{singers}"}}}}
     with pytest.raises(GqlbenchError, match=re.escape("views.song refers to view 'singer', which is not defined")):
         _jukebox(tmp_path, monkeypatch, {**FIXTURE, "views": views})
+
+
+def test_an_edit_inserts_at_a_position_and_changes_the_snapshot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    api = _jukebox(tmp_path, monkeypatch, FIXTURE)
+    before = api["GET_mixes__mix_id_"](mix_id="m1")
+    edited = api["POST_mixes__mix_id__songs"](mix_id="m1", uri="x", position=1)
+    assert list(edited.songs) == ["a", "x", "b", "c"] and edited.version == 2
+    assert edited.snapshot_id != before.snapshot_id
+    api["POST_mixes__mix_id__songs"](mix_id="m1", uri="z")  # no position: at the end
+    after = api["GET_mixes__mix_id_"](mix_id="m1")
+    assert list(after.songs) == ["a", "x", "b", "c", "z"] and after.version == 3
+    assert after.snapshot_id not in (before.snapshot_id, edited.snapshot_id)
+    with pytest.raises(BadArguments, match="position 9 is outside the 5 items of songs"):
+        api["POST_mixes__mix_id__songs"](mix_id="m1", uri="y", position=9)
+    assert api["GET_mixes__mix_id_"](mix_id="m1").version == 3  # a refused edit changes nothing
