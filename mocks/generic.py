@@ -168,7 +168,8 @@ class GenericModel:
             for record in records:
                 self._load_entity(world, kind, record)
         for rule in self.rules.values():
-            if rule.action == "list" and rule.kind and rule.function not in handled and not world.table(rule.kind):
+            if rule.action == "list" and rule.kind and rule.function not in handled and not rule.collection \
+                    and not world.table(rule.kind):
                 for n in range(CHILDREN):
                     entity_id = self.render.new_id(world, rule.kind, "seed", n, numeric=self._numeric(rule, rule.kind))
                     self.render.ensure(world, rule.kind, entity_id)

@@ -20,7 +20,7 @@ from gqlbench.mocks.generic import GenericModel, domain_schema
 from gqlbench.mocks.registry import WorldBehaviour, find_behaviour
 from gqlbench.mocks.rules import Rule, infer_rules
 from gqlbench.mocks.templates import check_templates
-from gqlbench.mocks.views import check_views
+from gqlbench.mocks.views import check_views, view_handler
 from gqlbench.mocks.world import Handler, World
 
 __all__ = ["DomainModel", "world_model"]
@@ -30,14 +30,17 @@ class DomainModel:
     """The generic model of a domain plus its behaviour (if any)."""
 
     def __init__(self, domain: str, generic: GenericModel, behaviour: WorldBehaviour | None,
-                 fixture: dict[str, Any]) -> None:
+                 fixture: dict[str, Any], source: str = "world fixture") -> None:
         self.domain = domain
         self.fixture = fixture  # as read: World.create loads a deep copy
         self.generic = generic
         self.behaviour = behaviour
-        handlers: dict[str, Handler] = {**generic.handlers, **(dict(behaviour.handlers) if behaviour else {})}
-        own = set(behaviour.handlers) if behaviour else set()
-        self.handlers = {name: _declared(handler, generic.rules.get(name), name in own) for name, handler in handlers.items()}
+        shown = {name: view_handler(rule.shows, rule.id_param, rule.collection, fixture, f"{source}: endpoints.{name}")
+                 for name, rule in generic.rules.items() if rule.shows}
+        handlers: dict[str, Handler] = {**generic.handlers, **shown, **(dict(behaviour.handlers) if behaviour else {})}
+        lists_paged = set(behaviour.handlers if behaviour else ()) | set(shown)
+        self.handlers = {name: _declared(handler, generic.rules.get(name), name in lists_paged)
+                         for name, handler in handlers.items()}
 
     def load(self, world: World, fixture: dict[str, Any]) -> None:
         self.generic.load(world, fixture, frozenset(self.behaviour.handlers) if self.behaviour else frozenset())
@@ -51,16 +54,16 @@ class DomainModel:
             complete(world, kind, record)
 
 
-def _declared(handler: Handler, rule: Rule | None, behaviour: bool) -> Handler:
-    """``handler`` with its endpoint's declared ``checks`` first and, for a behaviour's list, its ``paging``."""
-    if rule is None or (not rule.checks and not (behaviour and rule.paging)):
+def _declared(handler: Handler, rule: Rule | None, pages_lists: bool) -> Handler:
+    """``handler`` with its endpoint's declared ``checks`` first and, for a behaviour's or a view's list, its ``paging``."""
+    if rule is None or (not rule.checks and not (pages_lists and rule.paging)):
         return handler
 
     def run(world: World, args: dict[str, Any]) -> Any:
         if rule.checks:
             apply_checks(rule.checks, args)
         answer = handler(world, args)
-        return paging.page(answer, rule.paging, args) if behaviour and rule.paging and isinstance(answer, list) else answer
+        return paging.page(answer, rule.paging, args) if pages_lists and rule.paging and isinstance(answer, list) else answer
 
     return run
 
@@ -92,6 +95,6 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
         check_templates(fixture["templates"], where)
     if "views" in fixture:
         check_views(fixture["views"], where)
-    model = DomainModel(domain, GenericModel(domain, rules, schema, fixture.get("templates"), where), behaviour, fixture)
+    model = DomainModel(domain, GenericModel(domain, rules, schema, fixture.get("templates"), where), behaviour, fixture, where)
     _MODELS[key] = model
     return model

@@ -297,20 +297,9 @@ class SpotifyModel:
         return {**_view(world, "user", u["id"]), "country": u.get("country"), "email": u.get("email"),
                 "product": u.get("product"), "followers": {"href": None, "total": 3}}
 
-    def h_GET_tracks__id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("track", args["id"])
-        return _view(world, "track", args["id"])
-
-    def h_GET_albums__id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("album", args["id"])
-        return _view(world, "album", args["id"])
-
     def h_GET_albums__id__tracks(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
         album = world.get("album", args["id"])
         return [_view(world, "track_simple", t) for t in album["tracks"]]
-
-    def h_GET_artists__id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        return _view(world, "artist", args["id"])
 
     def _albums_of(self, world: World, artist_id: str) -> list[dict[str, Any]]:
         world.get("artist", artist_id)
@@ -340,9 +329,6 @@ class SpotifyModel:
 
     def h_GET_me_tracks(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
         return [{"added_at": s["added_at"], "track": _view(world, "track", s["id"])} for s in lists.entries(world, "saved_tracks")]
-
-    def h_GET_me_following(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [_view(world, "artist", a) for a in lists.ids(world, "following")]
 
     def h_GET_me_playlists(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
         return [_view(world, "playlist_simple", p) for p in world.state["playlists"]]

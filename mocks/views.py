@@ -26,19 +26,24 @@ length of a list; ``{"$page": <list>, "href": ..., "limit": n}`` is the
 first offset page of a list (:mod:`gqlbench.mocks.paging`). ``base`` starts
 from another view's fields; ``complete`` looks the entity up as a lookup
 would (an unknown id is not found, and a partial entity is completed).
+
+An endpoint whose rule says ``"shows": "track"`` answers with that view of
+the entity its ``id_param`` names, or, with a ``collection``, with the list
+of the saved entities in that view (paged as its ``paging`` says).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.mocks import lists
 from gqlbench.mocks.paging import offset_page
 from gqlbench.mocks.templates import computed, render_template
 from gqlbench.mocks.world import World
 
-__all__ = ["check_views", "render_view"]
+__all__ = ["check_views", "render_view", "view_handler"]
 
 _KEYS = {"kind", "base", "complete", "fields"}
 
@@ -75,6 +80,21 @@ def render_view(world: World, fixture: Mapping[str, Any], name: str, entity_id: 
     out.update(computed(fixture.get("templates"), kind, record, world.token))
     out.update({field: _render(world, fixture, template, record) for field, template in (view.get("fields") or {}).items()})
     return out
+
+
+def view_handler(shows: str, id_param: str | None, collection: str | None, fixture: Mapping[str, Any],
+                 where: str) -> Callable[[World, dict[str, Any]], Any]:
+    """An endpoint that answers with a view (its rule's ``shows``): of the entity ``id_param`` names, or a saved list's."""
+    if shows not in (fixture.get("views") or {}) or not (id_param or collection):
+        raise GqlbenchError(f"{where}: shows {shows!r} needs a view of that name under \"views\" and an "
+                            "\"id_param\" (or a \"collection\" to list)")
+
+    def answer(world: World, args: dict[str, Any]) -> Any:
+        if collection:
+            return [render_view(world, fixture, shows, i) for i in lists.ids(world, collection)]
+        return render_view(world, fixture, shows, str(args[id_param or "id"]))
+
+    return answer
 
 
 def _render(world: World, fixture: Mapping[str, Any], template: Any, record: Mapping[str, Any]) -> Any:

@@ -229,3 +229,24 @@ def test_an_edit_inserts_at_a_position_and_changes_the_snapshot(tmp_path: Path, 
     with pytest.raises(BadArguments, match="position 9 is outside the 5 items of songs"):
         api["POST_mixes__mix_id__songs"](mix_id="m1", uri="y", position=9)
     assert api["GET_mixes__mix_id_"](mix_id="m1").version == 3  # a refused edit changes nothing
+
+
+def test_an_endpoint_answers_with_a_view(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    views = {"card": {"kind": "song", "complete": True, "fields": {"id": "{id}", "name": "{name}", "href": "card:{id}"}}}
+    endpoints = {**FIXTURE["endpoints"], "GET_songs__id_": {"shows": "card", "id_param": "id"},
+                 "GET_me_songs": {**FIXTURE["endpoints"]["GET_me_songs"], "shows": "card"}}
+    api = _jukebox(tmp_path, monkeypatch, {**FIXTURE, "views": views, "endpoints": endpoints})
+    song = api["GET_songs__id_"](id="s3")
+    assert (song.name, song.href, song.uri) == ("Song 3", "card:s3", "jukebox:song:s3")  # the view's href wins
+    with pytest.raises(NotFound, match="no song with id 's9'"):
+        api["GET_songs__id_"](id="s9")
+    api["PUT_me_songs"](ids="s1,s2,s3")
+    page = api["GET_me_songs"](offset=1)
+    assert [s.href for s in page["items"]] == ["card:s2", "card:s3"] and page.total == 3 and page.offset == 1
+
+
+def test_showing_an_undefined_view_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    endpoints = {**FIXTURE["endpoints"], "GET_songs__id_": {"shows": "card", "id_param": "id"}}
+    with pytest.raises(GqlbenchError, match=re.escape("endpoints.GET_songs__id_: shows 'card' needs a view")) as error:
+        _jukebox(tmp_path, monkeypatch, {**FIXTURE, "endpoints": endpoints})
+    assert "jukebox.json" in str(error.value)
