@@ -46,10 +46,6 @@ _SEARCH_TYPES = {"album": "albums", "artist": "artists", "playlist": "playlists"
 
 
 # -- helpers ---------------------------------------------------------------------
-def _uri(kind: str, entity_id: str) -> str:
-    return f"spotify:{kind}:{entity_id}"
-
-
 def _fixture(world: World) -> dict[str, Any]:
     return world.model.fixture if world.model is not None else {}
 
@@ -138,7 +134,7 @@ class SpotifyModel:
         context_uri = None
         if context:
             kind = context["type"]
-            context_uri = _uri(kind, self._ref(world, kind, context["name"], where))
+            context_uri = _links(world, kind, {"id": self._ref(world, kind, context["name"], where)})["uri"]
         world.state["player"] = {
             "device_id": active["id"] if active else None,
             "item": self._ref(world, "track", player["track"], where) if player.get("track") else None,
