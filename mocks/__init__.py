@@ -10,7 +10,10 @@ This package makes those calls real without any network:
   specs, SDL and an optional fixture (``worlds/<domain>.json`` in its catalog
   folder, :mod:`~gqlbench.mocks.fixtures`) with rules inferred per endpoint
   (:mod:`~gqlbench.mocks.rules`, :mod:`~gqlbench.mocks.kinds`,
-  :mod:`~gqlbench.mocks.render`); Python for what data cannot say is a
+  :mod:`~gqlbench.mocks.render`) and what the fixture declares (computed
+  fields :mod:`~gqlbench.mocks.templates`, :mod:`~gqlbench.mocks.views`,
+  :mod:`~gqlbench.mocks.paging`, :mod:`~gqlbench.mocks.checks`, saved
+  :mod:`~gqlbench.mocks.lists`, :mod:`~gqlbench.mocks.effects`); Python for what data cannot say is a
   behaviour found through :mod:`~gqlbench.mocks.registry` (the bundled ones:
   ``mocks/spotify.py``, ``mocks/tmdb.py``);
 * :mod:`~gqlbench.mocks.resolvers` builds the ariadne executable schema that
