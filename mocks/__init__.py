@@ -14,7 +14,11 @@ This package makes those calls real without any network:
   generated values as templates (:mod:`~gqlbench.mocks.declared`,
   :mod:`~gqlbench.mocks.templates`, with the operations of
   :mod:`~gqlbench.mocks.relations`, :mod:`~gqlbench.mocks.ranges` and
-  :mod:`~gqlbench.mocks.listing`); Python for what data cannot say is a
+  :mod:`~gqlbench.mocks.listing`), computed fields
+  (:mod:`~gqlbench.mocks.computed`), views (:mod:`~gqlbench.mocks.views`),
+  pages (:mod:`~gqlbench.mocks.paging`), argument checks
+  (:mod:`~gqlbench.mocks.checks`), saved :mod:`~gqlbench.mocks.lists` and
+  :mod:`~gqlbench.mocks.effects`; Python for what data cannot say is a
   behaviour found through :mod:`~gqlbench.mocks.registry` (the bundled ones:
   ``mocks/spotify.py``, ``mocks/tmdb.py``);
 * :mod:`~gqlbench.mocks.resolvers` builds the ariadne executable schema that

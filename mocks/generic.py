@@ -34,6 +34,8 @@ from graphql import GraphQLList, GraphQLObjectType, GraphQLOutputType, GraphQLSc
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.declared import Declarations
+from gqlbench.mocks import lists, paging
+from gqlbench.mocks.checks import check_checks
 from gqlbench.mocks.effects import apply_effects, check_effects
 from gqlbench.mocks.errors import BadArguments, NotFound
 from gqlbench.mocks.kinds import KEY_WORDS, entity_kind, known_kinds, list_object_of, object_of, reference, singular
@@ -78,23 +80,30 @@ class GenericModel:
     """Handlers for every endpoint of a domain, from its rules (see the module docstring)."""
 
     def __init__(self, domain: str, rules: Mapping[str, Rule], schema: GraphQLSchema | None,
-                 declared: Declarations | None = None) -> None:
+                 declared: Declarations | None = None, templates: Mapping[str, Any] | None = None,
+                 source: str | None = None) -> None:
         self.domain = domain
         self.declared = declared or Declarations()
         self.rules = dict(rules)
         self.schema = schema
-        self.render = Renderer(known_kinds(schema) if schema is not None else set())
+        self.render = Renderer(known_kinds(schema) if schema is not None else set(), templates)
         self.entity_types = self._entity_types()
         self.singletons = {rule.kind: rule for rule in self.rules.values() if rule.action == "singleton" and rule.kind}
         self.handlers: dict[str, Handler] = {}
         for function, rule in self.rules.items():
-            where = f"world fixture of {domain}: endpoints.{function}"
+            where = f"{source or f'world fixture of {domain}'}: endpoints.{function}"
             if rule.respond is not None:
                 self.handlers[function] = self.declared.handler(rule.respond, f"{where}.respond")
                 continue
             if rule.effects is not None:
                 check_effects(rule.effects, where)
-            if rule.action in ("act", "update", "delete", "children") and rule.id_param is None:
+            if rule.paging is not None:
+                paging.check_paging(rule.paging, where)
+            if rule.checks is not None:
+                check_checks(rule.checks, where)
+            if rule.action in ("save", "unsave") and not (rule.collection and rule.kind):
+                raise GqlbenchError(f"{where}: action {rule.action!r} needs \"collection\" (the saved list) and \"kind\"")
+            if rule.action in ("act", "update", "delete", "children", "save", "unsave") and rule.id_param is None:
                 raise GqlbenchError(f"{where}: action {rule.action!r} needs \"id_param\", the parameter that names the entity")
 
             method = getattr(self, f"_{rule.action}")
@@ -166,7 +175,7 @@ class GenericModel:
                 self._load_entity(world, kind, record)
         for rule in self.rules.values():
             declared = rule.function in handled or rule.respond is not None  # answered by a behaviour or a template
-            if rule.action == "list" and rule.kind and not declared and not world.table(rule.kind):
+            if rule.action == "list" and rule.kind and not declared and not rule.collection and not world.table(rule.kind):
                 for n in range(CHILDREN):
                     entity_id = self.render.new_id(world, rule.kind, "seed", n, numeric=self._numeric(rule, rule.kind))
                     self.render.ensure(world, rule.kind, entity_id)
@@ -307,12 +316,15 @@ class GenericModel:
         """A response's fields that show the entity (``contract``), its own parts (``nav``) or a singleton (``agent``)."""
         record = world.table(kind)[key]
         own = set(self.entity_types[kind].fields) if kind in self.entity_types else set()
+        extra = self.render.computed(world, kind, key)
         out: dict[str, Any] = {}
         for name, field in root.fields.items():
             target = object_of(field.type)
             found = entity_kind(target, singular(name)) if target is not None else None
             if found is not None and found[0] == kind:
                 out[name] = self.render.entity(world, target, kind, key)  # type: ignore[arg-type]
+            elif name in extra and name not in record:
+                out[name] = extra[name]
             elif name in own:
                 value = self.render.nested(world, field.type, kind, key, name, record.get(name), 0)
                 derived = generate_value(field.type, world, f"{kind}:{key}.{name}", name)
@@ -339,6 +351,8 @@ class GenericModel:
         root, item_type = self._root(rule), self._item_type(rule)
         if item_type is None or (root is not None and rule.list_field is None):
             return self._wrap(rule, {})
+        if rule.paging is not None:
+            return self._wrap(rule, self._declared_page(world, rule, args, ids, item_type))
         limit, page = args.get("limit"), args.get("page")
         for name, value in (("limit", limit), ("page", page)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < (name == "page")):
@@ -360,6 +374,25 @@ class GenericModel:
             out[rule.id_param] = args[rule.id_param]
         return self._wrap(rule, out)
 
+    def _declared_page(self, world: World, rule: Rule, args: dict[str, Any], ids: list[str],
+                       item_type: GraphQLObjectType) -> Any:
+        """The page the fixture declares (:mod:`gqlbench.mocks.paging`), its items rendered once cut."""
+        out = paging.page(ids, rule.paging or {}, args)
+        body = out[rule.paging["under"]] if rule.paging and rule.paging.get("under") else out
+        body["items"] = [self.render.entity(world, item_type, rule.kind or "item", i) for i in body["items"]]
+        return out
+
+    def _save(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
+        """Add the ids to the saved list (:mod:`gqlbench.mocks.lists`)."""
+        wanted = lists.split_ids(args[rule.id_param or "ids"], rule.id_param or "ids")
+        lists.change(world, rule.collection or "", rule.kind or "item", wanted, add=True, stamp=rule.stamp)
+        return self._echo(world, rule, args)
+
+    def _unsave(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
+        wanted = lists.split_ids(args[rule.id_param or "ids"], rule.id_param or "ids")
+        lists.change(world, rule.collection or "", rule.kind or "item", wanted, add=False)
+        return self._echo(world, rule, args)
+
     def _children(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         parent = rule.parent or "parent"
         key = self.resolve_key(world, rule, parent, str(args[rule.id_param or "id"]), rule.open)
@@ -368,6 +401,8 @@ class GenericModel:
         return self._page(world, rule, args, ids)
 
     def _list(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
+        if rule.collection:
+            return self._page(world, rule, args, lists.ids(world, rule.collection))
         return self._page(world, rule, args, list(world.table(rule.kind or "item")))
 
     def _search(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:

@@ -14,10 +14,14 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.declared import Declarations
+from gqlbench.mocks import paging
+from gqlbench.mocks.checks import apply_checks
 from gqlbench.mocks.fixtures import GENERIC_KEYS, load_fixture
 from gqlbench.mocks.generic import GenericModel, domain_schema
 from gqlbench.mocks.registry import WorldBehaviour, find_behaviour
-from gqlbench.mocks.rules import infer_rules
+from gqlbench.mocks.rules import Rule, infer_rules
+from gqlbench.mocks.computed import check_templates
+from gqlbench.mocks.views import check_views, view_handler
 from gqlbench.mocks.world import Handler, World
 
 __all__ = ["DomainModel", "world_model"]
@@ -27,12 +31,17 @@ class DomainModel:
     """The generic model of a domain plus its behaviour (if any)."""
 
     def __init__(self, domain: str, generic: GenericModel, behaviour: WorldBehaviour | None,
-                 fixture: dict[str, Any]) -> None:
+                 fixture: dict[str, Any], source: str = "world fixture") -> None:
         self.domain = domain
         self.fixture = fixture  # as read: World.create loads a deep copy
         self.generic = generic
         self.behaviour = behaviour
-        self.handlers: dict[str, Handler] = {**generic.handlers, **(dict(behaviour.handlers) if behaviour else {})}
+        shown = {name: view_handler(rule.shows, rule.id_param, rule.collection, fixture, f"{source}: endpoints.{name}")
+                 for name, rule in generic.rules.items() if rule.shows}
+        handlers: dict[str, Handler] = {**generic.handlers, **shown, **(dict(behaviour.handlers) if behaviour else {})}
+        lists_paged = set(behaviour.handlers if behaviour else ()) | set(shown)
+        self.handlers = {name: _declared(handler, generic.rules.get(name), name in lists_paged)
+                         for name, handler in handlers.items()}
 
     def load(self, world: World, fixture: dict[str, Any]) -> None:
         self.generic.load(world, fixture, frozenset(self.behaviour.handlers) if self.behaviour else frozenset())
@@ -45,6 +54,20 @@ class DomainModel:
         complete = getattr(self.behaviour, "complete", None)
         if complete is not None:
             complete(world, kind, record)
+
+
+def _declared(handler: Handler, rule: Rule | None, pages_lists: bool) -> Handler:
+    """``handler`` with its endpoint's declared ``checks`` first and, for a behaviour's or a view's list, its ``paging``."""
+    if rule is None or (not rule.checks and not (pages_lists and rule.paging)):
+        return handler
+
+    def run(world: World, args: dict[str, Any]) -> Any:
+        if rule.checks:
+            apply_checks(rule.checks, args)
+        answer = handler(world, args)
+        return paging.page(answer, rule.paging, args) if pages_lists and rule.paging and isinstance(answer, list) else answer
+
+    return run
 
 
 _MODELS: dict[tuple[Any, ...], DomainModel] = {}
@@ -71,6 +94,11 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     schema = domain_schema(domain)
     rules = infer_rules(schema, specs, fixture.get("endpoints"), where)
     declared = Declarations.read(fixture, getattr(behaviour, "functions", None), where)
-    model = DomainModel(domain, GenericModel(domain, rules, schema, declared), behaviour, fixture)
+    if "templates" in fixture:
+        check_templates(fixture["templates"], where)
+    if "views" in fixture:
+        check_views(fixture["views"], where)
+    generic = GenericModel(domain, rules, schema, declared, fixture.get("templates"), where)
+    model = DomainModel(domain, generic, behaviour, fixture, where)
     _MODELS[key] = model
     return model

@@ -12,12 +12,14 @@ they are asked for, deterministically.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType, get_named_type
 
 from gqlbench.mocks.kinds import entity_kind, list_object_of, object_of, reference, singular
 from gqlbench.mocks.resolvers import generate_value
+from gqlbench.mocks.computed import computed
 from gqlbench.mocks.world import World
 
 __all__ = ["CHILDREN", "Renderer"]
@@ -29,8 +31,9 @@ _DEPTH = 3  # entities inside entities inside entities: deeper ones are left to 
 class Renderer:
     """Renders entities of one domain; ``kinds`` are the kinds a ``<kind>_id`` field may refer to."""
 
-    def __init__(self, kinds: set[str]) -> None:
+    def __init__(self, kinds: set[str], templates: Mapping[str, Any] | None = None) -> None:
         self.kinds = kinds
+        self.templates = dict(templates or {})  # computed fields per kind (mocks/computed.py)
 
     # -- state ------------------------------------------------------------------------
     def new_id(self, world: World, kind: str, *key: Any, numeric: bool = False) -> str:
@@ -78,18 +81,29 @@ class Renderer:
         own = entity_kind(graphql_type, kind)
         id_field = own[1] if own and own[0] == kind else None
         out: dict[str, Any] = {}
+        extra = self.computed(world, kind, entity_id, id_field)
         for name, field in graphql_type.fields.items():
             key = f"{kind}:{entity_id}.{name}"
             if name == id_field:
                 out[name] = entity_id
             elif name in record and not _holds_objects(field.type):
                 out[name] = record[name]
+            elif name in extra:
+                out[name] = extra[name]
             elif (named := reference(name)) is not None and named[0] in self.kinds and named[0] != kind:
                 out[name] = self._reference(world, record, kind, entity_id, name, named[0], field.type)
             else:
                 value = self.nested(world, field.type, kind, entity_id, name, record.get(name), depth)
                 out[name] = value if value is not None else generate_value(field.type, world, key, name)
         return out
+
+    def computed(self, world: World, kind: str, entity_id: str, id_field: str | None = None) -> dict[str, Any]:
+        """The kind's computed fields (fixture ``templates``) for this entity; ``{}`` when it has none."""
+        if kind not in self.templates:
+            return {}
+        record = world.table(kind)[entity_id]
+        return computed(self.templates, kind, {**record, "id": entity_id, **({id_field: entity_id} if id_field else {})},
+                        world.token)
 
     def _reference(self, world: World, record: dict[str, Any], kind: str, entity_id: str, name: str, other: str,
                    graphql_type: GraphQLType) -> str:

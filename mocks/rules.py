@@ -29,7 +29,10 @@ the entity (``GET /ships/{shipSymbol}/nav``) is a ``view`` of that field.
 A world fixture overrides any of these per endpoint (``"endpoints":
 {"GET_x": {"action": "search", "kind": "book"}}``) and declares what a write
 does to the entity it names (``"effects": {"set": {"accepted": true}}``; see
-:mod:`gqlbench.mocks.effects`).
+:mod:`gqlbench.mocks.effects`), the page that wraps a list (``paging``,
+:mod:`gqlbench.mocks.paging`), the values an argument may take (``checks``,
+:mod:`gqlbench.mocks.checks`) and the saved list a ``save``/``unsave``/``list``
+works on (``collection``, :mod:`gqlbench.mocks.lists`).
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from gqlbench.mocks.kinds import KEY_WORDS, entity_kind, envelope_of, is_generic
 
 __all__ = ["ACTIONS", "TEXT_PARAMS", "Rule", "endpoint_path", "infer_rule", "infer_rules", "payload_type"]
 
-ACTIONS = ("lookup", "children", "search", "list", "singleton", "create", "update", "delete", "act", "echo")
+ACTIONS = ("lookup", "children", "search", "list", "singleton", "create", "update", "delete", "act", "echo", "save", "unsave")
 TEXT_PARAMS = ("q", "query", "name", "search", "keyword", "text")
 _ACTION_WORDS = frozenset({"search", "find", "query", "filter", "list", "all"})  # path words that name no entity
 
@@ -69,6 +72,11 @@ class Rule:
     scope: tuple[str, ...] = ()  # path parameters before the key (/systems/{systemSymbol}/waypoints/{waypointSymbol})
     effects: Mapping[str, Any] | None = None  # what the call does to the entity it names (fixture only)
     respond: Any = None  # a template that answers the call (fixture only; gqlbench.mocks.declared)
+    paging: Mapping[str, Any] | None = None  # the page object that wraps the items (fixture only; mocks/paging.py)
+    checks: Mapping[str, Any] | None = None  # allowed values of arguments (fixture only; mocks/checks.py)
+    collection: str | None = None  # the saved list a save/unsave/list works on (fixture only; mocks/lists.py)
+    stamp: str | None = None  # save: the field that records when an entry was saved (mocks/lists.py)
+    shows: str | None = None  # the fixture view the answer shows the entity (or each listed one) in (mocks/views.py)
 
     def describe(self) -> dict[str, Any]:
         """The rule as a fixture's ``endpoints`` entry (defaults left out)."""

@@ -1,26 +1,41 @@
-"""The Spotify mock world: library, playlists, player and a searchable catalogue.
+"""The Spotify mock world: what of it is Python, and why (the rest is data in ``worlds/spotify.json``).
 
-Records are kept in a compact internal form (entities refer to each other by
-id) and rendered in the Web API's JSON shape by the ``_render_*`` helpers;
-fields not rendered here are filled from the GraphQL schema by the resolvers.
-Searching for something the catalogue lacks creates an artist, an album and
-tracks named after the query, so later lookups find them.
+The fixture declares, for the generic engine: the computed fields of each
+kind (``templates``: ``type``, ``uri``, ``href``, ``external_urls``, the
+playlist ``snapshot_id`` token of its version), the shapes entities are
+shown in (``views``: a track with its artists and album, an album with its
+first page of tracks), the pages of every list endpoint (offset pages, the
+cursor page of ``GET /me/following``), the argument checks (repeat state,
+volume, ``type``) and the saved tracks and albums (``save``/``unsave`` on
+saved lists, :mod:`gqlbench.mocks.lists`). See docs/add-your-own-api.md.
 
-It is a world *behaviour* (:mod:`gqlbench.mocks.registry`, bundled for the
-``spotify`` domain) on top of the generic world: its handlers answer every
-Spotify endpoint of the catalog, because what they do (the player and its
-queue, URIs and hrefs, paging and cursors, searches that invent a catalogue
-with albums and tracks) is more than the generic rules say.
+What stays here cannot be declared without a language of its own:
+
+* loading the readable fixture (entities referred to by name, tracks inside
+  their album) with ids and values derived from the seed, so every seed has
+  its own catalogue;
+* search over several types at once that invents a catalogue for an unknown
+  query (an artist, an album, tracks named after it) and ranks exact names
+  first; an artist made that way gets two albums the first time it is seen;
+* the player: devices and the active one, play contexts given by URI and an
+  offset, the queue, next/previous within the context;
+* playlist creation and edits by URI at a position, each bumping the version
+  that the snapshot id is made from; following users as well as artists;
+* the graphs: an artist's albums newest first, top tracks by popularity,
+  related artists by shared genre (made up when none is known).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.mocks import lists
 from gqlbench.mocks.errors import BadArguments, NotFound
+from gqlbench.mocks.paging import offset_page
+from gqlbench.mocks.computed import computed
+from gqlbench.mocks.views import render_view
 from gqlbench.mocks.world import Handler, World, search_text
 
 __all__ = ["MODEL", "SpotifyModel"]
@@ -31,17 +46,18 @@ _SEARCH_TYPES = {"album": "albums", "artist": "artists", "playlist": "playlists"
 
 
 # -- helpers ---------------------------------------------------------------------
-def _uri(kind: str, entity_id: str) -> str:
-    return f"spotify:{kind}:{entity_id}"
+def _fixture(world: World) -> dict[str, Any]:
+    return world.model.fixture if world.model is not None else {}
 
 
-def _split_ids(value: Any, name: str) -> list[str]:
-    """``"a,b"`` or ``["a", "b"]`` -> ``["a", "b"]`` (Spotify takes comma-separated ids)."""
-    items = value if isinstance(value, list) else str(value).split(",")
-    ids = [str(i).strip() for i in items if str(i).strip()]
-    if not ids:
-        raise BadArguments(f"{name} is empty; pass one or more ids separated by commas")
-    return ids
+def _links(world: World, kind: str, values: dict[str, Any]) -> dict[str, Any]:
+    """The kind's computed fields (``type``, ``uri``, ``href``...), declared under the fixture's ``templates``."""
+    return computed(_fixture(world).get("templates"), kind, values, world.token)
+
+
+def _view(world: World, view: str, entity_id: str) -> dict[str, Any]:
+    """An entity as the fixture's ``views`` show it."""
+    return render_view(world, _fixture(world), view, entity_id)
 
 
 def _parse_uri(uri: Any, *, expect: tuple[str, ...]) -> tuple[str, str]:
@@ -60,26 +76,6 @@ def _title(query: str) -> str:
 
 def _tokens(text: str) -> list[str]:
     return [t for t in re.split(r"[^\w&#']+", text.lower()) if t]
-
-
-def _page(items: list[Any], href: str, args: dict[str, Any], default_limit: int = 20) -> dict[str, Any]:
-    limit = args.get("limit") or default_limit
-    offset = args.get("offset") or 0
-    if not 0 <= offset:
-        raise BadArguments(f"offset must be >= 0, got {offset}")
-    if not 1 <= limit <= max(50, default_limit):
-        raise BadArguments(f"limit must be between 1 and {max(50, default_limit)}, got {limit}")
-    chunk = items[offset : offset + limit]
-    more = offset + limit < len(items)
-    return {
-        "href": f"{href}?offset={offset}&limit={limit}",
-        "items": chunk,
-        "limit": limit,
-        "offset": offset,
-        "total": len(items),
-        "next": f"{href}?offset={offset + limit}&limit={limit}" if more else None,
-        "previous": f"{href}?offset={max(offset - limit, 0)}&limit={limit}" if offset else None,
-    }
 
 
 class SpotifyModel:
@@ -115,11 +111,12 @@ class SpotifyModel:
             self._new_playlist(world, playlist["name"], track_ids, public=playlist.get("public", True),
                                description=playlist.get("description", ""), playlist_id=playlist.get("id"))
         world.state["playlists"] = list(world.table("playlist"))
-        world.state["saved_tracks"] = [{"id": self._ref(world, "track", t, where), "added_at": world.tick()}
-                                       for t in fixture.get("saved_tracks", [])]
-        world.state["saved_albums"] = [{"id": self._ref(world, "album", a, where), "added_at": world.tick()}
-                                       for a in fixture.get("saved_albums", [])]
-        world.state["following"] = [self._ref(world, "artist", a, where) for a in fixture.get("following", [])]
+        world.state["lists"] = {
+            "saved_tracks": [{"id": self._ref(world, "track", t, where), "added_at": world.tick()}
+                             for t in fixture.get("saved_tracks", [])],
+            "saved_albums": [{"id": self._ref(world, "album", a, where), "added_at": world.tick()}
+                             for a in fixture.get("saved_albums", [])],
+            "following": [{"id": self._ref(world, "artist", a, where)} for a in fixture.get("following", [])]}
         world.state["top_artists"] = [self._ref(world, "artist", a, where) for a in fixture.get("top_artists", [])]
         world.state["top_tracks"] = [self._ref(world, "track", t, where) for t in fixture.get("top_tracks", [])]
         devices = []
@@ -137,7 +134,7 @@ class SpotifyModel:
         context_uri = None
         if context:
             kind = context["type"]
-            context_uri = _uri(kind, self._ref(world, kind, context["name"], where))
+            context_uri = _links(world, kind, {"id": self._ref(world, kind, context["name"], where)})["uri"]
         world.state["player"] = {
             "device_id": active["id"] if active else None,
             "item": self._ref(world, "track", player["track"], where) if player.get("track") else None,
@@ -224,74 +221,19 @@ class SpotifyModel:
                                 [{"name": f"{name} - Track {i}"} for i in range(1, 6)])
 
     # -- rendering ---------------------------------------------------------------------
-    def _artist_simple(self, world: World, artist_id: str) -> dict[str, Any]:
-        a = world.table("artist")[artist_id]
-        return {"id": a["id"], "name": a["name"], "type": "artist", "uri": _uri("artist", a["id"]),
-                "href": f"{API}/artists/{a['id']}",
-                "external_urls": {"spotify": f"https://open.spotify.com/artist/{a['id']}"}}
-
-    def _artist(self, world: World, artist_id: str) -> dict[str, Any]:
-        a = world.get("artist", artist_id)
-        return {**self._artist_simple(world, artist_id), "genres": list(a["genres"]),
-                "popularity": a["popularity"], "followers": {"href": None, "total": a["followers"]}}
-
-    def _album_simple(self, world: World, album_id: str) -> dict[str, Any]:
-        a = world.table("album")[album_id]
-        return {"id": a["id"], "name": a["name"], "album_type": a["album_type"], "type": "album",
-                "artists": [self._artist_simple(world, x) for x in a["artists"]],
-                "release_date": a["release_date"], "release_date_precision": "day",
-                "total_tracks": len(a["tracks"]), "uri": _uri("album", a["id"]),
-                "href": f"{API}/albums/{a['id']}",
-                "external_urls": {"spotify": f"https://open.spotify.com/album/{a['id']}"}}
-
-    def _track_simple(self, world: World, track_id: str) -> dict[str, Any]:
-        t = world.table("track")[track_id]
-        return {"id": t["id"], "name": t["name"], "type": "track", "uri": _uri("track", t["id"]),
-                "artists": [self._artist_simple(world, x) for x in t["artists"]],
-                "track_number": t["track_number"], "disc_number": 1, "duration_ms": t["duration_ms"],
-                "explicit": t["explicit"], "is_local": False, "href": f"{API}/tracks/{t['id']}",
-                "external_urls": {"spotify": f"https://open.spotify.com/track/{t['id']}"}}
-
-    def _track(self, world: World, track_id: str) -> dict[str, Any]:
-        t = world.get("track", track_id)
-        return {**self._track_simple(world, track_id), "album": self._album_simple(world, t["album"]),
-                "popularity": t["popularity"]}
-
-    def _album(self, world: World, album_id: str) -> dict[str, Any]:
-        a = world.get("album", album_id)
-        tracks = [self._track_simple(world, t) for t in a["tracks"]]
-        return {**self._album_simple(world, album_id), "label": a["label"], "popularity": a["popularity"],
-                "genres": [], "tracks": _page(tracks, f"{API}/albums/{album_id}/tracks", {"limit": 50})}
-
-    def _user(self, world: World, user_id: str) -> dict[str, Any]:
-        u = world.table("user")[user_id]
-        return {"id": u["id"], "display_name": u.get("display_name"), "type": "user",
-                "uri": _uri("user", u["id"]), "href": f"{API}/users/{u['id']}",
-                "external_urls": {"spotify": f"https://open.spotify.com/user/{u['id']}"}}
-
-    def _playlist_simple(self, world: World, playlist_id: str) -> dict[str, Any]:
-        p = world.table("playlist")[playlist_id]
-        return {"id": p["id"], "name": p["name"], "description": p["description"], "public": p["public"],
-                "collaborative": p["collaborative"], "owner": self._user(world, p["owner"]), "type": "playlist",
-                "uri": _uri("playlist", p["id"]), "href": f"{API}/playlists/{p['id']}",
-                "snapshot_id": world.token("snapshot", p["id"], p["version"], length=32),
-                "tracks": {"href": f"{API}/playlists/{p['id']}/tracks", "total": len(p["tracks"])},
-                "external_urls": {"spotify": f"https://open.spotify.com/playlist/{p['id']}"}}
-
     def _playlist_items(self, world: World, playlist_id: str) -> list[dict[str, Any]]:
         p = world.table("playlist")[playlist_id]
-        return [{"added_at": t["added_at"], "added_by": self._user(world, p["owner"]), "is_local": False,
-                 "track": self._track(world, t["id"])} for t in p["tracks"]]
+        return [{"added_at": t["added_at"], "added_by": _view(world, "user", p["owner"]), "is_local": False,
+                 "track": _view(world, "track", t["id"])} for t in p["tracks"]]
 
     def _playlist(self, world: World, playlist_id: str, args: dict[str, Any]) -> dict[str, Any]:
         world.get("playlist", playlist_id)
         items = self._playlist_items(world, playlist_id)
-        return {**self._playlist_simple(world, playlist_id), "followers": {"href": None, "total": 0},
-                "tracks": _page(items, f"{API}/playlists/{playlist_id}/tracks", {"limit": 100} | args, 100)}
+        return {**_view(world, "playlist_simple", playlist_id), "followers": {"href": None, "total": 0},
+                "tracks": offset_page(items, f"{API}/playlists/{playlist_id}/tracks", {"limit": 100} | args, 100)}
 
     def _snapshot(self, world: World, playlist_id: str) -> dict[str, Any]:
-        p = world.table("playlist")[playlist_id]
-        return {"snapshot_id": world.token("snapshot", p["id"], p["version"], length=32)}
+        return {"snapshot_id": _links(world, "playlist", world.table("playlist")[playlist_id])["snapshot_id"]}
 
     # -- search ---------------------------------------------------------------------
     def _search_text(self, world: World, kind: str, record: dict[str, Any]) -> str:
@@ -340,47 +282,33 @@ class SpotifyModel:
             if not found:
                 self._create_for_query(world, kind, query)
                 found = self._matches(world, kind, query)
-            render: Callable[[World, str], dict[str, Any]] = {
-                "artist": self._artist, "album": self._album_simple, "track": self._track,
-                "playlist": self._playlist_simple}[kind]
-            items = [render(world, r["id"]) for r in found]
-            result[_SEARCH_TYPES[kind]] = _page(items, f"{API}/search", args)
+            view = {"album": "album_simple", "playlist": "playlist_simple"}.get(kind, kind)
+            items = [_view(world, view, r["id"]) for r in found]
+            result[_SEARCH_TYPES[kind]] = offset_page(items, f"{API}/search", args)
         return result
 
     # -- lookups ---------------------------------------------------------------------
     def h_GET_me(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         u = world.get("user", world.state["me"])
-        return {**self._user(world, u["id"]), "country": u.get("country"), "email": u.get("email"),
+        return {**_view(world, "user", u["id"]), "country": u.get("country"), "email": u.get("email"),
                 "product": u.get("product"), "followers": {"href": None, "total": 3}}
 
-    def h_GET_tracks__id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("track", args["id"])
-        return self._track(world, args["id"])
-
-    def h_GET_albums__id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("album", args["id"])
-        return self._album(world, args["id"])
-
-    def h_GET_albums__id__tracks(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
+    def h_GET_albums__id__tracks(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
         album = world.get("album", args["id"])
-        return _page([self._track_simple(world, t) for t in album["tracks"]], f"{API}/albums/{args['id']}/tracks", args)
-
-    def h_GET_artists__id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        return self._artist(world, args["id"])
+        return [_view(world, "track_simple", t) for t in album["tracks"]]
 
     def _albums_of(self, world: World, artist_id: str) -> list[dict[str, Any]]:
         world.get("artist", artist_id)
         albums = world.referring("album", "artists", artist_id)
         return sorted(albums, key=lambda a: a["release_date"], reverse=True)  # newest first
 
-    def h_GET_artists__id__albums(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        albums = [self._album_simple(world, a["id"]) for a in self._albums_of(world, args["id"])]
-        return _page(albums, f"{API}/artists/{args['id']}/albums", args)
+    def h_GET_artists__id__albums(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
+        return [_view(world, "album_simple", a["id"]) for a in self._albums_of(world, args["id"])]
 
     def h_GET_artists__id__top_tracks(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         tracks = [t for a in self._albums_of(world, args["id"]) for t in a["tracks"]]
         tracks.sort(key=lambda t: -world.table("track")[t]["popularity"])
-        return {"tracks": [self._track(world, t) for t in tracks[:10]]}
+        return {"tracks": [_view(world, "track", t) for t in tracks[:10]]}
 
     def h_GET_artists__id__related_artists(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         artist = world.get("artist", args["id"])
@@ -390,50 +318,28 @@ class SpotifyModel:
             for n in (1, 2, 3):
                 self._new_artist(world, f"{artist['name']} Radio {n}", genres=list(artist["genres"]))
             related = world.find("artist", lambda a: a["id"] != artist["id"] and bool(genres & set(a["genres"])))
-        return {"artists": [self._artist(world, a["id"]) for a in related[:20]]}
+        return {"artists": [_view(world, "artist", a["id"]) for a in related[:20]]}
 
-    def h_GET_me_albums(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        items = [{"added_at": s["added_at"], "album": self._album(world, s["id"])} for s in world.state["saved_albums"]]
-        return _page(items, f"{API}/me/albums", args)
+    def h_GET_me_albums(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"added_at": s["added_at"], "album": _view(world, "album", s["id"])} for s in lists.entries(world, "saved_albums")]
 
-    def h_GET_me_tracks(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        items = [{"added_at": s["added_at"], "track": self._track(world, s["id"])} for s in world.state["saved_tracks"]]
-        return _page(items, f"{API}/me/tracks", args)
+    def h_GET_me_tracks(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"added_at": s["added_at"], "track": _view(world, "track", s["id"])} for s in lists.entries(world, "saved_tracks")]
 
-    def h_GET_me_following(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        if args["type"] != "artist":
-            raise BadArguments(f"type must be 'artist' (the only type Spotify lists), got {args['type']!r}")
-        following = list(world.state["following"])
-        if args.get("after"):
-            if args["after"] not in following:
-                raise NotFound(f"after={args['after']!r} is not an artist you follow; use the cursor of a previous page")
-            following = following[following.index(args["after"]) + 1 :]
-        page = _page([self._artist(world, a) for a in following], f"{API}/me/following", {"limit": args.get("limit")})
-        page.pop("offset"), page.pop("previous")
-        page["cursors"] = {"after": page["items"][-1]["id"] if page["next"] else None}
-        return {"artists": page}
+    def h_GET_me_playlists(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
+        return [_view(world, "playlist_simple", p) for p in world.state["playlists"]]
 
-    def h_GET_me_playlists(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        items = [self._playlist_simple(world, p) for p in world.state["playlists"]]
-        return _page(items, f"{API}/me/playlists", args)
-
-    def h_GET_me_top__type_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        kind = args["type"]
-        if kind == "artists":
-            items = [self._artist(world, a) for a in world.state["top_artists"]]
-        elif kind == "tracks":
-            items = [self._track(world, t) for t in world.state["top_tracks"]]
-        else:
-            raise BadArguments(f"type must be 'artists' or 'tracks', got {kind!r}")
-        return _page(items, f"{API}/me/top/{kind}", args)
+    def h_GET_me_top__type_(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
+        if args["type"] == "artists":
+            return [_view(world, "artist", a) for a in world.state["top_artists"]]
+        return [_view(world, "track", t) for t in world.state["top_tracks"]]
 
     def h_GET_playlists__playlist_id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._playlist(world, args["playlist_id"], {})
 
-    def h_GET_playlists__playlist_id__tracks(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
+    def h_GET_playlists__playlist_id__tracks(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
         world.get("playlist", args["playlist_id"])
-        items = self._playlist_items(world, args["playlist_id"])
-        return _page(items, f"{API}/playlists/{args['playlist_id']}/tracks", args, 100)
+        return self._playlist_items(world, args["playlist_id"])
 
     # -- player ---------------------------------------------------------------------
     def _device(self, world: World, device_id: str | None) -> dict[str, Any]:
@@ -462,11 +368,11 @@ class SpotifyModel:
         context = None
         if player["context_uri"]:
             kind, entity_id = player["context_uri"].split(":")[1:]
-            context = {"type": kind, "uri": player["context_uri"], "href": f"{API}/{kind}s/{entity_id}",
-                       "external_urls": {"spotify": f"https://open.spotify.com/{kind}/{entity_id}"}}
+            links = _links(world, kind, {"id": entity_id})
+            context = {name: links[name] for name in ("type", "uri", "href", "external_urls")}
         return {"timestamp": 1717243200000 + world.state.get("clock", 0) * 1000, "context": context,
                 "progress_ms": player["progress_ms"], "is_playing": player["is_playing"],
-                "item": self._track(world, player["item"]) if player["item"] else None,
+                "item": _view(world, "track", player["item"]) if player["item"] else None,
                 "currently_playing_type": "track" if player["item"] else "unknown",
                 "actions": {"disallows": {"resuming": player["is_playing"], "skipping_prev": False}}}
 
@@ -495,7 +401,7 @@ class SpotifyModel:
             player["context_uri"] = str(args["context_uri"]).strip()
         elif uris:
             tracks = []
-            for uri in _split_ids(uris, "uris"):
+            for uri in lists.split_ids(uris, "uris"):
                 tracks.append(world.get("track", _parse_uri(uri, expect=("track",))[1])["id"])
             player["context_uri"] = None
         else:
@@ -547,50 +453,21 @@ class SpotifyModel:
         world.tick()
 
     def h_PUT_me_player_repeat(self, world: World, args: dict[str, Any]) -> None:
-        if args["state"] not in ("track", "context", "off"):
-            raise BadArguments(f"state must be 'track', 'context' or 'off', got {args['state']!r}")
         world.state["player"]["repeat_state"] = args["state"]
         world.tick()
 
     def h_PUT_me_player_volume(self, world: World, args: dict[str, Any]) -> None:
-        volume = args["volume_percent"]
-        if not 0 <= volume <= 100:
-            raise BadArguments(f"volume_percent must be between 0 and 100, got {volume}")
-        self._device(world, args.get("device_id"))["volume_percent"] = volume
+        self._device(world, args.get("device_id"))["volume_percent"] = args["volume_percent"]
         world.tick()
 
-    # -- library mutations ---------------------------------------------------------------
-    def _library(self, world: World, key: str, kind: str, ids: Any, add: bool) -> None:
-        wanted = _split_ids(ids, "ids")
-        for entity_id in wanted:
-            world.get(kind, entity_id)
-        saved = [s for s in world.state[key] if s["id"] not in wanted]
-        if add:
-            saved = [{"id": i, "added_at": world.tick()} for i in wanted] + saved
-        world.state[key] = saved
-        world.tick()
-
-    def h_PUT_me_tracks(self, world: World, args: dict[str, Any]) -> None:
-        self._library(world, "saved_tracks", "track", args["ids"], add=True)
-
-    def h_DELETE_me_tracks(self, world: World, args: dict[str, Any]) -> None:
-        self._library(world, "saved_tracks", "track", args["ids"], add=False)
-
-    def h_PUT_me_albums(self, world: World, args: dict[str, Any]) -> None:
-        self._library(world, "saved_albums", "album", args["ids"], add=True)
-
-    def h_DELETE_me_albums(self, world: World, args: dict[str, Any]) -> None:
-        self._library(world, "saved_albums", "album", args["ids"], add=False)
-
+    # -- following (saving tracks and albums is declared in the fixture) -------------------
     def _follow(self, world: World, args: dict[str, Any], follow: bool) -> None:
-        if args["type"] not in ("artist", "user"):
-            raise BadArguments(f"type must be 'artist' or 'user', got {args['type']!r}")
-        ids = _split_ids(args["ids"], "ids")
+        ids = lists.split_ids(args["ids"], "ids")
+        if args["type"] == "artist":  # users can be followed, but no endpoint lists them
+            lists.change(world, "following", "artist", ids, add=follow)
+            return
         for entity_id in ids:
-            world.get(args["type"], entity_id)
-        if args["type"] == "artist":
-            following = [a for a in world.state["following"] if a not in ids]
-            world.state["following"] = ids + following if follow else following
+            world.get("user", entity_id)
         world.tick()
 
     def h_PUT_me_following(self, world: World, args: dict[str, Any]) -> None:
@@ -624,7 +501,7 @@ class SpotifyModel:
         if not args.get("uris"):
             raise BadArguments("uris is missing or empty; pass track URIs separated by commas")
         new = []
-        for uri in _split_ids(args["uris"], "uris"):
+        for uri in lists.split_ids(args["uris"], "uris"):
             track_id = _parse_uri(uri, expect=("track", "episode"))[1]
             world.get("track", track_id)
             new.append({"id": track_id, "added_at": world.tick()})
