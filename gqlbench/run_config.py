@@ -71,10 +71,10 @@ class RunSettings:
             )
         object.__setattr__(self, "shot_rule", shot_rule_name(self.shot_rule))
         if getattr(self.style, "executes_calls", False):  # --prompt tools: every call runs on the mock world
-            if self.backend in ("vllm", "hf"):
-                raise GqlbenchError(f"--prompt {self.prompt} needs native tool calling, which the {self.backend} backend does not have "
-                                    "yet; serve the model with `vllm serve --enable-auto-tool-choice --tool-call-parser <name>` "
-                                    "and use --backend openai --base-url http://HOST:PORT/v1")
+            if self.backend in ("auto", "vllm", "hf") and not self.model_args.get("tool_parser"):  # before any model loads
+                from gqlbench.generators.local_tools import missing_parser
+
+                raise missing_parser("vllm or hf" if self.backend == "auto" else self.backend)
             object.__setattr__(self, "observe", "mock")
             object.__setattr__(self, "shots", 0)  # the tools carry the signatures; there are no tool-call examples
         if self.observe not in OBSERVE_MODES:
