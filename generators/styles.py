@@ -235,7 +235,7 @@ class ToolsStyle:
     """Native tool calling (FC mode): the model calls the endpoints as tools, each call answered by the mock world."""
 
     name: str = "tools"
-    summary: str = "native tool calling (FC mode): each tool call runs on the mock world (--max-steps turns; openai backend)"
+    summary: str = "native tool calling (FC mode): each tool call runs on the mock world (--max-steps turns; vllm and hf need tool_parser)"
     default_max_new_tokens: int = 512  # one turn's text and tool calls
     uses_steps: bool = True
     executes_calls: bool = True  # the run observes with the mock world whatever --observe says

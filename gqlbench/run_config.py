@@ -84,6 +84,18 @@ class RunSettings:
         if self.split == SHOT_SPLIT and self.shots:
             raise GqlbenchError(f"few-shot examples come from the {SHOT_SPLIT} split, so evaluating it needs --shots 0")
 
+    @staticmethod
+    def refuse_tool_shots(prompt: str, shots: int) -> None:
+        """``--shots N`` asked for with ``--prompt tools`` (otherwise 0 there): a clear refusal, not a silent 0.
+
+        An example would be a gold trajectory: each gold call as an assistant tool call with its argument values,
+        and the world's response as the tool message. The mock world reports responses, not the values gold's
+        arguments took, so these examples are not built.
+        """
+        if shots and getattr(get_style(prompt), "executes_calls", False):
+            raise GqlbenchError(f"--shots {shots} with --prompt {prompt}: tool-calling examples (gold trajectories) are not "
+                                "built; the tools carry the signatures, so run it with --shots 0")
+
     @property
     def prompt_setting(self) -> PromptSetting:
         return PromptSetting(self.functions, self.obfuscate, self.schema)
