@@ -11,18 +11,26 @@ removed in a fixed order, least useful first:
 Each removal is recorded in :attr:`Prompt.dropped`. If the bare prompt still
 does not fit, :class:`PromptTooLong` is raised: a prompt is never cut in the
 middle.
+
+With native tool calling (``--prompt tools``) the tools' JSON is part of the
+prompt: a backend with ``render_tools`` renders it as its chat template
+declares the tools (the text the model sees); any other backend (a server
+applies its own template) is charged the messages plus the tools' JSON text.
+Descriptions are dropped from the tools as from a text prompt.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import Backend
 from gqlbench.records import Message, Prompt, Sample
 
-__all__ = ["Detail", "FULL_DETAIL", "BuildMessages", "PromptTooLong", "context_limit", "fit_prompt"]
+__all__ = ["Detail", "FULL_DETAIL", "BuildMessages", "BuildTools", "PromptTooLong", "context_limit", "detail_of", "fit_prompt"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +45,8 @@ FULL_DETAIL = Detail()
 
 # (sample, shots, detail) -> chat messages; cot and react each provide one.
 BuildMessages = Callable[[Sample, Sequence[Sample], Detail], list[Message]]
+# (sample, detail) -> the OpenAI tools offered with the messages (--prompt tools)
+BuildTools = Callable[[Sample, Detail], list[dict[str, Any]]]
 
 
 class PromptTooLong(GqlbenchError):
@@ -55,6 +65,24 @@ def context_limit(backend: Backend, reserve: int) -> int:
     return backend.max_model_len - reserve
 
 
+_DROPPED_DESCRIPTIONS, _DROPPED_PARAMETERS = "function descriptions", "parameter descriptions"
+
+
+def detail_of(prompt: Prompt) -> Detail:
+    """The detail a fitted prompt kept (read back from :attr:`Prompt.dropped`), e.g. to offer the same tools."""
+    return Detail(descriptions=_DROPPED_DESCRIPTIONS not in prompt.dropped,
+                  parameter_descriptions=_DROPPED_PARAMETERS not in prompt.dropped)
+
+
+def _render(backend: Backend, messages: list[Message], tools: list[dict[str, Any]] | None, assistant_prefix: str) -> str:
+    if tools is None:
+        return backend.render(messages, assistant_prefix)
+    render_tools = getattr(backend, "render_tools", None)
+    if callable(render_tools):
+        return str(render_tools(messages, tools))
+    return backend.render(messages, assistant_prefix) + "\n" + json.dumps(tools, ensure_ascii=False)
+
+
 def fit_prompt(
     sample: Sample,
     shots: Sequence[Sample],
@@ -64,15 +92,16 @@ def fit_prompt(
     style: str,
     reserve: int,
     assistant_prefix: str = "",
+    tools: BuildTools | None = None,
 ) -> Prompt:
-    """The fullest prompt for ``sample`` that leaves ``reserve`` tokens to generate."""
+    """The fullest prompt for ``sample`` that leaves ``reserve`` tokens to generate (``tools``: the tools it offers count too)."""
     limit = context_limit(backend, reserve)
     kept = list(shots)
     detail = FULL_DETAIL
     dropped: list[str] = []
     while True:
         messages = build(sample, kept, detail)
-        text = backend.render(messages, assistant_prefix)
+        text = _render(backend, messages, None if tools is None else tools(sample, detail), assistant_prefix)
         n_tokens = backend.count_tokens(text)
         if n_tokens <= limit:
             return Prompt(
@@ -88,9 +117,9 @@ def fit_prompt(
             dropped.append(f"shot {kept.pop().id}")
         elif detail.descriptions:
             detail = Detail(descriptions=False)
-            dropped.append("function descriptions")
+            dropped.append(_DROPPED_DESCRIPTIONS)
         elif detail.parameter_descriptions:
             detail = Detail(descriptions=False, parameter_descriptions=False)
-            dropped.append("parameter descriptions")
+            dropped.append(_DROPPED_PARAMETERS)
         else:
             raise PromptTooLong(sample.id, n_tokens, limit, dropped)

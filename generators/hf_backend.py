@@ -21,6 +21,7 @@ from transformers import GenerationConfig as HFGenerationConfig
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.cpu import resolve_dtype
+from gqlbench.generators.local_tools import HF_TOOL_PARSERS, ToolSetup, local_tool_turns, render_tools
 from gqlbench.generators.models import (
     encode_prompt,
     encode_requests,
@@ -30,6 +31,7 @@ from gqlbench.generators.models import (
     truncate_at_stop,
     weights_fingerprint,
 )
+from gqlbench.generators.tools import ToolReply, ToolRequest
 from gqlbench.provenance import package_versions
 from gqlbench.records import Completion, Message
 
@@ -43,6 +45,8 @@ MODEL_ARGS: dict[str, Any] = {
     "device_map": None,  # None: "auto" when CUDA is available, else CPU
     "trust_remote_code": False,
     "attn_implementation": None,  # e.g. "sdpa", "flash_attention_2"
+    "tool_parser": None,  # --prompt tools: the model's tool-call format, one of HF_TOOL_PARSERS (hermes, json, pythonic)
+    "chat_template": None,  # --prompt tools: a Jinja template file that renders `tools`, when the model's own does not
 }
 _DTYPES = {"auto": "auto", "bfloat16": torch.bfloat16, "bf16": torch.bfloat16, "float16": torch.float16,
            "fp16": torch.float16, "float32": torch.float32, "fp32": torch.float32}
@@ -63,6 +67,9 @@ class HFBackend:
         if self.args["dtype"] is not None and str(self.args["dtype"]) not in _DTYPES:
             raise GqlbenchError(f"hf backend: dtype={self.args['dtype']!r}; use one of {', '.join(_DTYPES)}")
         self.model_path = Path(model_path)
+        self.tools = ToolSetup(self.name, self.args["tool_parser"], self.args["chat_template"], list(HF_TOOL_PARSERS))
+        if self.tools.tool_parser and self.tools.tool_parser not in HF_TOOL_PARSERS:
+            raise GqlbenchError(f"hf backend: unknown tool_parser={self.tools.tool_parser!r}; use one of {', '.join(HF_TOOL_PARSERS)}")
         device_map = self.args["device_map"] or ("auto" if torch.cuda.is_available() else None)
         on_cpu = not torch.cuda.is_available() or str(device_map) == "cpu"
         self.dtype_choice = resolve_dtype(self.args, on_cpu=on_cpu)
@@ -97,13 +104,32 @@ class HFBackend:
     def count_tokens(self, text: str) -> int:
         return len(encode_prompt(self.tokenizer, text))
 
+    def render_tools(self, messages: Sequence[Message], tools: Sequence[dict[str, Any]]) -> str:
+        """The prompt of a ``--prompt tools`` turn as the model sees it (what the context budget counts)."""
+        self.tools.check(self.tokenizer, str(self.model_path))
+        return render_tools(self.tokenizer, [m.model_dump() for m in messages], tools, self.tools.template)
+
     def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
         """Batches of ``batch_size`` prompts of similar length (less padding); yields each batch as it ends."""
         encoded, too_long = encode_requests(self.tokenizer, requests, config.max_new_tokens, self.max_model_len)
         yield from too_long
-        encoded.sort(key=lambda pair: len(pair[1]))
+        yield from self._batches(encoded, config)
+
+    def _batches(self, encoded: list[tuple[GenerationRequest, list[int]]], config: GenerationConfig) -> Iterator[Completion]:
+        """Batches of ``batch_size`` prompts of similar length (less padding)."""
+        encoded = sorted(encoded, key=lambda pair: len(pair[1]))
         for start in range(0, len(encoded), self.batch_size):
             yield from self._generate_batch(encoded[start : start + self.batch_size], config)
+
+    def generate_tools(self, requests: Sequence[ToolRequest], config: GenerationConfig) -> Iterator[ToolReply]:
+        """One assistant turn per request (``--prompt tools``): the chat template renders the tools, the
+        ``tool_parser`` of :data:`HF_TOOL_PARSERS` reads the calls (see :mod:`gqlbench.generators.local_tools`)."""
+        self.tools.check(self.tokenizer, str(self.model_path))
+        parse = HF_TOOL_PARSERS[str(self.tools.tool_parser)]
+
+        yield from local_tool_turns(requests, config, tokenizer=self.tokenizer, chat_template=self.tools.template,
+                                    max_model_len=self.max_model_len, generate=lambda batch: self._batches(batch, config),
+                                    parse=parse)
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -116,6 +142,7 @@ class HFBackend:
             "dtype": str(self.model.dtype).removeprefix("torch."),
             "dtype_choice": self.dtype_choice.to_dict(),
             "model_args": {k: v for k, v in self.args.items()},
+            **({"tools": self.tools.describe()} if self.tools.tool_parser or self.tools.template else {}),
             "torch_threads": torch.get_num_threads(),
             "versions": package_versions("torch", "transformers", "accelerate", "tokenizers"),
         }

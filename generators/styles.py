@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
@@ -25,7 +25,7 @@ from gqlbench.generators.budget import FULL_DETAIL, Detail
 from gqlbench.generators.cot import cot_generate, cot_messages, cot_stop
 from gqlbench.generators.prompts import PAPER_VIEW, Shown
 from gqlbench.generators.react import DEFAULT_MAX_STEPS, THOUGHT, Observer, ReactPrompter, react_program, react_stop, run_react
-from gqlbench.generators.tools import CallRunner, run_tools, tools_messages
+from gqlbench.generators.tools import CallRunner, run_tools, tool_specs, tools_messages
 from gqlbench.plugins import Registry
 from gqlbench.records import Completion, Message, Prompt, Sample
 
@@ -219,6 +219,10 @@ class _ToolsRun:
     def messages(self, sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL) -> list[Message]:
         return tools_messages(sample, self.abstain)  # the tools carry the signatures; no examples (they would need tool transcripts)
 
+    def tools(self, sample: Sample, detail: Detail = FULL_DETAIL) -> list[dict[str, Any]]:
+        """The tools offered with the messages; the context budget counts them and may drop their descriptions."""
+        return tool_specs(sample, detail)
+
     def generate(self, work: Sequence[tuple[Sample, Prompt]], backend: Backend, config: GenerationConfig) -> Iterator[Completion]:
         return run_tools(work, backend, config, self.runner, self.max_steps)
 
@@ -231,7 +235,7 @@ class ToolsStyle:
     """Native tool calling (FC mode): the model calls the endpoints as tools, each call answered by the mock world."""
 
     name: str = "tools"
-    summary: str = "native tool calling (FC mode): each tool call runs on the mock world (--max-steps turns; openai backend)"
+    summary: str = "native tool calling (FC mode): each tool call runs on the mock world (--max-steps turns; vllm and hf need tool_parser)"
     default_max_new_tokens: int = 512  # one turn's text and tool calls
     uses_steps: bool = True
     executes_calls: bool = True  # the run observes with the mock world whatever --observe says

@@ -27,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import Backend, GenerationConfig
+from gqlbench.generators.budget import FULL_DETAIL, Detail, detail_of
 from gqlbench.generators.prompts import abstain_rule
 from gqlbench.generators.react import _response_types
 from gqlbench.generators.tool_program import Earlier, argument_text, bounded_json, call_line, literal, variable_name
@@ -48,7 +49,8 @@ __all__ = [
 MAX_TOOL_RESULT_CHARS = 4000
 MAX_SUMMARY_CHARS = 600
 _DECLINE = re.compile(r"raise\s+NotSupported\([^\n]*\)")
-_CONTEXT = re.compile(r"^BadRequestError.*(context length|context window|maximum context|max_model_len|too long)", re.I)
+_CONTEXT = re.compile(r"^(BadRequestError.*(context length|context window|maximum context|max_model_len|too long)"
+                      r"|prompt of \d+ tokens .*exceeds max_model_len)", re.I)  # a server's refusal, or a local backend's
 _JSON_TYPES = {"string", "integer", "number", "boolean", "array", "object"}
 
 
@@ -109,12 +111,12 @@ class ToolBackend(Protocol):
         ...
 
 
-def _parameter_schema(spec: FunctionSpec) -> dict[str, Any]:
+def _parameter_schema(spec: FunctionSpec, descriptions: bool = True) -> dict[str, Any]:
     properties: dict[str, Any] = {}
     for name, param in spec.parameters.properties.items():
         kind = "object" if param.type == "dict" else param.type
         entry: dict[str, Any] = {"type": kind if kind in _JSON_TYPES else "string"}
-        if param.description.strip():
+        if descriptions and param.description.strip():
             entry["description"] = param.description.strip()
         properties[name] = entry
     return {"type": "object", "properties": properties, "required": list(spec.parameters.required)}
@@ -134,13 +136,18 @@ def response_summary(sample: Sample, function: str) -> str:
     return text if len(text) <= MAX_SUMMARY_CHARS else text[: MAX_SUMMARY_CHARS - 4] + " ..."
 
 
-def tool_specs(sample: Sample) -> list[dict[str, Any]]:
-    """One OpenAI tool per function the sample offers, in the names the prompt shows."""
+def tool_specs(sample: Sample, detail: Detail = FULL_DETAIL) -> list[dict[str, Any]]:
+    """One OpenAI tool per function the sample offers, in the names the prompt shows.
+
+    ``detail`` is the context budget's: without descriptions a tool keeps its response summary (it is the schema,
+    which ``--schema`` rules), as the text prompt keeps the schema.
+    """
     tools = []
     for spec in sample.function_specs:
-        description = "\n".join(part for part in (spec.description.strip(), response_summary(sample, spec.name)) if part)
+        own = spec.description.strip() if detail.descriptions else ""
+        description = "\n".join(part for part in (own, response_summary(sample, spec.name)) if part)
         tools.append({"type": "function", "function": {"name": spec.name, "description": description,
-                                                        "parameters": _parameter_schema(spec)}})
+                                                        "parameters": _parameter_schema(spec, detail.parameter_descriptions)}})
     return tools
 
 
@@ -283,11 +290,11 @@ def run_tools(
     """
     if not isinstance(backend, ToolBackend):
         raise GqlbenchError(f"--prompt tools needs a backend with native tool calling; the {backend.name} backend has none "
-                            "(use --backend openai against a server with tool calling, e.g. vllm serve --enable-auto-tool-choice)")
+                            "(use --backend openai, vllm or hf with --model-args tool_parser=NAME)")
     active: dict[str, _State] = {}
     for sample, prompt in work:
         messages = [{"role": m.role, "content": m.content} for m in prompt.messages]
-        active[sample.id] = _State(sample, messages, tuple(tool_specs(sample)))
+        active[sample.id] = _State(sample, messages, tuple(tool_specs(sample, detail_of(prompt))))  # the tools the budget fitted
     for _ in range(max_steps):
         if not active:
             return

@@ -5,7 +5,10 @@ submitted with ``LLM.generate`` as token ids rather than through
 ``LLM.chat``. That keeps one source of truth for the prompt: the text saved
 per sample, the token count used for the context budget and the tokens the
 engine sees are the same, and ReAct's ``assistant_prefix`` (a partial
-assistant turn) is simply appended to the rendered text. vLLM schedules the
+assistant turn) is simply appended to the rendered text. ``--prompt tools`` goes the same way
+(the template rendered with ``tools=``, vLLM's own tool-call parser on the
+answer: :mod:`gqlbench.generators.local_tools`) rather than through
+``LLM.chat(..., tools=...)``, for the same reason. vLLM schedules the
 whole batch itself (continuous batching, prefix caching); ``warm_prefixes``
 prefills a prefix that several prompts share alone first
 (:mod:`gqlbench.generators.prefix`), off by default: measured slower on CPU.
@@ -35,6 +38,7 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.cpu import resolve_dtype
+from gqlbench.generators.local_tools import ToolSetup, local_tool_turns, render_tools
 from gqlbench.generators.models import (
     encode_prompt,
     encode_requests,
@@ -43,6 +47,7 @@ from gqlbench.generators.models import (
     weights_fingerprint,
 )
 from gqlbench.generators.prefix import shared_prefixes
+from gqlbench.generators.tools import ToolCall, ToolReply, ToolRequest
 from gqlbench.provenance import package_versions
 from gqlbench.records import Completion, Message
 
@@ -73,6 +78,9 @@ class VLLMBackend:
         from vllm import LLM
         from vllm.engine.arg_utils import EngineArgs
 
+        # --prompt tools: the parser of the model's tool-call format and a template that declares tools (generators/local_tools.py)
+        self.tools = ToolSetup(self.name, engine_args.pop("tool_parser", None), engine_args.pop("chat_template", None),
+                               _vllm_tool_parsers())
         known = {f.name for f in dataclasses.fields(EngineArgs)}
         unknown = sorted(set(engine_args) - known)
         if unknown:
@@ -117,19 +125,28 @@ class VLLMBackend:
     def count_tokens(self, text: str) -> int:
         return len(encode_prompt(self.tokenizer, text))
 
+    def render_tools(self, messages: Sequence[Message], tools: Sequence[dict[str, Any]]) -> str:
+        """The prompt of a ``--prompt tools`` turn as the model sees it (what the context budget counts)."""
+        self.tools.check(self.tokenizer, str(self.model_path))
+        return render_tools(self.tokenizer, [m.model_dump() for m in messages], tools, self.tools.template)
+
     def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
         """One ``LLM.generate`` call for all requests; ``latency_s`` is that call's wall time.
 
         With ``config.n > 1`` each request yields ``n`` completions (``index`` 0..n-1), sampled from one
         seeded request, so the prompt is prefilled once.
         """
+        batch, too_long = encode_requests(self.tokenizer, requests, config.max_new_tokens, self.max_model_len)
+        yield from too_long
+        if batch:
+            yield from self._generate_ids(batch, config)
+
+    def _generate_ids(self, batch: list[tuple[GenerationRequest, list[int]]], config: GenerationConfig,
+                      skip_special_tokens: bool = True) -> Iterator[Completion]:
+        """Generate from token ids (the prompts as counted); an engine failure is an error per request."""
         from vllm import SamplingParams
         from vllm.inputs import TokensPrompt
 
-        batch, too_long = encode_requests(self.tokenizer, requests, config.max_new_tokens, self.max_model_len)
-        yield from too_long
-        if not batch:
-            return
         params = SamplingParams(
             temperature=config.temperature,
             top_p=config.top_p,
@@ -137,6 +154,7 @@ class VLLMBackend:
             stop=list(config.stop) or None,
             seed=config.seed,
             n=config.n,
+            skip_special_tokens=skip_special_tokens,
         )
         started = time.perf_counter()
         try:
@@ -155,12 +173,39 @@ class VLLMBackend:
                 yield Completion(sample_id=request.sample_id, text=best.text, tokens_in=len(ids), tokens_out=len(best.token_ids),
                                  latency_s=latency, finish_reason=best.finish_reason, index=index, stop=stop)
 
+    def generate_tools(self, requests: Sequence[ToolRequest], config: GenerationConfig) -> Iterator[ToolReply]:
+        """One assistant turn per request (``--prompt tools``), in one batch: the chat template renders the
+        tools and vLLM's parser named by ``tool_parser`` reads the calls (see :mod:`gqlbench.generators.local_tools`)."""
+        self.tools.check(self.tokenizer, str(self.model_path))
+        parser = self._tool_parser()
+        skip = {r.sample_id: _skips_special_tokens(parser, r) for r in requests}
+        # a parser that reads special tokens (vLLM's adjust_request) gets them in the text; one batch, so one setting
+        yield from local_tool_turns(requests, config, tokenizer=self.tokenizer, chat_template=self.tools.template,
+                                    max_model_len=self.max_model_len,
+                                    generate=lambda batch: self._generate_ids(batch, config, all(skip.values())),
+                                    parse=lambda text, request: _vllm_parse(parser, text, request))
+
+    def _tool_parser(self) -> Any:
+        from vllm.tool_parsers import ToolParserManager
+
+        name = str(self.tools.tool_parser)
+        try:
+            parser_class = ToolParserManager.get_tool_parser(name)
+        except KeyError:
+            raise GqlbenchError(f"vllm backend: unknown tool_parser={name!r}; vLLM has {', '.join(_vllm_tool_parsers())}") from None
+        try:
+            return parser_class(self.tokenizer)
+        except Exception as exc:  # e.g. llama3_json on a tokenizer without <|python_tag|>
+            raise GqlbenchError(f"vllm backend: tool_parser={name} does not fit {self.model_path.name} ({exc}); "
+                                "pass the parser of the model's family (`vllm serve --help` lists them)") from None
+
     def describe(self) -> dict[str, Any]:
         return {
             "backend": self.name,
             "model_path": str(self.model_path.resolve()),
             "weights_sha256": weights_fingerprint(self.model_path),
             "chat_template_sha256": text_sha256(getattr(self.tokenizer, "chat_template", None)),
+            **({"tools": self.tools.describe()} if self.tools.tool_parser or self.tools.template else {}),
             "max_model_len": self.max_model_len,
             "device": "cpu" if self.on_cpu else "cuda",
             "engine_args": {k: v for k, v in self.engine_args.items()},
@@ -226,3 +271,31 @@ class VLLMBackend:
             "enforce_eager": config.model_config.enforce_eager,
             "seed": config.model_config.seed,
         }
+
+
+def _vllm_tool_parsers() -> list[str]:
+    from vllm.tool_parsers import ToolParserManager
+
+    return list(ToolParserManager.list_registered())
+
+
+def _openai_request(request: ToolRequest) -> Any:
+    """The request as vLLM's server would have it: its parsers read the tools and settings from it."""
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+
+    return ChatCompletionRequest.model_validate({"model": "gqlbench", "messages": list(request.messages),
+                                                 "tools": list(request.tools), "tool_choice": "auto"})
+
+
+def _skips_special_tokens(parser: Any, request: ToolRequest) -> bool:
+    return bool(parser.adjust_request(_openai_request(request)).skip_special_tokens)
+
+
+def _vllm_parse(parser: Any, text: str, request: ToolRequest) -> tuple[str, tuple[ToolCall, ...]]:
+    """vLLM's parser on one whole answer (its non-streaming ``extract_tool_calls``)."""
+    info = parser.extract_tool_calls(text, _openai_request(request))
+    if not info.tools_called:
+        return text, ()
+    calls = tuple(ToolCall(id=call.id or f"call_{i}", name=call.function.name, arguments=call.function.arguments)
+                  for i, call in enumerate(info.tool_calls))
+    return info.content or "", calls

@@ -147,6 +147,7 @@ class Generator:
         return fit_prompt(
             self.presenter(sample).sample, examples, self.style.messages, self.backend,
             style=self.settings.prompt, reserve=self.config.max_new_tokens, assistant_prefix=self.style.assistant_prefix,
+            tools=getattr(self.style, "tools", None),  # --prompt tools: the tools' JSON counts too
         )
 
     def _labelled(self, result: SampleResult, index: int) -> SampleResult:

@@ -71,10 +71,10 @@ class RunSettings:
             )
         object.__setattr__(self, "shot_rule", shot_rule_name(self.shot_rule))
         if getattr(self.style, "executes_calls", False):  # --prompt tools: every call runs on the mock world
-            if self.backend in ("vllm", "hf"):
-                raise GqlbenchError(f"--prompt {self.prompt} needs native tool calling, which the {self.backend} backend does not have "
-                                    "yet; serve the model with `vllm serve --enable-auto-tool-choice --tool-call-parser <name>` "
-                                    "and use --backend openai --base-url http://HOST:PORT/v1")
+            if self.backend in ("auto", "vllm", "hf") and not self.model_args.get("tool_parser"):  # before any model loads
+                from gqlbench.generators.local_tools import missing_parser
+
+                raise missing_parser("vllm or hf" if self.backend == "auto" else self.backend)
             object.__setattr__(self, "observe", "mock")
             object.__setattr__(self, "shots", 0)  # the tools carry the signatures; there are no tool-call examples
         if self.observe not in OBSERVE_MODES:
@@ -83,6 +83,18 @@ class RunSettings:
             raise GqlbenchError("--shots must be >= 0, --max-steps >= 1 and --limit >= 1")
         if self.split == SHOT_SPLIT and self.shots:
             raise GqlbenchError(f"few-shot examples come from the {SHOT_SPLIT} split, so evaluating it needs --shots 0")
+
+    @staticmethod
+    def refuse_tool_shots(prompt: str, shots: int) -> None:
+        """``--shots N`` asked for with ``--prompt tools`` (otherwise 0 there): a clear refusal, not a silent 0.
+
+        An example would be a gold trajectory: each gold call as an assistant tool call with its argument values,
+        and the world's response as the tool message. The mock world reports responses, not the values gold's
+        arguments took, so these examples are not built.
+        """
+        if shots and getattr(get_style(prompt), "executes_calls", False):
+            raise GqlbenchError(f"--shots {shots} with --prompt {prompt}: tool-calling examples (gold trajectories) are not "
+                                "built; the tools carry the signatures, so run it with --shots 0")
 
     @property
     def prompt_setting(self) -> PromptSetting:

@@ -179,11 +179,13 @@ def test_a_server_without_tool_calling_gets_a_one_line_error_naming_the_flags(se
         run(_settings(as_text.url, ids=("test/3",)), RunOptions(runs_root=tmp_path / "b", quiet=True))
 
 
-@pytest.mark.parametrize("backend", ["vllm", "hf"])
-def test_the_in_process_backends_are_refused_before_any_model_loads(backend: str) -> None:
-    with pytest.raises(GqlbenchError, match="--backend openai") as info:
+@pytest.mark.parametrize("backend", ["vllm", "hf", "auto"])
+def test_an_in_process_backend_without_a_tool_parser_is_refused_before_any_model_loads(backend: str) -> None:
+    with pytest.raises(GqlbenchError, match=r"needs a tool-call parser .*: pass --model-args tool_parser=NAME \(hermes, ") as info:
         RunSettings(model="m", backend=backend, prompt="tools")
     assert "\n" not in str(info.value)
+    settings = RunSettings(model="m", backend=backend, prompt="tools", model_args={"tool_parser": "hermes"})
+    assert settings.observe == "mock" and settings.shots == 0
 
 
 def test_a_backend_without_tool_calling_is_a_one_line_error(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+from cli_process import run_gqlbench  # noqa: E402
 from vllm_serve import vllm_serve  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -28,8 +29,7 @@ RUN_TIMEOUT_S = 600
 
 
 def _gqlbench(*args: str) -> subprocess.CompletedProcess[str]:
-    code = "import sys; from gqlbench.cli import main; sys.exit(main())"
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    return run_gqlbench(*args, timeout_s=RUN_TIMEOUT_S)
 
 
 def test_a_tools_run_against_vllm_serve_is_complete_and_resumable(tmp_path: Path) -> None:

@@ -191,6 +191,8 @@ def run(
         from gqlbench.presets import apply_preset, get_preset
 
         chosen = apply_preset(get_preset(preset), chosen, _explicit_options())
+    if chosen["shots"] and "shots" in _explicit_options():
+        RunSettings.refuse_tool_shots(chosen["prompt"], chosen["shots"])  # not dropped silently when asked for
     settings = RunSettings(**chosen)
     if dry_run:
         from gqlbench.dry_run import dry_run as render_dry_run

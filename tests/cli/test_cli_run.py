@@ -46,6 +46,15 @@ def test_bad_options_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureF
     assert "cannot import" in capsys.readouterr().err
 
 
+def test_shots_asked_for_with_tools_are_refused_not_dropped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["run", "--model", "m", "--prompt", "tools", "--backend", "hf", "--model-args", "tool_parser=hermes",
+            "--out", str(tmp_path / "r"), "--dry-run"]
+    assert main([*args, "--shots", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--shots 2 with --prompt tools: tool-calling examples (gold trajectories) are not built" in err and "--shots 0" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_a_killed_run_resumes_without_lost_or_duplicated_samples(tmp_path: Path) -> None:
     out = tmp_path / "run"
     command = [sys.executable, "-c", "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",

@@ -79,3 +79,47 @@ def test_the_assistant_prefix_counts_against_the_budget() -> None:
     assert fit_prompt(SAMPLE, [], cot_messages, backend, style="react", reserve=10).dropped == []
     prompt = fit_prompt(SAMPLE, [], cot_messages, backend, style="react", reserve=10, assistant_prefix="Thought:")
     assert prompt.dropped == ["function descriptions"] and prompt.text.endswith("Thought:")
+
+
+# -- --prompt tools: the tools' JSON is part of the prompt ------------------------------------
+
+
+def _tools_size(backend: WordBackend, **detail: bool) -> int:
+    from gqlbench.generators.budget import Detail
+    from gqlbench.generators.tools import tool_specs, tools_messages
+
+    return backend.count_tokens(backend.render(tools_messages(SAMPLE)) + "\n" + json.dumps(tool_specs(SAMPLE, Detail(**detail))))
+
+
+def test_the_tools_json_counts_and_long_tools_lose_descriptions_then_are_refused() -> None:
+    from gqlbench.generators.budget import detail_of
+    from gqlbench.generators.tools import tool_specs, tools_messages
+
+    def build(sample, shots, detail):  # type: ignore[no-untyped-def]
+        return tools_messages(sample)
+
+    messages_only = WordBackend(10**9).count_tokens(WordBackend(10**9).render(tools_messages(SAMPLE)))
+    full = _tools_size(WordBackend(10**9))
+    assert full > messages_only  # the tools are charged, not only the two messages
+    prompt = fit_prompt(SAMPLE, [], build, WordBackend(full + 10), style="tools", reserve=10, tools=tool_specs)
+    assert prompt.dropped == [] and prompt.n_tokens == full and '"parameters"' in (prompt.text or "")
+
+    short = WordBackend(full + 9)  # one token short: the functions' descriptions go first
+    prompt = fit_prompt(SAMPLE, [], build, short, style="tools", reserve=10, tools=tool_specs)
+    assert prompt.dropped == ["function descriptions"] and not detail_of(prompt).descriptions
+    assert all(SAMPLE.function_specs[0].description.strip() not in t["function"]["description"]
+               for t in tool_specs(SAMPLE, detail_of(prompt)))
+    with pytest.raises(PromptTooLong):
+        fit_prompt(SAMPLE, [], build, WordBackend(messages_only + 10), style="tools", reserve=10, tools=tool_specs)
+
+
+def test_a_backend_that_renders_tools_is_charged_its_own_rendering() -> None:
+    from gqlbench.generators.tools import tool_specs, tools_messages
+
+    class ToolsWordBackend(WordBackend):
+        def render_tools(self, messages: Sequence[Message], tools: Sequence[dict]) -> str:  # type: ignore[type-arg]
+            return self.render(messages) + " ".join(t["function"]["name"] for t in tools) * 50
+
+    backend = ToolsWordBackend(10**9)
+    prompt = fit_prompt(SAMPLE, [], lambda s, shots, d: tools_messages(s), backend, style="tools", reserve=0, tools=tool_specs)
+    assert prompt.text == backend.render_tools(tools_messages(SAMPLE), tool_specs(SAMPLE))
