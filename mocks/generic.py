@@ -33,9 +33,9 @@ from typing import Any
 from graphql import GraphQLList, GraphQLObjectType, GraphQLOutputType, GraphQLSchema, get_named_type
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.declared import Declarations
 from gqlbench.mocks import lists, paging
 from gqlbench.mocks.checks import check_checks
+from gqlbench.mocks.declared import Declarations
 from gqlbench.mocks.effects import apply_effects, check_effects
 from gqlbench.mocks.errors import BadArguments, NotFound
 from gqlbench.mocks.kinds import KEY_WORDS, entity_kind, known_kinds, list_object_of, object_of, reference, singular

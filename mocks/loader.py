@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.declared import Declarations
 from gqlbench.mocks import paging
 from gqlbench.mocks.checks import apply_checks
+from gqlbench.mocks.computed import check_templates
+from gqlbench.mocks.declared import Declarations
 from gqlbench.mocks.fixtures import GENERIC_KEYS, load_fixture
 from gqlbench.mocks.generic import GenericModel, domain_schema
 from gqlbench.mocks.registry import WorldBehaviour, find_behaviour
 from gqlbench.mocks.rules import Rule, infer_rules
-from gqlbench.mocks.computed import check_templates
 from gqlbench.mocks.views import check_views, view_handler
 from gqlbench.mocks.world import Handler, World
 

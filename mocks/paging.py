@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.errors import BadArguments, NotFound
 from gqlbench.mocks.computed import render_template
+from gqlbench.mocks.errors import BadArguments, NotFound
 
 __all__ = ["STYLES", "check_paging", "cursor_page", "offset_page", "page"]
 

@@ -17,9 +17,9 @@ from typing import Any
 
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType, get_named_type
 
+from gqlbench.mocks.computed import computed
 from gqlbench.mocks.kinds import entity_kind, list_object_of, object_of, reference, singular
 from gqlbench.mocks.resolvers import generate_value
-from gqlbench.mocks.computed import computed
 from gqlbench.mocks.world import World
 
 __all__ = ["CHILDREN", "Renderer"]

@@ -32,9 +32,9 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks import lists
+from gqlbench.mocks.computed import computed
 from gqlbench.mocks.errors import BadArguments, NotFound
 from gqlbench.mocks.paging import offset_page
-from gqlbench.mocks.computed import computed
 from gqlbench.mocks.views import render_view
 from gqlbench.mocks.world import Handler, World, search_text
 

@@ -39,8 +39,8 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks import lists
-from gqlbench.mocks.paging import offset_page
 from gqlbench.mocks.computed import computed, render_template
+from gqlbench.mocks.paging import offset_page
 from gqlbench.mocks.world import World
 
 __all__ = ["check_views", "render_view", "view_handler"]
