@@ -56,7 +56,6 @@ __all__ = [
     "CONFIG_FILE",
     "run_meta",
     "ensure_writable",
-    "write_samples",
     "append_sample",
     "read_samples",
     "repair_samples",
@@ -68,7 +67,6 @@ __all__ = [
     "render_table",
     "table_columns",
     "render_report",
-    "write_summary",
     "write_run",
 ]
 
@@ -109,11 +107,6 @@ def _line(result: SampleResult) -> str:
         return result.model_dump_json() + "\n"
     except PydanticSerializationError:  # other failures raise again below
         return SampleResult.model_validate(utf8_data(result.model_dump())).model_dump_json() + "\n"
-
-
-def write_samples(path: Path, results: Iterable[SampleResult]) -> None:
-    """Write ``samples.jsonl`` from scratch, replacing the file only once it is complete."""
-    write_files({path: (_line(r) for r in results)})
 
 
 def append_sample(path: Path, result: SampleResult) -> None:
@@ -424,23 +417,6 @@ def render_report(document: ResultsDocument, title: str = "gqlbench results") ->
         lines += ["", "Run:", ""]
         lines += [f"- {key}: `{value}`" for key, value in document.meta.items()]
     return escape_controls("\n".join(lines)) + "\n"  # ids and reasons come from input files
-
-
-def write_summary(
-    out_dir: Path,
-    results: Sequence[SampleResult],
-    missing: Sequence[str] = (),
-    meta: Mapping[str, object] | None = None,
-    relevance: dict[str, Any] | None = None,
-    **sections: Any,
-) -> ResultsDocument:
-    """Write ``results.json`` and ``report.md`` from sample results; returns the document.
-
-    ``relevance``: a relevance run's block; ``sections``: see :func:`results_document`.
-    """
-    document = results_document(results, missing, meta, **sections).model_copy(update={"relevance": relevance})
-    write_document(out_dir, document)
-    return document
 
 
 def write_document(out_dir: Path, document: ResultsDocument) -> None:

@@ -44,7 +44,6 @@ __all__ = [
     "add_metric",
     "get_metric",
     "all_metrics",
-    "metric_names",
     "score_fields",
     "sample_values",
     "empty_values",
@@ -88,7 +87,6 @@ class Metric:
     reads: Reads
     compute: Callable[[Any, Any], Value]
     aggregation: Aggregation = "mean"
-    higher_is_better: bool = True
     table2: bool = False  # one of the paper's Table 2 columns
     optional: bool = False
     fields: tuple[str, str] | None = None  # ratio: the per-sample numerator and denominator fields
@@ -190,7 +188,6 @@ def register_metric(
     title: str,
     reads: Reads,
     aggregation: Aggregation = "mean",
-    higher_is_better: bool = True,
     table2: bool = False,
     optional: bool = False,
     fields: tuple[str, str] | None = None,
@@ -201,7 +198,7 @@ def register_metric(
     """Decorator: register ``compute(gold, predicted)`` as a metric; the name is bound to the :class:`Metric`."""
 
     def decorate(compute: Callable[[Any, Any], Value]) -> Metric:
-        metric = Metric(name, title, reads, compute, aggregation, higher_is_better, table2, optional, fields, finer, fraction, combine)
+        metric = Metric(name, title, reads, compute, aggregation, table2, optional, fields, finer, fraction, combine)
         return add_metric(metric)
 
     return decorate
@@ -262,10 +259,6 @@ def all_metrics() -> Iterator[Metric]:
     """Every registered metric, built-ins first, in registration order."""
     _ensure_loaded()
     return iter(list(_REGISTRY.values()))
-
-
-def metric_names() -> list[str]:
-    return [m.name for m in all_metrics()]
 
 
 def metric_titles() -> dict[str, str]:

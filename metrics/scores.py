@@ -85,10 +85,8 @@ def seq_match_conn(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> int:
 @cache
 def _catalog(domain: str) -> dict[str, FunctionSpec]:
     """Every known endpoint of a domain, from ``gqlbench.specs`` when that catalog has it."""
-    try:
-        from gqlbench.specs import load_specs
-    except ImportError:
-        return {}
+    from gqlbench.specs import load_specs
+
     try:
         specs = load_specs(domain)
     except (GqlbenchError, LookupError, OSError):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import re
 
-__all__ = ["Reference", "references", "is_literal", "literal_value"]
+__all__ = ["Reference", "references", "literal_value"]
 
 Reference = tuple[str, str]  # (producer call token, field path)
 
@@ -107,8 +107,3 @@ def literal_value(arg: str) -> tuple[bool, object]:
         return True, ast.literal_eval(arg)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return False, None
-
-
-def is_literal(arg: str) -> bool:
-    """Whether the standardized argument is a plain literal (reads no response, no variable)."""
-    return literal_value(arg)[0]

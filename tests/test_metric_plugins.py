@@ -26,7 +26,7 @@ TOY_MODULE = '''
 from gqlbench.metrics import register_metric
 
 
-@register_metric("toy_no_extra_calls", title="Toy: no extra calls", reads="analyses", higher_is_better=True)
+@register_metric("toy_no_extra_calls", title="Toy: no extra calls", reads="analyses")
 def no_extra_calls(gold, predicted):
     return len(predicted.calls) <= len(gold.calls)
 

@@ -79,11 +79,11 @@ def test_values_become_score_fields_and_unscored_predictions_are_zeroed() -> Non
 
 
 def test_the_decorator_binds_the_definition(scratch: None) -> None:
-    @register_metric("toy_len", title="Toy length", reads="analyses", higher_is_better=False)
+    @register_metric("toy_len", title="Toy length", reads="analyses")
     def toy_len(gold: object, predicted: object) -> int:
         return 3
 
-    assert isinstance(toy_len, Metric) and get_metric("toy_len") is toy_len and not toy_len.higher_is_better
+    assert isinstance(toy_len, Metric) and get_metric("toy_len") is toy_len
     assert list(all_metrics())[-1] is toy_len
 
 
