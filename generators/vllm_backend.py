@@ -38,9 +38,8 @@ from gqlbench.generators.cpu import resolve_dtype
 from gqlbench.generators.models import (
     encode_prompt,
     encode_requests,
+    model_identity,
     render_chat,
-    text_sha256,
-    weights_fingerprint,
 )
 from gqlbench.generators.prefix import shared_prefixes
 from gqlbench.provenance import package_versions
@@ -156,12 +155,7 @@ class VLLMBackend:
                                  latency_s=latency, finish_reason=best.finish_reason, index=index, stop=stop)
 
     def describe(self) -> dict[str, Any]:
-        return {
-            "backend": self.name,
-            "model_path": str(self.model_path.resolve()),
-            "weights_sha256": weights_fingerprint(self.model_path),
-            "chat_template_sha256": text_sha256(getattr(self.tokenizer, "chat_template", None)),
-            "max_model_len": self.max_model_len,
+        return model_identity(self.name, self.model_path, self.tokenizer, self.max_model_len) | {
             "device": "cpu" if self.on_cpu else "cuda",
             "engine_args": {k: v for k, v in self.engine_args.items()},
             "dtype_choice": self.dtype_choice.to_dict(),
