@@ -26,10 +26,9 @@ from gqlbench.generators.models import (
     encode_prompt,
     encode_requests,
     first_stop,
+    model_identity,
     render_chat,
-    text_sha256,
     truncate_at_stop,
-    weights_fingerprint,
 )
 from gqlbench.generators.tools import ToolReply, ToolRequest
 from gqlbench.provenance import package_versions
@@ -132,12 +131,7 @@ class HFBackend:
                                     parse=parse)
 
     def describe(self) -> dict[str, Any]:
-        return {
-            "backend": self.name,
-            "model_path": str(self.model_path.resolve()),
-            "weights_sha256": weights_fingerprint(self.model_path),
-            "chat_template_sha256": text_sha256(getattr(self.tokenizer, "chat_template", None)),
-            "max_model_len": self.max_model_len,
+        return model_identity(self.name, self.model_path, self.tokenizer, self.max_model_len) | {
             "device": str(self.device),
             "dtype": str(self.model.dtype).removeprefix("torch."),
             "dtype_choice": self.dtype_choice.to_dict(),

@@ -43,6 +43,7 @@ __all__ = [
     "MARKER_FILE",
     "weights_fingerprint",
     "text_sha256",
+    "model_identity",
     "render_chat",
     "encode_prompt",
     "truncate_at_stop",
@@ -292,6 +293,21 @@ def weights_fingerprint(path: Path) -> str:
 
 def text_sha256(text: str | None) -> str | None:
     return None if text is None else "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def model_identity(backend: str, model_path: Path, tokenizer: Any, max_model_len: int) -> dict[str, Any]:
+    """The first keys of a local backend's ``describe()``: which weights and chat template, and how long a context.
+
+    The backends that load a model folder (transformers, vLLM) record these the
+    same way, so two runs' configs say whether they ran the same model.
+    """
+    return {
+        "backend": backend,
+        "model_path": str(Path(model_path).resolve()),
+        "weights_sha256": weights_fingerprint(model_path),
+        "chat_template_sha256": text_sha256(getattr(tokenizer, "chat_template", None)),
+        "max_model_len": max_model_len,
+    }
 
 
 def _message_dict(message: Any) -> dict[str, str]:

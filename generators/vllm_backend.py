@@ -42,9 +42,8 @@ from gqlbench.generators.local_tools import ToolSetup, local_tool_turns, render_
 from gqlbench.generators.models import (
     encode_prompt,
     encode_requests,
+    model_identity,
     render_chat,
-    text_sha256,
-    weights_fingerprint,
 )
 from gqlbench.generators.prefix import shared_prefixes
 from gqlbench.generators.tools import ToolCall, ToolReply, ToolRequest
@@ -200,13 +199,8 @@ class VLLMBackend:
                                 "pass the parser of the model's family (`vllm serve --help` lists them)") from None
 
     def describe(self) -> dict[str, Any]:
-        return {
-            "backend": self.name,
-            "model_path": str(self.model_path.resolve()),
-            "weights_sha256": weights_fingerprint(self.model_path),
-            "chat_template_sha256": text_sha256(getattr(self.tokenizer, "chat_template", None)),
+        return model_identity(self.name, self.model_path, self.tokenizer, self.max_model_len) | {
             **({"tools": self.tools.describe()} if self.tools.tool_parser or self.tools.template else {}),
-            "max_model_len": self.max_model_len,
             "device": "cpu" if self.on_cpu else "cuda",
             "engine_args": {k: v for k, v in self.engine_args.items()},
             "dtype_choice": self.dtype_choice.to_dict(),

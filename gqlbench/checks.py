@@ -11,7 +11,6 @@ catalog) take the benchmark folder as well.
 from __future__ import annotations
 
 import ast
-import difflib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from graphql import (
 )
 
 from gqlbench.dataset import Errata, default_data_dir, load_errata, load_samples
-from gqlbench.errors import GqlbenchError
+from gqlbench.errors import GqlbenchError, closest
 from gqlbench.program import read_program
 from gqlbench.records import FunctionSpec, Problem, Sample
 from gqlbench.schemas import (
@@ -274,7 +273,7 @@ class _GoldWalker:
         elif isinstance(kind, GraphQLObjectType):
             field = kind.fields.get(node.attr)
             if field is None:
-                close = difflib.get_close_matches(node.attr, list(kind.fields), n=3, cutoff=0.5)
+                close = closest(node.attr, kind.fields)
                 hint = f"did you mean {', '.join(close)}?" if close else f"its fields: {', '.join(sorted(kind.fields))}"
                 self.report(node, f"{source}.{node.attr}: type {kind.name} has no field {node.attr!r}; {hint}")
                 return None
@@ -291,7 +290,7 @@ class _GoldWalker:
         spec = self.functions.get(name)
         if spec is None:
             if looks_like_endpoint_name(name):
-                close = difflib.get_close_matches(name, list(self.functions), n=1)
+                close = closest(name, self.functions, n=1, cutoff=0.6)
                 self.report(node, f"calls {name}, which the domain does not have" + (f"; did you mean {close[0]}?" if close else ""))
             return None
         params = spec.param_names
@@ -302,7 +301,7 @@ class _GoldWalker:
             if keyword.arg is None:
                 continue  # **mapping: counted in has_star below
             if keyword.arg not in spec.parameters.properties:
-                close = difflib.get_close_matches(keyword.arg, params, n=1)
+                close = closest(keyword.arg, params, n=1, cutoff=0.6)
                 self.report(node, f"{name} has no parameter {keyword.arg!r}" + (f"; did you mean {close[0]!r}?" if close else ""))
             given.append(keyword.arg)
         has_star = any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args)

@@ -8,8 +8,20 @@ traceback and exits with status 2.
 
 from __future__ import annotations
 
-__all__ = ["GqlbenchError"]
+import difflib  # at import: a sandbox worker may import nothing once its set-up is over (mocks/sandbox_limits.py)
+from collections.abc import Iterable
+
+__all__ = ["GqlbenchError", "closest"]
 
 
 class GqlbenchError(Exception):
     """A problem with the user's input or environment, explained in one line."""
+
+
+def closest(name: str, options: Iterable[str], n: int = 3, cutoff: float = 0.5) -> list[str]:
+    """Up to ``n`` of ``options`` nearest to ``name``, best first: the "did you mean" of every message.
+
+    One helper for the catalog, the metrics and the mocks, so a misspelt
+    function, field, parameter or domain is matched the same way everywhere.
+    """
+    return difflib.get_close_matches(name, list(options), n=n, cutoff=cutoff)

@@ -1,9 +1,10 @@
 """Finding outside code: registries of named objects, entry points and ``module:object``.
 
-Prompt styles and backends are each one registry: a short name maps to an
-object. Outside code adds one in any of three ways, and no gqlbench file
-changes: it calls the registry's ``register``, it ships an installed package
-declaring the registry's entry point group (``[project.entry-points."gqlbench.backends"]``),
+Prompt styles, backends, metrics and world behaviours are each one
+:class:`Registry`: a short name maps to an object. Outside code adds one in
+any of three ways, and no gqlbench file changes: it calls the registry's
+``register``, it ships an installed package declaring the registry's entry
+point group (``[project.entry-points."gqlbench.backends"]``),
 or the user names it on the command line as ``module:object`` or
 ``path/to/file.py:object``. This ground-floor module only finds objects; what
 an object must be is its registry's business.
@@ -107,14 +108,22 @@ def _import_file(path: Path, prefix: str) -> ModuleType:
 class Registry(Generic[T]):
     """Named objects of one kind: registered ones, then the entry point ``group``, then ``module:object``.
 
-    ``kind`` and ``option`` only word the errors ("unknown prompt style 'x' (--prompt)").
-    Entry points are listed by name without being imported; one is loaded when it is asked for.
+    The one registry type: prompt styles, backends, metrics and world
+    behaviours are each an instance, so they share registration, entry points,
+    ``module:object`` loading (:meth:`load`) and the wording of errors.
+    ``kind`` and ``option`` word the errors ("unknown prompt style 'x' (--prompt)");
+    ``what`` names the expected object (default: "a <kind>") and files named
+    as ``path/to/file.py:object`` are imported as modules ``<module_prefix>...``.
+    Entry points are listed by name without being imported; one is loaded when
+    it is asked for (:meth:`get`), or all at once (:meth:`load_entry_points`).
     """
 
-    def __init__(self, kind: str, group: str, option: str) -> None:
+    def __init__(self, kind: str, group: str, option: str, *, what: str | None = None, module_prefix: str = "gqlbench_plugin_") -> None:
         self.kind = kind
         self.group = group
         self.option = option
+        self.what = what or f"a {kind}"
+        self.module_prefix = module_prefix
         self._items: dict[str, T] = {}
         self._loaded: dict[str, T] = {}  # entry points and module:object names already loaded
 
@@ -127,8 +136,12 @@ class Registry(Generic[T]):
         self._items[name] = item
         return item
 
+    def unregister(self, name: str) -> None:
+        """Forget a registration (nothing happens when ``name`` is not registered)."""
+        self._items.pop(name, None)
+
     def registered(self) -> dict[str, T]:
-        """The objects registered in this process (entry points are not loaded)."""
+        """The objects registered in this process, in registration order (entry points are not loaded)."""
         return dict(self._items)
 
     def names(self) -> list[str]:
@@ -137,6 +150,19 @@ class Registry(Generic[T]):
         found += sorted({ep.name for ep in _entry_points(self.group)} - set(found))
         return found
 
+    def load(self, spec: str, where: str | None = None, *, base: Path | None = None, module_alone: bool = False) -> Any:
+        """The object a ``module:object`` or ``path/to/file.py:object`` names (see :func:`load_object`), not registered."""
+        return load_object(spec, where or self.option, base=base, module_prefix=self.module_prefix, what=self.what,
+                           module_alone=module_alone)
+
+    def entry_point(self, name: str) -> Any | None:
+        """The installed entry point ``name`` of this registry's group (not loaded), or None."""
+        return next((ep for ep in _entry_points(self.group) if ep.name == name), None)
+
+    def load_entry_points(self) -> list[tuple[Any, Any]]:
+        """Every installed entry point of the group with the object it names, loaded now."""
+        return [(entry, self._load_entry(entry)) for entry in _entry_points(self.group)]
+
     def get(self, name: str) -> T:
         """The object named ``name``; an unknown name is an error listing the known ones."""
         if name in self._items:
@@ -144,20 +170,27 @@ class Registry(Generic[T]):
         if name in self._loaded:
             return self._loaded[name]
         if ":" in name:
-            item = load_object(name, self.option, what=f"a {self.kind}")
+            item = self.load(name)
         else:
-            entry = next((ep for ep in _entry_points(self.group) if ep.name == name), None)
+            entry = self.entry_point(name)
             if entry is None:
                 raise GqlbenchError(
                     f"{self.option} {name}: unknown {self.kind}; choose one of {', '.join(self.names())}, "
                     "or name your own as module:object"
                 )
-            try:
-                item = entry.load()
-            except Exception as exc:  # an installed plugin that fails to import: say which one
-                raise GqlbenchError(f"{self.option} {name}: the entry point {entry.value} ({self.group}) failed to load: {exc}") from None
+            item = self._load_entry(entry)
         self._loaded[name] = item
         return item
+
+    def _load_entry(self, entry: Any) -> Any:
+        try:
+            return entry.load()
+        except Exception as exc:  # an installed plugin that fails to import: say which one
+            detail = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+            raise GqlbenchError(
+                f"{self.option} {entry.name}: the entry point {entry.value} ({self.group}) failed to load ({detail}); "
+                "fix or uninstall its package"
+            ) from None
 
 
 def _entry_points(group: str) -> list[Any]:

@@ -26,12 +26,11 @@ both what it meant to reproduce and where it departed from it.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gqlbench.errors import GqlbenchError
+from gqlbench.errors import GqlbenchError, closest
 
 __all__ = ["PAPER_TEMPERATURE", "Preset", "PRESETS", "get_preset", "apply_preset", "describe_preset"]
 
@@ -74,7 +73,7 @@ def get_preset(name: str) -> Preset:
     """The preset ``name``; an unknown one is a one-line error with the closest names and the full list."""
     if name in PRESETS:
         return PRESETS[name]
-    close = difflib.get_close_matches(name, list(PRESETS), n=1, cutoff=0.6)
+    close = closest(name, PRESETS, n=1, cutoff=0.6)
     hint = f"did you mean {close[0]}? " if close else ""
     raise GqlbenchError(f"--preset {name!r}: unknown preset; {hint}choose one of {', '.join(PRESETS)}")
 

@@ -44,7 +44,7 @@ from gqlbench.metrics import Metric, aggregate, all_metrics, metric_titles
 from gqlbench.provenance import redact_urls
 from gqlbench.records import ResultsDocument, SampleResult, SkippedSample
 from gqlbench.repeated import completion_index, repeated_section
-from gqlbench.run_files import open_run_file, refuse_link, write_files
+from gqlbench.run_files import json_text, open_run_file, refuse_link, write_files, write_json
 from gqlbench.statistics import DEFAULT_RESAMPLES
 from gqlbench.uncertainty import add_uncertainty, uncertainty_section
 from gqlbench.usage import usage_problem, usage_section
@@ -56,7 +56,6 @@ __all__ = [
     "CONFIG_FILE",
     "run_meta",
     "ensure_writable",
-    "write_samples",
     "append_sample",
     "read_samples",
     "repair_samples",
@@ -68,7 +67,6 @@ __all__ = [
     "render_table",
     "table_columns",
     "render_report",
-    "write_summary",
     "write_run",
 ]
 
@@ -109,11 +107,6 @@ def _line(result: SampleResult) -> str:
         return result.model_dump_json() + "\n"
     except PydanticSerializationError:  # other failures raise again below
         return SampleResult.model_validate(utf8_data(result.model_dump())).model_dump_json() + "\n"
-
-
-def write_samples(path: Path, results: Iterable[SampleResult]) -> None:
-    """Write ``samples.jsonl`` from scratch, replacing the file only once it is complete."""
-    write_files({path: (_line(r) for r in results)})
 
 
 def append_sample(path: Path, result: SampleResult) -> None:
@@ -234,12 +227,8 @@ def results_document(
     )
 
 
-def _results_text(document: ResultsDocument) -> str:
-    return utf8_text(json.dumps(document.model_dump(), indent=2, ensure_ascii=False)) + "\n"
-
-
 def write_results(path: Path, document: ResultsDocument) -> None:
-    write_files({path: [_results_text(document)]})
+    write_json(path, document.model_dump())
 
 
 _MAX_DIGITS = 4300  # Python's limit on int <-> str conversion (sys.get_int_max_str_digits)
@@ -364,10 +353,11 @@ def read_config(run_dir: Path) -> dict:
 
 
 def table_columns(metric_groups: Iterable[Mapping[str, object]], table2_only: bool = False) -> list[Metric]:
-    """The registered metrics in order: those not optional, and optional ones some group has a value for.
+    """The registered metrics in order: the paper's, and the others some group has (optional ones: a value).
 
-    ``table2_only`` keeps the paper's Table 2 metrics only. The finer scores
-    are never columns here: report.md shows them with their intervals.
+    A results.json written before a metric was registered has no column for
+    it. ``table2_only`` keeps the paper's Table 2 metrics only. The finer
+    scores are never columns here: report.md shows them with their intervals.
     """
     groups = list(metric_groups)
     return [
@@ -375,7 +365,7 @@ def table_columns(metric_groups: Iterable[Mapping[str, object]], table2_only: bo
         for m in all_metrics()
         if not m.finer
         and (m.table2 or not table2_only)
-        and (not m.optional or any(g.get(m.name) is not None for g in groups))
+        and (m.table2 or any((g.get(m.name) is not None) if m.optional else (m.name in g) for g in groups))
     ]
 
 
@@ -426,30 +416,13 @@ def render_report(document: ResultsDocument, title: str = "gqlbench results") ->
     return escape_controls("\n".join(lines)) + "\n"  # ids and reasons come from input files
 
 
-def write_summary(
-    out_dir: Path,
-    results: Sequence[SampleResult],
-    missing: Sequence[str] = (),
-    meta: Mapping[str, object] | None = None,
-    relevance: dict[str, Any] | None = None,
-    **sections: Any,
-) -> ResultsDocument:
-    """Write ``results.json`` and ``report.md`` from sample results; returns the document.
-
-    ``relevance``: a relevance run's block; ``sections``: see :func:`results_document`.
-    """
-    document = results_document(results, missing, meta, **sections).model_copy(update={"relevance": relevance})
-    write_document(out_dir, document)
-    return document
-
-
 def write_document(out_dir: Path, document: ResultsDocument) -> None:
     """Write ``results.json`` and ``report.md`` of an already built document, together."""
     write_files(_summary_files(out_dir, document))
 
 
 def _summary_files(out_dir: Path, document: ResultsDocument) -> dict[Path, Iterable[str]]:
-    return {out_dir / RESULTS_FILE: [_results_text(document)], out_dir / REPORT_FILE: [utf8_text(render_report(document))]}
+    return {out_dir / RESULTS_FILE: [json_text(document.model_dump())], out_dir / REPORT_FILE: [utf8_text(render_report(document))]}
 
 
 def write_run(

@@ -15,14 +15,16 @@ written through and never silently replaced.
 from __future__ import annotations
 
 import io
+import json
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.jsonl import utf8_text
 
-__all__ = ["open_run_file", "write_files", "refuse_link"]
+__all__ = ["open_run_file", "write_files", "write_json", "json_text", "refuse_link"]
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # absent on Windows, where links need privileges to make
 _FLAGS = {
@@ -93,3 +95,16 @@ def write_files(files: Mapping[Path, Iterable[str]]) -> None:
         raise
     for tmp, path in staged:
         tmp.replace(path)
+
+
+def json_text(payload: Any) -> str:
+    """A run folder's JSON file: indented, UTF-8 (a lone surrogate becomes U+FFFD), one final newline.
+
+    What is not JSON (a path, a date) is written as its ``str``.
+    """
+    return utf8_text(json.dumps(payload, indent=2, ensure_ascii=False, default=str)) + "\n"
+
+
+def write_json(path: Path, payload: Any) -> None:
+    """Replace ``path`` with ``payload`` as JSON (:func:`json_text`), atomically and never through a link."""
+    write_files({path: [json_text(payload)]})

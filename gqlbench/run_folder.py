@@ -14,12 +14,11 @@ import sys
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import SampleResult
 from gqlbench.run_config import SETTING_DEFAULTS, RunConfig, RunOptions, RunSettings
-from gqlbench.run_files import open_run_file, refuse_link, write_files
+from gqlbench.run_files import open_run_file, refuse_link, write_json
 
 __all__ = ["RUN_FILES", "model_slug", "write_json", "read_config", "finished", "has_results", "clear", "choose_dir", "exclusive"]
 
@@ -45,11 +44,6 @@ def _folder_tag(settings: RunSettings) -> str:
     tag = f"{split}_{_slug(settings.style.name) or 'style'}"
     chosen = settings.to_json()
     return tag + "".join(f"_{key}-{_slug(str(chosen[key]))}" for key, default in SETTING_DEFAULTS.items() if chosen.get(key) != default)
-
-
-def write_json(path: Path, payload: Any) -> None:
-    """Write via a temporary file, so a kill never leaves half a JSON file (and never through a link)."""
-    write_files({path: [json.dumps(payload, indent=2, sort_keys=False, default=str) + "\n"]})
 
 
 def read_config(run_dir: Path) -> RunConfig | None:

@@ -40,8 +40,9 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 
+from gqlbench.errors import closest
 from gqlbench.metrics.calls import ApiCall, ProgramAnalysis
-from gqlbench.metrics.fields import Catalog, FieldProblem, check_fields, closest
+from gqlbench.metrics.fields import Catalog, FieldProblem, check_fields
 from gqlbench.metrics.matching import match_calls
 from gqlbench.program import read_program
 from gqlbench.records import FunctionSpec, Trace

@@ -18,7 +18,6 @@ program, not only the first failing one.
 from __future__ import annotations
 
 import ast
-import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -27,15 +26,11 @@ from pathlib import Path
 
 from graphql import GraphQLSyntaxError
 
+from gqlbench.errors import closest
 from gqlbench.program import Program
 from gqlbench.records import FunctionSpec
 
-__all__ = ["Catalog", "FieldProblem", "ObjectShape", "ListShape", "Shape", "load_catalog", "shapes_from_sdl", "check_fields", "closest"]
-
-
-def closest(name: str, options: list[str], n: int = 3) -> list[str]:
-    """The valid names nearest to ``name`` (difflib), for "did you mean" details."""
-    return difflib.get_close_matches(name, options, n=n, cutoff=0.5)
+__all__ = ["Catalog", "FieldProblem", "ObjectShape", "ListShape", "Shape", "load_catalog", "shapes_from_sdl", "check_fields"]
 
 
 @dataclass(eq=False)

@@ -8,9 +8,10 @@ registration order. The built-in metrics are registered by
 :mod:`.traces` (Exec Success and Exec Match, which read the two execution
 traces) and :mod:`.finer` (the F1s, read from the stored counts). Outside code
 adds one with :func:`register_metric` in a module named by
-``GQLBENCH_METRICS="module:object,..."`` (or ``file.py:object``, loaded by
-:func:`gqlbench.plugins.load_object`) or by an entry point of the group
-``gqlbench.metrics``; both are loaded once, on the first look-up.
+``GQLBENCH_METRICS="module:object,..."`` (or ``file.py:object``) or by an
+entry point of the group ``gqlbench.metrics``; both are loaded once, on the
+first look-up, by :data:`METRICS`, a :class:`gqlbench.plugins.Registry` like
+those of prompt styles, backends and world behaviours.
 
 Per-sample values are ``int``/``float`` (or ``None`` for an optional metric
 that does not apply); a ``ratio`` metric's value is ``(numerator,
@@ -30,12 +31,11 @@ import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any, Literal
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.plugins import load_object
+from gqlbench.plugins import Registry
 
 __all__ = [
     "Metric",
@@ -44,13 +44,13 @@ __all__ = [
     "add_metric",
     "get_metric",
     "all_metrics",
-    "metric_names",
     "score_fields",
     "sample_values",
     "empty_values",
     "summary_of",
     "ENV_VAR",
     "ENTRY_POINT_GROUP",
+    "METRICS",
 ]
 
 ENV_VAR = "GQLBENCH_METRICS"
@@ -88,13 +88,13 @@ class Metric:
     reads: Reads
     compute: Callable[[Any, Any], Value]
     aggregation: Aggregation = "mean"
-    higher_is_better: bool = True
     table2: bool = False  # one of the paper's Table 2 columns
     optional: bool = False
     fields: tuple[str, str] | None = None  # ratio: the per-sample numerator and denominator fields
     finer: bool = False  # a finer score: shown in its own table, not as a column of the main one
     fraction: Callable[..., tuple[float, float]] | None = None  # ratio: per-sample counts -> (numerator, denominator)
     combine: Callable[..., float] | None = None  # ratio: the counts summed over samples -> the value
+    short: str = ""  # the viewer's pass/fail badge of a sample (default: the title)
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name) or self.name in _SUMMARY_KEYS:
@@ -112,6 +112,11 @@ class Metric:
             raise GqlbenchError(f"metric {self.name!r}: fields, fraction and combine are only for aggregation='ratio'")
         if self.fields is not None and self.reads == "explanation":
             raise GqlbenchError(f"metric {self.name!r}: a metric that reads the explanation has no score fields")
+
+    @property
+    def label(self) -> str:
+        """The metric's name on a sample's badge: ``short``, else the title."""
+        return self.short or self.title
 
     @property
     def score_fields(self) -> tuple[str, ...]:
@@ -165,23 +170,24 @@ class Metric:
         return (0, value[1]) if isinstance(value, tuple) else 0
 
 
-_REGISTRY: dict[str, Metric] = {}
+METRICS: Registry[Metric] = Registry("metric", ENTRY_POINT_GROUP, ENV_VAR, what="a Metric", module_prefix="gqlbench_metrics_")
+"""Every metric, in registration order; add one with :func:`add_metric` (which checks its score fields), not ``register``."""
 _loaded = False
 
 
 def add_metric(metric: Metric) -> Metric:
     """Register ``metric`` (after those already registered); the same object twice is a no-op."""
-    existing = _REGISTRY.get(metric.name)
+    registered = METRICS.registered()
+    existing = registered.get(metric.name)
     if existing is metric:
         return metric
     if existing is not None:
         raise GqlbenchError(f"metric {metric.name!r} is already registered ({existing.title}); choose another name")
-    taken = {f: m.name for m in _REGISTRY.values() for f in m.score_fields}
+    taken = {f: m.name for m in registered.values() for f in m.score_fields}
     for field in metric.score_fields:
         if field in taken or f"n_{field}" in taken:
             raise GqlbenchError(f"metric {metric.name!r}: score field {field!r} clashes with metric {taken.get(field)!r}")
-    _REGISTRY[metric.name] = metric
-    return metric
+    return METRICS.register(metric.name, metric)
 
 
 def register_metric(
@@ -190,18 +196,18 @@ def register_metric(
     title: str,
     reads: Reads,
     aggregation: Aggregation = "mean",
-    higher_is_better: bool = True,
     table2: bool = False,
     optional: bool = False,
     fields: tuple[str, str] | None = None,
     finer: bool = False,
     fraction: Callable[..., tuple[float, float]] | None = None,
     combine: Callable[..., float] | None = None,
+    short: str = "",
 ) -> Callable[[Callable[[Any, Any], Value]], Metric]:
     """Decorator: register ``compute(gold, predicted)`` as a metric; the name is bound to the :class:`Metric`."""
 
     def decorate(compute: Callable[[Any, Any], Value]) -> Metric:
-        metric = Metric(name, title, reads, compute, aggregation, higher_is_better, table2, optional, fields, finer, fraction, combine)
+        metric = Metric(name, title, reads, compute, aggregation, table2, optional, fields, finer, fraction, combine, short)
         return add_metric(metric)
 
     return decorate
@@ -212,10 +218,6 @@ def _builtins() -> None:
     importlib.import_module("gqlbench.metrics.scores")
     importlib.import_module("gqlbench.metrics.traces")
     importlib.import_module("gqlbench.metrics.finer")
-
-
-def _one_line(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
 
 
 def _register_loaded(obj: object, source: str) -> None:
@@ -233,21 +235,11 @@ def _register_loaded(obj: object, source: str) -> None:
             raise GqlbenchError(f"{source}: {exc}") from None
 
 
-def _load_spec(spec: str) -> None:
-    loaded = load_object(spec, f"{ENV_VAR} entry", module_prefix="gqlbench_metrics_", what="a Metric", module_alone=True)
-    _register_loaded(loaded, f"{ENV_VAR} entry {spec}")
-
-
 def _load_plugins() -> None:
     for spec in filter(None, (s.strip() for s in os.environ.get(ENV_VAR, "").split(","))):
-        _load_spec(spec)
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        source = f"entry point {point.name!r} ({point.value}) of group {ENTRY_POINT_GROUP}"
-        try:
-            loaded = point.load()
-        except Exception as exc:
-            raise GqlbenchError(f"{source}: cannot load it ({_one_line(exc)}); fix or uninstall its package") from None
-        _register_loaded(loaded, source)
+        _register_loaded(METRICS.load(spec, f"{ENV_VAR} entry", module_alone=True), f"{ENV_VAR} entry {spec}")
+    for point, loaded in METRICS.load_entry_points():
+        _register_loaded(loaded, f"entry point {point.name!r} ({point.value}) of group {ENTRY_POINT_GROUP}")
 
 
 def _ensure_loaded() -> None:
@@ -261,11 +253,7 @@ def _ensure_loaded() -> None:
 def all_metrics() -> Iterator[Metric]:
     """Every registered metric, built-ins first, in registration order."""
     _ensure_loaded()
-    return iter(list(_REGISTRY.values()))
-
-
-def metric_names() -> list[str]:
-    return [m.name for m in all_metrics()]
+    return iter(list(METRICS.registered().values()))
 
 
 def metric_titles() -> dict[str, str]:
@@ -275,10 +263,10 @@ def metric_titles() -> dict[str, str]:
 
 def get_metric(name: str) -> Metric:
     _ensure_loaded()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise GqlbenchError(f"unknown metric {name!r}; registered: {', '.join(_REGISTRY)}") from None
+    registered = METRICS.registered()
+    if name not in registered:
+        raise GqlbenchError(f"unknown metric {name!r}; registered: {', '.join(registered)}")
+    return registered[name]
 
 
 def score_fields() -> list[str]:

@@ -52,7 +52,7 @@ def matched_calls(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> list[Gol
     return match_calls(gold.calls, predicted.calls)
 
 
-@register_metric("arg_match_full", title="Arg Match (full)", reads="analyses", table2=True)
+@register_metric("arg_match_full", title="Arg Match (full)", reads="analyses", table2=True, short="Arg")
 def arg_match_full(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> int:
     """1 when every gold call is matched by a predicted call with the same name and arguments."""
     return int(sum(m.predicted is not None for m in matched_calls(gold, predicted)) == len(gold.calls))
@@ -71,13 +71,13 @@ def arg_match_functions(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> tu
     return sum(m.predicted is not None for m in matched_calls(gold, predicted)), len(gold.calls)
 
 
-@register_metric("seq_match_full", title="Seq Match (full)", reads="analyses", table2=True)
+@register_metric("seq_match_full", title="Seq Match (full)", reads="analyses", table2=True, short="Seq")
 def seq_match_full(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> int:
     """1 when the call names in program order equal the gold's."""
     return int(predicted.names == gold.names)
 
 
-@register_metric("seq_match_conn", title="Seq Match (connected subsequences)", reads="analyses", table2=True)
+@register_metric("seq_match_conn", title="Seq Match (connected subsequences)", reads="analyses", table2=True, short="Conn")
 def seq_match_conn(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> int:
     """1 when the dataflow graph's connected components equal the gold's, as a multiset."""
     return int(Counter(predicted.components()) == Counter(gold.components()))
@@ -86,10 +86,8 @@ def seq_match_conn(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> int:
 @cache
 def _catalog(domain: str) -> dict[str, FunctionSpec]:
     """Every known endpoint of a domain, from ``gqlbench.specs`` when that catalog has it."""
-    try:
-        from gqlbench.specs import load_specs
-    except ImportError:
-        return {}
+    from gqlbench.specs import load_specs
+
     try:
         specs = load_specs(domain)
     except (GqlbenchError, LookupError, OSError):

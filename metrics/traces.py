@@ -55,13 +55,13 @@ def same_final_state(gold: Trace, pred: Trace) -> bool:
     return gold.world_digest is not None and gold.world_digest == pred.world_digest
 
 
-@register_metric("exec_success", title="Exec Success", reads="traces", optional=True)
+@register_metric("exec_success", title="Exec Success", reads="traces", optional=True, short="ExecOK")
 def exec_success(gold: Trace, pred: Trace) -> int:
     """1 when the predicted program ran to the end without an error."""
     return int(pred.error is None)
 
 
-@register_metric("exec_match", title="Exec Match", reads="traces", optional=True)
+@register_metric("exec_match", title="Exec Match", reads="traces", optional=True, short="ExecMatch")
 def exec_match(gold: Trace, pred: Trace) -> int | None:
     """1 when the prediction ran and made the gold's calls with the gold's final state; None when the gold fails."""
     if gold.error is not None:

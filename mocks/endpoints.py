@@ -42,10 +42,11 @@ from graphql import (
     validate,
 )
 
+from gqlbench.errors import closest
 from gqlbench.mocks.errors import BadArguments, MockError, UnknownFunction
 from gqlbench.mocks.kinds import KEY_WORDS
 from gqlbench.mocks.resolvers import make_mock_schema
-from gqlbench.mocks.responses import closest, unwrap, wrap
+from gqlbench.mocks.responses import unwrap, wrap
 from gqlbench.mocks.sandbox_record import MAX_MESSAGE_CHARS, short_repr
 from gqlbench.mocks.world import World
 from gqlbench.records import FunctionSpec, TraceCall

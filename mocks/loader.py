@@ -75,13 +75,13 @@ _MODELS: dict[tuple[Any, ...], DomainModel] = {}
 
 def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     """The model of ``domain`` with this fixture file (read and built once per process, file version and catalog)."""
-    from gqlbench.mocks.registry import _REGISTERED
+    from gqlbench.mocks.registry import WORLDS
     from gqlbench.specs import load_specs
     from gqlbench.specs.catalog import specs_path
 
     stamp = fixture_file.stat().st_mtime_ns if fixture_file is not None else None
     # a cached model holds the registered behaviour, so its id() is not reused while the entry lives
-    key = (domain, str(fixture_file), stamp, os.environ.get("GQLBENCH_CATALOG", ""), id(_REGISTERED.get(domain)))
+    key = (domain, str(fixture_file), stamp, os.environ.get("GQLBENCH_CATALOG", ""), id(WORLDS.registered().get(domain)))
     if key in _MODELS:
         return _MODELS[key]
     where = str(fixture_file) if fixture_file else f"world fixture of {domain}"

@@ -22,14 +22,13 @@ The object may also be a class or a function of no arguments that returns one.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.plugins import load_object
+from gqlbench.plugins import Registry
 
-__all__ = ["ENTRY_POINT_GROUP", "BUILTIN", "WorldBehaviour", "register_world", "unregister_world", "find_behaviour"]
+__all__ = ["ENTRY_POINT_GROUP", "BUILTIN", "WORLDS", "WorldBehaviour", "register_world", "unregister_world", "find_behaviour"]
 
 ENTRY_POINT_GROUP = "gqlbench.worlds"
 
@@ -48,22 +47,25 @@ class WorldBehaviour(Protocol):
     handlers: Mapping[str, Handler]
 
 
-_REGISTERED: dict[str, WorldBehaviour | str] = {}
+WORLDS: Registry[WorldBehaviour | str] = Registry(
+    "world behaviour", ENTRY_POINT_GROUP, "register_world", what="the object with the handlers", module_prefix="gqlbench_world_"
+)
+"""Behaviours registered in this process by domain (an object or ``"module:object"``); entry points by domain too."""
 
 
 def register_world(domain: str, behaviour: WorldBehaviour | str) -> None:
-    """Give ``domain`` a behaviour in this process (an object or ``"module:object"``)."""
-    _REGISTERED[domain] = behaviour
+    """Give ``domain`` a behaviour in this process (an object or ``"module:object"``), replacing an earlier one."""
+    WORLDS.register(domain, behaviour, replace=True)
 
 
 def unregister_world(domain: str) -> None:
     """Forget a registration made with :func:`register_world`."""
-    _REGISTERED.pop(domain, None)
+    WORLDS.unregister(domain)
 
 
 def resolve(reference: str, where: str, base: Path | None = None) -> WorldBehaviour:
     """``"module:object"`` or ``"file.py:object"`` (relative to ``base``) -> the behaviour object."""
-    found = load_object(reference, f"{where}: behaviour", base=base, module_prefix="gqlbench_world_", what="the object with the handlers")
+    found = WORLDS.load(reference, f"{where}: behaviour", base=base)
     if not hasattr(found, "handlers") and callable(found):
         found = found()
     if not isinstance(getattr(found, "handlers", None), Mapping):
@@ -79,12 +81,12 @@ def find_behaviour(domain: str, fixture: Mapping[str, Any], fixture_file: Path |
         if not isinstance(reference, str):
             raise GqlbenchError(f"{where}: 'behaviour' must be a string like 'package.module:OBJECT' or 'file.py:OBJECT'")
         return resolve(reference, where, fixture_file.parent if fixture_file else None)
-    registered = _REGISTERED.get(domain)
+    registered = WORLDS.registered().get(domain)
     if registered is not None:
         return resolve(registered, f"register_world({domain!r})") if isinstance(registered, str) else registered
     if domain in BUILTIN:
         return resolve(BUILTIN[domain], "bundled worlds")
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        if entry.name == domain:
-            return resolve(entry.value, f"entry point {ENTRY_POINT_GROUP}:{domain}")
+    entry = WORLDS.entry_point(domain)
+    if entry is not None:
+        return resolve(entry.value, f"entry point {ENTRY_POINT_GROUP}:{domain}")
     return None

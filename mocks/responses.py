@@ -18,20 +18,15 @@ The classes reach their own state through ``object.__getattribute__``.
 
 from __future__ import annotations
 
-import difflib
 import json
 from typing import Any
 
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType
 
+from gqlbench.errors import closest
 from gqlbench.mocks.errors import MockError, UnknownField
 
-__all__ = ["Response", "ResponseList", "wrap", "unwrap", "closest"]
-
-
-def closest(name: str, options: list[str], n: int = 3) -> list[str]:
-    """The valid names nearest to ``name`` (difflib), for "did you mean" messages."""
-    return difflib.get_close_matches(name, options, n=n, cutoff=0.5)
+__all__ = ["Response", "ResponseList", "wrap", "unwrap"]
 
 
 def wrap(value: Any, graphql_type: GraphQLType | None, path: str) -> Any:

@@ -39,8 +39,8 @@ Everything a worker writes from the program's objects (the calls with their
 arguments, the error message, the last value, the final world's digest) is
 written before the job's limits are lifted and bounded as it is written
 (:mod:`~gqlbench.mocks.sandbox_record`): an argument at
-``Limits.max_argument_chars`` of JSON (the call lists it in ``truncated``),
-a trace's calls at ``Limits.max_trace_chars`` (the rest are counted in
+``SandboxLimits.max_argument_chars`` of JSON (the call lists it in ``truncated``),
+a trace's calls at ``SandboxLimits.max_trace_chars`` (the rest are counted in
 ``Trace.calls_left_out``), an error message at 2,000 characters. A program
 whose values are cheap to make and huge to write (``[s] * 300``, an integer
 of 20,000 digits) therefore costs its job's memory, not a multiple of it, and
@@ -48,7 +48,7 @@ keeps the calls it made.
 
 The runtime a program talks to is named by ``Job.runtime`` ("module:function"
 or "path/to/file.py:function") and built per job in the worker as
-``factory(domain, seed)``; see :class:`Runtime`. Its callables reach the
+``factory(domain, seed)``; see :class:`RuntimeProtocol`. Its callables reach the
 program sealed (:mod:`~gqlbench.mocks.sandbox_sealed`).
 A runtime must do its imports and file reads when the factory is called (the
 audit hook vetoes both while the program runs), return responses that are
@@ -81,7 +81,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.sandbox_limits import Limits, cut, cut_length
+from gqlbench.mocks.sandbox_limits import SandboxLimits, cut, cut_length
 from gqlbench.mocks.sandbox_process import STARTUP_SECONDS, WorkerProcess, death_error
 from gqlbench.mocks.sandbox_sealed import MAX_RANGE
 from gqlbench.records import ExecError, Trace, TraceCall
@@ -89,7 +89,7 @@ from gqlbench.records import ExecError, Trace, TraceCall
 __all__ = [
     "DEFAULT_RUNTIME",
     "Job",
-    "Runtime",
+    "RuntimeProtocol",
     "SandboxPool",
     "run_program",
     "MAX_RANGE",
@@ -110,7 +110,7 @@ class Job:
     request: str = ""  # the user's request: a key written in it exists in the world (gqlbench.mocks.generic)
 
 
-class Runtime(Protocol):
+class RuntimeProtocol(Protocol):
     """What a runtime factory returns: the program's API and a record of its use."""
 
     namespace: Mapping[str, Callable[..., Any]]  # the endpoint functions, by name
@@ -148,7 +148,7 @@ class SandboxPool:
     ) -> None:
         if workers < 1:
             raise GqlbenchError(f"a sandbox pool needs at least one worker, got workers={workers}")
-        self._limits = Limits(
+        self._limits = SandboxLimits(
             cpu_seconds, memory_mb, max_output_chars, check_policy=not _unsafe_skip_policy, max_result_chars=max_result_chars
         )
         self._wall_seconds = wall_seconds

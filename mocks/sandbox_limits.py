@@ -22,7 +22,7 @@ from types import CodeType
 from typing import Any
 
 __all__ = [
-    "Limits",
+    "SandboxLimits",
     "SandboxViolation",
     "ResourceLimit",
     "GUARD",
@@ -38,7 +38,7 @@ _CUT_NOTE = " ... (cut at {limit} characters)"
 
 
 @dataclass(frozen=True)
-class Limits:
+class SandboxLimits:
     """What one job may use; sent to the worker as JSON on its command line."""
 
     cpu_seconds: float
@@ -164,7 +164,7 @@ def lock_down() -> None:
     sys.addaudithook(GUARD)
 
 
-def job_limits(limits: Limits) -> None:
+def job_limits(limits: SandboxLimits) -> None:
     """Per-job soft limits, relative to what the worker already uses (hard limits stay open)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
     cpu_used = usage.ru_utime + usage.ru_stime

@@ -24,7 +24,7 @@ import time
 from dataclasses import asdict
 from typing import Any
 
-from gqlbench.mocks.sandbox_limits import Limits
+from gqlbench.mocks.sandbox_limits import SandboxLimits
 from gqlbench.records import ExecError
 from gqlbench.specs.catalog import CATALOG_ENV
 
@@ -51,7 +51,7 @@ def worker_environment(parent: dict[str, str] | None = None) -> dict[str, str]:
 class WorkerProcess:
     """One worker subprocess and the job it is running, seen from the parent."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: SandboxLimits) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-I", "-B", "-c", _WORKER_ENTRY, json.dumps(asdict(limits))],
             stdin=subprocess.PIPE,

@@ -7,11 +7,11 @@ references to one string, and 300 copies as JSON; an integer of 20,000
 digits cannot be written as decimal at all). So nothing here writes a value
 whole and cuts it afterwards; each function stops writing at its bound:
 
-* an argument whose JSON text is longer than ``Limits.max_argument_chars``
+* an argument whose JSON text is longer than ``SandboxLimits.max_argument_chars``
   is recorded as the start of that text (a string) with a note, and its
   name is listed in the call's ``truncated``; an integer too large to write
   becomes ``<int of about N digits>`` (listed too);
-* a trace records calls until their JSON reaches ``Limits.max_trace_chars``;
+* a trace records calls until their JSON reaches ``SandboxLimits.max_trace_chars``;
   the calls after that are counted (``Trace.calls_left_out``), not recorded;
 * an error message is at most :data:`MAX_MESSAGE_CHARS`, written from a
   bounded ``repr`` of the exception's arguments.
@@ -24,7 +24,7 @@ import reprlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gqlbench.mocks.sandbox_limits import Limits, cut
+from gqlbench.mocks.sandbox_limits import SandboxLimits, cut
 
 __all__ = ["MAX_MESSAGE_CHARS", "json_text", "record_calls", "message_text", "short_repr"]
 
@@ -139,7 +139,7 @@ def _field(call: Any, name: str, default: Any) -> Any:
     return call.get(name, default) if isinstance(call, Mapping) else getattr(call, name, default)
 
 
-def _record_call(call: Any, limits: Limits, room: int) -> dict[str, Any]:
+def _record_call(call: Any, limits: SandboxLimits, room: int) -> dict[str, Any]:
     """One call as a JSON-ready record whose arguments fit ``room`` characters in all."""
     arguments: dict[str, Any] = {}
     truncated: list[str] = []
@@ -167,7 +167,7 @@ def _record_call(call: Any, limits: Limits, room: int) -> dict[str, Any]:
     return record
 
 
-def record_calls(calls: Iterable[Any], limits: Limits) -> tuple[list[dict[str, Any]], int]:
+def record_calls(calls: Iterable[Any], limits: SandboxLimits) -> tuple[list[dict[str, Any]], int]:
     """``(records, left_out)``: the calls as bounded JSON-ready records, and how many did not fit.
 
     A call is a :class:`~gqlbench.records.TraceCall` or a mapping with its

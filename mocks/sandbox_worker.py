@@ -23,8 +23,8 @@ from typing import Any
 from gqlbench.mocks.policy import check_program
 from gqlbench.mocks.sandbox_limits import (
     GUARD,
-    Limits,
     ResourceLimit,
+    SandboxLimits,
     cut,
     job_limits,
     lift_job_limits,
@@ -53,7 +53,7 @@ def serve() -> None:
     """Worker main loop: one JSON job per stdin line, one JSON reply per stdout line."""
     # gqlbench is imported by now, so these folders can add plugins but not replace it
     sys.path.extend(p for p in os.environ.get("GQLBENCH_WORKER_PATH", "").split(os.pathsep) if p)
-    limits = Limits(**json.loads(sys.argv[-1]))
+    limits = SandboxLimits(**json.loads(sys.argv[-1]))
     reply_fd = os.dup(1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # stray writes to fd 1 must not corrupt the protocol
@@ -90,7 +90,7 @@ def _takes_request(factory: Callable[..., Any]) -> bool:
     return "request" in parameters or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
 
 
-def _execute(request: Mapping[str, Any], limits: Limits, send: Callable[[Mapping[str, Any]], None]) -> dict[str, Any]:
+def _execute(request: Mapping[str, Any], limits: SandboxLimits, send: Callable[[Mapping[str, Any]], None]) -> dict[str, Any]:
     """Check and run one program; every outcome becomes a reply, never an exception.
 
     Setting up the runtime (a domain's schema, its world) is not the program's
@@ -126,7 +126,7 @@ def _execute(request: Mapping[str, Any], limits: Limits, send: Callable[[Mapping
     return reply
 
 
-def _report(runtime: Any, error: dict[str, Any] | None, limits: Limits) -> dict[str, Any]:
+def _report(runtime: Any, error: dict[str, Any] | None, limits: SandboxLimits) -> dict[str, Any]:
     """The runtime's record of the job: its calls (bounded, :mod:`~gqlbench.mocks.sandbox_record`) and world digest."""
     try:
         calls, left_out = record_calls(runtime.calls(), limits)
@@ -160,7 +160,7 @@ def _capture_last(tree: ast.Module) -> ast.Module:
     return ast.fix_missing_locations(tree)
 
 
-def _admit(code: str, namespace: Mapping[str, Any], limits: Limits, capture_last: bool = False) -> CodeType | dict[str, Any]:
+def _admit(code: str, namespace: Mapping[str, Any], limits: SandboxLimits, capture_last: bool = False) -> CodeType | dict[str, Any]:
     """Compile and check the program: its code object, or the error that stops it.
 
     The check always reads the program as written; ``capture_last`` only adds
@@ -190,7 +190,7 @@ def _run(
     runtime: Any,
     namespace: Mapping[str, Any],
     output: CappedOutput,
-    limits: Limits,
+    limits: SandboxLimits,
     observer: Callable[[Any], Any] | None = None,
 ) -> dict[str, Any]:
     """Execute an admitted program and write its reply, all of it under the job's limits.

@@ -41,7 +41,6 @@ __all__ = [
     "World",
     "stable_int",
     "stable_token",
-    "fixture_path",
     "load_fixture",
     "search_text",
     "world_model",
@@ -117,13 +116,6 @@ def search_text(value: Any, param: str) -> str:
         raise BadArguments(f"{param} is {len(text):,} characters long, over the mock's limit of {MAX_SEARCH_CHARS:,} "
                            "for a search text; search for fewer words")
     return text
-
-
-def fixture_path(domain: str) -> Path:
-    """Where the domain's fixture lives (it may not exist): see :mod:`gqlbench.mocks.fixtures`."""
-    from gqlbench.mocks.fixtures import fixture_file
-
-    return fixture_file(domain)
 
 
 def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:

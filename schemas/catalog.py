@@ -9,7 +9,6 @@ and DELETE calls). Schemas for a set of endpoints are merged by the rules in
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -17,7 +16,7 @@ from pathlib import Path
 from graphql import GraphQLSchema, build_ast_schema
 from graphql.language import NamedTypeNode, TypeNode
 
-from gqlbench.errors import GqlbenchError
+from gqlbench.errors import GqlbenchError, closest
 from gqlbench.records import Sample
 from gqlbench.schemas.merge import merge_sdl, parse_sdl
 from gqlbench.schemas.split import query_fields
@@ -85,7 +84,7 @@ def build_schema(domain: str, functions: Iterable[str] | None = None) -> GraphQL
         chosen = []
         for name in dict.fromkeys(functions):
             if name not in known:
-                close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.5)
+                close = closest(name, sorted(known))
                 raise GqlbenchError(f"domain {domain!r} has no function {name!r}" + (f"; closest: {', '.join(close)}" if close else ""))
             if name in with_sdl:
                 chosen.append(name)

@@ -11,13 +11,12 @@ bundled domain; the folder a domain was found in is always shown by
 
 from __future__ import annotations
 
-import difflib
 import importlib.util
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from gqlbench.errors import GqlbenchError
+from gqlbench.errors import GqlbenchError, closest
 
 __all__ = [
     "CATALOG_ENV",
@@ -101,7 +100,7 @@ def schemas_path(domain: str) -> Path | None:
 def unknown_domain(domain: str) -> GqlbenchError:
     """The error for a domain that is in no catalog folder, naming the known ones."""
     known = list_domains()
-    close = difflib.get_close_matches(domain, known, n=1)
+    close = closest(domain, known, n=1, cutoff=0.6)
     hint = f"did you mean {close[0]!r}? " if close else ""
     return GqlbenchError(
         f"unknown domain {domain!r}: {hint}known domains are {', '.join(known) or '(none)'}; "

@@ -15,7 +15,6 @@ it) and each sample's own signatures can be rebuilt exactly.
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -25,7 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gqlbench.errors import GqlbenchError
+from gqlbench.errors import GqlbenchError, closest
 from gqlbench.records import FunctionSpec, Problem
 from gqlbench.specs.catalog import list_domains, specs_path, unknown_domain
 from gqlbench.specs.names import parameter_name, reserved_name_problem
@@ -155,7 +154,7 @@ def load_specs(domain: str) -> dict[str, FunctionSpec]:
 
 
 def _unknown_function(domain: str, name: str, known: Iterable[str]) -> GqlbenchError:
-    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.5)
+    close = closest(name, known)
     hint = f"closest: {', '.join(close)}" if close else "run `gqlbench domains list " + domain + "` to see them"
     return GqlbenchError(f"domain {domain!r} has no function {name!r}; {hint}")
 

@@ -26,7 +26,7 @@ TOY_MODULE = '''
 from gqlbench.metrics import register_metric
 
 
-@register_metric("toy_no_extra_calls", title="Toy: no extra calls", reads="analyses", higher_is_better=True)
+@register_metric("toy_no_extra_calls", title="Toy: no extra calls", reads="analyses")
 def no_extra_calls(gold, predicted):
     return len(predicted.calls) <= len(gold.calls)
 
@@ -110,17 +110,18 @@ def test_outside_metrics_are_aggregated_and_the_built_in_ones_unchanged(plugin_r
     new = json.loads((out / "results.json").read_text())["metrics"]
     for group, metrics in saved.items():  # every built-in key, in the same order, with the same value
         assert [(k, v) for k, v in new[group].items() if k in metrics] == list(metrics.items())
-    assert list(new["overall"])[:5] == ["arg_match_full", "arg_match_functions", "seq_match_full", "seq_match_conn", "toy_no_extra_calls"]
+    keys = list(new["overall"])  # an outside metric comes after the built-in ones, before the counts
+    assert keys[:4] == ["arg_match_full", "arg_match_functions", "seq_match_full", "seq_match_conn"]
+    assert keys.index("seq_match_conn") < keys.index("toy_no_extra_calls") < keys.index("n_samples")
 
 
 def test_outside_metrics_are_columns_of_the_report_and_of_gqlbench_report(plugin_run: tuple[Path, Path]) -> None:
     site, out = plugin_run
     header = (out / "report.md").read_text().splitlines()[2]
     titles = [cell.strip() for cell in header.strip("|").split("|")]
-    assert titles[1:] == [
-        "Arg Match (full)", "Arg Match (functions)", "Seq Match (full)", "Seq Match (connected subsequences)",
-        "Exec Success", "Exec Match", "Toy: no extra calls", "Toy: clean calls", "Toy: silent",
-    ]
+    assert titles[1:5] == ["Arg Match (full)", "Arg Match (functions)", "Seq Match (full)", "Seq Match (connected subsequences)"]
+    assert titles[-3:] == ["Toy: no extra calls", "Toy: clean calls", "Toy: silent"]  # after every built-in column
+    assert {"Exec Success", "Exec Match"} <= set(titles[5:-3])
     compared = _gqlbench(site, "toy_metrics:no_extra_calls", "report", str(out))
     assert compared.returncode == 0, compared.stderr
     assert "Toy: no extra calls" in compared.stdout and "Toy: silent" in compared.stdout
@@ -166,3 +167,11 @@ def test_the_readme_recipe_works_as_written(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "No extra calls" in (out / "report.md").read_text()
     assert "no_extra_calls" in json.loads((out / "results.json").read_text())["metrics"]["overall"]
+    reported = _gqlbench(tmp_path, spec, "report", str(out))
+    assert reported.returncode == 0 and "No extra calls" in reported.stdout, reported.stderr
+    viewed = _gqlbench(tmp_path, spec, "view", str(out), "--out", str(tmp_path / "page.html"))
+    assert viewed.returncode == 0, viewed.stderr  # was KeyError: 'no_extra_calls' (the viewer's own list of metrics)
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    lines = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    assert page.count('title="no_extra_calls">No extra calls</span>') == len(lines)  # a badge on every sample
+    assert '<tr data-row="no_extra_calls"><th>No extra calls</th>' in page  # a row of the run's metrics table

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,48 @@ def test_every_caller_uses_the_one_loader() -> None:
         if "spec_from_file_location" in path.read_text(encoding="utf-8") and path.name != "plugins.py"
     ]
     assert not own, own
+
+
+def test_entry_points_are_loaded_by_name_or_all_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "toy_numbers.py").write_text("ONE = 1\n")
+    (tmp_path / "toy_broken.py").write_text("X = 1 / 0\n")
+    dist = tmp_path / "toy_numbers-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-numbers\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[gqlbench.test_numbers]\none = toy_numbers:ONE\n\n[gqlbench.test_broken]\nbad = toy_broken:X\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry: Registry[int] = Registry("number", "gqlbench.test_numbers", "--number")
+    registry.register("two", 2)
+    assert registry.names() == ["two", "one"] and registry.get("one") == 1 and registry.entry_point("nope") is None
+    assert [(entry.name, value) for entry, value in registry.load_entry_points()] == [("one", 1)]
+    registry.unregister("two")
+    registry.unregister("two")  # forgetting twice is harmless
+    assert registry.registered() == {} and registry.names() == ["one"]
+    broken: Registry[int] = Registry("number", "gqlbench.test_broken", "--number")
+    for attempt in (lambda: broken.get("bad"), broken.load_entry_points):
+        with pytest.raises(GqlbenchError) as info:
+            attempt()
+        message = str(info.value)
+        assert message.startswith("--number bad: the entry point toy_broken:X (gqlbench.test_broken) failed to load (ZeroDivisionError")
+        assert message.endswith("fix or uninstall its package") and "\n" not in message
+
+
+def test_every_kind_of_plugin_is_one_registry_type() -> None:
+    """Metrics and worlds kept their own dicts and entry point scans beside the generic Registry (#25)."""
+    from gqlbench.generators.factory import BACKEND_REGISTRY
+    from gqlbench.generators.styles import STYLES
+    from gqlbench.metrics.registry import METRICS, all_metrics
+    from gqlbench.mocks.registry import WORLDS
+
+    kinds = {BACKEND_REGISTRY.group, STYLES.group, METRICS.group, WORLDS.group}
+    assert all(isinstance(r, Registry) for r in (BACKEND_REGISTRY, STYLES, METRICS, WORLDS)) and len(kinds) == 4
+    metrics = list(all_metrics())  # built-ins and plugins loaded first
+    assert list(METRICS.registered().values()) == metrics
+    root = Path(__file__).resolve().parents[1]
+    scanning = [
+        path.relative_to(root)
+        for folder in ("gqlbench", "metrics", "mocks", "generators", "specs", "schemas")
+        for path in (root / folder).rglob("*.py")
+        if re.search(r"\bentry_points\(|metadata import entry_points", path.read_text(encoding="utf-8")) and path.name != "plugins.py"
+    ]
+    assert not scanning, scanning  # only the Registry reads entry points

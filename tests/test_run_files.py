@@ -10,7 +10,7 @@ import pytest
 
 from gqlbench.cli import main
 from gqlbench.errors import GqlbenchError
-from gqlbench.run_files import open_run_file, write_files
+from gqlbench.run_files import open_run_file, write_files, write_json
 from gqlbench.run_folder import exclusive
 
 STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
@@ -110,3 +110,18 @@ def test_evaluate_overwrite_never_breaks_the_lock_of_a_live_run(tmp_path: Path, 
     finally:
         process.send_signal(signal.SIGTERM)
         process.communicate(timeout=60)
+
+
+def test_config_and_results_are_written_by_one_json_writer(tmp_path: Path) -> None:
+    """Two writers once disagreed: config.json escaped non-ASCII and kept lone surrogates, results.json did neither."""
+    from gqlbench import results, run_folder
+
+    assert run_folder.write_json is write_json  # config.json (runner, generate) goes through it
+    payload = {"model": "Modèle \ud800", "path": tmp_path, "n": [1, 2]}
+    write_json(tmp_path / "a.json", payload)
+    text = (tmp_path / "a.json").read_bytes().decode("utf-8")  # valid UTF-8 although the payload was not
+    assert json.loads(text) == {"model": "Modèle \ufffd", "path": str(tmp_path), "n": [1, 2]}
+    assert "Modèle" in text and text.endswith("]\n}\n")
+    document = results.results_document([], meta={"model": "Modèle \ud800"})
+    results.write_results(tmp_path / "results.json", document)
+    assert json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["meta"]["model"] == "Modèle \ufffd"

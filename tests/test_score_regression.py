@@ -7,7 +7,9 @@ differ), the same results.json (keys in the same order, values equal to the
 last bit) and the same report.md table. What later issues added (the error
 taxonomy and F1 counts per sample, the F1s, error counts, intervals and
 their method (ci_method) per group, the report's interval section) comes
-after the saved keys and is named here, so nothing else may appear. The
+after the saved keys and is named here; a metric registered since (a new
+built-in) adds its own score fields, keys and column, which leave every saved
+one as it was; nothing else may appear. The
 execution traces themselves (ids, world digests) depend on the mock worlds,
 which are now built from data, so execution is compared through its scores,
 not trace by trace.
@@ -22,6 +24,7 @@ from typing import Any
 import pytest
 
 from gqlbench.cli import main
+from gqlbench.metrics import all_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "data" / "regression"
@@ -61,9 +64,22 @@ def _timed_out(samples: Path) -> list[str]:
     ]
 
 
-def _table(report: str) -> str:
-    """report.md up to the run metadata (which holds a timestamp and the command's paths)."""
-    return report.split("\nRun:\n")[0].split("\n## With 95% intervals")[0]
+def _table(report: str) -> tuple[dict[str, list[str]], str]:
+    """report.md's table as ``{column: cells}``, and its text up to the run metadata (a timestamp and the command's paths)."""
+    text = report.split("\nRun:\n")[0].split("\n## With 95% intervals")[0]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in text.splitlines() if line.startswith("|")]
+    columns = {title: [row[i] for row in rows[2:]] for i, title in enumerate(rows[0])}
+    return columns, "\n".join(line for line in text.splitlines() if not line.startswith("|"))
+
+
+def _registered_since(saved: set[str]) -> set[str]:
+    """What the metrics registered after a saved run add to its files: score fields, results.json keys, titles."""
+    added = set()
+    for metric in all_metrics():
+        if metric.name not in saved and not set(metric.score_fields) & saved:
+            added |= {metric.name, f"n_{metric.name}", metric.title, *metric.score_fields}
+            added |= {f"n_{field}" for field in metric.score_fields}
+    return added
 
 
 @pytest.mark.parametrize("name", list(RUNS))
@@ -79,8 +95,11 @@ def test_rescoring_a_saved_run_gives_identical_files(name: str, tmp_path: Path) 
 
     before, after = _lines(saved / "samples.jsonl"), _lines(out / "samples.jsonl")
     assert [r["id"] for r in after] == [r["id"] for r in before]
+    new_metrics = _registered_since({k for line in before for k in line["scores"]})
     for old, new in zip(before, after, strict=True):
-        assert list(new["scores"].items()) == list(old["scores"].items()), old["id"]
+        assert [(k, v) for k, v in new["scores"].items() if k in old["scores"]] == list(old["scores"].items()), old["id"]
+        assert set(new["scores"]) - set(old["scores"]) <= new_metrics, old["id"]
+        new["scores"] = {k: v for k, v in new["scores"].items() if k in old["scores"]}
         added = set(new["explanation"]) - set(old["explanation"])
         assert added <= ADDED_EXPLANATION, (old["id"], added)
         new["explanation"] = {k: v for k, v in new["explanation"].items() if k not in added and k != "exec"}
@@ -91,14 +110,20 @@ def test_rescoring_a_saved_run_gives_identical_files(name: str, tmp_path: Path) 
     new_doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert list(new_doc) == list(old_doc)
     for group, metrics in old_doc["metrics"].items():
-        saved_keys = list(new_doc["metrics"][group])[: len(metrics)]
-        assert [(k, new_doc["metrics"][group][k]) for k in saved_keys] == list(metrics.items()), group
-        assert set(new_doc["metrics"][group]) - set(metrics) <= ADDED_METRICS, group
+        kept = [(k, v) for k, v in new_doc["metrics"][group].items() if k in metrics]
+        assert kept == list(metrics.items()), group  # every saved key, in its order, with its value
+        added = [k for k in new_doc["metrics"][group] if k not in metrics]
+        assert set(added) <= ADDED_METRICS | new_metrics, group
     assert list(new_doc["metrics"]) == list(old_doc["metrics"])
     assert new_doc["skipped"] == old_doc["skipped"] and new_doc["missing"] == old_doc["missing"]
     assert [k for k in new_doc["meta"] if k != "bootstrap"] == list(old_doc["meta"])  # + the intervals' resamples
 
-    assert _table((out / "report.md").read_text(encoding="utf-8")) == _table((saved / "report.md").read_text(encoding="utf-8"))
+    new_columns, new_text = _table((out / "report.md").read_text(encoding="utf-8"))
+    old_columns, old_text = _table((saved / "report.md").read_text(encoding="utf-8"))
+    assert new_text == old_text
+    assert {title: new_columns.get(title) for title in old_columns} == old_columns
+    assert [t for t in new_columns if t in old_columns] == list(old_columns)  # in the same order
+    assert set(new_columns) - set(old_columns) <= new_metrics
 
 
 @pytest.mark.parametrize("split", ["train", "test"])

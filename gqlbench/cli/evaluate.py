@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from gqlbench.cli.options import bootstrap_option, interval_resamples
 from gqlbench.dataset import data_hash
 from gqlbench.evaluation import Evaluation, evaluate_predictions
 from gqlbench.records import ResultsDocument
@@ -100,13 +101,7 @@ def _score(
     help="Also run gold and predicted programs in the sandbox against mock worlds (Exec Success, Exec Match).",
 )
 @click.option("--seed", default=0, show_default=True, help="Seed of the mock worlds the programs run against.")
-@click.option(
-    "--bootstrap",
-    default=DEFAULT_RESAMPLES,
-    show_default=True,
-    type=click.IntRange(min=0),
-    help="Bootstrap resamples for the 95% intervals in results.json (0: no intervals).",
-)
+@bootstrap_option
 def evaluate(
     predictions: Path,
     out: Path | None,
@@ -115,7 +110,7 @@ def evaluate(
     overwrite: bool,
     execute: bool,
     seed: int,
-    bootstrap: int,
+    bootstrap: int | None,
 ) -> None:
     """Score PREDICTIONS, a JSONL file of {"id": "test/0", "prediction": "<raw model text>"} lines.
 
@@ -129,7 +124,7 @@ def evaluate(
     with exclusive(out) if out is not None else contextlib.nullcontext():  # held from the check to the last file written
         if out is not None:
             ensure_writable(out, overwrite)  # fail before scoring, not after
-        document, evaluation = _score(predictions, out, data, splits, overwrite, execute, seed, bootstrap)
+        document, evaluation = _score(predictions, out, data, splits, overwrite, execute, seed, interval_resamples(bootstrap))
     data_dir, chosen, missing = evaluation.data_dir, evaluation.splits, evaluation.missing
     click.echo(f"{data_dir.name} {'+'.join(chosen)}: {len(evaluation.predictions)} predictions for {len(evaluation.samples)} samples")
     click.echo(render_table(document.metrics))

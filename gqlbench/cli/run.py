@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from gqlbench.cli.options import bootstrap_option
 from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.factory import BACKEND_REGISTRY
@@ -16,7 +17,6 @@ from gqlbench.generators.sdl_view import SCHEMA_CHOICES
 from gqlbench.generators.shots import DEFAULT_SHOT_RULE, DEFAULT_SHOTS, SHOT_RULE_ALIASES, SHOT_RULES
 from gqlbench.generators.styles import DEFAULT_STYLE, STYLES
 from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunOptions, RunSettings
-from gqlbench.statistics import DEFAULT_RESAMPLES
 
 __all__ = ["run"]
 
@@ -95,8 +95,7 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
 @click.option("--samples", "n_samples", type=click.IntRange(min=1), default=1, show_default=True,
               help="Completions per sample (K, needs --temperature > 0): pass@k and pass^k for k = 1..K; "
               "the Table 2 scores are those of completion 0.")
-@click.option("--bootstrap", type=click.IntRange(min=1), default=None,
-              help=f"Resamples of results.json's 95% intervals [default: {DEFAULT_RESAMPLES}].")
+@bootstrap_option
 @click.option("--price-in", type=click.FloatRange(min=0), default=None, help="USD per million prompt tokens, for the cost estimate.")
 @click.option("--price-out", type=click.FloatRange(min=0), default=None, help="USD per million completion tokens.")
 @click.option("--gpu-hour-price", type=click.FloatRange(min=0), default=None,

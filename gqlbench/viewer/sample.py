@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gqlbench.metrics import functions_for
+from gqlbench.metrics import functions_for, get_metric
 from gqlbench.records import Sample, SampleResult
 from gqlbench.viewer.data import error_kinds, passes
 from gqlbench.viewer.flow import Comparison, argument_rows, compare
@@ -15,7 +15,6 @@ from gqlbench.viewer.text import TEXT_CHARS, bounded, clip, esc, safe_id, side_b
 
 __all__ = ["PROGRAM_LINES", "sample_page", "score_badges", "gold_code", "predicted_code", "sample_comparison"]
 
-SHORT = {"arg_match_full": "Arg", "seq_match_full": "Seq", "seq_match_conn": "Conn", "exec_success": "ExecOK", "exec_match": "ExecMatch"}
 # What one sample's page embeds at most, with text.CELL_CHARS and text.TEXT_CHARS (samples.jsonl keeps everything).
 PROGRAM_LINES = 300  # lines of a program drawn as a diff (each line is a table row)
 TRACE_CALLS = 100  # rows of one execution trace (fewer when they pass 2 x TEXT_CHARS)
@@ -29,7 +28,7 @@ def score_badges(result: SampleResult) -> str:
     badges = []
     for metric, value in passes(result).items():
         cls = "na" if value is None else ("pass" if value else "fail")
-        badges.append(f'<span class="badge {cls}" title="{esc(metric)}">{esc(SHORT.get(metric, metric))}</span>')
+        badges.append(f'<span class="badge {cls}" title="{esc(metric)}">{esc(get_metric(metric).label)}</span>')
     s = result.scores
     badges.append(f'<span class="badge na" title="matched gold calls">{s.matched_calls}/{s.gold_calls} calls</span>')
     return "".join(badges)

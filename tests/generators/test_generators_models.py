@@ -15,6 +15,7 @@ from gqlbench.generators.models import (
     cache_dir,
     first_stop,
     list_prepared,
+    model_identity,
     prepare,
     render_chat,
     resolve_model,
@@ -112,6 +113,21 @@ def test_weights_fingerprint_tracks_weight_files(tmp_path: Path) -> None:
     (a / "model.safetensors.index.json").write_text('{"weight_map": {}}')
     assert weights_fingerprint(a) != weights_fingerprint(b)  # an index, when present, is what is hashed
 
+
+
+def test_local_backends_describe_their_model_the_same_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """hf and vllm once wrote these keys each in their own describe(); both now start from model_identity."""
+    folder = fake_model_folder(tmp_path / "m", b"1" * 10)
+    monkeypatch.chdir(tmp_path)
+    with_template = type("Tok", (), {"chat_template": "{{ messages }}"})()
+    described = model_identity("hf", Path("m"), with_template, 2048)
+    assert list(described) == ["backend", "model_path", "weights_sha256", "chat_template_sha256", "max_model_len"]
+    assert described["model_path"] == str(folder.resolve()) and described["weights_sha256"] == weights_fingerprint(folder)
+    assert described["chat_template_sha256"].startswith("sha256:") and described["max_model_len"] == 2048
+    assert model_identity("vllm", folder, object(), 1)["chat_template_sha256"] is None  # a base model has no template
+    for name in ("hf_backend.py", "vllm_backend.py"):  # read, not imported: importing them loads torch
+        source = (Path(__file__).resolve().parents[2] / "generators" / name).read_text(encoding="utf-8")
+        assert "model_identity(" in source and "weights_fingerprint(" not in source, name
 
 @pytest.mark.parametrize(
     ("text", "stop", "expected"),

@@ -113,7 +113,7 @@ def test_fenced_answer_is_scored_on_its_code() -> None:
 
 def test_syntax_error_scores_zero_and_is_explained() -> None:
     result = score_sample(sample(), GOLD.replace("query='Twin Peaks')", "query='Twin Peaks'"))
-    assert result.scores == Scores(gold_calls=4)
+    assert {k: v for k, v in result.scores.model_dump().items() if v} == {"gold_calls": 4}  # every metric 0 or None
     assert result.explanation["parse_error"].startswith("line ")
 
 
@@ -135,7 +135,7 @@ def test_invalid_gold_is_skipped_not_scored() -> None:
 
 def test_missing_prediction_scores_zero() -> None:
     result = missing_result(sample())
-    assert result.scores == Scores(gold_calls=4)
+    assert {k: v for k, v in result.scores.model_dump().items() if v} == {"gold_calls": 4}  # every metric 0 or None
     assert "missing" in result.explanation
 
 
@@ -148,10 +148,10 @@ def test_aggregate_sums_calls_and_averages_samples() -> None:
     ]
     metrics = aggregate(results)
     assert list(metrics) == ["overall", "a", "b"]
-    assert metrics["overall"] == {
-        "arg_match_full": 0.5, "arg_match_functions": 0.5, "seq_match_full": 0.5, "seq_match_conn": 1.0,
-        "n_samples": 2, "n_gold_calls": 6,
-    }
+    expected = {"arg_match_full": 0.5, "arg_match_functions": 0.5, "seq_match_full": 0.5, "seq_match_conn": 1.0,
+                "n_samples": 2, "n_gold_calls": 6}
+    assert {k: metrics["overall"][k] for k in expected} == expected
+    assert "exec_success" not in metrics["overall"]  # optional, and no sample has it
     assert metrics["b"]["arg_match_functions"] == 0.25
 
 

@@ -12,7 +12,7 @@ import pytest
 from gqlbench.dataset import load_errata, load_samples
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.sandbox import DEFAULT_RUNTIME, Job, SandboxPool, run_program
-from gqlbench.mocks.sandbox_limits import Limits
+from gqlbench.mocks.sandbox_limits import SandboxLimits
 from gqlbench.mocks.sandbox_worker import load_factory
 
 ECHO = f"{Path(__file__).parent / 'echo_runtime.py'}:echo_runtime"
@@ -91,7 +91,7 @@ def test_a_large_trace_arrives_whole_up_to_its_bound_and_the_rest_is_counted(poo
     trace = pool.run(job("for i in range(20000):\n    GET_search_movie(query=str(i) * 20)"))
     assert trace.error is None
     recorded = len(json.dumps([c.model_dump() for c in trace.calls]))
-    assert 2**16 < recorded <= Limits(1, 1, 1).max_trace_chars  # more than one read of the pipe, less than the bound
+    assert 2**16 < recorded <= SandboxLimits(1, 1, 1).max_trace_chars  # more than one read of the pipe, less than the bound
     assert trace.calls[-1].arguments == {"query": str(len(trace.calls) - 1) * 20}
     assert len(trace.calls) + trace.calls_left_out == 20000
 

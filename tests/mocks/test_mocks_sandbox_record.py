@@ -18,11 +18,11 @@ import pytest
 
 from gqlbench.cli import main
 from gqlbench.mocks.sandbox import Job, SandboxPool
-from gqlbench.mocks.sandbox_limits import Limits
+from gqlbench.mocks.sandbox_limits import SandboxLimits
 from gqlbench.mocks.sandbox_record import MAX_MESSAGE_CHARS, json_text, message_text, record_calls
 from gqlbench.records import TraceCall
 
-LIMITS = Limits(cpu_seconds=1, memory_mb=64, max_output_chars=100)
+LIMITS = SandboxLimits(cpu_seconds=1, memory_mb=64, max_output_chars=100)
 MEMORY_MB = 64
 # what a worker holds before a job (the interpreter, gqlbench, a domain's schema and world: ~60 MB)
 # and the report's allowance (sandbox_limits.REPORT_MEMORY_MB, 32 MB), with room to spare
@@ -85,7 +85,7 @@ def test_the_worker_writes_what_the_program_made_within_the_jobs_memory_limit(co
     assert peak_mb < MEMORY_MB + WORKER_MARGIN_MB, f"the worker peaked at {peak_mb:.0f} MB"
     assert trace["error"]["kind"] in ("index_out_of_range", "bad_arguments")
     assert len(trace["error"]["message"]) <= MAX_MESSAGE_CHARS + 40
-    assert len(json.dumps(trace)) < 3 * (Limits(1, 1, 1).max_argument_chars + MAX_MESSAGE_CHARS)
+    assert len(json.dumps(trace)) < 3 * (SandboxLimits(1, 1, 1).max_argument_chars + MAX_MESSAGE_CHARS)
 
 
 def test_a_huge_integer_argument_is_recorded_bounded_and_the_calls_before_it_are_kept() -> None:
@@ -106,7 +106,7 @@ def test_a_samples_line_stores_a_huge_trace_bounded_and_once(tmp_path: Path) -> 
     assert main(["evaluate", str(predictions), "--out", str(tmp_path / "out")]) == 0
     lines = (tmp_path / "out" / "samples.jsonl").read_text(encoding="utf-8").splitlines()
     line = json.loads(next(text for text in lines if json.loads(text)["id"] == "test/0"))
-    assert len(json.dumps(line)) < 3 * Limits(1, 1, 1).max_argument_chars
+    assert len(json.dumps(line)) < 3 * SandboxLimits(1, 1, 1).max_argument_chars
     call = line["explanation"]["exec"]["pred_trace"]["calls"][0]
     assert call["truncated"] == ["uris"] and call["arguments"]["uris"].endswith("(cut at 10000 characters)")
     assert line["explanation"]["exec"]["divergence"] == {"index": 0}  # the call is in pred_trace, not again here
