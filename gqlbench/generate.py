@@ -284,12 +284,13 @@ def generate(
     console: Any = None,
     clock: StageClock | None = None,
     offers: Mapping[str, Sequence[str]] | None = None,
+    notify: Callable[[str], None] | None = None,
 ) -> None:
     """Generate ``planned`` in chunks of ``batch_size`` samples into ``run_dir``, recording the backend in config.json.
 
-    ``total`` counts completions (samples x K). ``console`` is where the summary
-    line and the progress bar go (the real terminal while the engine's own
-    output is sent to engine.log). The wall time of generating, scoring and
+    ``total`` counts completions (samples x K). ``console`` is where the
+    progress bar goes (the real terminal while the engine's own output is sent
+    to engine.log); the one-line summary of the backend is told to ``notify``. The wall time of generating, scoring and
     executing is added up over sessions in config.json's ``generation_wall_s``
     (after every chunk), for the run's throughput and GPU-hour cost. ``offers``: what some samples'
     prompts offer instead of what ``--functions`` would (a relevance run's cases, :class:`gqlbench.runner.Plan`).
@@ -299,7 +300,8 @@ def generate(
     clock = clock or StageClock()
     with clock.stage("engine_load"):  # describing a local model hashes its weights
         description = backend.describe()
-    print(summary_line(description), file=console or sys.stderr)
+    if notify is not None:  # the engine, model, dtype and device: told before the first sample
+        notify(summary_line(description))
     with clock.stage("writing"):
         config.record_backend(description)
         write_json(run_dir / "config.json", config.to_json())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -128,6 +128,14 @@ class RunOptions:
     verbose: bool = False  # engine logs live on the console instead of only in engine.log
     bootstrap: int | None = None  # resamples of results.json's intervals (None: the default)
     prices: Prices = Prices()  # for the cost estimate; prices change no output, so they are no setting
+    # where the run's one-line notices go (resuming, --overwrite removing files, the engine): the CLI shows them;
+    # library code never prints (None: nobody is told)
+    notify: Callable[[str], None] | None = None
+
+    def say(self, message: str) -> None:
+        """Pass ``message`` to :attr:`notify`, when there is one."""
+        if self.notify is not None:
+            self.notify(message)
 
 
 @dataclass

@@ -10,8 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -64,16 +63,18 @@ def read_config(run_dir: Path) -> RunConfig | None:
     return RunConfig.from_json(data, path)
 
 
-def finished(run_dir: Path, *, repair: bool = False, every: bool = False) -> list[SampleResult]:
-    """The finished samples of a run (none before its first); ``repair`` first removes a line cut by a kill.
+def finished(
+    run_dir: Path, *, repair: bool = False, every: bool = False, notify: Callable[[str], None] | None = None
+) -> list[SampleResult]:
+    """The finished samples of a run (none before its first); ``repair`` first removes a line cut by a kill (told to ``notify``).
 
     ``every``: all K completions of each sample (``--samples K``), not only completion 0.
     """
     from gqlbench.results import SAMPLES_FILE, read_samples, repair_samples
 
     path = run_dir / SAMPLES_FILE
-    if repair and (note := repair_samples(path)):
-        print(note, file=sys.stderr)
+    if repair and (note := repair_samples(path)) and notify is not None:
+        notify(note)
     if not path.is_file():
         return []
     try:
@@ -87,12 +88,12 @@ def has_results(run_dir: Path) -> bool:
     return any((run_dir / name).exists() for name in RUN_FILES)
 
 
-def clear(run_dir: Path) -> None:
-    """``--overwrite``: remove the run's own files (and say which, when it had results); anything else stays."""
+def clear(run_dir: Path, notify: Callable[[str], None] | None = None) -> None:
+    """``--overwrite``: remove the run's own files (and tell ``notify`` which, when it had results); anything else stays."""
     present = [name for name in ("config.json", *RUN_FILES) if (run_dir / name).exists()]
-    if has_results(run_dir):
+    if has_results(run_dir) and notify is not None:
         done = len(finished(run_dir))
-        print(f"--overwrite: removing {', '.join(present)} from {run_dir} ({done} finished samples)", file=sys.stderr)
+        notify(f"--overwrite: removing {', '.join(present)} from {run_dir} ({done} finished samples)")
     for name in present:
         (run_dir / name).unlink()
 
@@ -139,8 +140,7 @@ def choose_dir(settings: RunSettings, options: RunOptions, digest: str) -> tuple
     problems = config.differences(settings.to_json(), digest)
     if problems and not options.overwrite:
         if not has_results(out):  # e.g. a mistyped --backend stopped it before its first sample: nothing to keep
-            print(f"--out {out}: its earlier run ({'; '.join(problems)}) ended before writing any result; "
-                  "starting it over", file=sys.stderr)
+            options.say(f"--out {out}: its earlier run ({'; '.join(problems)}) ended before writing any result; starting it over")
             return out, True
         raise GqlbenchError(
             f"--out {out}: this run was made with other settings ({'; '.join(problems)}); "

@@ -18,7 +18,6 @@ Re-running the same command continues the latest run with the same settings.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -51,6 +50,7 @@ __all__ = [
     "Plan",
     "plan_run",
     "plan_samples",
+    "dropped_lines",
     "model_slug",
     "load_backend",
     "run",
@@ -96,11 +96,11 @@ class Plan:
     dropped: list[Dropped] = field(default_factory=list)
 
 
-def plan_run(settings: RunSettings, *, say: bool = True) -> Plan:
+def plan_run(settings: RunSettings) -> Plan:
     """The run's :class:`Plan`: ``--ids`` (in the given order) or the split, then ``--limit``.
 
     With ``relevance`` each chosen sample becomes its two relevance cases (possible, then impossible);
-    samples that cannot give a guaranteed impossible case are left out and (with ``say``) named on stderr.
+    samples that cannot give a guaranteed impossible case are left out, each in ``Plan.dropped`` with its reason.
     """
     chosen = _chosen_samples(settings)
     if not settings.relevance:
@@ -109,12 +109,16 @@ def plan_run(settings: RunSettings, *, say: bool = True) -> Plan:
     from gqlbench.relevance import relevance_set
 
     cases, dropped = relevance_set(chosen, load_errata(settings.data), settings.functions, settings.seed)
-    for case in dropped if say else ():
-        print(f"relevance: {case.sample_id} left out: {case.reason}", file=sys.stderr)
     if not cases:
-        raise GqlbenchError("--relevance: none of the chosen samples gives a case that cannot be done (see the reasons above)")
+        reasons = "; ".join(dropped_lines(dropped))
+        raise GqlbenchError(f"--relevance: none of the chosen samples gives a case that cannot be done ({reasons})")
     offers = {case_id: offered for case in cases for case_id, offered in case.offers.items()}
     return Plan([s for case in cases for s in (case.possible, case.impossible)], offers, dropped)
+
+
+def dropped_lines(dropped: Sequence[Dropped]) -> list[str]:
+    """One line per sample a relevance run leaves out, and why."""
+    return [f"relevance: {case.sample_id} left out: {case.reason}" for case in dropped]
 
 
 def plan_samples(settings: RunSettings) -> list[Sample]:
@@ -254,6 +258,8 @@ def run(
         raise GqlbenchError("--batch-size must be >= 1")
     clock = StageClock()
     plan = plan_run(settings)
+    for line in dropped_lines(plan.dropped):
+        options.say(line)
     pool = _LazyPool()
     try:
         return _run(settings, options, backend_factory, plan, pool, clock)
@@ -278,17 +284,17 @@ def _run(
     run_dir.mkdir(parents=True, exist_ok=True)
     with exclusive(run_dir):
         if overwrite:
-            clear(run_dir)
+            clear(run_dir, options.notify)
         config = read_config(run_dir)
         existed = config is not None
         if config is None:
             config = RunConfig.new(settings, samples)
             write_json(run_dir / "config.json", config.to_json())
-        planned = _pending(samples, finished(run_dir, repair=True, every=True), settings.samples)
+        planned = _pending(samples, finished(run_dir, repair=True, every=True, notify=options.notify), settings.samples)
         resumed_from = len(samples) - len(planned)
         if planned:
             if existed:
-                print(f"resuming {run_dir}: {resumed_from} of {len(samples)} samples done", file=sys.stderr)
+                options.say(f"resuming {run_dir}: {resumed_from} of {len(samples)} samples done")
             from gqlbench.engine_log import engine_output
             from gqlbench.generate import generate
 
@@ -299,7 +305,7 @@ def _run(
                 try:
                     generate(settings, backend, run_dir=run_dir, config=config, total=len(samples) * settings.samples, planned=planned,
                              batch_size=options.batch_size, quiet=options.quiet, observer=observer, pool=pool,
-                             console=console, clock=clock, offers=plan.offers)
+                             console=console, clock=clock, offers=plan.offers, notify=options.notify)
                 finally:
                     with clock.stage("engine_close"):
                         backend.close()

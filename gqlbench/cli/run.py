@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import io
+import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 
@@ -199,7 +203,7 @@ def run(
         return
     prices = Prices(price_in, price_out, gpu_hour_price)
     options = RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size, verbose=verbose,
-                         bootstrap=bootstrap, prices=prices)
+                         bootstrap=bootstrap, prices=prices, notify=terminal_notices())
     if matrix:
         _run_grid(settings, options, matrix, html)
         return
@@ -231,6 +235,28 @@ def run(
             f"{len(outcome.missing)} of {total} samples failed to generate{' (some of their completions)' if n_samples > 1 else ''} "
             f"(see {outcome.run_dir / 'errors.jsonl'}); re-run the same command to retry them"
         )
+
+
+def terminal_notices() -> Callable[[str], None]:
+    """Where a run's notices are shown: the terminal's stderr, even while the run sends fd 2 to engine.log.
+
+    The stream is a duplicate of fd 2 made now, before any redirection, and
+    closed with the command; when stderr has no file descriptor (a test's
+    captured stream) it is stderr itself.
+    """
+    stream: IO[str] | None = None
+    try:
+        terminal = os.fdopen(os.dup(sys.stderr.fileno()), "w", buffering=1, encoding="utf-8", errors="replace")
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        pass
+    else:
+        click.get_current_context().call_on_close(terminal.close)
+        stream = terminal
+
+    def notify(message: str) -> None:
+        click.echo(escape_controls(message), file=stream or sys.stderr)  # paths and reasons may come from data
+
+    return notify
 
 
 def _explicit_options() -> set[str]:
