@@ -71,7 +71,7 @@ class Evaluation:
 
 
 def read_predictions(path: Path) -> list[Prediction]:
-    """Parse a predictions JSONL file; every problem is reported with its file:line.
+    """Parse a predictions JSONL file; every problem is reported with its file:line, and a file without a prediction is one.
 
     The file is UTF-8 (a leading byte-order mark is accepted, as in utf-8-sig);
     an undecodable byte is reported with its line and offset.
@@ -85,7 +85,8 @@ def read_predictions(path: Path) -> list[Prediction]:
         try:
             row = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise GqlbenchError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            # some of json's messages end in "at" themselves ("Invalid control character at")
+            raise GqlbenchError(f"{where}: not valid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})") from None
         if not isinstance(row, dict) or not isinstance(row.get("id"), str):
             raise GqlbenchError(f'{where}: expected an object with a string "id", e.g. {{"id": "test/0", "prediction": "..."}}')
         sample_id = row.pop("id")
@@ -98,6 +99,8 @@ def read_predictions(path: Path) -> list[Prediction]:
         first_line[sample_id] = number
         text = row.pop("prediction")
         predictions.append(Prediction(sample_id, text, row, number))
+    if not predictions:  # scoring nothing would print a table of zeros that looks like a result
+        raise GqlbenchError(f'{path}: has no predictions; write one {{"id": "test/0", "prediction": "..."}} object per line')
     return predictions
 
 

@@ -49,7 +49,7 @@ def load_run(run_dir: Path) -> RunSummary:
     meta = document.meta
     return RunSummary(
         path=run_dir,
-        model=_label(config.get("model") or run_dir.name),
+        model=_label(config.get("model") or _evaluated(meta) or run_dir.name),
         prompt=_label(config.get("prompt") or "-"),
         split=_label(config.get("split") or meta.get("splits") or "-"),
         metrics=document.metrics,
@@ -57,6 +57,12 @@ def load_run(run_dir: Path) -> RunSummary:
         cost=document.cost,
         latency=document.latency,
     )
+
+
+def _evaluated(meta: dict) -> str | None:
+    """An ``evaluate`` folder (no config.json) is named after the predictions file it scored, not after itself."""
+    predictions = meta.get("predictions")
+    return Path(predictions).name if isinstance(predictions, str) and predictions else None
 
 
 def _prompt_settings(config: dict) -> dict[str, str]:

@@ -57,13 +57,16 @@ def test_invalid_gold_is_skipped_with_a_warning(tmp_path: Path, capsys: pytest.C
     assert "warning: skipped valid/0" in capsys.readouterr().err
 
 
-def test_empty_file_scores_zero_on_test_and_lists_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "p.jsonl").write_text("")
-    assert main(["evaluate", str(tmp_path / "p.jsonl"), "--out", str(tmp_path / "out")]) == 0
-    results = read_results(tmp_path / "out" / "results.json")
-    assert four(results.metrics["overall"]) == [0.0] * 4
-    assert len(results.missing) == 32
-    assert "32 samples have no prediction" in capsys.readouterr().err
+@pytest.mark.parametrize("text", ["", "\n  \n"])
+def test_a_file_without_predictions_is_an_error_not_a_table_of_zeros(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    (tmp_path / "p.jsonl").write_text(text)
+    assert main(["evaluate", str(tmp_path / "p.jsonl"), "--out", str(tmp_path / "out")]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip().splitlines() == [f"error: {tmp_path / 'p.jsonl'}: has no predictions; "
+                                                 'write one {"id": "test/0", "prediction": "..."} object per line']
+    assert "arg_match" not in captured.out.lower() and not (tmp_path / "out").exists()
 
 
 def test_missing_samples_score_zero(tmp_path: Path) -> None:
@@ -117,6 +120,7 @@ def test_a_domain_the_catalog_lacks_is_an_error_unless_execution_is_off(tmp_path
     ("lines", "message"),
     [
         (['{"id": "test/0", "prediction": "GET_me()"}', "{oops"], r"p.jsonl:2: not valid JSON"),
+        (['{"id": "test/0", "prediction": "a\tb"}'], r"p.jsonl:1: not valid JSON \(Invalid control character at column 34\)"),
         (
             ['{"id": "test/0", "prediction": "a"}', '{"id": "test/0", "prediction": "b"}'],
             r"p.jsonl:2: duplicate id 'test/0' \(first on line 1\)",
