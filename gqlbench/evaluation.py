@@ -24,7 +24,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.jsonl import read_lines
 from gqlbench.metrics import missing_result, score_sample
 from gqlbench.records import SPLITS, Sample, SampleResult
-from gqlbench.scoring import add_exec_scores, require_known_domains
+from gqlbench.scoring import add_exec_scores, not_run_domains, require_known_domains
 
 __all__ = [
     "Prediction",
@@ -62,12 +62,12 @@ class Evaluation:
 
     def ids_with(self, key: str) -> list[str]:
         """The samples whose explanation has a truthy ``key`` (``parse_error``, ``too_large``)."""
-        return [r.id for r in self.results if r.explanation.get(key)]
+        return [r.id for r in self.results if getattr(r.explanation, key)]
 
     @property
     def domains_not_run(self) -> list[str]:
         """Domains with no execution scores: the catalog has no mock world for them."""
-        return sorted({r.domain for r in self.results if "not_run" in r.explanation.get("exec", {})})
+        return not_run_domains(self.results)
 
 
 def read_predictions(path: Path) -> list[Prediction]:
@@ -171,7 +171,7 @@ def score_predictions(
             result = _with_inputs(score_sample(sample, prediction.text), prediction)
         results.append(result)
     if execute:
-        codes = {r.id: (None if r.id in missing else str(r.explanation.get("code", ""))) for r in results}
+        codes = {r.id: (None if r.id in missing else r.explanation.code or "") for r in results}
         results = add_exec_scores(results, samples, codes, seed=seed)
     return results, missing
 

@@ -23,13 +23,10 @@ from gqlbench.provenance import git_commit, redact_url, redact_urls, run_version
 from gqlbench.records import Sample
 from gqlbench.usage import Prices
 
-__all__ = ["OBSERVE_MODES", "DEFAULT_BATCH_SIZE", "SETTING_DEFAULTS", "RunSettings", "RunOptions", "RunConfig"]
+__all__ = ["OBSERVE_MODES", "DEFAULT_BATCH_SIZE", "SETTING_DEFAULTS", "RunSettings", "setting_default", "RunOptions", "RunConfig"]
 
 OBSERVE_MODES: tuple[str, ...] = ("schema", "mock")
 DEFAULT_BATCH_SIZE = 16
-# Prompt settings added after the first runs: a config.json without one ran at its default, so it still
-# resumes; non-default values name the run folder and get a column in `gqlbench report`.
-SETTING_DEFAULTS: dict[str, Any] = {"functions": "gold", "obfuscate": "none", "schema": "full"}
 
 
 @dataclass(frozen=True)
@@ -114,6 +111,19 @@ class RunSettings:
             del settings["preset"]
         loaded: dict[str, Any] = json.loads(json.dumps(settings))
         return loaded
+
+
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(RunSettings) if f.default is not dataclasses.MISSING}
+
+
+def setting_default(name: str) -> Any:
+    """The default of run setting ``name`` as :class:`RunSettings` declares it: the one source the CLI's options read."""
+    return _DEFAULTS[name]
+
+
+# Prompt settings added after the first runs: a config.json without one ran at its default, so it still
+# resumes; non-default values name the run folder and get a column in `gqlbench report`.
+SETTING_DEFAULTS: dict[str, Any] = {name: setting_default(name) for name in ("functions", "obfuscate", "schema")}
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.records import SampleResult, Scores
+from gqlbench.records import Explanation, SampleResult, Scores
 from gqlbench.results import (
     append_sample,
     ensure_writable,
@@ -122,15 +122,16 @@ def test_a_failure_mid_way_through_samples_leaves_the_previous_run(tmp_path: Pat
 
 
 def test_lone_surrogates_are_written_as_replacement_characters(tmp_path: Path) -> None:
-    odd = RESULTS[0].model_copy(update={"explanation": {"stdout": "\ud800!", "k\udc00": 1}, "note": "\udfff"})
+    explanation = Explanation.model_validate({"stdout": "\ud800!", "code": "k\udc00"})
+    odd = RESULTS[0].model_copy(update={"explanation": explanation, "note": "\udfff"})
     write_run(tmp_path, [odd], meta={"predictions": "p\udcff.jsonl"})
     line = json.loads((tmp_path / "samples.jsonl").read_bytes().decode("utf-8"))
-    assert line["explanation"] == {"stdout": "\ufffd!", "k\ufffd": 1} and line["note"] == "\ufffd"
+    assert line["explanation"] == {"stdout": "\ufffd!", "code": "k\ufffd"} and line["note"] == "\ufffd"
     assert read_results(tmp_path / "results.json").meta["predictions"] == "p\ufffd.jsonl"
     assert "p\ufffd.jsonl" in (tmp_path / "report.md").read_bytes().decode("utf-8")
     path = tmp_path / "samples.jsonl"
     append_sample(path, odd.model_copy(update={"id": "test/9"}))
-    assert [r.explanation["stdout"] for r in read_samples(path)] == ["\ufffd!", "\ufffd!"]
+    assert [r.explanation.to_json()["stdout"] for r in read_samples(path)] == ["\ufffd!", "\ufffd!"]
 
 
 def test_surrogate_escapes_and_bad_bytes_written_by_others_are_read(tmp_path: Path) -> None:
@@ -138,7 +139,7 @@ def test_surrogate_escapes_and_bad_bytes_written_by_others_are_read(tmp_path: Pa
     line = json.loads(RESULTS[0].model_dump_json())
     line["explanation"] = {"stdout": "\ud800"}
     path.write_text(json.dumps(line) + "\n", encoding="ascii")  # "\ud800" as an escape, which pydantic's parser refuses
-    assert read_samples(path)[0].explanation == {"stdout": "\ufffd"}
+    assert read_samples(path)[0].explanation.to_json() == {"stdout": "\ufffd"}
     path.write_bytes(path.read_bytes() + b'{"id": "\xff"}\n')
     with pytest.raises(
         GqlbenchError, match=r"samples.jsonl:2: not valid UTF-8: byte 0xff at offset \d+ of the file \(byte 9 of the line\)"

@@ -171,8 +171,8 @@ def test_exec_scores_and_traces_are_reported(tmp_path: Path, capsys: pytest.Capt
     assert overall["n_samples"] == 32 and overall["exec_success"] == pytest.approx(1 / 32)
     by_id = {r.id: r for r in read_samples(tmp_path / "out" / "samples.jsonl")}
     assert (by_id["test/12"].scores.exec_success, by_id["test/12"].scores.exec_match) == (1, 1)
-    assert by_id["test/13"].explanation["exec"]["error"]["kind"] == "unknown_field"
-    assert [c["function"] for c in by_id["test/12"].explanation["exec"]["pred_trace"]["calls"]] == [
+    assert by_id["test/13"].explanation.exec.error.kind == "unknown_field"
+    assert [c.function for c in by_id["test/12"].explanation.exec.pred_trace.calls] == [
         "GET_tv_popular", "GET_tv__tv_id_", "GET_company__company_id_"
     ]
     assert "Exec Success" in capsys.readouterr().out
@@ -277,9 +277,9 @@ def test_a_hundred_thousand_line_prediction_is_too_large_and_never_reaches_the_p
         assert main(["evaluate", str(preds), *options, "--out", str(tmp_path / name)]) == 0
         assert parsed and max(parsed) <= DEFAULT_LIMITS.max_lines  # the gold programs were parsed; the prediction never
         line = next(r for r in read_samples(tmp_path / name / "samples.jsonl") if r.id == "test/0")
-        assert line.explanation["too_large"].startswith("the program has 100,000 lines (the limit is 1,000)")
+        assert line.explanation.too_large.startswith("the program has 100,000 lines (the limit is 1,000)")
         assert line.scores.arg_match_full == line.scores.matched_calls == line.scores.seq_match_full == line.scores.seq_match_conn == 0
         assert "note: 1 predictions are too large to score and count 0: test/0" in capsys.readouterr().err
     executed = next(r for r in read_samples(tmp_path / "x" / "samples.jsonl") if r.id == "test/0")
     assert (executed.scores.exec_success, executed.scores.exec_match) == (0, 0)  # not run; its gold did
-    assert executed.explanation["exec"]["pred_not_run"] == "too large to analyse" and executed.explanation["exec"]["gold_trace"]["calls"]
+    assert executed.explanation.exec.pred_not_run == "too large to analyse" and executed.explanation.exec.gold_trace.calls
