@@ -191,17 +191,22 @@ class RunConfig:
         )
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], path: Path) -> RunConfig:
+    def from_json(cls, data: object, path: Path) -> RunConfig:
         """A config.json as read back; ``path`` names the file in errors."""
         if not isinstance(data, dict):
             raise GqlbenchError(f"{path}: not a JSON object; fix it or use --overwrite")
+        settings = data.get("settings", {})
+        if not isinstance(settings, dict):  # read as a mapping by the labels, the ablation and the viewer
+            raise GqlbenchError(f"{path}: settings: {str(settings)[:60]} is not an object of run settings; fix or remove it")
+        if not isinstance(settings.get("data"), (str, type(None))):  # the benchmark folder the viewer reads the samples from
+            raise GqlbenchError(f"{path}: settings.data: {str(settings['data'])[:60]} is not a folder path; fix or remove it")
         names = [f.name for f in dataclasses.fields(cls) if f.name != "extra"]
         known = {k: data[k] for k in names if k in data}
-        for key in ("model", "prompt", "split"):
-            if not isinstance(known.get(key), str):
-                raise GqlbenchError(f"{path}: {key!r} is missing or not a string; fix it or use --overwrite")
-        defaults: dict[str, Any] = {"settings": {}, "generation": {}, "sample_ids": [], "data_hash": None, "versions": {},
-                                    "git": None, "command": [], "created": ""}
+        for key in ("model", "prompt", "split"):  # a hand-written config for the reports may leave some out ("")
+            if not isinstance(known.get(key, ""), str):
+                raise GqlbenchError(f"{path}: {key!r} is not a string; fix it or use --overwrite")
+        defaults: dict[str, Any] = {"model": "", "prompt": "", "split": "", "settings": {}, "generation": {}, "sample_ids": [],
+                                    "data_hash": None, "versions": {}, "git": None, "command": [], "created": ""}
         return cls(**{**defaults, **known}, extra={k: v for k, v in data.items() if k not in names})
 
     def to_json(self) -> dict[str, Any]:

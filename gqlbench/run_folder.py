@@ -52,15 +52,15 @@ def write_json(path: Path, payload: Any) -> None:
 
 
 def read_config(run_dir: Path) -> RunConfig | None:
-    """The folder's config.json (None when there is none)."""
-    path = run_dir / "config.json"
-    if not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise GqlbenchError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg}); fix it or use --overwrite") from None
-    return RunConfig.from_json(data, path)
+    """The folder's config.json (None when there is none): :func:`gqlbench.results.read_config`, the one reader."""
+    from gqlbench.results import CONFIG_FILE
+    from gqlbench.results import read_config as read
+
+    config = read(run_dir)
+    for key in ("model", "prompt", "split") if config is not None else ():  # a run resumes only what it can name
+        if not getattr(config, key):
+            raise GqlbenchError(f"{run_dir / CONFIG_FILE}: {key!r} is missing; fix it or use --overwrite")
+    return config
 
 
 def finished(

@@ -194,12 +194,16 @@ def test_a_results_file_with_a_wrong_field_names_it(tmp_path: Path) -> None:
 
 def test_read_config_is_the_public_reader_of_a_run_config(tmp_path: Path) -> None:
     from gqlbench.results import read_config
+    from gqlbench.run_folder import read_config as read_run_config
 
-    assert read_config(tmp_path) == {}  # an evaluate --out folder has none
-    (tmp_path / "config.json").write_text('{"model": "m", "text": "\\ud800"}', encoding="utf-8")
-    assert read_config(tmp_path) == {"model": "m", "text": "\ufffd"}
+    assert read_config(tmp_path) is None  # an evaluate --out folder has none
+    (tmp_path / "config.json").write_text('{"model": "m", "prompt": "cot", "split": "test", "text": "\\ud800"}', encoding="utf-8")
+    config = read_config(tmp_path)
+    assert config is not None and (config.model, config.extra) == ("m", {"text": "\ufffd"})  # typed, unknown keys kept
+    assert read_run_config(tmp_path) == config  # one reader: the run's resume reads the same record
     (tmp_path / "config.json").write_text("[1, 2]", encoding="utf-8")
-    assert read_config(tmp_path) == {}
+    with pytest.raises(GqlbenchError, match=r"config\.json: not a JSON object"):
+        read_config(tmp_path)
     (tmp_path / "config.json").write_text('{\n "model": }', encoding="utf-8")
     with pytest.raises(GqlbenchError, match=r"config\.json:2: not valid JSON"):
         read_config(tmp_path)

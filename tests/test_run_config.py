@@ -37,8 +37,13 @@ def test_config_json_keeps_its_keys_and_order_and_reads_back(tmp_path: Path) -> 
     again = RunConfig.from_json(json.loads(json.dumps({**config.to_json(), "future_key": 1})), tmp_path / "config.json")
     assert list(again.to_json()) == [*KEYS, "resumed_with", "future_key"] and again.resumed_with == [{"backend": "b"}]
     assert again.backend == {"backend": "a"}
-    with pytest.raises(GqlbenchError, match=r"config.json: 'model' is missing or not a string"):
-        RunConfig.from_json({"prompt": "cot"}, tmp_path / "config.json")
+    with pytest.raises(GqlbenchError, match=r"config.json: 'model' is not a string"):
+        RunConfig.from_json({"model": 5}, tmp_path / "config.json")
+    from gqlbench.run_folder import read_config
+
+    (tmp_path / "config.json").write_text(json.dumps({"prompt": "cot", "split": "test"}))
+    with pytest.raises(GqlbenchError, match=r"config.json: 'model' is missing; fix it or use --overwrite"):
+        read_config(tmp_path)  # a run resumes only a folder whose config names its model (the reports label it by the folder)
 
 
 def test_differences_name_each_setting_and_the_data() -> None:

@@ -75,7 +75,8 @@ def load_run_view(run_dir: Path, data_dir: Path | None = None) -> RunView:
     samples_file = run_dir / SAMPLES_FILE
     if not samples_file.is_file():
         raise GqlbenchError(f"{samples_file}: no such file; {run_dir} needs the samples.jsonl that gqlbench evaluate --out or run writes")
-    config = read_config(run_dir)
+    stored = read_config(run_dir)
+    config = stored.to_json() if stored is not None else {}  # the page shows the file as it is
     results = sorted(read_samples(samples_file), key=_sample_order)  # finished order is the engine's; pages read in id order
     for result in results:
         split_of(result.id)  # a malformed id is a clear error here, not a gap in the page
