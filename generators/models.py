@@ -22,9 +22,8 @@ import importlib.metadata
 import json
 import os
 import shutil
-import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -177,7 +176,7 @@ def _convert_gguf(gguf: Path, out: Path) -> None:
     tokenizer.save_pretrained(out)
 
 
-def prepare(name: str, *, force: bool = False, quiet: bool = False) -> Path:
+def prepare(name: str, *, force: bool = False, notify: Callable[[str], None] | None = None) -> Path:
     """Convert registry model ``name`` into a Hugging Face folder in the cache, once.
 
     The folder is built in a temporary sibling directory and renamed into
@@ -189,8 +188,8 @@ def prepare(name: str, *, force: bool = False, quiet: bool = False) -> Path:
         return target
     gguf = _locate_gguf(entry)
     target.parent.mkdir(parents=True, exist_ok=True)
-    if not quiet:
-        print(f"gqlbench: preparing {name} from {gguf.name} into {target} (once, ~30 s)", file=sys.stderr)
+    if notify is not None:  # the CLI shows it: the first use takes a while
+        notify(f"gqlbench: preparing {name} from {gguf.name} into {target} (once, ~30 s)")
     tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=target.parent))
     try:
         _convert_gguf(gguf, tmp)

@@ -31,7 +31,7 @@ from gqlbench.generators.budget import FULL_DETAIL, Detail, detail_of
 from gqlbench.generators.prompts import abstain_rule
 from gqlbench.generators.react import _response_types
 from gqlbench.generators.tool_program import Earlier, argument_text, bounded_json, call_line, literal, variable_name
-from gqlbench.records import Completion, FunctionSpec, Message, Prompt, ReactStep, Sample
+from gqlbench.records import Completion, Explanation, FunctionSpec, Message, Prompt, ReactStep, Sample
 
 __all__ = [
     "MAX_TOOL_RESULT_CHARS",
@@ -183,9 +183,9 @@ class _State:
     latency_s: float = 0.0
 
     def completion(self, finish_reason: str, error: str | None = None) -> Completion:
-        explanation: dict[str, Any] = {"tool_arguments": self.provenance}
+        explanation = Explanation(tool_arguments=self.provenance)
         if self.refused:
-            explanation["refused_tool_calls"] = self.refused
+            explanation = explanation.with_parts({"refused_tool_calls": self.refused})
         return Completion(sample_id=self.sample.id, text=self.final, tokens_in=self.tokens_in, tokens_out=self.tokens_out,
                           latency_s=self.latency_s, finish_reason=finish_reason, error=error, steps=self.steps,
                           explanation=explanation)

@@ -94,7 +94,7 @@ def dry_run(settings: RunSettings, counter: TokenCounter | None = None) -> str:
     from gqlbench.generate import Generator
     from gqlbench.generators.budget import PromptTooLong
     from gqlbench.presets import describe_preset
-    from gqlbench.runner import _LazyPool, _observer, plan_run
+    from gqlbench.runner import _LazyPool, _observer, dropped_lines, plan_run
 
     plan = plan_run(settings)
     samples = plan.samples
@@ -113,6 +113,7 @@ def dry_run(settings: RunSettings, counter: TokenCounter | None = None) -> str:
     offered = generator.presenter(samples[0]).offered
     dropped = f"; dropped: {', '.join(prompt.dropped)}" if prompt.dropped else ""
     preset = f"\n--- {describe_preset(settings.preset)}" if settings.preset else ""
+    preset += "".join(f"\n--- {line}" for line in dropped_lines(plan.dropped))  # a relevance run's samples left out
     return (
         f"{prompt.text}\n\n--- {samples[0].id}: {prompt.n_tokens} {counter.how}; {len(offered)} functions offered; "
         f"shots: {', '.join(prompt.shots) or 'none'}{dropped}{preset}"

@@ -24,7 +24,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.jsonl import read_lines
 from gqlbench.metrics import missing_result, score_sample
 from gqlbench.records import SPLITS, Sample, SampleResult
-from gqlbench.scoring import add_exec_scores, require_known_domains
+from gqlbench.scoring import add_exec_scores, not_run_domains, require_known_domains
 
 __all__ = [
     "Prediction",
@@ -62,16 +62,16 @@ class Evaluation:
 
     def ids_with(self, key: str) -> list[str]:
         """The samples whose explanation has a truthy ``key`` (``parse_error``, ``too_large``)."""
-        return [r.id for r in self.results if r.explanation.get(key)]
+        return [r.id for r in self.results if getattr(r.explanation, key)]
 
     @property
     def domains_not_run(self) -> list[str]:
         """Domains with no execution scores: the catalog has no mock world for them."""
-        return sorted({r.domain for r in self.results if "not_run" in r.explanation.get("exec", {})})
+        return not_run_domains(self.results)
 
 
 def read_predictions(path: Path) -> list[Prediction]:
-    """Parse a predictions JSONL file; every problem is reported with its file:line.
+    """Parse a predictions JSONL file; every problem is reported with its file:line, and a file without a prediction is one.
 
     The file is UTF-8 (a leading byte-order mark is accepted, as in utf-8-sig);
     an undecodable byte is reported with its line and offset.
@@ -85,7 +85,8 @@ def read_predictions(path: Path) -> list[Prediction]:
         try:
             row = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise GqlbenchError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            # some of json's messages end in "at" themselves ("Invalid control character at")
+            raise GqlbenchError(f"{where}: not valid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})") from None
         if not isinstance(row, dict) or not isinstance(row.get("id"), str):
             raise GqlbenchError(f'{where}: expected an object with a string "id", e.g. {{"id": "test/0", "prediction": "..."}}')
         sample_id = row.pop("id")
@@ -98,6 +99,8 @@ def read_predictions(path: Path) -> list[Prediction]:
         first_line[sample_id] = number
         text = row.pop("prediction")
         predictions.append(Prediction(sample_id, text, row, number))
+    if not predictions:  # scoring nothing would print a table of zeros that looks like a result
+        raise GqlbenchError(f'{path}: has no predictions; write one {{"id": "test/0", "prediction": "..."}} object per line')
     return predictions
 
 
@@ -168,7 +171,7 @@ def score_predictions(
             result = _with_inputs(score_sample(sample, prediction.text), prediction)
         results.append(result)
     if execute:
-        codes = {r.id: (None if r.id in missing else str(r.explanation.get("code", ""))) for r in results}
+        codes = {r.id: (None if r.id in missing else r.explanation.code or "") for r in results}
         results = add_exec_scores(results, samples, codes, seed=seed)
     return results, missing
 

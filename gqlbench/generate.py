@@ -71,8 +71,8 @@ def _scored(sample: Sample, prompt: Prompt, completion: Completion, code: str, p
     from gqlbench.metrics import score_sample
 
     result = score_sample(sample, prediction, offered=shown.get("offered"))
-    if completion.explanation:  # what the style knows about the answer (tools: where each argument came from)
-        result = result.model_copy(update={"explanation": {**result.explanation, **completion.explanation}})
+    if completion.explanation.model_fields_set:  # what the style knows about the answer (tools: where each argument came from)
+        result = result.model_copy(update={"explanation": result.explanation.with_parts(completion.explanation)})
     extra: dict[str, Any] = {
         "prompt": prompt.model_dump(mode="json"),
         "raw_output": completion.text,
@@ -94,13 +94,13 @@ def _scored(sample: Sample, prompt: Prompt, completion: Completion, code: str, p
 
 def _gold_candidates(sample: Sample, completion: Completion, code: str, prediction: str) -> tuple[Completion, str, str]:
     """``--prompt tools``: each ambiguous argument set to gold's source when it is among its candidates (:mod:`gqlbench.tool_sources`)."""
-    provenance = completion.explanation.get("tool_arguments") if completion.explanation else None
-    if not isinstance(provenance, list) or prediction != code or not any("candidates" in e for e in provenance):
+    provenance = completion.explanation.tool_arguments
+    if provenance is None or prediction != code or not any("candidates" in e for e in provenance):
         return completion, code, prediction
     from gqlbench.tool_sources import choose_gold_candidates
 
     code, provenance = choose_gold_candidates(sample, code, provenance)
-    return completion.model_copy(update={"explanation": {**completion.explanation, "tool_arguments": provenance}}), code, code
+    return completion.model_copy(update={"explanation": completion.explanation.with_parts({"tool_arguments": provenance})}), code, code
 
 
 def _too_long(sample: Sample, style: str, error: PromptTooLong, shown: dict[str, Any]) -> SampleResult:
@@ -129,6 +129,9 @@ class Generator:
         clock: StageClock | None = None, *, offers: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
         self.clock = clock or StageClock()
+        # told of each completion as the backend returns it, before its chunk is scored and executed: progress
+        # inside a batch for the backends that answer request by request (openai's pool)
+        self.on_generated: Callable[[Completion], None] | None = None
         self.settings = settings
         self.sandbox = pool
         self.backend = backend
@@ -230,6 +233,8 @@ class Generator:
             if key not in wanted or key in seen:
                 continue
             seen.add(key)
+            if self.on_generated is not None:
+                self.on_generated(completion)
             shown, prompt = by_id[completion.sample_id]
             if completion.error:
                 sink.error(shown.id, completion.error, completion, label(index))
@@ -285,12 +290,13 @@ def generate(
     console: Any = None,
     clock: StageClock | None = None,
     offers: Mapping[str, Sequence[str]] | None = None,
+    notify: Callable[[str], None] | None = None,
 ) -> None:
     """Generate ``planned`` in chunks of ``batch_size`` samples into ``run_dir``, recording the backend in config.json.
 
-    ``total`` counts completions (samples x K). ``console`` is where the summary
-    line and the progress bar go (the real terminal while the engine's own
-    output is sent to engine.log). The wall time of generating, scoring and
+    ``total`` counts completions (samples x K). ``console`` is where the
+    progress bar goes (the real terminal while the engine's own output is sent
+    to engine.log); the one-line summary of the backend is told to ``notify``. The wall time of generating, scoring and
     executing is added up over sessions in config.json's ``generation_wall_s``
     (after every chunk), for the run's throughput and GPU-hour cost. ``offers``: what some samples'
     prompts offer instead of what ``--functions`` would (a relevance run's cases, :class:`gqlbench.runner.Plan`).
@@ -300,7 +306,8 @@ def generate(
     clock = clock or StageClock()
     with clock.stage("engine_load"):  # describing a local model hashes its weights
         description = backend.describe()
-    print(summary_line(description), file=console or sys.stderr)
+    if notify is not None:  # the engine, model, dtype and device: told before the first sample
+        notify(summary_line(description))
     with clock.stage("writing"):
         config.record_backend(description)
         write_json(run_dir / "config.json", config.to_json())
@@ -310,7 +317,19 @@ def generate(
     pending = sum(len(indices) for _, indices in planned)
     bar = _progress(total, total - pending, quiet, console, "sample" if settings.samples == 1 else "completion")
     counted = engine_counters(backend)
-    started, tokens_out, failed = time.perf_counter(), 0, 0
+    started, failed = time.perf_counter(), 0
+    made = {"completions": 0, "tokens_out": 0}  # generated so far in this session, scored or not yet
+
+    def postfix(refresh: bool) -> None:
+        rate = made["tokens_out"] / max(time.perf_counter() - started, 1e-9)
+        bar.set_postfix({"generated": f"{made['completions']}/{pending}", "tok/s": f"{rate:.1f}", "failed": failed}, refresh=refresh)
+
+    def generated(completion: Completion) -> None:  # the bar moves inside a batch, before the batch is scored
+        made["completions"] += 1
+        made["tokens_out"] += completion.tokens_out or 0
+        postfix(refresh=True)
+
+    generator.on_generated = generated
     wall = float(config.extra.get(WALL_KEY) or 0.0)
     try:
         for start in range(0, len(planned), batch_size):
@@ -319,10 +338,8 @@ def generate(
                 if isinstance(item, str):
                     failed += 1
                 else:
-                    tokens_out += getattr(item, "tokens_out", 0) or 0
                     bar.update(1)
-                rate = tokens_out / max(time.perf_counter() - started, 1e-9)
-                bar.set_postfix({"tok/s": f"{rate:.1f}", "failed": failed}, refresh=False)
+                postfix(refresh=False)
             wall += time.perf_counter() - chunk_started
             config.extra[WALL_KEY] = round(wall, 4)
             write_json(run_dir / "config.json", config.to_json())

@@ -157,8 +157,8 @@ def run_matrix(
 def _settings_of(run_dir: Path) -> dict[str, Any]:
     from gqlbench.results import read_config  # checks the file: a hand-edited one is a one-line error
 
-    settings: dict[str, Any] = read_config(run_dir).get("settings", {})
-    return settings
+    config = read_config(run_dir)
+    return config.settings if config is not None else {}
 
 
 def varying_settings(run_dirs: Sequence[Path]) -> list[str]:

@@ -13,6 +13,7 @@ from gqlbench.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
@@ -32,6 +33,8 @@ __all__ = [
     "ExecError",
     "Trace",
     "Scores",
+    "ExecExplanation",
+    "Explanation",
     "SampleResult",
     "SkippedSample",
     "ResultsDocument",
@@ -161,7 +164,7 @@ class Completion(_Record):
     stop: str | None = None  # the stop sequence that ended the text, when the backend knows it (it is not in ``text``)
     note: str | None = None  # what was done to the text: cut to the bound, ends inside an unclosed code block, ...
     text_chars: int | None = None  # the text's full length, when it was cut
-    explanation: dict[str, Any] = Field(default_factory=dict)  # added to the sample's explanation (tools: argument provenance)
+    explanation: Explanation = Field(default_factory=lambda: Explanation())  # added to the sample's (tools: argument provenance)
 
     @model_validator(mode="before")
     @classmethod
@@ -242,6 +245,93 @@ class Scores(BaseModel):
     exec_match: int | None = None
 
 
+class _Part(BaseModel):
+    """A part of a sample's explanation as ``samples.jsonl`` holds it.
+
+    Only the keys a stage set are written (an unset field is absent from the
+    JSON, not null), so every line keeps the keys it always had. Keys this
+    version does not know (a newer gqlbench's, an outside metric's, a hand
+    edit's) are kept as they are; a known key of the wrong shape is an error
+    naming the field when the line is read.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    @model_serializer(mode="wrap")
+    def _only_what_was_set(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        kept = self.model_fields_set | set(self.model_extra or ())
+        return {k: v for k, v in data.items() if k in kept}
+
+    def to_json(self) -> dict[str, Any]:
+        """The part as it is written: JSON-ready, only the keys that were set."""
+        return self.model_dump(mode="json")
+
+
+class _Divergence(_Part):
+    index: int | None = None  # the first call where the two traces differ (older folders also stored the calls)
+
+
+class ExecExplanation(_Part):
+    """``explanation.exec``: the two sandbox runs and why Exec Success / Exec Match are what they are.
+
+    Written by :func:`gqlbench.metrics.traces.trace_scores` (every metric that
+    reads traces adds its value first: an outside one's is an extra key), or
+    just ``not_run`` when the sample's domain has no mock world.
+    """
+
+    exec_success: int | None = None
+    exec_match: int | None = None
+    divergence: _Divergence | None = None
+    error: ExecError | None = None  # the predicted program's run
+    gold_error: ExecError | None = None  # the gold program's run (then the comparisons are left out)
+    same_calls: bool | None = None
+    same_final_state: bool | None = None
+    gold_trace: Trace | None = None
+    pred_trace: Trace | None = None
+    pred_not_run: str | None = None  # "no program" or "too large to analyse": scored 0 without running
+    not_run: str | None = None  # why nothing ran (no mock world for the domain)
+
+
+class Explanation(_Part):
+    """``explanation`` of a ``samples.jsonl`` line: why the scores are what they are, one typed part per stage.
+
+    Every writer and reader goes through this record; the JSON keys are the
+    ones ``samples.jsonl`` has always had. A new part (a stage's provenance,
+    say) is a new field in its section here, optional so older lines still read.
+    """
+
+    # static analysis (gqlbench.metrics.scores): the programs compared call by call
+    code: str | None = None  # the predicted program as extracted
+    parse_error: str | None = None
+    too_large: str | None = None  # which bound of the analysis the program passed (not analysed, not run)
+    missing: str | None = None  # no prediction for this sample
+    gold_code: str | None = None  # a skipped sample's gold (it does not parse)
+    gold_calls: list[dict[str, Any]] | None = None  # each gold call and the predicted call matched to it, or why none
+    predicted_calls: list[str] | None = None
+    gold_sequence: list[str] | None = None
+    predicted_sequence: list[str] | None = None
+    gold_components: list[list[str]] | None = None
+    predicted_components: list[list[str]] | None = None
+    # diagnosis (gqlbench.metrics.diagnose): the error taxonomy (docs/errors.md) and the F1 counts
+    errors: list[dict[str, Any]] | None = None
+    f1_counts: dict[str, list[int]] | None = None
+    # tool provenance (--prompt tools, gqlbench.generators.tools): where each argument came from
+    tool_arguments: list[dict[str, Any]] | None = None
+    refused_tool_calls: list[dict[str, Any]] | None = None
+    # execution (gqlbench.scoring): added last, after the sandbox ran both programs
+    exec: ExecExplanation | None = None
+
+    def with_parts(self, parts: Explanation | Mapping[str, Any]) -> Explanation:
+        """This explanation with ``parts`` set over it (each key of ``parts`` replaces the one here)."""
+        update = parts.to_json() if isinstance(parts, Explanation) else parts
+        return Explanation.model_validate({**self.to_json(), **update})
+
+    def error_list(self) -> list[dict[str, Any]]:
+        """The error records (none for a line written before the taxonomy)."""
+        return list(self.errors or [])
+
+
 class SampleResult(_Record):
     """One line of ``samples.jsonl``: the scores and why they are what they are."""
 
@@ -251,7 +341,7 @@ class SampleResult(_Record):
     domain: str
     scores: Scores
     skipped: str | None = None  # why the sample is not scored (invalid gold), never silent
-    explanation: dict[str, Any] = Field(default_factory=dict)
+    explanation: Explanation = Field(default_factory=Explanation)
 
 
 class SkippedSample(_Record):

@@ -29,7 +29,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
@@ -48,6 +48,9 @@ from gqlbench.run_files import json_text, open_run_file, refuse_link, write_file
 from gqlbench.statistics import DEFAULT_RESAMPLES
 from gqlbench.uncertainty import add_uncertainty, uncertainty_section
 from gqlbench.usage import usage_problem, usage_section
+
+if TYPE_CHECKING:
+    from gqlbench.run_config import RunConfig
 
 __all__ = [
     "SAMPLES_FILE",
@@ -329,24 +332,18 @@ def read_results(path: Path) -> ResultsDocument:
     return parsed
 
 
-def read_config(run_dir: Path) -> dict:
-    """A run folder's ``config.json`` (written by ``gqlbench run``), or ``{}`` when it has none.
+def read_config(run_dir: Path) -> RunConfig | None:
+    """A run folder's ``config.json`` (written by ``gqlbench run``), or None when it has none (``evaluate --out``).
 
-    ``gqlbench evaluate --out`` folders have no config; a config that is not a
-    JSON object is treated the same. Invalid JSON is an error naming the file and line.
+    The one reader of the file (:func:`gqlbench.run_folder.read_config` is this):
+    invalid JSON and a field of the wrong shape are errors naming the file.
     """
+    from gqlbench.run_config import RunConfig
+
     path = run_dir / CONFIG_FILE
     if not path.is_file():
-        return {}
-    loaded = _read_json(path)
-    if not isinstance(loaded, dict):
-        return {}
-    settings = loaded.get("settings", {})
-    if not isinstance(settings, dict):  # read as a mapping by the labels, the ablation and the viewer
-        raise GqlbenchError(f"{path}: settings: {_shown(settings)} is not an object of run settings; fix or remove it")
-    if not isinstance(settings.get("data"), (str, type(None))):  # the benchmark folder the viewer reads the samples from
-        raise GqlbenchError(f"{path}: settings.data: {_shown(settings['data'])} is not a folder path; fix or remove it")
-    return loaded
+        return None
+    return RunConfig.from_json(_read_json(path), path)
 
 
 # -- tables --------------------------------------------------------------------

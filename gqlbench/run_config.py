@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,13 +23,10 @@ from gqlbench.provenance import git_commit, redact_url, redact_urls, run_version
 from gqlbench.records import Sample
 from gqlbench.usage import Prices
 
-__all__ = ["OBSERVE_MODES", "DEFAULT_BATCH_SIZE", "SETTING_DEFAULTS", "RunSettings", "RunOptions", "RunConfig"]
+__all__ = ["OBSERVE_MODES", "DEFAULT_BATCH_SIZE", "SETTING_DEFAULTS", "RunSettings", "setting_default", "RunOptions", "RunConfig"]
 
 OBSERVE_MODES: tuple[str, ...] = ("schema", "mock")
 DEFAULT_BATCH_SIZE = 16
-# Prompt settings added after the first runs: a config.json without one ran at its default, so it still
-# resumes; non-default values name the run folder and get a column in `gqlbench report`.
-SETTING_DEFAULTS: dict[str, Any] = {"functions": "gold", "obfuscate": "none", "schema": "full"}
 
 
 @dataclass(frozen=True)
@@ -128,6 +125,19 @@ class RunSettings:
         return loaded
 
 
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(RunSettings) if f.default is not dataclasses.MISSING}
+
+
+def setting_default(name: str) -> Any:
+    """The default of run setting ``name`` as :class:`RunSettings` declares it: the one source the CLI's options read."""
+    return _DEFAULTS[name]
+
+
+# Prompt settings added after the first runs: a config.json without one ran at its default, so it still
+# resumes; non-default values name the run folder and get a column in `gqlbench report`.
+SETTING_DEFAULTS: dict[str, Any] = {name: setting_default(name) for name in ("functions", "obfuscate", "schema")}
+
+
 @dataclass(frozen=True)
 class RunOptions:
     """How to run, not what: these never stop a run from being resumed."""
@@ -140,6 +150,14 @@ class RunOptions:
     verbose: bool = False  # engine logs live on the console instead of only in engine.log
     bootstrap: int | None = None  # resamples of results.json's intervals (None: the default)
     prices: Prices = Prices()  # for the cost estimate; prices change no output, so they are no setting
+    # where the run's one-line notices go (resuming, --overwrite removing files, the engine): the CLI shows them;
+    # library code never prints (None: nobody is told)
+    notify: Callable[[str], None] | None = None
+
+    def say(self, message: str) -> None:
+        """Pass ``message`` to :attr:`notify`, when there is one."""
+        if self.notify is not None:
+            self.notify(message)
 
 
 @dataclass
@@ -185,17 +203,22 @@ class RunConfig:
         )
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], path: Path) -> RunConfig:
+    def from_json(cls, data: object, path: Path) -> RunConfig:
         """A config.json as read back; ``path`` names the file in errors."""
         if not isinstance(data, dict):
             raise GqlbenchError(f"{path}: not a JSON object; fix it or use --overwrite")
+        settings = data.get("settings", {})
+        if not isinstance(settings, dict):  # read as a mapping by the labels, the ablation and the viewer
+            raise GqlbenchError(f"{path}: settings: {str(settings)[:60]} is not an object of run settings; fix or remove it")
+        if not isinstance(settings.get("data"), (str, type(None))):  # the benchmark folder the viewer reads the samples from
+            raise GqlbenchError(f"{path}: settings.data: {str(settings['data'])[:60]} is not a folder path; fix or remove it")
         names = [f.name for f in dataclasses.fields(cls) if f.name != "extra"]
         known = {k: data[k] for k in names if k in data}
-        for key in ("model", "prompt", "split"):
-            if not isinstance(known.get(key), str):
-                raise GqlbenchError(f"{path}: {key!r} is missing or not a string; fix it or use --overwrite")
-        defaults: dict[str, Any] = {"settings": {}, "generation": {}, "sample_ids": [], "data_hash": None, "versions": {},
-                                    "git": None, "command": [], "created": ""}
+        for key in ("model", "prompt", "split"):  # a hand-written config for the reports may leave some out ("")
+            if not isinstance(known.get(key, ""), str):
+                raise GqlbenchError(f"{path}: {key!r} is not a string; fix it or use --overwrite")
+        defaults: dict[str, Any] = {"model": "", "prompt": "", "split": "", "settings": {}, "generation": {}, "sample_ids": [],
+                                    "data_hash": None, "versions": {}, "git": None, "command": [], "created": ""}
         return cls(**{**defaults, **known}, extra={k: v for k, v in data.items() if k not in names})
 
     def to_json(self) -> dict[str, Any]:

@@ -8,10 +8,8 @@ A sample is "done" only when its line is in ``samples.jsonl``.
 from __future__ import annotations
 
 import contextlib
-import json
 import re
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -47,27 +45,29 @@ def _folder_tag(settings: RunSettings) -> str:
 
 
 def read_config(run_dir: Path) -> RunConfig | None:
-    """The folder's config.json (None when there is none)."""
-    path = run_dir / "config.json"
-    if not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise GqlbenchError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg}); fix it or use --overwrite") from None
-    return RunConfig.from_json(data, path)
+    """The folder's config.json (None when there is none): :func:`gqlbench.results.read_config`, the one reader."""
+    from gqlbench.results import CONFIG_FILE
+    from gqlbench.results import read_config as read
+
+    config = read(run_dir)
+    for key in ("model", "prompt", "split") if config is not None else ():  # a run resumes only what it can name
+        if not getattr(config, key):
+            raise GqlbenchError(f"{run_dir / CONFIG_FILE}: {key!r} is missing; fix it or use --overwrite")
+    return config
 
 
-def finished(run_dir: Path, *, repair: bool = False, every: bool = False) -> list[SampleResult]:
-    """The finished samples of a run (none before its first); ``repair`` first removes a line cut by a kill.
+def finished(
+    run_dir: Path, *, repair: bool = False, every: bool = False, notify: Callable[[str], None] | None = None
+) -> list[SampleResult]:
+    """The finished samples of a run (none before its first); ``repair`` first removes a line cut by a kill (told to ``notify``).
 
     ``every``: all K completions of each sample (``--samples K``), not only completion 0.
     """
     from gqlbench.results import SAMPLES_FILE, read_samples, repair_samples
 
     path = run_dir / SAMPLES_FILE
-    if repair and (note := repair_samples(path)):
-        print(note, file=sys.stderr)
+    if repair and (note := repair_samples(path)) and notify is not None:
+        notify(note)
     if not path.is_file():
         return []
     try:
@@ -81,12 +81,12 @@ def has_results(run_dir: Path) -> bool:
     return any((run_dir / name).exists() for name in RUN_FILES)
 
 
-def clear(run_dir: Path) -> None:
-    """``--overwrite``: remove the run's own files (and say which, when it had results); anything else stays."""
+def clear(run_dir: Path, notify: Callable[[str], None] | None = None) -> None:
+    """``--overwrite``: remove the run's own files (and tell ``notify`` which, when it had results); anything else stays."""
     present = [name for name in ("config.json", *RUN_FILES) if (run_dir / name).exists()]
-    if has_results(run_dir):
+    if has_results(run_dir) and notify is not None:
         done = len(finished(run_dir))
-        print(f"--overwrite: removing {', '.join(present)} from {run_dir} ({done} finished samples)", file=sys.stderr)
+        notify(f"--overwrite: removing {', '.join(present)} from {run_dir} ({done} finished samples)")
     for name in present:
         (run_dir / name).unlink()
 
@@ -133,8 +133,7 @@ def choose_dir(settings: RunSettings, options: RunOptions, digest: str) -> tuple
     problems = config.differences(settings.to_json(), digest)
     if problems and not options.overwrite:
         if not has_results(out):  # e.g. a mistyped --backend stopped it before its first sample: nothing to keep
-            print(f"--out {out}: its earlier run ({'; '.join(problems)}) ended before writing any result; "
-                  "starting it over", file=sys.stderr)
+            options.say(f"--out {out}: its earlier run ({'; '.join(problems)}) ended before writing any result; starting it over")
             return out, True
         raise GqlbenchError(
             f"--out {out}: this run was made with other settings ({'; '.join(problems)}); "

@@ -49,23 +49,26 @@ def load_run(run_dir: Path) -> RunSummary:
     meta = document.meta
     return RunSummary(
         path=run_dir,
-        model=_label(config.get("model") or run_dir.name),
-        prompt=_label(config.get("prompt") or "-"),
-        split=_label(config.get("split") or meta.get("splits") or "-"),
+        model=_label((config.model if config else None) or _evaluated(meta) or run_dir.name),
+        prompt=_label((config.prompt if config else None) or "-"),
+        split=_label((config.split if config else None) or meta.get("splits") or "-"),
         metrics=document.metrics,
-        settings=_prompt_settings(config),
+        settings=_prompt_settings(config.settings if config else {}),
         cost=document.cost,
         latency=document.latency,
     )
 
 
-def _prompt_settings(config: dict) -> dict[str, str]:
+def _evaluated(meta: dict) -> str | None:
+    """An ``evaluate`` folder (no config.json) is named after the predictions file it scored, not after itself."""
+    predictions = meta.get("predictions")
+    return Path(predictions).name if isinstance(predictions, str) and predictions else None
+
+
+def _prompt_settings(stored: dict) -> dict[str, str]:
     """The run's prompt settings; a config.json from before they existed ran at the defaults."""
     from gqlbench.run_config import SETTING_DEFAULTS
 
-    stored = config.get("settings")
-    if not isinstance(stored, dict):
-        stored = {}
     return {key: _label(stored.get(key, default)) for key, default in SETTING_DEFAULTS.items()}
 
 

@@ -18,9 +18,8 @@ Re-running the same command continues the latest run with the same settings.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +29,7 @@ from gqlbench.generators.backend import Backend
 from gqlbench.generators.react import Observer, SchemaObserver
 from gqlbench.records import ResultsDocument, Sample, SampleResult
 from gqlbench.repeated import completion_index
-from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunConfig, RunOptions, RunSettings
+from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunConfig, RunOptions, RunSettings, setting_default
 from gqlbench.run_folder import RUN_FILES, choose_dir, clear, exclusive, finished, model_slug, read_config, write_json
 from gqlbench.scoring import require_known_domains
 from gqlbench.timings import StageClock
@@ -51,6 +50,7 @@ __all__ = [
     "Plan",
     "plan_run",
     "plan_samples",
+    "dropped_lines",
     "model_slug",
     "load_backend",
     "run",
@@ -96,11 +96,11 @@ class Plan:
     dropped: list[Dropped] = field(default_factory=list)
 
 
-def plan_run(settings: RunSettings, *, say: bool = True) -> Plan:
+def plan_run(settings: RunSettings) -> Plan:
     """The run's :class:`Plan`: ``--ids`` (in the given order) or the split, then ``--limit``.
 
     With ``relevance`` each chosen sample becomes its two relevance cases (possible, then impossible);
-    samples that cannot give a guaranteed impossible case are left out and (with ``say``) named on stderr.
+    samples that cannot give a guaranteed impossible case are left out, each in ``Plan.dropped`` with its reason.
     """
     chosen = _chosen_samples(settings)
     if not settings.relevance:
@@ -109,12 +109,16 @@ def plan_run(settings: RunSettings, *, say: bool = True) -> Plan:
     from gqlbench.relevance import relevance_set
 
     cases, dropped = relevance_set(chosen, load_errata(settings.data), settings.functions, settings.seed)
-    for case in dropped if say else ():
-        print(f"relevance: {case.sample_id} left out: {case.reason}", file=sys.stderr)
     if not cases:
-        raise GqlbenchError("--relevance: none of the chosen samples gives a case that cannot be done (see the reasons above)")
+        reasons = "; ".join(dropped_lines(dropped))
+        raise GqlbenchError(f"--relevance: none of the chosen samples gives a case that cannot be done ({reasons})")
     offers = {case_id: offered for case in cases for case_id, offered in case.offers.items()}
     return Plan([s for case in cases for s in (case.possible, case.impossible)], offers, dropped)
+
+
+def dropped_lines(dropped: Sequence[Dropped]) -> list[str]:
+    """One line per sample a relevance run leaves out, and why."""
+    return [f"relevance: {case.sample_id} left out: {case.reason}" for case in dropped]
 
 
 def plan_samples(settings: RunSettings) -> list[Sample]:
@@ -165,6 +169,7 @@ def _observer(settings: RunSettings, samples: Sequence[Sample], pool: Callable[[
 
 
 def _write_outputs(
+    settings: RunSettings,
     run_dir: Path,
     samples: Sequence[Sample],
     results: list[SampleResult],
@@ -185,15 +190,14 @@ def _write_outputs(
     missing = [s.id for s in samples if s.id not in by_id]
     with clock.stage("scoring"):
         absent = [missing_result(s) for s in samples if s.id not in by_id]
-    if absent and config.settings.get("execute"):  # 0 on execution too, as in evaluate
+    if absent and settings.execute:  # 0 on execution too, as in evaluate
         from gqlbench.scoring import add_exec_scores
 
-        seed = config.settings["seed"]
         with clock.stage("execution"):
-            absent = add_exec_scores(absent, {s.id: s for s in samples}, {r.id: None for r in absent}, seed=seed, pool=pool())
+            absent = add_exec_scores(absent, {s.id: s for s in samples}, {r.id: None for r in absent}, seed=settings.seed, pool=pool())
     by_id.update({r.id: r for r in absent})
     relevance, failed = None, list(missing)  # failed: every case without a result, impossible ones too
-    if config.settings.get("relevance"):  # Table 2 on the possible cases only; the relevance block on both
+    if settings.relevance:  # Table 2 on the possible cases only; the relevance block on both
         from gqlbench.relevance import is_impossible_id
         from gqlbench.relevance_scores import relevance_block
 
@@ -207,11 +211,11 @@ def _write_outputs(
         model=config.model,
         prompt=config.prompt,
         split=config.split,
-        backend=config.settings["backend"],
-        shots=config.settings["shots"],
-        execute=config.settings.get("execute"),
-        seed=config.settings["seed"],
-        **_run_extras(config.settings, sections.pop("bootstrap", None)),
+        backend=settings.backend,
+        shots=settings.shots,
+        execute=settings.execute,
+        seed=settings.seed,
+        **_run_extras(settings, sections.pop("bootstrap", None)),
     )
     with clock.stage("scoring"):  # split-level metrics and their bootstrap intervals
         document = results_document(scored, missing, meta, **sections).model_copy(update={"relevance": relevance})
@@ -224,20 +228,19 @@ def _write_outputs(
 _PROMPT_SETTINGS = ("functions", "obfuscate", "schema", "relevance", "shot_rule")
 
 
-def _run_extras(settings: dict[str, Any], bootstrap: int | None) -> dict[str, Any]:
+def _run_extras(settings: RunSettings, bootstrap: int | None) -> dict[str, Any]:
     """meta keys only some runs have: the prompt settings that are not the defaults, K of --samples K, and --bootstrap N.
 
     Only non-defaults, so a default run's meta (and report.md) keeps its keys
     and each list shows just what sets the run apart; config.json has them all.
     """
-    defaults = {f.name: f.default for f in fields(RunSettings)}
     extras: dict[str, Any] = {
-        name: settings[name] for name in _PROMPT_SETTINGS if settings.get(name, defaults[name]) != defaults[name]
+        name: getattr(settings, name) for name in _PROMPT_SETTINGS if getattr(settings, name) != setting_default(name)
     }
-    if not settings.get("shots"):
+    if not settings.shots:
         extras.pop("shot_rule", None)  # no examples, so no rule picked them
-    if settings.get("samples", 1) != 1:
-        extras["samples"] = settings["samples"]
+    if settings.samples != setting_default("samples"):
+        extras["samples"] = settings.samples
     if bootstrap is not None:
         extras["bootstrap"] = bootstrap
     return extras
@@ -254,6 +257,8 @@ def run(
         raise GqlbenchError("--batch-size must be >= 1")
     clock = StageClock()
     plan = plan_run(settings)
+    for line in dropped_lines(plan.dropped):
+        options.say(line)
     pool = _LazyPool()
     try:
         return _run(settings, options, backend_factory, plan, pool, clock)
@@ -278,17 +283,17 @@ def _run(
     run_dir.mkdir(parents=True, exist_ok=True)
     with exclusive(run_dir):
         if overwrite:
-            clear(run_dir)
+            clear(run_dir, options.notify)
         config = read_config(run_dir)
         existed = config is not None
         if config is None:
             config = RunConfig.new(settings, samples)
             write_json(run_dir / "config.json", config.to_json())
-        planned = _pending(samples, finished(run_dir, repair=True, every=True), settings.samples)
+        planned = _pending(samples, finished(run_dir, repair=True, every=True, notify=options.notify), settings.samples)
         resumed_from = len(samples) - len(planned)
         if planned:
             if existed:
-                print(f"resuming {run_dir}: {resumed_from} of {len(samples)} samples done", file=sys.stderr)
+                options.say(f"resuming {run_dir}: {resumed_from} of {len(samples)} samples done")
             from gqlbench.engine_log import engine_output
             from gqlbench.generate import generate
 
@@ -299,7 +304,7 @@ def _run(
                 try:
                     generate(settings, backend, run_dir=run_dir, config=config, total=len(samples) * settings.samples, planned=planned,
                              batch_size=options.batch_size, quiet=options.quiet, observer=observer, pool=pool,
-                             console=console, clock=clock, offers=plan.offers)
+                             console=console, clock=clock, offers=plan.offers, notify=options.notify)
                 finally:
                     with clock.stage("engine_close"):
                         backend.close()
@@ -311,7 +316,7 @@ def _run(
         sections = _sections(settings, options, samples, every, config)
         if not planned:  # nothing to generate: all this invocation did so far is start-up
             clock.mark("startup")
-        document, _ = _write_outputs(run_dir, samples, ordered, config, pool, sections, plan.dropped, clock)
+        document, _ = _write_outputs(settings, run_dir, samples, ordered, config, pool, sections, plan.dropped, clock)
         incomplete = [s.id for s, _ in _pending(samples, every, settings.samples)]  # impossible relevance cases too
     return RunOutcome(run_dir, ordered, document.metrics, incomplete, resumed_from, already_complete=not planned,
                       timings=document.timings or {})

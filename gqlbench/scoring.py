@@ -18,7 +18,12 @@ from gqlbench.records import Sample, SampleResult, Scores
 if TYPE_CHECKING:
     from gqlbench.mocks.sandbox import SandboxPool
 
-__all__ = ["add_exec_scores", "require_known_domains"]
+__all__ = ["add_exec_scores", "require_known_domains", "not_run_domains"]
+
+
+def not_run_domains(results: Iterable[SampleResult]) -> list[str]:
+    """The domains of results that have no execution scores because the catalog has no mock world for them."""
+    return sorted({r.domain for r in results if r.explanation.exec is not None and r.explanation.exec.not_run})
 
 
 def require_known_domains(domains: Iterable[str]) -> None:
@@ -44,7 +49,7 @@ def add_exec_scores(
     ``codes`` maps a sample id to the extracted program, or ``None`` when the
     sample has no prediction. A blank program counts as no prediction (running
     nothing is not a successful call chain), and so does one the metrics found
-    too large to analyse (``explanation["too_large"]``: it is not run either).
+    too large to analyse (``explanation.too_large``: it is not run either).
     Such a sample scores 0 (its gold still runs, so
     ``exec_match`` stays ``None`` exactly when the gold program cannot run and
     every run averages Exec Match over the same samples). Skipped samples
@@ -58,7 +63,7 @@ def add_exec_scores(
     from gqlbench.specs import list_domains
 
     known = set(list_domains())
-    too_large = {r.id for r in results if r.explanation.get("too_large")}
+    too_large = {r.id for r in results if r.explanation.too_large}
     codes = {sample_id: (code if code and code.strip() and sample_id not in too_large else None) for sample_id, code in codes.items()}
     scored = [r for r in results if r.skipped is None and r.id in codes and r.domain in known]
     traces = execute_samples(
@@ -73,7 +78,7 @@ def add_exec_scores(
         if pair is None:
             if result.skipped is None and result.domain not in known:
                 reason = f"domain {result.domain!r} is not in the catalog: no mock world to run it against"
-                result = result.model_copy(update={"explanation": {**result.explanation, "exec": {"not_run": reason}}})
+                result = result.model_copy(update={"explanation": result.explanation.with_parts({"exec": {"not_run": reason}})})
             updated.append(result)
             continue
         ran = codes[result.id] is not None  # nothing was predicted, or nothing that may run: nothing ran
@@ -81,6 +86,6 @@ def add_exec_scores(
         if not ran:
             details["pred_not_run"] = "too large to analyse" if result.id in too_large else "no program"
         scores = Scores.model_validate(result.scores.model_dump() | values)
-        explanation = with_exec_errors({**result.explanation, "exec": details}, pair.pred if ran else None, pair.gold)
+        explanation = with_exec_errors(result.explanation.with_parts({"exec": details}), pair.pred if ran else None, pair.gold)
         updated.append(result.model_copy(update={"scores": scores, "explanation": explanation}))
     return updated

@@ -61,7 +61,7 @@ def _estimate(pairs: Sequence[tuple[float, float | None]], resamples: int, seed:
 
 def _group_extras(results: Sequence[SampleResult], resamples: int, seed: int) -> dict[str, Any]:
     extras: dict[str, Any] = {}
-    extras["errors"] = count_kinds([e for r in results for e in r.explanation.get("errors") or ()])
+    extras["errors"] = count_kinds([e for r in results for e in r.explanation.error_list()])
     if not resamples:
         return extras
     stderr, ci, method = {}, {}, {}

@@ -19,7 +19,7 @@ registry of :mod:`.registry`; a new one is added there (see the README, "Add a m
 
 Model-generated code is only parsed here, never executed, and only up to the
 bounds of :mod:`.limits` (beyond them a prediction scores 0 as
-``explanation["too_large"]``). This package imports no model backend and no mock.
+``explanation.too_large``). This package imports no model backend and no mock.
 
 Typical use::
 
@@ -27,7 +27,7 @@ Typical use::
     from gqlbench.metrics import score_sample
 
     result = score_sample(get_sample("test/14"), model_answer)
-    result.scores.arg_match_full, result.explanation["gold_calls"]
+    result.scores.arg_match_full, result.explanation.gold_calls
 """
 
 from gqlbench.metrics.calls import HTTP_VERB_NAME, ApiCall, DataflowVisitor, ProgramAnalysis, analyze, is_api_name

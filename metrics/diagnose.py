@@ -1,7 +1,7 @@
 """One sample's diagnosis, as stored in ``samples.jsonl``: its errors and its F1 counts.
 
-``explanation["errors"]`` lists every :class:`~.errors.ErrorRecord` (static,
-then the sandbox's when the program ran); ``explanation["f1_counts"]`` holds
+``Explanation.errors`` lists every :class:`~.errors.ErrorRecord` (static,
+then the sandbox's when the program ran); ``Explanation.f1_counts`` holds
 ``{"dataflow"|"function"|"argument": [tp, fp, fn]}`` so a split's F1 is a
 ratio of sums and can be resampled by sample.
 """
@@ -15,7 +15,7 @@ from gqlbench.metrics.calls import ProgramAnalysis
 from gqlbench.metrics.errors import classify, exec_errors, mark_exec_consequences
 from gqlbench.metrics.f1 import sample_counts
 from gqlbench.metrics.fields import load_catalog
-from gqlbench.records import FunctionSpec, Trace
+from gqlbench.records import Explanation, FunctionSpec, Trace
 
 __all__ = ["diagnose", "with_exec_errors"]
 
@@ -37,7 +37,7 @@ def diagnose(
     return {"errors": [e.to_json() for e in errors], "f1_counts": {k: list(v) for k, v in counts.items()}}
 
 
-def with_exec_errors(explanation: Mapping[str, Any], trace: Trace | None, gold_trace: Trace | None = None) -> dict[str, Any]:
+def with_exec_errors(explanation: Explanation, trace: Trace | None, gold_trace: Trace | None = None) -> Explanation:
     """``explanation`` with the sandbox run's error appended to its errors (when it has any).
 
     An error the gold program's own run has too (same kind and message) is the
@@ -50,7 +50,7 @@ def with_exec_errors(explanation: Mapping[str, Any], trace: Trace | None, gold_t
         for e in exec_errors(trace)
         if gold_error is None or (gold_error.kind, gold_error.message) != (e.kind, trace.error.message)  # type: ignore[union-attr]
     ]
-    if not new or "errors" not in explanation:
-        return dict(explanation)
-    found = [e.to_json() for e in mark_exec_consequences(explanation["errors"], new)]
-    return {**explanation, "errors": [*explanation["errors"], *found]}
+    if not new or explanation.errors is None:  # a line without the taxonomy (an older run's) gets none
+        return explanation
+    found = [e.to_json() for e in mark_exec_consequences(explanation.errors, new)]
+    return explanation.with_parts({"errors": [*explanation.errors, *found]})

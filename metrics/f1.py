@@ -15,7 +15,7 @@ F1s:
 A program that does not parse (or is too large) predicts nothing: every gold
 item is a false negative. Two empty multisets agree perfectly (F1 = 1).
 
-The counts are stored per sample (``explanation["f1_counts"]``, see
+The counts are stored per sample (``Explanation.f1_counts``, see
 :mod:`.diagnose`); :mod:`.finer` registers the scores as metrics that read them.
 """
 
@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from gqlbench.metrics.calls import ProgramAnalysis
+from gqlbench.records import Explanation
 
 __all__ = ["F1_KINDS", "F1_KEYS", "Counts", "sample_counts", "prf", "f1_scores", "dataflow_edges", "stored_counts"]
 
@@ -90,10 +91,9 @@ def f1_scores(per_sample: Sequence[Mapping[str, Sequence[int]]]) -> dict[str, fl
     }
 
 
-def stored_counts(explanation: Mapping[str, object], kind: str) -> Counts | None:
+def stored_counts(explanation: Explanation, kind: str) -> Counts | None:
     """A sample line's ``(tp, fp, fn)`` of ``kind``; None for a line written before the counts existed."""
-    counts = explanation.get("f1_counts")
-    found = counts.get(kind) if isinstance(counts, Mapping) else None
+    found = (explanation.f1_counts or {}).get(kind)
     if not isinstance(found, Sequence) or len(found) != 3:
         return None
     tp, fp, fn = found

@@ -1,7 +1,7 @@
 """The finer scores next to Table 2's, as registered metrics: dataflow, function and argument F1.
 
 They read the per-sample counts that :mod:`.diagnose` stores
-(``explanation["f1_counts"]``, ``reads="explanation"``), so results.json,
+(``Explanation.f1_counts``, ``reads="explanation"``), so results.json,
 report.md, ``gqlbench report``, the viewer and the intervals all find them in
 the registry, and a run saved before the counts existed simply lacks them.
 Each is a ratio of sums resampled by sample (clustered): precision

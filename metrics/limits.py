@@ -5,7 +5,7 @@ The dataflow analysis costs about 0.2 to 0.8 ms per line with LibCST (a
 an argument with every line (``a1 = [a0, a0]; a2 = [a1, a1]; ...``: twenty
 lines took 20 s). A predicted program beyond any bound of :class:`Limits` is not
 analysed and not run: it scores 0 on every metric, and its explanation says
-which bound it passed (``explanation["too_large"]``).
+which bound it passed (``explanation.too_large``).
 
 .. note:: The bounds are counts, not timings, so a score never depends on the
    machine that computed it. They sit far above any real answer: the largest

@@ -36,6 +36,7 @@ from typing import Any, Literal
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.plugins import Registry
+from gqlbench.records import Explanation
 
 __all__ = [
     "Metric",
@@ -72,7 +73,7 @@ class Metric:
     ``compute(gold, predicted)`` gets the two programs'
     :class:`~gqlbench.metrics.calls.ProgramAnalysis` (``reads="analyses"``) or
     the two :class:`~gqlbench.records.Trace` (``reads="traces"``), or a
-    sample line's ``explanation`` and ``scores`` (``reads="explanation"``,
+    sample line's :class:`~gqlbench.records.Explanation` and ``scores`` (``reads="explanation"``,
     optional, no score field of its own). It is not
     trusted with a prediction that was not scored (no prediction, a parse
     error, too large to analyse, not run): the value is then 0, a ratio's
@@ -127,7 +128,7 @@ class Metric:
             return (self.name,)
         return self.fields or (f"{self.name}_numerator", f"{self.name}_denominator")
 
-    def stored(self, scores: Mapping[str, Any], explanation: Mapping[str, Any] | None = None) -> Value:
+    def stored(self, scores: Mapping[str, Any], explanation: Explanation | None = None) -> Value:
         """This metric's per-sample value as a sample line holds it; None when the line lacks it."""
         if self.reads == "explanation":
             return None if explanation is None else self.compute(explanation, scores)
@@ -289,7 +290,7 @@ def empty_values() -> dict[str, Any]:
     return {field: (None if m.optional else 0) for m in all_metrics() for field in m.score_fields}
 
 
-def summary_of(rows: Sequence[Mapping[str, Any]], explanations: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+def summary_of(rows: Sequence[Mapping[str, Any]], explanations: Sequence[Explanation] | None = None) -> dict[str, Any]:
     """One group's aggregate from its samples' scores (see :func:`gqlbench.metrics.aggregate`).
 
     Metrics that read the explanation are aggregated only when ``explanations``
@@ -299,7 +300,7 @@ def summary_of(rows: Sequence[Mapping[str, Any]], explanations: Sequence[Mapping
     summary: dict[str, Any] = {}
     counts: dict[str, Any] = {"n_samples": n}
     optional: dict[str, Any] = {}
-    lines: Sequence[Mapping[str, Any] | None] = explanations if explanations is not None else [None] * n
+    lines: Sequence[Explanation | None] = explanations if explanations is not None else [None] * n
     for metric in all_metrics():
         if metric.reads == "explanation" and explanations is None:
             continue

@@ -37,7 +37,7 @@ from gqlbench.metrics.registry import (
     summary_of,
 )
 from gqlbench.program import one_reading
-from gqlbench.records import FunctionSpec, Sample, SampleResult, Scores
+from gqlbench.records import Explanation, FunctionSpec, Sample, SampleResult, Scores
 
 __all__ = ["functions_for", "compare_programs", "score_sample", "missing_result", "aggregate", "matched_calls"]
 
@@ -110,14 +110,14 @@ def _scores(gold: ProgramAnalysis, predicted: ProgramAnalysis, scored: bool) -> 
     return Scores.model_validate(empty_values() | sample_values("analyses", gold, predicted, scored=scored))
 
 
-def compare_programs(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> tuple[Scores, dict]:
+def compare_programs(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> tuple[Scores, Explanation]:
     """Score a predicted program against the gold one, with the explanation of every score."""
-    explanation: dict = {"code": predicted.code, "parse_error": predicted.parse_error}
+    explanation: dict[str, Any] = {"code": predicted.code, "parse_error": predicted.parse_error}
     if predicted.too_large is not None:
         explanation["too_large"] = predicted.too_large
     if predicted.parse_error is not None or predicted.too_large is not None:
         explanation |= {"gold_sequence": gold.names, "gold_components": _components(gold)}
-        return _scores(gold, predicted, scored=False), explanation
+        return _scores(gold, predicted, scored=False), Explanation.model_validate(explanation)
     scores = _scores(gold, predicted, scored=True)
     matches = matched_calls(gold, predicted)
     explanation |= {
@@ -128,7 +128,7 @@ def compare_programs(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> tuple
         "gold_components": _components(gold),
         "predicted_components": _components(predicted),
     }
-    return scores, explanation
+    return scores, Explanation.model_validate(explanation)
 
 
 def _gold(sample: Sample, functions: Mapping[str, FunctionSpec]) -> ProgramAnalysis:
@@ -166,7 +166,7 @@ def score_sample(
             return _skipped(sample, gold)
         predicted = analyze(extract_code(prediction), functions)
         scores, explanation = compare_programs(gold, predicted)
-        explanation |= diagnose(sample.domain, gold, predicted, functions, offered)
+        explanation = explanation.with_parts(diagnose(sample.domain, gold, predicted, functions, offered))
     return _result(sample, scores=scores, explanation=explanation)
 
 

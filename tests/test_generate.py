@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import cast
 
 import pytest
@@ -46,3 +47,27 @@ def test_the_papers_prompt_promises_the_schema_it_shows_and_a_wider_offer_says_n
         assert "not every one of them is needed" not in built.messages[0].content
     for built in _prompts(prompt=prompt, functions="distractors:3", limit=2):
         assert "not every one of them is needed" in built.messages[0].content
+
+
+def test_each_completion_is_reported_as_it_is_generated_before_its_batch_is_scored(tmp_path: Path) -> None:
+    """A batch's progress shows requests finished (and their tokens) while the batch is still being scored and written."""
+    import sys
+
+    from gqlbench.generate import Sink
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from stub_backends import StubBackend
+
+    settings = RunSettings(model="stub", backend="stub", limit=3, shots=0, execute=False)
+    def no_pool() -> None:
+        raise AssertionError("--no-exec runs nothing")
+
+    generator = Generator(settings, cast(Backend, StubBackend()), None, no_pool)  # type: ignore[arg-type]
+    told: list[str] = []
+    generator.on_generated = lambda completion: told.append(completion.sample_id)
+    chunk = [(sample, (0,)) for sample in load_split("test")[:3]]
+    seen_before_first_result = None
+    for item in generator.run_chunk(chunk, Sink(tmp_path)):
+        if seen_before_first_result is None and not isinstance(item, str):
+            seen_before_first_result = list(told)
+    assert seen_before_first_result == ["test/0", "test/1", "test/2"]

@@ -65,3 +65,40 @@ def test_the_check_sees_imports_inside_functions(tmp_path: Path) -> None:
     source = tmp_path / "m.py"
     source.write_text("def f():\n    from gqlbench.generators import factory\n")
     assert outside("metrics", next(iter(imported_modules(source))))
+
+
+LIBRARY_FOLDERS = ("gqlbench", "generators", "metrics", "mocks", "schemas", "specs")
+
+
+def printed(path: Path) -> list[int]:
+    """Lines where a file calls ``print`` or writes to ``sys.stdout``/``sys.stderr`` itself."""
+    lines = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "print":
+            lines.append(node.lineno)
+        elif (isinstance(func, ast.Attribute) and func.attr == "write" and isinstance(func.value, ast.Attribute)
+              and func.value.attr in ("stdout", "stderr") and isinstance(func.value.value, ast.Name) and func.value.value.id == "sys"):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_only_the_cli_prints() -> None:
+    """Library code returns, raises or tells a ``notify`` callback; ``gqlbench/cli`` decides what reaches the terminal."""
+    cli = ROOT / "gqlbench" / "cli"
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for folder in LIBRARY_FOLDERS
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if cli not in path.parents
+        for line in printed(path)
+    ]
+    assert not found, f"library modules that print (return, raise or notify instead): {found}"
+
+
+def test_the_print_check_sees_prints_and_stream_writes(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text("import sys\ndef f():\n    print('x')\n    sys.stderr.write('y')\n    fh.write('z')\n")
+    assert printed(source) == [3, 4]

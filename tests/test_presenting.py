@@ -110,10 +110,10 @@ def test_a_not_offered_opaque_name_maps_back_and_is_tagged_hallucinated() -> Non
     assert record["not_offered_calls"] == {opaque: real, "api_999": made_up}
     assert set(record["obfuscation"]["functions"]) == set(sample.function_names)  # the offered mapping stays readable
     result = score_sample(sample, prediction, offered=record["offered"])
-    tagged = [e for e in result.explanation["errors"] if e["kind"] == "hallucinated_function"]
+    tagged = [e for e in result.explanation.errors if e["kind"] == "hallucinated_function"]
     assert [e["got"] for e in tagged] == [real, made_up] and "not offered" in tagged[0]["detail"]
     assert result.scores == score_sample(sample, prediction).scores  # scores never read the offer
-    untagged = score_sample(sample, prediction).explanation["errors"]
+    untagged = score_sample(sample, prediction).explanation.errors
     assert [e["kind"] for e in untagged if e["got"] == real] == ["wrong_function"]
 
 
@@ -127,7 +127,7 @@ def test_a_made_up_opaque_name_scores_as_a_made_up_endpoint_does_in_a_plain_run(
         hidden = score_sample(sample, prediction, offered=record["offered"])
         assert plain.scores.seq_match_full == hidden.scores.seq_match_full == 0, sample.id
         assert plain.scores == hidden.scores, sample.id
-        kinds = [[e["kind"] for e in r.explanation["errors"]] for r in (plain, hidden)]
+        kinds = [[e["kind"] for e in r.explanation.errors] for r in (plain, hidden)]
         assert kinds[0] == kinds[1] and "hallucinated_function" in kinds[0], sample.id
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.records import SampleResult, Scores
+from gqlbench.records import Explanation, SampleResult, Scores
 from gqlbench.results import (
     append_sample,
     ensure_writable,
@@ -123,15 +123,16 @@ def test_a_failure_mid_way_through_samples_leaves_the_previous_run(tmp_path: Pat
 
 
 def test_lone_surrogates_are_written_as_replacement_characters(tmp_path: Path) -> None:
-    odd = RESULTS[0].model_copy(update={"explanation": {"stdout": "\ud800!", "k\udc00": 1}, "note": "\udfff"})
+    explanation = Explanation.model_validate({"stdout": "\ud800!", "code": "k\udc00"})
+    odd = RESULTS[0].model_copy(update={"explanation": explanation, "note": "\udfff"})
     write_run(tmp_path, [odd], meta={"predictions": "p\udcff.jsonl"})
     line = json.loads((tmp_path / "samples.jsonl").read_bytes().decode("utf-8"))
-    assert line["explanation"] == {"stdout": "\ufffd!", "k\ufffd": 1} and line["note"] == "\ufffd"
+    assert line["explanation"] == {"stdout": "\ufffd!", "code": "k\ufffd"} and line["note"] == "\ufffd"
     assert read_results(tmp_path / "results.json").meta["predictions"] == "p\ufffd.jsonl"
     assert "p\ufffd.jsonl" in (tmp_path / "report.md").read_bytes().decode("utf-8")
     path = tmp_path / "samples.jsonl"
     append_sample(path, odd.model_copy(update={"id": "test/9"}))
-    assert [r.explanation["stdout"] for r in read_samples(path)] == ["\ufffd!", "\ufffd!"]
+    assert [r.explanation.to_json()["stdout"] for r in read_samples(path)] == ["\ufffd!", "\ufffd!"]
 
 
 def test_surrogate_escapes_and_bad_bytes_written_by_others_are_read(tmp_path: Path) -> None:
@@ -139,7 +140,7 @@ def test_surrogate_escapes_and_bad_bytes_written_by_others_are_read(tmp_path: Pa
     line = json.loads(RESULTS[0].model_dump_json())
     line["explanation"] = {"stdout": "\ud800"}
     path.write_text(json.dumps(line) + "\n", encoding="ascii")  # "\ud800" as an escape, which pydantic's parser refuses
-    assert read_samples(path)[0].explanation == {"stdout": "\ufffd"}
+    assert read_samples(path)[0].explanation.to_json() == {"stdout": "\ufffd"}
     path.write_bytes(path.read_bytes() + b'{"id": "\xff"}\n')
     with pytest.raises(
         GqlbenchError, match=r"samples.jsonl:2: not valid UTF-8: byte 0xff at offset \d+ of the file \(byte 9 of the line\)"
@@ -194,12 +195,16 @@ def test_a_results_file_with_a_wrong_field_names_it(tmp_path: Path) -> None:
 
 def test_read_config_is_the_public_reader_of_a_run_config(tmp_path: Path) -> None:
     from gqlbench.results import read_config
+    from gqlbench.run_folder import read_config as read_run_config
 
-    assert read_config(tmp_path) == {}  # an evaluate --out folder has none
-    (tmp_path / "config.json").write_text('{"model": "m", "text": "\\ud800"}', encoding="utf-8")
-    assert read_config(tmp_path) == {"model": "m", "text": "\ufffd"}
+    assert read_config(tmp_path) is None  # an evaluate --out folder has none
+    (tmp_path / "config.json").write_text('{"model": "m", "prompt": "cot", "split": "test", "text": "\\ud800"}', encoding="utf-8")
+    config = read_config(tmp_path)
+    assert config is not None and (config.model, config.extra) == ("m", {"text": "\ufffd"})  # typed, unknown keys kept
+    assert read_run_config(tmp_path) == config  # one reader: the run's resume reads the same record
     (tmp_path / "config.json").write_text("[1, 2]", encoding="utf-8")
-    assert read_config(tmp_path) == {}
+    with pytest.raises(GqlbenchError, match=r"config\.json: not a JSON object"):
+        read_config(tmp_path)
     (tmp_path / "config.json").write_text('{\n "model": }', encoding="utf-8")
     with pytest.raises(GqlbenchError, match=r"config\.json:2: not valid JSON"):
         read_config(tmp_path)

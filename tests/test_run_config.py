@@ -37,8 +37,13 @@ def test_config_json_keeps_its_keys_and_order_and_reads_back(tmp_path: Path) -> 
     again = RunConfig.from_json(json.loads(json.dumps({**config.to_json(), "future_key": 1})), tmp_path / "config.json")
     assert list(again.to_json()) == [*KEYS, "resumed_with", "future_key"] and again.resumed_with == [{"backend": "b"}]
     assert again.backend == {"backend": "a"}
-    with pytest.raises(GqlbenchError, match=r"config.json: 'model' is missing or not a string"):
-        RunConfig.from_json({"prompt": "cot"}, tmp_path / "config.json")
+    with pytest.raises(GqlbenchError, match=r"config.json: 'model' is not a string"):
+        RunConfig.from_json({"model": 5}, tmp_path / "config.json")
+    from gqlbench.run_folder import read_config
+
+    (tmp_path / "config.json").write_text(json.dumps({"prompt": "cot", "split": "test"}))
+    with pytest.raises(GqlbenchError, match=r"config.json: 'model' is missing; fix it or use --overwrite"):
+        read_config(tmp_path)  # a run resumes only a folder whose config names its model (the reports label it by the folder)
 
 
 def test_differences_name_each_setting_and_the_data() -> None:
@@ -104,3 +109,36 @@ def test_the_default_shot_rule_is_the_fixed_set_and_a_folder_that_recorded_its_o
         "shot_rule: 'fixed' in the folder, 'similar' now"]
     with pytest.raises(GqlbenchError, match="unknown shot rule 'random'"):
         RunSettings(model="m", shot_rule="random")
+
+
+def _option_defaults() -> dict[str, object]:
+    """Each ``gqlbench run`` option that sets a RunSettings field, and the expression its ``default=`` is written as."""
+    import ast
+    import dataclasses
+
+    source = Path(__file__).resolve().parents[1] / "gqlbench" / "cli" / "run.py"
+    fields = {f.name for f in dataclasses.fields(RunSettings)}
+    renamed = {"prompt_style": "prompt", "n_samples": "samples", "exec": "execute"}
+    found: dict[str, object] = {}
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "option":
+            names = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            dest = next((n for n in names if not n.startswith("-")), names[0].split("/")[0].lstrip("-").replace("-", "_"))
+            default = next((k.value for k in node.keywords if k.arg == "default"), None)
+            if renamed.get(dest, dest) in fields and default is not None:
+                found[renamed.get(dest, dest)] = default
+    return found
+
+
+def test_every_run_option_reads_its_default_from_run_settings() -> None:
+    """One source per default: an option that wrote its own literal could drift from RunSettings (and config.json)."""
+    import ast
+
+    from gqlbench.run_config import SETTING_DEFAULTS, setting_default
+
+    written = _option_defaults()
+    assert {"backend", "split", "temperature", "top_p", "seed", "functions", "obfuscate", "schema", "samples", "execute"} <= set(written)
+    literal = {name: ast.unparse(d) for name, d in written.items()  # type: ignore[arg-type]
+               if isinstance(d, ast.Constant) and d.value not in (None, "")}
+    assert not literal, f"options with their own default (use setting_default): {literal}"
+    assert all(SETTING_DEFAULTS[k] == setting_default(k) == RunSettings("m").__getattribute__(k) for k in SETTING_DEFAULTS)

@@ -30,6 +30,15 @@ def test_runs_are_labelled_by_config_or_folder_name(tmp_path: Path) -> None:
     assert len(table) == 2 + 3 + 3
 
 
+def test_an_evaluate_folder_is_named_after_the_predictions_it_scored(tmp_path: Path) -> None:
+    from gqlbench.cli import main
+
+    predictions = tmp_path / "smollm2-cot.jsonl"
+    predictions.write_text(json.dumps({"id": "test/8", "prediction": "GET_me()"}) + "\n")
+    assert main(["evaluate", str(predictions), "--no-exec", "--bootstrap", "0", "--out", str(tmp_path / "results")]) == 0
+    assert load_run(tmp_path / "results").model == "smollm2-cot.jsonl"  # not "results", the folder
+
+
 def test_a_setting_column_appears_only_when_some_run_changed_it(tmp_path: Path) -> None:
     paper, changed = tmp_path / "a", tmp_path / "b"
     for folder, settings in ((paper, {}), (changed, {"obfuscate": "names"})):

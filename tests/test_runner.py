@@ -106,7 +106,7 @@ def test_the_same_settings_resume_the_latest_run_and_failures_are_retried(tmp_pa
     assert third.already_complete and third.run_dir == first.run_dir and len(_lines(third.run_dir)) == 4
 
 
-def test_a_partial_run_generates_only_the_missing_samples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_partial_run_generates_only_the_missing_samples(tmp_path: Path) -> None:
     log = tmp_path / "calls.log"
     settings = _settings(model_args={"log": str(log)})
     out = tmp_path / "run"
@@ -114,8 +114,10 @@ def test_a_partial_run_generates_only_the_missing_samples(tmp_path: Path, capsys
     samples = (out / "samples.jsonl").read_text().splitlines(keepends=True)
     (out / "samples.jsonl").write_text("".join(samples[:2]) + samples[2][:40])  # killed while writing line 3
     log.unlink()
-    second = run(settings, RunOptions(out=out, quiet=True, batch_size=1))
-    assert "samples.jsonl: dropped an unfinished last line (40 bytes;" in capsys.readouterr().err
+    told: list[str] = []
+    second = run(settings, RunOptions(out=out, quiet=True, batch_size=1, notify=told.append))
+    assert "samples.jsonl: dropped an unfinished last line (40 bytes;" in told[0]
+    assert told[1] == f"resuming {out}: 2 of 4 samples done"
     assert log.read_text().split() == ["test/2", "test/3"]
     assert [r.id for r in read_samples(out / "samples.jsonl")] == ["test/0", "test/1", "test/2", "test/3"]
     assert second.resumed_from == 2 and second.metrics == first.metrics
@@ -141,25 +143,26 @@ def test_other_settings_get_their_own_folder_and_out_refuses_a_mismatch(tmp_path
         run(_settings(limit=1, shots=2), RunOptions(out=a.run_dir, quiet=True))
 
 
-def test_out_starts_over_a_run_that_failed_before_any_result_under_other_settings(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_out_starts_over_a_run_that_failed_before_any_result_under_other_settings(tmp_path: Path) -> None:
     out = tmp_path / "run"
     with pytest.raises(GqlbenchError):  # the engine fails to load: config.json is written, no sample
         run(_settings(limit=1, model_args={"broken": "yes"}), RunOptions(out=out, quiet=True))
     assert (out / "config.json").exists() and not (out / "samples.jsonl").exists()
-    fixed = run(_settings(limit=1), RunOptions(out=out, quiet=True))
-    assert "ended before writing any result; starting it over" in capsys.readouterr().err
+    told: list[str] = []
+    fixed = run(_settings(limit=1), RunOptions(out=out, quiet=True, notify=told.append))
+    assert "ended before writing any result; starting it over" in told[0]
     assert [r.id for r in fixed.results] == ["test/0"]
     with pytest.raises(GqlbenchError, match="other settings"):  # now it has a result: refused as before
         run(_settings(limit=1, shots=2), RunOptions(out=out, quiet=True))
 
 
-def test_overwrite_starts_over_and_says_what_it_removes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_overwrite_starts_over_and_says_what_it_removes(tmp_path: Path) -> None:
     out = tmp_path / "run"
     run(_settings(limit=2), RunOptions(out=out, quiet=True))
     (out / "notes.txt").write_text("mine")
-    again = run(_settings(limit=1), RunOptions(out=out, quiet=True, overwrite=True))
-    assert "removing config.json, samples.jsonl" in capsys.readouterr().err
+    told: list[str] = []
+    again = run(_settings(limit=1), RunOptions(out=out, quiet=True, overwrite=True, notify=told.append))
+    assert "removing config.json, samples.jsonl" in told[0]
     assert [r.id for r in again.results] == ["test/0"] and (out / "notes.txt").read_text() == "mine"
 
 

@@ -27,14 +27,14 @@ def test_gold_against_itself_matches_where_gold_runs(pool: SandboxPool) -> None:
             assert result.scores.exec_match is None and result.scores.exec_success == 0, result.id
         else:
             assert (result.scores.exec_success, result.scores.exec_match) == (1, 1), result.id
-            assert result.explanation["exec"]["pred_trace"]["calls"], result.id
+            assert result.explanation.exec.pred_trace.calls, result.id
 
 
 def test_missing_prediction_scores_zero_but_gold_still_runs(pool: SandboxPool) -> None:
     sample = load_split("test")[12]
     scored = add_exec_scores([missing_result(sample)], {sample.id: sample}, {sample.id: None}, pool=pool)
     assert (scored[0].scores.exec_success, scored[0].scores.exec_match) == (0, 0)
-    assert scored[0].explanation["exec"]["gold_trace"]["calls"]
+    assert scored[0].explanation.exec.gold_trace.calls
 
 
 def test_literal_id_runs_but_does_not_match(pool: SandboxPool) -> None:
@@ -43,7 +43,7 @@ def test_literal_id_runs_but_does_not_match(pool: SandboxPool) -> None:
     result = score_sample(sample, guessed)
     (scored,) = add_exec_scores([result], {sample.id: sample}, {sample.id: guessed}, pool=pool)
     assert scored.scores.exec_match == 0
-    assert scored.explanation["exec"]["divergence"]["index"] == 0
+    assert scored.explanation.exec.divergence.index == 0
 
 
 def test_crashing_prediction_has_classified_error(pool: SandboxPool) -> None:
@@ -51,7 +51,7 @@ def test_crashing_prediction_has_classified_error(pool: SandboxPool) -> None:
     code = "r = GET_tv_popular()\nGET_tv__tv_id_(tv_id=r.results[0].identifier)"
     (scored,) = add_exec_scores([score_sample(sample, code)], {sample.id: sample}, {sample.id: code}, pool=pool)
     assert scored.scores.exec_success == 0
-    assert scored.explanation["exec"]["error"]["kind"] == "unknown_field"
+    assert scored.explanation.exec.error.kind == "unknown_field"
 
 
 def test_blank_program_is_no_prediction(pool: SandboxPool) -> None:
@@ -65,12 +65,13 @@ def test_a_too_large_program_is_not_run(pool: SandboxPool) -> None:
     code = "x = 1\n" * 100_000
     (scored,) = add_exec_scores([score_sample(sample, code)], {sample.id: sample}, {sample.id: code}, pool=pool)
     assert (scored.scores.exec_success, scored.scores.exec_match) == (0, 0)
-    executed = scored.explanation["exec"]
-    assert executed["pred_not_run"] == "too large to analyse" and (executed["exec_success"], executed["exec_match"]) == (0, 0)
-    assert executed["pred_trace"]["calls"] == [] and executed["gold_trace"]["calls"]
+    executed = scored.explanation.exec
+    assert executed is not None and executed.pred_not_run == "too large to analyse"
+    assert (executed.exec_success, executed.exec_match) == (0, 0)
+    assert executed.pred_trace is not None and executed.pred_trace.calls == [] and executed.gold_trace and executed.gold_trace.calls
 
 
 def test_a_missing_prediction_is_explained_as_not_run(pool: SandboxPool) -> None:
     sample = load_split("test")[12]
     (scored,) = add_exec_scores([missing_result(sample)], {sample.id: sample}, {sample.id: None}, pool=pool)
-    assert scored.explanation["exec"]["pred_not_run"] == "no program" and scored.explanation["exec"]["exec_success"] == 0
+    assert scored.explanation.exec.pred_not_run == "no program" and scored.explanation.exec.exec_success == 0

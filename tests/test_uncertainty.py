@@ -6,7 +6,7 @@ import pytest
 
 from gqlbench.dataset import get_sample
 from gqlbench.metrics import aggregate, metric_titles, missing_result, score_sample
-from gqlbench.records import SampleResult, Scores
+from gqlbench.records import Explanation, SampleResult, Scores
 from gqlbench.results import render_report, results_document
 from gqlbench.statistics import ratio_estimate
 from gqlbench.uncertainty import add_uncertainty, sample_values, uncertainty_section, with_ci
@@ -28,10 +28,10 @@ def results() -> list[SampleResult]:
 
 
 def test_samples_carry_errors_and_f1_counts(results: list[SampleResult]) -> None:
-    assert results[0].explanation["errors"] == []
-    assert all(set(r.explanation["f1_counts"]) == {"dataflow", "function", "argument"} for r in results)
+    assert results[0].explanation.errors == []
+    assert all(set(r.explanation.f1_counts) == {"dataflow", "function", "argument"} for r in results)
     missing = results[2]
-    assert {e["kind"] for e in missing.explanation["errors"]} == {"missing_call"}
+    assert {e["kind"] for e in missing.explanation.errors} == {"missing_call"}
 
 
 def test_groups_get_f1s_errors_stderr_and_intervals(results: list[SampleResult]) -> None:
@@ -42,7 +42,7 @@ def test_groups_get_f1s_errors_stderr_and_intervals(results: list[SampleResult])
         lo, hi = overall["ci"][key]
         assert lo <= overall[key] <= hi
     assert overall["errors"]["missing_call"] == sum(
-        e["kind"] == "missing_call" for r in results for e in r.explanation["errors"]
+        e["kind"] == "missing_call" for r in results for e in r.explanation.errors
     )
     assert set(metrics) == {"overall", "spotify", "tmdb"}
     assert sum(metrics[d]["errors"].get("missing_call", 0) for d in ("spotify", "tmdb")) == overall["errors"]["missing_call"]
@@ -88,12 +88,12 @@ def test_the_registered_f1s_are_the_micro_f1s_and_their_clustered_intervals(resu
     metrics = add_uncertainty(aggregate(results), results, resamples=300, seed=2)
     for group, summary in metrics.items():
         members = [r for r in results if r.skipped is None and group in ("overall", r.domain)]
-        expected = f1_scores([r.explanation["f1_counts"] for r in members])
+        expected = f1_scores([r.explanation.f1_counts for r in members])
         assert {k: summary[k] for k in F1_KEYS} == expected  # to the last bit
         keys = list(summary)
         assert keys[keys.index("dataflow_f1") :] == [*F1_KEYS, "errors", "stderr", "ci", "ci_method"]
         assert not [k for k in keys if k.startswith("n_") and k[2:] in F1_KEYS]
-        counts = [r.explanation["f1_counts"]["dataflow"] for r in members]
+        counts = [r.explanation.f1_counts["dataflow"] for r in members]
         reference = ratio_estimate([2 * tp for tp, _, _ in counts], [2 * tp + fp + fn for tp, fp, fn in counts], 300, 2)
         assert summary["ci"]["dataflow_f1"] == list(reference.ci) and summary["stderr"]["dataflow_f1"] == reference.stderr
     finer = [get_metric(k) for k in F1_KEYS]
@@ -102,7 +102,10 @@ def test_the_registered_f1s_are_the_micro_f1s_and_their_clustered_intervals(resu
 
 def test_lines_without_f1_counts_get_no_f1s(results: list[SampleResult]) -> None:
     """A run saved before the counts existed is aggregated as before: no F1 keys, no intervals for them."""
-    old = [r.model_copy(update={"explanation": {k: v for k, v in r.explanation.items() if k != "f1_counts"}}) for r in results]
+    def without_counts(explanation: Explanation) -> Explanation:
+        return Explanation.model_validate({k: v for k, v in explanation.to_json().items() if k != "f1_counts"})
+
+    old = [r.model_copy(update={"explanation": without_counts(r.explanation)}) for r in results]
     metrics = add_uncertainty(aggregate(old), old, resamples=50)
     assert "dataflow_f1" not in metrics["overall"] and "dataflow_f1" not in metrics["overall"]["ci"]
     assert "dataflow_f1" not in sample_values(old)
@@ -134,7 +137,7 @@ def test_results_and_report_say_which_interval_each_metric_has(results: list[Sam
 
 
 def test_a_perfect_domain_gets_an_interval_of_nonzero_width(results: list[SampleResult]) -> None:
-    perfect = [r for r in results if r.explanation.get("errors") == []]
+    perfect = [r for r in results if r.explanation.errors == []]
     metrics = add_uncertainty(aggregate(perfect), perfect, resamples=300)
     assert metrics["overall"]["n_samples"] >= 2
     for group in (g for g in metrics.values() if g["n_samples"] >= 2):

@@ -90,7 +90,7 @@ def _score(
     help="Benchmark folder of <split>.jsonl files [default: the bundled GraphQLRestBench].",
 )
 @click.option(
-    "--split", "splits", multiple=True, help="Split(s) to evaluate [default: the splits of the ids in the file; test for an empty file]."
+    "--split", "splits", multiple=True, help="Split(s) to evaluate [default: the splits of the ids in the file]."
 )
 @click.option("--overwrite", is_flag=True, help="Replace results already in --out.")
 @click.option(

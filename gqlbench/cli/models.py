@@ -24,7 +24,7 @@ def prepare_cmd(name: str, force: bool) -> None:
     from gqlbench.generators.cpu import choose_dtype, cpu_flags
     from gqlbench.generators.models import prepare
 
-    click.echo(prepare(name, force=force))
+    click.echo(prepare(name, force=force, notify=lambda line: click.echo(line, err=True)))
     choice = choose_dtype(cpu_flags())
     click.echo(f"stored in bfloat16; runs here in {choice.dtype} on CPU, cast at load ({choice.reason})", err=True)
 

@@ -143,7 +143,8 @@ def _against_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, st
 
     if run.split != "test":
         raise GqlbenchError(f"{run.path}: split {run.split!r}; the paper's Table 2 is the test split, so compare a test run")
-    model, prompt = paper_reference(against, read_config(run.path), str(run.path))
+    config = read_config(run.path)
+    model, prompt = paper_reference(against, config.to_json() if config is not None else {}, str(run.path))
     checks = check_against_paper(run.metrics, model, prompt)
     rows, notes = [], []
     for c in checks:

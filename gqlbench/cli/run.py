@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import io
+import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 
@@ -12,11 +16,10 @@ from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.factory import BACKEND_REGISTRY
 from gqlbench.generators.obfuscate import OBFUSCATE_CHOICES
-from gqlbench.generators.react import DEFAULT_MAX_STEPS
 from gqlbench.generators.sdl_view import SCHEMA_CHOICES
-from gqlbench.generators.shots import DEFAULT_SHOT_RULE, DEFAULT_SHOTS, SHOT_RULE_ALIASES, SHOT_RULES
-from gqlbench.generators.styles import DEFAULT_STYLE, STYLES
-from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunOptions, RunSettings
+from gqlbench.generators.shots import SHOT_RULE_ALIASES, SHOT_RULES
+from gqlbench.generators.styles import STYLES
+from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunOptions, RunSettings, setting_default
 
 __all__ = ["run"]
 
@@ -31,7 +34,7 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
               "give win and are recorded as overrides in config.json.")
 @click.option(
     "--backend",
-    default="auto",
+    default=setting_default("backend"),
     show_default=True,
     help=f"{' | '.join(BACKEND_REGISTRY.names())} (auto: vLLM when importable, else transformers) | module:Class for your own backend "
     "(a class implementing gqlbench.generators.Backend, called as Class(model, **model_args); module may be path/to/file.py; "
@@ -40,12 +43,12 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
 @click.option(
     "--prompt",
     "prompt_style",
-    default=DEFAULT_STYLE,
+    default=setting_default("prompt"),
     show_default=True,
     help=f"Prompt style: {' | '.join(STYLES.names())} | module:object for your own "
     "(a gqlbench.generators.styles.PromptStyle; installed packages add names through the gqlbench.prompt_styles entry point group).",
 )
-@click.option("--split", default="test", show_default=True,
+@click.option("--split", default=setting_default("split"), show_default=True,
               help="Split to evaluate (train needs --shots 0); <split>-relevance is the same as --relevance on <split>.")
 @click.option("--relevance", is_flag=True,
               help="Cases that cannot be done: each sample twice, with its gold functions and with one of them removed; "
@@ -54,35 +57,40 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
 @click.option("--limit", type=int, default=None, help="Only the first N samples.")
 @click.option("--ids", default="", help="Comma-separated sample ids, e.g. test/0,test/3.")
 @click.option(
-    "--shots", type=int, default=DEFAULT_SHOTS, show_default=True, help="Few-shot examples from the train split of the same domain."
+    "--shots", type=int, default=setting_default("shots"), show_default=True,
+    help="Few-shot examples from the train split of the same domain."
 )
-@click.option("--shot-rule", type=click.Choice(SHOT_RULES + tuple(SHOT_RULE_ALIASES)), default=DEFAULT_SHOT_RULE, show_default=True,
+@click.option("--shot-rule", type=click.Choice(SHOT_RULES + tuple(SHOT_RULE_ALIASES)), default=setting_default("shot_rule"),
+              show_default=True,
               help="fixed: one representative set per domain, the paper's setting (the train samples covering the most "
               "functions; diverse is its earlier name); similar: per sample, most word overlap with the utterance.")
 @click.option(
-    "--max-steps", type=int, default=DEFAULT_MAX_STEPS, show_default=True, help="ReAct (a style with steps): most steps per sample."
+    "--max-steps", type=int, default=setting_default("max_steps"), show_default=True,
+    help="ReAct (a style with steps): most steps per sample."
 )
-@click.option("--observe", type=click.Choice(OBSERVE_MODES), default=OBSERVE_MODES[0], show_default=True,
+@click.option("--observe", type=click.Choice(OBSERVE_MODES), default=setting_default("observe"), show_default=True,
               help="ReAct observation: the GraphQL type of the returned value, or the executed mock response.")
-@click.option("--functions", default="gold", show_default=True,
+@click.option("--functions", default=setting_default("functions"), show_default=True,
               help="Functions the prompt offers: gold (the paper's) | domain (every endpoint of the domain) | distractors:K "
               "(gold plus K others, seeded) | distractors:K:connected "
               "(prefer ones a gold response could feed an id to, or that could feed one to a gold call).")
-@click.option("--obfuscate", type=click.Choice(OBFUSCATE_CHOICES), default="none", show_default=True,
+@click.option("--obfuscate", type=click.Choice(OBFUSCATE_CHOICES), default=setting_default("obfuscate"), show_default=True,
               help="Hide function names (api_N), parameter names (arg_N), descriptions, or all; answers are mapped back before scoring.")
-@click.option("--schema", type=click.Choice(SCHEMA_CHOICES), default="full", show_default=True,
+@click.option("--schema", type=click.Choice(SCHEMA_CHOICES), default=setting_default("schema"), show_default=True,
               help="Response schema in the prompt: full SDL, types-only (no descriptions, no @rest), or none.")
 @click.option("--dry-run", is_flag=True, help="Print the first sample's rendered prompt and its token count; load no model, write nothing.")
-@click.option("--exec/--no-exec", "execute", default=True, show_default=True,
+@click.option("--exec/--no-exec", "execute", default=setting_default("execute"), show_default=True,
               help="Also run gold and predicted programs in the sandbox against mock worlds seeded with --seed (Exec Success, Exec Match).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Run folder (default: runs/<model>/<timestamp>_<split>_<prompt>/, resuming the latest with the same settings).")
 @click.option("--model-args", default="", help="Backend/engine arguments, k=v,... (e.g. tensor_parallel_size=2,max_model_len=8192).")
-@click.option("--temperature", type=float, default=0.0, show_default=True, help="0 is greedy decoding; the paper used 0.05.")
-@click.option("--top-p", type=float, default=1.0, show_default=True)
+@click.option("--temperature", type=float, default=setting_default("temperature"), show_default=True,
+    help="0 is greedy decoding; the paper used 0.05.")
+@click.option("--top-p", type=float, default=setting_default("top_p"), show_default=True)
 @click.option("--max-new-tokens", type=int, default=None, help=f"Generation budget per call (default: the prompt style's, {_BUDGETS}).")
 @click.option(
-    "--seed", type=int, default=0, show_default=True, help="Sampling seed, and the seed of the mock worlds (--exec, --observe mock)."
+    "--seed", type=int, default=setting_default("seed"), show_default=True,
+    help="Sampling seed, and the seed of the mock worlds (--exec, --observe mock)."
 )
 @click.option("--base-url", default=None, help="openai backend: the server's URL, e.g. http://localhost:8000/v1.")
 @click.option("--api-key-env", default=None, help="openai backend: environment variable holding the API key.")
@@ -92,7 +100,7 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
     default=None,
     help="Benchmark folder (default: the bundled GraphQLRestBench).",
 )
-@click.option("--samples", "n_samples", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--samples", "n_samples", type=click.IntRange(min=1), default=setting_default("samples"), show_default=True,
               help="Completions per sample (K, needs --temperature > 0): pass@k and pass^k for k = 1..K; "
               "the Table 2 scores are those of completion 0.")
 @bootstrap_option
@@ -200,14 +208,16 @@ def run(
         return
     prices = Prices(price_in, price_out, gpu_hour_price)
     options = RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size, verbose=verbose,
-                         bootstrap=bootstrap, prices=prices)
+                         bootstrap=bootstrap, prices=prices, notify=terminal_notices())
     if matrix:
         _run_grid(settings, options, matrix, html)
         return
     outcome = run_benchmark(settings, options)
     if outcome.already_complete and outcome.resumed_from:
         click.echo(f"already complete: {outcome.run_dir} (use --overwrite to redo it)", err=True)
-    not_run = sorted({r.domain for r in outcome.results if "not_run" in r.explanation.get("exec", {})})
+    from gqlbench.scoring import not_run_domains
+
+    not_run = not_run_domains(outcome.results)
     if not_run:
         click.echo(f"warning: no execution scores for domain(s) {', '.join(not_run)}: not in the catalog (see GQLBENCH_CATALOG)", err=True)
     noted = [r.id for r in outcome.results if (r.model_extra or {}).get("generation_note")]
@@ -232,6 +242,28 @@ def run(
             f"{len(outcome.missing)} of {total} samples failed to generate{' (some of their completions)' if n_samples > 1 else ''} "
             f"(see {outcome.run_dir / 'errors.jsonl'}); re-run the same command to retry them"
         )
+
+
+def terminal_notices() -> Callable[[str], None]:
+    """Where a run's notices are shown: the terminal's stderr, even while the run sends fd 2 to engine.log.
+
+    The stream is a duplicate of fd 2 made now, before any redirection, and
+    closed with the command; when stderr has no file descriptor (a test's
+    captured stream) it is stderr itself.
+    """
+    stream: IO[str] | None = None
+    try:
+        terminal = os.fdopen(os.dup(sys.stderr.fileno()), "w", buffering=1, encoding="utf-8", errors="replace")
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        pass
+    else:
+        click.get_current_context().call_on_close(terminal.close)
+        stream = terminal
+
+    def notify(message: str) -> None:
+        click.echo(escape_controls(message), file=stream or sys.stderr)  # paths and reasons may come from data
+
+    return notify
 
 
 def _explicit_options() -> set[str]:

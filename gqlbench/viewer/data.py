@@ -10,7 +10,7 @@ the benchmark does not know is shown without them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,14 +75,16 @@ def load_run_view(run_dir: Path, data_dir: Path | None = None) -> RunView:
     samples_file = run_dir / SAMPLES_FILE
     if not samples_file.is_file():
         raise GqlbenchError(f"{samples_file}: no such file; {run_dir} needs the samples.jsonl that gqlbench evaluate --out or run writes")
-    config = read_config(run_dir)
+    stored = read_config(run_dir)
+    config = stored.to_json() if stored is not None else {}  # the page shows the file as it is
     results = sorted(read_samples(samples_file), key=_sample_order)  # finished order is the engine's; pages read in id order
     for result in results:
         split_of(result.id)  # a malformed id is a clear error here, not a gap in the page
         check_result(samples_file, result)  # so is a field of the wrong shape (a hand edit, an older run)
     settings = config.get("settings") if isinstance(config.get("settings"), dict) else {}
     data = data_dir if data_dir is not None else settings.get("data")  # type: ignore[union-attr]
-    label = run_dir.name if summary.model == run_dir.name else f"{summary.model} · {summary.prompt}"
+    # a run is labelled by its model and prompt; an evaluate folder (no config.json) by the folder, which tells runs apart
+    label = f"{summary.model} · {summary.prompt}" if config.get("model") else run_dir.name
     return RunView(
         path=run_dir,
         label=label,
@@ -112,16 +114,11 @@ def error_kinds(result: SampleResult) -> list[str]:
     too large, the kind of the predicted program's execution error.
     """
     ex = result.explanation
-    kinds = [str(e.get("kind")) for e in ex.get("errors") or [] if isinstance(e, Mapping) and e.get("kind")]
-    if ex.get("missing"):
-        kinds.append("missing")
-    if ex.get("parse_error"):
-        kinds.append("parse_error")
-    if ex.get("too_large"):
-        kinds.append("too_large")
-    exec_error = (ex.get("exec") or {}).get("error")
-    if isinstance(exec_error, Mapping) and exec_error.get("kind"):
-        kinds.append(str(exec_error["kind"]))
+    kinds = [str(e["kind"]) for e in ex.error_list() if e.get("kind")]
+    kinds += [key for key, value in (("missing", ex.missing), ("parse_error", ex.parse_error), ("too_large", ex.too_large)) if value]
+    exec_error = ex.exec.error if ex.exec is not None else None
+    if exec_error is not None and exec_error.kind:
+        kinds.append(exec_error.kind)
     return list(dict.fromkeys(kinds))
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gqlbench.metrics import functions_for, get_metric
-from gqlbench.records import Sample, SampleResult
+from gqlbench.records import Sample, SampleResult, Trace
 from gqlbench.viewer.data import error_kinds, passes
 from gqlbench.viewer.flow import Comparison, argument_rows, compare
 from gqlbench.viewer.graph import dataflow_svg
@@ -35,11 +35,11 @@ def score_badges(result: SampleResult) -> str:
 
 
 def gold_code(result: SampleResult, sample: Sample | None) -> str:
-    return sample.gold_code if sample is not None else str(result.explanation.get("gold_code", ""))
+    return sample.gold_code if sample is not None else result.explanation.gold_code or ""
 
 
 def predicted_code(result: SampleResult) -> str:
-    return str(result.explanation.get("code") or "")
+    return result.explanation.code or ""
 
 
 def sample_comparison(result: SampleResult, sample: Sample | None) -> Comparison | None:
@@ -98,21 +98,21 @@ def _arguments(comparison: Comparison | None) -> str:
 def _errors(result: SampleResult) -> str:
     ex = result.explanation
     items = []
-    for key in ("missing", "parse_error", "too_large"):
-        if ex.get(key):
-            items.append(f"<li><b>{key}</b>: {bounded(ex[key])}</li>")
+    for key, value in (("missing", ex.missing), ("parse_error", ex.parse_error), ("too_large", ex.too_large)):
+        if value:
+            items.append(f"<li><b>{key}</b>: {bounded(value)}</li>")
     extra = result.model_extra or {}
     if extra.get("error"):
         items.append(f"<li><b>generation</b>: {bounded(extra['error'])}</li>")
-    exec_error = (ex.get("exec") or {}).get("error")
-    if isinstance(exec_error, Mapping):
-        line = f" (line {exec_error.get('line')})" if exec_error.get("line") else ""
-        items.append(f"<li><b>execution: {esc(exec_error.get('kind'))}</b>{esc(line)}: {bounded(exec_error.get('message'))}</li>")
-    for m in ex.get("gold_calls") or []:
+    exec_error = ex.exec.error if ex.exec is not None else None
+    if exec_error is not None:
+        line = f" (line {exec_error.line})" if exec_error.line else ""
+        items.append(f"<li><b>execution: {esc(exec_error.kind)}</b>{esc(line)}: {bounded(exec_error.message)}</li>")
+    for m in ex.gold_calls or []:
         if isinstance(m, Mapping) and m.get("reason"):
             items.append(f"<li><b>unmatched</b> <code>{bounded(m.get('gold'))}</code>: {bounded(m['reason'])}</li>")
     table = ""
-    listed = [e for e in ex.get("errors") or [] if isinstance(e, Mapping)]
+    listed = ex.error_list()
     if listed:
         keys = ["kind", "call", "argument", "expected", "got", "detail"]
         rows = "".join("<tr>" + "".join(f"<td>{bounded(e.get(k, ''))}</td>" for k in keys) + "</tr>" for e in listed)
@@ -123,9 +123,10 @@ def _errors(result: SampleResult) -> str:
     return f"<h2>Errors {kinds}</h2><ul>{''.join(items)}</ul>{table}"
 
 
-def _trace_table(trace: Mapping[str, Any] | None, diverge: int | None) -> str:
-    if not isinstance(trace, Mapping):
+def _trace_table(record: Trace | None, diverge: int | None) -> str:
+    if record is None:
         return '<p class="muted">no trace</p>'
+    trace = record.model_dump(mode="json")
     rows: list[str] = []
     calls = trace.get("calls") or []
     size = 0
@@ -153,23 +154,22 @@ def _trace_table(trace: Mapping[str, Any] | None, diverge: int | None) -> str:
 
 
 def _execution(result: SampleResult) -> str:
-    ex = result.explanation.get("exec")
-    if not isinstance(ex, Mapping):
+    ex = result.explanation.exec
+    if ex is None:
         return '<h2>Execution</h2><p class="muted">Not executed in this run (no execution traces).</p>'
-    if ex.get("not_run"):
-        return f'<h2>Execution</h2><p class="muted">{esc(ex["not_run"])}</p>'
-    divergence = ex.get("divergence")
-    at = divergence.get("index") if isinstance(divergence, Mapping) else None
+    if ex.not_run:
+        return f'<h2>Execution</h2><p class="muted">{esc(ex.not_run)}</p>'
+    at = ex.divergence.index if ex.divergence is not None else None
     summary = _kv_table(
         {
-            "same calls": ex.get("same_calls"),
-            "same final state": ex.get("same_final_state"),
-            "prediction not run": ex.get("pred_not_run"),
+            "same calls": ex.same_calls,
+            "same final state": ex.same_final_state,
+            "prediction not run": ex.pred_not_run,
             "first divergence at call": at,
         }
     )
     cols = "".join(
-        f"<div><h3>{name}</h3>{_trace_table(ex.get(key), at)}</div>" for name, key in (("gold", "gold_trace"), ("predicted", "pred_trace"))
+        f"<div><h3>{name}</h3>{_trace_table(trace, at)}</div>" for name, trace in (("gold", ex.gold_trace), ("predicted", ex.pred_trace))
     )
     return f'<h2>Execution</h2>{summary}<div class="cols">{cols}</div>'
 
@@ -226,7 +226,7 @@ def sample_page(run_index: int, result: SampleResult, sample: Sample | None) -> 
     code, cut = clip(predicted_code(result), TEXT_CHARS, PROGRAM_LINES)
     parts.append("<h2>Programs</h2>" + side_by_side(gold, code) + truncation_note(gold_cut) + truncation_note(cut))
     parts.append("<h2>Dataflow</h2>" + _graphs(comparison, safe_id("g", run_index, result.id)))
-    tools = result.explanation.get("tool_arguments")
+    tools = result.explanation.tool_arguments
     parts += [_arguments(comparison), _errors(result), _execution(result),
               _steps(extra.get("steps") or [], "Tool calls" if tools is not None else "ReAct steps"), _tool_arguments(tools)]
     cost = {k: extra.get(k) for k in ("tokens_in", "tokens_out", "latency_s", "finish_reason")}

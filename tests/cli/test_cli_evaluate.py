@@ -61,13 +61,16 @@ def test_invalid_gold_is_skipped_with_a_warning(tmp_path: Path, capsys: pytest.C
     assert "warning: skipped valid/0" in capsys.readouterr().err
 
 
-def test_empty_file_scores_zero_on_test_and_lists_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "p.jsonl").write_text("")
-    assert main(["evaluate", str(tmp_path / "p.jsonl"), "--out", str(tmp_path / "out")]) == 0
-    results = read_results(tmp_path / "out" / "results.json")
-    assert four(results.metrics["overall"]) == [0.0] * 4
-    assert len(results.missing) == 32
-    assert "32 samples have no prediction" in capsys.readouterr().err
+@pytest.mark.parametrize("text", ["", "\n  \n"])
+def test_a_file_without_predictions_is_an_error_not_a_table_of_zeros(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    (tmp_path / "p.jsonl").write_text(text)
+    assert main(["evaluate", str(tmp_path / "p.jsonl"), "--out", str(tmp_path / "out")]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip().splitlines() == [f"error: {tmp_path / 'p.jsonl'}: has no predictions; "
+                                                 'write one {"id": "test/0", "prediction": "..."} object per line']
+    assert "arg_match" not in captured.out.lower() and not (tmp_path / "out").exists()
 
 
 def test_missing_samples_score_zero(tmp_path: Path) -> None:
@@ -121,6 +124,7 @@ def test_a_domain_the_catalog_lacks_is_an_error_unless_execution_is_off(tmp_path
     ("lines", "message"),
     [
         (['{"id": "test/0", "prediction": "GET_me()"}', "{oops"], r"p.jsonl:2: not valid JSON"),
+        (['{"id": "test/0", "prediction": "a\tb"}'], r"p.jsonl:1: not valid JSON \(Invalid control character at column 34\)"),
         (
             ['{"id": "test/0", "prediction": "a"}', '{"id": "test/0", "prediction": "b"}'],
             r"p.jsonl:2: duplicate id 'test/0' \(first on line 1\)",
@@ -171,8 +175,8 @@ def test_exec_scores_and_traces_are_reported(tmp_path: Path, capsys: pytest.Capt
     assert overall["n_samples"] == 32 and overall["exec_success"] == pytest.approx(1 / 32)
     by_id = {r.id: r for r in read_samples(tmp_path / "out" / "samples.jsonl")}
     assert (by_id["test/12"].scores.exec_success, by_id["test/12"].scores.exec_match) == (1, 1)
-    assert by_id["test/13"].explanation["exec"]["error"]["kind"] == "unknown_field"
-    assert [c["function"] for c in by_id["test/12"].explanation["exec"]["pred_trace"]["calls"]] == [
+    assert by_id["test/13"].explanation.exec.error.kind == "unknown_field"
+    assert [c.function for c in by_id["test/12"].explanation.exec.pred_trace.calls] == [
         "GET_tv_popular", "GET_tv__tv_id_", "GET_company__company_id_"
     ]
     assert "Exec Success" in capsys.readouterr().out
@@ -277,9 +281,9 @@ def test_a_hundred_thousand_line_prediction_is_too_large_and_never_reaches_the_p
         assert main(["evaluate", str(preds), *options, "--out", str(tmp_path / name)]) == 0
         assert parsed and max(parsed) <= DEFAULT_LIMITS.max_lines  # the gold programs were parsed; the prediction never
         line = next(r for r in read_samples(tmp_path / name / "samples.jsonl") if r.id == "test/0")
-        assert line.explanation["too_large"].startswith("the program has 100,000 lines (the limit is 1,000)")
+        assert line.explanation.too_large.startswith("the program has 100,000 lines (the limit is 1,000)")
         assert line.scores.arg_match_full == line.scores.matched_calls == line.scores.seq_match_full == line.scores.seq_match_conn == 0
         assert "note: 1 predictions are too large to score and count 0: test/0" in capsys.readouterr().err
     executed = next(r for r in read_samples(tmp_path / "x" / "samples.jsonl") if r.id == "test/0")
     assert (executed.scores.exec_success, executed.scores.exec_match) == (0, 0)  # not run; its gold did
-    assert executed.explanation["exec"]["pred_not_run"] == "too large to analyse" and executed.explanation["exec"]["gold_trace"]["calls"]
+    assert executed.explanation.exec.pred_not_run == "too large to analyse" and executed.explanation.exec.gold_trace.calls

@@ -16,9 +16,9 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "predictions_exampl
 def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("runs")
     example, empty = root / "example-run", root / "empty-run"
-    (root / "empty.jsonl").write_text("")
+    (root / "zero.jsonl").write_text('{"id": "test/0", "prediction": "no_such_endpoint()"}\n')  # scores 0 everywhere
     assert main(["evaluate", str(EXAMPLE), "--out", str(example)]) == 0
-    assert main(["evaluate", str(root / "empty.jsonl"), "--out", str(empty)]) == 0
+    assert main(["evaluate", str(root / "zero.jsonl"), "--out", str(empty)]) == 0
     (example / "config.json").write_text(json.dumps({"model": "hand-written", "prompt": "cot", "split": "test"}))
     return example, empty
 
@@ -34,7 +34,7 @@ def test_one_table_across_runs(runs: tuple[Path, Path], capsys: pytest.CaptureFi
     lines = lines[: lines.index("")]  # the table; the paired comparison follows
     assert cells(lines[0])[:5] == ["Model", "Prompt", "Split", "Domain", "Arg Match (full)"]
     assert cells(lines[2])[:4] == ["hand-written", "cot", "test", "overall"]
-    assert cells(lines[5])[:4] == ["empty-run", "-", "test", "overall"]  # no config.json: folder name
+    assert cells(lines[5])[:4] == ["zero.jsonl", "-", "test", "overall"]  # no config.json: the predictions file evaluated
     assert "Exec Match" in cells(lines[0]) and cells(lines[5])[4:] == ["0.0000"] * (len(cells(lines[0])) - 4)  # every metric
     assert len(lines) == 2 + 3 + 3
 

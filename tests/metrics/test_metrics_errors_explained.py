@@ -81,7 +81,7 @@ def test_every_headline_drop_has_a_root_cause_and_gold_has_no_error(sample: Samp
     gold = score_sample(sample, sample.gold_code, functions)
     if gold.skipped is not None:
         pytest.skip("gold does not parse")
-    assert gold.explanation["errors"] == []
+    assert gold.explanation.errors == []
     names = {f for f in functions if f in sample.gold_code}
     checked = 0
     for label, code in mutations(sample.gold_code, names):
@@ -94,5 +94,5 @@ def test_every_headline_drop_has_a_root_cause_and_gold_has_no_error(sample: Samp
         below = [m for m in HEADLINE if isinstance(scores.get(m), (int, float)) and scores[m] < 1]
         if below:
             checked += 1
-            assert root_causes(result.explanation["errors"]), (label, below, result.explanation["errors"])
+            assert root_causes(result.explanation.errors), (label, below, result.explanation.errors)
     assert checked > 0

@@ -71,8 +71,8 @@ def test_a_too_large_prediction_scores_zero_with_the_reason() -> None:
     result = score_sample(sample(), X_LINES)
     assert {k: v for k, v in result.scores.model_dump().items() if v} == {"gold_calls": 2}  # every metric 0 or None
     assert result.skipped is None
-    assert result.explanation["too_large"].startswith("the program has 100,000 lines")
-    assert result.explanation["parse_error"] is None and result.explanation["gold_sequence"] == ["GET_me", "GET_x"]
+    assert result.explanation.too_large.startswith("the program has 100,000 lines")
+    assert result.explanation.parse_error is None and result.explanation.gold_sequence == ["GET_me", "GET_x"]
     assert "too_large" not in score_sample(sample(), "r = GET_me()\n").explanation
 
 
@@ -81,4 +81,4 @@ def test_gold_programs_are_never_bounded() -> None:
     result = score_sample(sample(gold), "r = GET_me()\nGET_x(id=r.id)\n")
     assert result.skipped is None and result.scores.arg_match_full == 1 and result.scores.gold_calls == 2
     bounded = score_sample(sample(gold), gold)  # the same text as a prediction is bounded
-    assert bounded.scores.arg_match_full == 0 and bounded.explanation["too_large"].startswith("the program has 2,002 lines")
+    assert bounded.scores.arg_match_full == 0 and bounded.explanation.too_large.startswith("the program has 2,002 lines")

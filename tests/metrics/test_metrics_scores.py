@@ -87,7 +87,7 @@ def test_literal_id_instead_of_a_reference_does_not_match() -> None:
     predicted = "r = GET_search_movie(query='Up')\nGET_movie__movie_id__credits(movie_id=14160)\n"
     # the names are right, the dataflow is not: one component became two
     assert scores(predicted, gold) == (0, 1, 2, 1, 0)
-    reason = score_sample(sample(gold), predicted).explanation["gold_calls"][1]["reason"]
+    reason = score_sample(sample(gold), predicted).explanation.gold_calls[1]["reason"]
     assert reason == "GET_movie__movie_id__credits#1: argument 'movie_id': expected GET_search_movie#1.results[0].id, got 14160"
 
 
@@ -96,7 +96,7 @@ def test_hallucinated_function_counts_as_a_call() -> None:
     predicted = "r = GET_movie_search(query='Up')\nGET_movie__movie_id__credits(movie_id=r.results[0].id)\n"
     assert scores(predicted, gold) == (0, 0, 2, 0, 0)
     result = score_sample(sample(gold), predicted)
-    assert result.explanation["predicted_sequence"] == ["GET_movie_search", "GET_movie__movie_id__credits"]
+    assert result.explanation.predicted_sequence == ["GET_movie_search", "GET_movie__movie_id__credits"]
 
 
 def test_int_and_float_and_quote_style() -> None:
@@ -114,17 +114,17 @@ def test_fenced_answer_is_scored_on_its_code() -> None:
 def test_syntax_error_scores_zero_and_is_explained() -> None:
     result = score_sample(sample(), GOLD.replace("query='Twin Peaks')", "query='Twin Peaks'"))
     assert {k: v for k, v in result.scores.model_dump().items() if v} == {"gold_calls": 4}  # every metric 0 or None
-    assert result.explanation["parse_error"].startswith("line ")
+    assert result.explanation.parse_error.startswith("line ")
 
 
 def test_explanation_carries_sequences_and_components() -> None:
     explanation = score_sample(sample(), GOLD).explanation
-    assert explanation["gold_sequence"] == explanation["predicted_sequence"]
-    assert explanation["gold_components"] == [
+    assert explanation.gold_sequence == explanation.predicted_sequence
+    assert explanation.gold_components == [
         ["GET_search_movie", "GET_movie__movie_id__credits"],
         ["GET_search_tv", "GET_tv__tv_id__credits"],
     ]
-    assert explanation["gold_calls"][0]["matched"] == "GET_search_tv#1 = GET_search_tv(query='Twin Peaks')"
+    assert explanation.gold_calls[0]["matched"] == "GET_search_tv#1 = GET_search_tv(query='Twin Peaks')"
 
 
 def test_invalid_gold_is_skipped_not_scored() -> None:
@@ -136,7 +136,7 @@ def test_invalid_gold_is_skipped_not_scored() -> None:
 def test_missing_prediction_scores_zero() -> None:
     result = missing_result(sample())
     assert {k: v for k, v in result.scores.model_dump().items() if v} == {"gold_calls": 4}  # every metric 0 or None
-    assert "missing" in result.explanation
+    assert result.explanation.missing
 
 
 def test_aggregate_sums_calls_and_averages_samples() -> None:

@@ -71,7 +71,7 @@ def awkward_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     errors = [{"kind": "wrong_value", "call": "GET_search#1", "argument": "q", "expected": "'a'", "got": "'<b>'", "detail": "differs"}]
     results[3] = SampleResult.model_validate({**results[3].model_dump(mode="json"), **extra})
     results[5] = SampleResult.model_validate(
-        {**results[5].model_dump(mode="json"), "explanation": {**results[5].explanation, "errors": errors}}
+        {**results[5].model_dump(mode="json"), "explanation": {**results[5].explanation.to_json(), "errors": errors}}
     )
     write_run(out, results, meta={"command": "test"})
     document = read_results(out / RESULTS_FILE)

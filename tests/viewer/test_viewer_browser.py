@@ -81,7 +81,7 @@ def test_run_report_in_chromium(browser: Any, executed_run: Path, tmp_path: Path
     assert browser.js("document.querySelector('section.page.shown').id") == "r0/test/17"
     sample = run.samples["test/17"]
     gold = analyze(sample.gold_code, functions_for(sample), limits=None)
-    pred = analyze(str(run.result("test/17").explanation["code"]), functions_for(sample))  # type: ignore[union-attr]
+    pred = analyze(str(run.result("test/17").explanation.code), functions_for(sample))  # type: ignore[union-attr]
     for name, analysis in (("gold", gold), ("predicted", pred)):
         figure = f"document.querySelector('section.page.shown figure[data-program=\"{name}\"] svg')"
         assert browser.js(f"{figure}.querySelectorAll('g.node').length") == len(analysis.calls) > 0
