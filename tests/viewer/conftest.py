@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from pathlib import Path
@@ -95,8 +96,16 @@ def awkward_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def executed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The shipped example predictions with execution: traces, divergences, execution errors."""
-    return evaluate(tmp_path_factory.mktemp("executed") / "run", EXAMPLE)
+    """The shipped example predictions with execution: traces, divergences, execution errors.
+
+    Scored as a reader would, inside a folder of their own (``gqlbench evaluate predictions.jsonl
+    --out results``), so the recorded command names no machine's folders: docs/img's screenshots of
+    its report are made from it (tests/viewer/test_viewer_browser.py)."""
+    base = tmp_path_factory.mktemp("executed")
+    shutil.copy(EXAMPLE, base / "predictions.jsonl")
+    with contextlib.chdir(base):
+        evaluate(Path("results"), Path("predictions.jsonl"))
+    return base / "results"
 
 
 # -- run folders edited by hand, or by someone hostile --------------------------------------------------------------

@@ -8,6 +8,7 @@ that is set (CI uploads them as artifacts).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -20,6 +21,8 @@ from gqlbench.metrics import analyze, functions_for
 from gqlbench.results import read_samples
 from gqlbench.viewer.data import load_run_view, shared_ids
 from gqlbench.viewer.page import write_report
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow  # the `browser` fixture (tests/conftest.py) skips when chromium is missing
 
@@ -55,13 +58,17 @@ def choose(browser: Any, name: str, value: str) -> int:
 
 
 def test_run_report_in_chromium(browser: Any, executed_run: Path, tmp_path: Path) -> None:
-    run = load_run_view(executed_run)
+    with contextlib.chdir(executed_run.parent):  # as `gqlbench view results --out report.html` reads it
+        run = load_run_view(Path(executed_run.name))
     report = tmp_path / "report.html"
     write_report([run], report)
     narrow(browser)
     browser.open(report.as_uri() + "#r0")
     assert browser.js("document.querySelector('section.page.shown').id") == "r0"
-    keep(browser.screenshot(tmp_path / "run-page.png"))
+    configuration = browser.js("document.querySelector('section.page.shown table').innerText")
+    assert executed_run.name in configuration  # the folder as given, and the command as typed:
+    assert str(executed_run.parent) not in configuration and str(ROOT) not in configuration  # no machine's folders
+    keep(browser.screenshot(tmp_path / "run-page.png"))  # docs/img/report-run.png
     rows = "Array.from(document.querySelectorAll('section.page.shown table.metrics tbody tr[data-row]')).map(r => r.dataset.row)"
     assert {"arg_match_full", "exec_match", "dataflow_f1", "argument_f1", "n_samples"} <= set(browser.js(rows))
     assert browser.js(FITS) == [[True] * 4]
@@ -89,7 +96,7 @@ def test_run_report_in_chromium(browser: Any, executed_run: Path, tmp_path: Path
         assert browser.js(f"{figure}.getBoundingClientRect().height") > 50  # drawn, not collapsed
     diverging = "document.querySelectorAll('section.page.shown tr.diverge').length"
     assert browser.js(diverging) == 0  # its execution matched the gold's
-    keep(browser.screenshot(tmp_path / "sample-page.png"))
+    keep(browser.screenshot(tmp_path / "sample-page.png"))  # docs/img/report-sample.png
     browser.go("#test/11")  # same calls until the second, which differs: marked in both traces
     assert browser.js(diverging) == 2
     browser.go("#test/17")
