@@ -31,7 +31,7 @@ from functools import cached_property
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-__all__ = ["CallSite", "TopLevelCall", "SyntaxProblem", "Program", "read_program", "one_reading"]
+__all__ = ["CallSite", "TopLevelCall", "SyntaxProblem", "ParsedProgram", "read_program", "one_reading"]
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class SyntaxProblem:
 
 
 @dataclass(frozen=True, eq=False)
-class Program:
+class ParsedProgram:
     """A program and its two syntax trees (both None when it does not parse)."""
 
     code: str
@@ -159,7 +159,7 @@ def _python_tree(code: str) -> ast.Module | SyntaxProblem:
         return SyntaxProblem(str(exc))
 
 
-_READ: ContextVar[dict[str, Program] | None] = ContextVar("gqlbench_programs_read", default=None)
+_READ: ContextVar[dict[str, ParsedProgram] | None] = ContextVar("gqlbench_programs_read", default=None)
 
 
 @contextmanager
@@ -175,7 +175,7 @@ def one_reading() -> Iterator[None]:
         _READ.reset(token)
 
 
-def read_program(code: str) -> Program:
+def read_program(code: str) -> ParsedProgram:
     """``code`` parsed by Python and by LibCST (once per :func:`one_reading` block); a syntax error is recorded, never raised.
 
     A program parses when both accept it.
@@ -189,14 +189,14 @@ def read_program(code: str) -> Program:
     return found
 
 
-def _parse(code: str) -> Program:
+def _parse(code: str) -> ParsedProgram:
     tree = _python_tree(code)
     if isinstance(tree, SyntaxProblem):
-        return Program(code, problem=tree)
+        return ParsedProgram(code, problem=tree)
     try:
         module = cst.parse_module(code)
     except cst.ParserSyntaxError as exc:
-        return Program(code, problem=SyntaxProblem(exc.message), tree=tree)
+        return ParsedProgram(code, problem=SyntaxProblem(exc.message), tree=tree)
     except RecursionError:
-        return Program(code, problem=SyntaxProblem("too deeply nested to analyze"), tree=tree)
-    return Program(code, tree=tree, module=module)
+        return ParsedProgram(code, problem=SyntaxProblem("too deeply nested to analyze"), tree=tree)
+    return ParsedProgram(code, tree=tree, module=module)

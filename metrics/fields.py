@@ -27,7 +27,7 @@ from pathlib import Path
 from graphql import GraphQLSyntaxError
 
 from gqlbench.errors import closest
-from gqlbench.program import Program
+from gqlbench.program import ParsedProgram
 from gqlbench.records import FunctionSpec
 
 __all__ = ["Catalog", "FieldProblem", "ObjectShape", "ListShape", "Shape", "load_catalog", "shapes_from_sdl", "check_fields"]
@@ -377,7 +377,7 @@ def _response_vars(tree: ast.Module, is_api: Callable[[str], bool]) -> set[str]:
     return names
 
 
-def check_fields(program: Program, catalog: Catalog, is_api: Callable[[str], bool]) -> list[FieldProblem]:
+def check_fields(program: ParsedProgram, catalog: Catalog, is_api: Callable[[str], bool]) -> list[FieldProblem]:
     """Every response access of ``program`` its GraphQL type forbids, in program order.
 
     ``is_api(name)`` says whether a bare callee is an API call. A program that
