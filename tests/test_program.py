@@ -26,7 +26,7 @@ def test_scoring_a_prediction_parses_it_and_the_gold_once_each(monkeypatch: pyte
     by_python = _recording(monkeypatch, ast, "parse")
     by_libcst = _recording(monkeypatch, libcst, "parse_module")
     result = score_sample(sample, prediction)
-    assert "invalid_field" in {e["kind"] for e in result.explanation["errors"]}
+    assert "invalid_field" in {e["kind"] for e in result.explanation.errors or []}
     for code in (prediction, sample.gold_code):
         assert by_python.count(code) == 1
         assert by_libcst.count(code) == 1
