@@ -19,7 +19,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gqlbench.mocks.sandbox import Job, SandboxPool
@@ -128,6 +128,18 @@ def _passed(draft: Draft, step: int) -> set[Any]:
     return {resolve(draft.responses[ref.step], ref.path) for _, ref in draft.calls[step].refs()}
 
 
+def _fresh_path(response: Any, path: Path, passed: set[Any]) -> Path | None:
+    """``path``, or the same path into the second or third element of its first list, whose value is a key not in
+    ``passed`` (a list of similar movies may start with the movie asked about); None when there is none."""
+    at = next((i for i, part in enumerate(path) if isinstance(part, int)), None)
+    for index in (0, 1, 2) if at is not None else (0,):
+        candidate = path if at is None else (*path[:at], index, *path[at + 1:])
+        value = resolve(response, candidate)
+        if _is_key(value) and value not in passed:
+            return candidate
+    return None
+
+
 def _is_key(value: Any) -> bool:
     return isinstance(value, str | int) and not isinstance(value, bool) and value != ""
 
@@ -142,6 +154,7 @@ class Sampler:
         self.world_seed = world_seed
         self.rejected: Counter[str] = Counter()
         self.runs = 0
+        self._reach: dict[tuple[str, int], bool] = {}
 
     def draw(self, shape: str) -> Draft:
         """A draft of ``shape``; raises :class:`Dropped` when the walk cannot finish."""
@@ -154,7 +167,7 @@ class Sampler:
             low, high = (2, 4) if shape == "chain" else LONG_CHAIN
             length = self.rng.randint(low, high)
             for done in range(1, length):
-                if not self._extend(draft, len(draft.calls) - 1, onward=done < length - 1):
+                if not self._extend(draft, len(draft.calls) - 1, onward=length - 1 - done):
                     break
             if len(draft.calls) < low:
                 raise Dropped("no_edge_from_start" if len(draft.calls) < 2 else "chain_too_short")
@@ -285,27 +298,56 @@ class Sampler:
         """Edges from call ``step`` whose value is in its response and new: a value the program already passed
         (a sub-resource's own id read back) would make a call the request cannot ask for."""
         used = {(c.function, a) for c in draft.calls for a in c.args}
-        return [e for e in self.graph.edges_from(draft.calls[step].function)
-                if _is_key(value := resolve(draft.responses[step], e.path)) and value not in _passed(draft, step)
-                and (e.consumer, (e.param, Ref(step, e.path))) not in used]
+        passed = _passed(draft, step)
+        known = self._known_element(draft, step)
+        found = []
+        for edge in self.graph.edges_from(draft.calls[step].function):
+            path = _fresh_path(draft.responses[step], edge.path, passed)
+            if path is None or (edge.consumer, (edge.param, Ref(step, path))) in used:
+                continue
+            if known is not None and resolve(known, path) == resolve(draft.responses[step], path):
+                continue  # the lookup told nothing new: the list it was picked from already held this value
+            found.append(replace(edge, path=path))
+        return found
 
-    def _onward(self, function: str) -> bool:
-        """Whether a response of ``function`` can feed a further call with a value it did not get (not its own id)."""
-        return any(len(e.path) > 1 for e in self.graph.edges_from(function)) and not self.graph.endpoints[function].writes
+    def _known_element(self, draft: Draft, step: int) -> Any:
+        """For a lookup fed from a list element, that element (what the program knew before looking it up), else None."""
+        refs = draft.calls[step].refs()
+        if not self.graph.endpoints[draft.calls[step].function].lookup or len(refs) != 1:
+            return None
+        ref = refs[0][1]
+        element = resolve(draft.responses[ref.step], ref.path[:-1])
+        return element if isinstance(element, dict) else None
 
-    def _extend(self, draft: Draft, step: int, onward: bool = False) -> bool:
+    def _onward(self, function: str, steps: int = 1) -> bool:
+        """Whether a walk from ``function`` can go ``steps`` calls further in the graph, each fed a value its producer
+        did not get (not a read-back of its own id); a static look-ahead, the world decides later."""
+        key = (function, steps)
+        if key not in self._reach:
+            self._reach[key] = steps <= 0 or (not self.graph.endpoints[function].writes and any(
+                len(e.path) > 1 and self._onward(e.consumer, steps - 1) for e in self.graph.edges_from(function)))
+        return self._reach[key]
+
+    def _extend(self, draft: Draft, step: int, onward: int = 0) -> bool:
         """Add a call fed by call ``step``'s response; False when no edge the world accepts is left.
 
-        A write ends a walk: its response feeds nothing (a write comes after reads). ``onward``: the walk
-        must go on after this call, so prefer consumers that can feed another.
+        A write ends a walk: its response feeds nothing (a write comes after reads). ``onward``: calls the walk
+        must make after this one, so prefer consumers from which the graph goes on that far. A long chain may call an
+        endpoint twice (the similar movies of the first similar movie) when no other is left, never with a value it
+        already passed.
         """
         if self.graph.endpoints[draft.calls[step].function].writes:
             return False
         candidates = self._candidates(draft, step)
         called = {c.function for c in draft.calls}
-        candidates = [e for e in candidates if e.consumer not in called]  # no call twice: a walk, not a loop
-        if onward and any(self._onward(e.consumer) for e in candidates):
-            candidates = [e for e in candidates if self._onward(e.consumer)]
+        if draft.shape == "long_chain":  # a long walk may call an endpoint twice, never with a value already passed
+            passed = set().union(*(_passed(draft, s) for s in range(len(draft.calls))))
+            twice = {f for f in called if sum(c.function == f for c in draft.calls) >= 2}
+            candidates = [e for e in candidates if resolve(draft.responses[step], e.path) not in passed and e.consumer not in twice]
+        else:
+            candidates = [e for e in candidates if e.consumer not in called]  # a walk, not a loop: each endpoint once
+        if onward and any(self._onward(e.consumer, onward) for e in candidates):
+            candidates = [e for e in candidates if self._onward(e.consumer, onward)]
         for _ in range(_TRIES_PER_STEP):
             if not candidates:
                 return False

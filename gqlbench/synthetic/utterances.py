@@ -218,14 +218,19 @@ class _Phraser:
         if searched:
             self.said.setdefault(base, _noun(self._searched_kind(producer)))
         if merged and (is_generic(merged[0][0]) or merged[0][0] in own):  # the producer's own list or object
-            index = merged.pop(0)[1]
+            noun0, index = merged.pop(0)
             while merged and is_generic(merged[0][0]):  # artists.items[0]: still the producer's own list
                 index = merged.pop(0)[1] if merged[0][1] is not None else index
             if index is not None and not searched:
                 base = f"the {_ordinal(index)} of {base}"
-        for noun, index in merged:
+                element = noun0 if not is_generic(noun0) else kind if not merged else endpoint.kind
+                self.said.setdefault(base, _noun(element))
+        for at, (noun, index) in enumerate(merged):
             word = _noun(kind) if is_generic(noun) else _noun(noun)
-            base = f"the {_ordinal(index) + ' ' if index is not None else ''}{word} of {base}"
+            where = "of"
+            if at == len(merged) - 1 and not is_generic(noun) and not singular(noun).endswith(singular(kind)):
+                word, where = _noun(kind), f"listed under {noun.replace('_', ' ')} in"  # crew[0].id of credits: a movie
+            base = f"the {_ordinal(index) + ' ' if index is not None else ''}{word} {where} {base}"
         self.said.setdefault(base, _noun(kind))
         return base
 

@@ -89,3 +89,20 @@ def test_a_noun_phrase_description_becomes_an_instruction() -> None:
 def test_a_name_with_quotes_is_stated_verbatim() -> None:
     draft = Draft("single", [Call("GET_search_movie", (("query", 'The "Best" Movie'),))])
     assert '"The "Best" Movie"' in _say("tmdb", draft)
+
+
+def test_an_element_whose_holder_is_not_its_kind_is_named_by_its_kind_and_holder() -> None:
+    draft = Draft("chain", [Call("GET_search_person", (("query", "Greta Gerwig"),)),
+                            Call("GET_person__person_id__movie_credits", (("person_id", Ref(0, ("results", 0, "id"))),)),
+                            Call("GET_movie__movie_id__keywords", (("movie_id", Ref(1, ("crew", 0, "id"))),))])
+    text = _say("tmdb", draft)
+    assert 'the first movie listed under crew in the movie credits for the person "Greta Gerwig"' in text, text
+    assert "crew member" not in text
+
+
+def test_a_fan_out_from_a_list_refers_back_to_the_element_it_named() -> None:
+    draft = Draft("fan_out", [Call("GET_me_albums", (("limit", 3),)),
+                              Call("GET_artists__id__related_artists", (("id", Ref(0, ("items", 0, "album", "artists", 0, "id"))),)),
+                              Call("PUT_me_albums", (("ids", Ref(0, ("items", 0, "album", "id"))),))])
+    text = _say("spotify", draft)
+    assert text.count("the albums saved in my 'Your Music' library") == 1 and "that album" in text, text
