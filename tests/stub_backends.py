@@ -180,3 +180,30 @@ class StubBackend:
         if self.noisy_close:
             logging.getLogger("stub.engine").warning("STUB-ENGINE shutdown warning")
             print("STUB-ENGINE shutdown stderr", file=sys.stderr, flush=True)
+
+
+class StubParaphraser(StubBackend):
+    """A paraphrasing model for ``samples generate --paraphrase-model``: every ``drop``-th answer (model arg, default 2)
+    loses the request's quoted names, the others reword it keeping them; ``log`` gets one line per request."""
+
+    name = "stub-paraphraser"
+
+    def __init__(self, model: str = "stub", *, drop: int = 2, log: str = "", **args: Any) -> None:
+        super().__init__(model, log=log, **args)
+        self.drop = int(drop)
+        self.asked = 0
+
+    def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
+        import re
+
+        for request in requests:
+            self.asked += 1
+            text = request.messages[-1].content.rpartition("Request: ")[2]
+            if self.log:
+                with open(self.log, "a", encoding="utf-8") as fh:
+                    fh.write(text + "\n")
+            if self.drop and self.asked % self.drop == 0:
+                answer = re.sub(r'"[^"]*"', "that one", text)
+            else:
+                answer = f"Hi! {text[:1].lower()}{text[1:]} Thanks."
+            yield Completion(sample_id=request.sample_id, text=f"Request: {answer}\n", finish_reason="stop")

@@ -9,6 +9,7 @@ import click
 
 from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
+from gqlbench.synthetic.sampler import SHAPES
 
 __all__ = ["samples", "generate"]
 
@@ -24,16 +25,25 @@ def samples() -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampler: the same seed writes the same file.")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="JSONL file to write (name it test.jsonl in a folder to use it with --data).")
-@click.option("--shapes", default="single,chain,fan_out", show_default=True, help="Shapes to take in turn, comma-separated.")
+@click.option("--shapes", default=",".join(SHAPES), show_default=True, help="Shapes to take in turn, comma-separated.")
 @click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
-def generate(domain: str, n: int, seed: int, out: Path, shapes: str, force: bool) -> None:
+@click.option("--paraphrase-model", default=None,
+              help="Also paraphrase each utterance with this model (a bundled name, folder or id; see `gqlbench models`); "
+              "a paraphrase is kept only if every literal of the program survives.")
+@click.option("--paraphrase-backend", default="auto", show_default=True,
+              help="Backend of --paraphrase-model: any name `gqlbench run --backend` takes (openai with --base-url).")
+@click.option("--paraphrase-args", default="", help="Backend arguments of --paraphrase-model, k=v,...")
+@click.option("--base-url", default=None, help="openai backend of --paraphrase-model: the server's URL.")
+@click.option("--api-key-env", default=None, help="openai backend of --paraphrase-model: variable holding the API key.")
+def generate(domain: str, n: int, seed: int, out: Path, shapes: str, force: bool, paraphrase_model: str | None,
+             paraphrase_backend: str, paraphrase_args: str, base_url: str | None, api_key_env: str | None) -> None:
     """Write N verified samples of DOMAIN to OUT, in the dataset's line format.
 
     Each gold program ran to the end on DOMAIN's mock world (world seed 0,
     the utterance as the request) and scores 1.0 against itself; each
     utterance states every literal the program passes. Drafts that fail are
     dropped; the counts by reason are printed. Each line carries a
-    "synthetic" object: shape, calls, edges, depth, seed.
+    "synthetic" object: shape, calls, edges, depth, seed, paraphrased.
     """
     from gqlbench.synthetic import generate_samples
 
@@ -41,12 +51,28 @@ def generate(domain: str, n: int, seed: int, out: Path, shapes: str, force: bool
         raise GqlbenchError(f"{out}: exists; pass --force to overwrite it or choose another --out")
     if not out.parent.is_dir():
         raise GqlbenchError(f"{out.parent}: no such folder for --out; create it first")
-    result = generate_samples(domain, n, seed, tuple(s.strip() for s in shapes.split(",") if s.strip()))
+    chosen = tuple(s.strip() for s in shapes.split(",") if s.strip())
+    if paraphrase_model is None:
+        result = generate_samples(domain, n, seed, chosen)
+    else:
+        from gqlbench.generators.factory import build_backend, parse_model_args
+        from gqlbench.synthetic.paraphrase import backend_paraphraser
+
+        backend = build_backend(paraphrase_backend, paraphrase_model, parse_model_args(paraphrase_args), base_url=base_url,
+                                api_key_env=api_key_env)
+        try:
+            result = generate_samples(domain, n, seed, chosen, paraphrase=backend_paraphraser(backend, seed))
+        finally:
+            backend.close()
     out.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in result.rows), encoding="utf-8")
     shown = escape_controls(domain)
     click.echo(f"{shown}: {len(result.rows)} verified samples -> {out} ({result.runs} sandbox runs)")
     for reason, count in sorted(result.drops.items()):
         click.echo(f"  dropped {count}: {escape_controls(reason)}")
+    if paraphrase_model is not None:
+        rejected = ", ".join(f"{count} {escape_controls(reason)}" for reason, count in sorted(result.paraphrases.items())
+                             if reason != "kept" and count)
+        click.echo(f"  paraphrased {result.paraphrases['kept']} of {len(result.rows)} (rejected: {rejected or 'none'})")
     for kind, count in sorted(result.rejected_steps.items()):
         click.echo(f"  steps the world refused while sampling {count}: {escape_controls(kind)}")
     if len(result.rows) < n:

@@ -12,6 +12,7 @@ sampling in :attr:`Generation.rejected_steps`.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from gqlbench.mocks.sandbox import Job, SandboxPool
 from gqlbench.records import Sample
 from gqlbench.synthetic.graph import build_graph
 from gqlbench.synthetic.human import human_utterances, normalize
+from gqlbench.synthetic.paraphrase import Paraphrase
 from gqlbench.synthetic.sampler import SHAPES, Draft, Dropped, Sampler
 from gqlbench.synthetic.utterances import utterance
 
@@ -42,11 +44,22 @@ class Generation:
     drops: Counter[str] = field(default_factory=Counter)
     rejected_steps: Counter[str] = field(default_factory=Counter)
     runs: int = 0  # sandbox runs, sampling and verification
+    paraphrases: Counter[str] = field(default_factory=Counter)  # "kept", and rejected ones by reason
+
+
+def _states(text: str, value: str | int) -> bool:
+    """Whether ``text`` states ``value``: a number as a whole number (5 is not in 50), a name exactly as written,
+    a lowercase code word (``track``, ``day``) in any case."""
+    if isinstance(value, int):
+        return re.search(rf"(?<![\d.]){value}(?![\d]|\.\d)", text) is not None
+    if value.isidentifier() and value == value.lower():
+        return value in text.lower()
+    return value in text
 
 
 def missing_literals(code_literals: Sequence[str | int], text: str) -> list[str | int]:
     """The literals a program passes that its utterance does not state."""
-    return [v for v in code_literals if str(v) not in text]
+    return [v for v in code_literals if not _states(text, v)]
 
 
 def verify(domain: str, code: str, text: str, pool: SandboxPool, world_seed: int) -> str | None:
@@ -64,18 +77,34 @@ def verify(domain: str, code: str, text: str, pool: SandboxPool, world_seed: int
     return None
 
 
-def _labels(draft: Draft, seed: int, world_seed: int) -> dict[str, Any]:
+def _labels(draft: Draft, seed: int, world_seed: int, paraphrased: bool) -> dict[str, Any]:
     return {"shape": draft.shape, "calls": len(draft.calls), "edges": draft.edges(), "depth": draft.depth(), "seed": seed,
-            "world_seed": world_seed}
+            "world_seed": world_seed, "paraphrased": paraphrased}
+
+
+def _paraphrased(paraphrase: Paraphrase, text: str, literals: Sequence[str | int], taken: set[str],
+                 counts: Counter[str]) -> str | None:
+    """``paraphrase(text)`` when it states every literal and copies no human or earlier utterance, else None (counted)."""
+    new = paraphrase(text)
+    reason = ("no_answer" if not new
+              else "dropped_literal" if missing_literals(literals, new)
+              else "copies_human" if normalize(new) in human_utterances()
+              else "duplicate" if normalize(new) in taken
+              else None)
+    counts[reason or "kept"] += 1
+    return None if reason else new
 
 
 def generate_samples(domain: str, n: int, seed: int, shapes: Sequence[str] = SHAPES, world_seed: int = 0,
-                     pool: SandboxPool | None = None) -> Generation:
+                     pool: SandboxPool | None = None, paraphrase: Paraphrase | None = None) -> Generation:
     """``n`` verified samples of ``domain`` in the dataset's line format, shapes taken in turn.
 
     Deterministic for a given seed, catalog and world. Stops early (fewer
-    rows) after ``ATTEMPTS_PER_SAMPLE * n`` drafts, or when every shape failed
-    ``SHAPE_PATIENCE`` drafts in a row.
+    rows) after ``ATTEMPTS_PER_SAMPLE * n`` drafts (plus ``SHAPE_PATIENCE``
+    per shape), or when every shape failed ``SHAPE_PATIENCE`` drafts in a
+    row; a shape the graph has no start for is given up at once. With ``paraphrase``, each kept
+    sample's utterance is replaced by its paraphrase when every literal
+    survives (``paraphrased`` in its labels; counts in ``paraphrases``).
     """
     unknown = [s for s in shapes if s not in SHAPES]
     if unknown or not shapes:
@@ -94,7 +123,7 @@ def generate_samples(domain: str, n: int, seed: int, shapes: Sequence[str] = SHA
         sampler = Sampler(graph, pool, rng, world_seed)
         made = dict.fromkeys(shapes, 0)
         failures = dict.fromkeys(shapes, 0)
-        for _ in range(ATTEMPTS_PER_SAMPLE * n):
+        for _ in range(ATTEMPTS_PER_SAMPLE * n + SHAPE_PATIENCE * len(shapes)):  # a shape the graph lacks costs patience once
             open_shapes = [s for s in shapes if failures[s] < SHAPE_PATIENCE]
             if len(result.rows) == n or not open_shapes:
                 break
@@ -104,6 +133,8 @@ def generate_samples(domain: str, n: int, seed: int, shapes: Sequence[str] = SHA
                 draft = sampler.draw(shape)
             except Dropped as dropped:
                 result.drops[dropped.reason] += 1
+                if dropped.reason.startswith("no_start_for_"):  # the graph has no way to this shape: stop asking
+                    failures[shape] = SHAPE_PATIENCE
                 continue
             text, code = utterance(graph, draft, rng), draft.code()
             reason = (
@@ -118,11 +149,22 @@ def generate_samples(domain: str, n: int, seed: int, shapes: Sequence[str] = SHA
             if reason is not None:
                 result.drops[reason] += 1
                 continue
+            new = _paraphrased(paraphrase, text, draft.literals(), seen_text, result.paraphrases) if paraphrase else None
+            if new is not None:
+                result.runs += 1
+                if verify(domain, code, new, pool, world_seed) is not None:  # the world reads the request: it must still run
+                    result.paraphrases["kept"] -= 1
+                    result.paraphrases["gold_fails_with_it"] += 1
+                    new = None
             made[shape] += 1
             failures[shape] = 0
             seen_text.add(normalize(text))
+            if new is not None:
+                seen_text.add(normalize(new))
+                text = new
             seen_code.add(code)
-            result.rows.append({"domain": domain, "utterance": text, "output": code, "synthetic": _labels(draft, seed, world_seed)})
+            result.rows.append({"domain": domain, "utterance": text, "output": code,
+                                "synthetic": _labels(draft, seed, world_seed, new is not None)})
         result.rejected_steps = sampler.rejected
         result.runs += sampler.runs
     finally:

@@ -38,9 +38,12 @@ from gqlbench.records import FunctionSpec
 from gqlbench.specs import CATALOG_ENV, load_specs
 from gqlbench.synthetic.human import human_samples
 
-__all__ = ["LIMITS", "MAX_DEPTH", "Path", "Edge", "Endpoint", "DataflowGraph", "build_graph", "render_path"]
+__all__ = ["LIMITS", "MAX_DEPTH", "WRITE_METHODS", "Path", "Edge", "Endpoint", "DataflowGraph", "build_graph", "render_path"]
 
 MAX_DEPTH = 4
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+URI_PARAMS = ("uri", "uris")
+"""Parameters that take an entity's ``uri`` field rather than its id."""
 Path = tuple[str | int, ...]
 _GOLD_REF = re.compile(r"^(?P<function>\w+)#\d+(?P<path>(?:\.\w+|\[\d+\])+)$")
 _PATH_PART = re.compile(r"\.(\w+)|\[(\d+)\]")
@@ -74,6 +77,18 @@ class Endpoint:
     kind: str | None = None  # the entity kind it returns or lists
     literals: Mapping[str, tuple[str | int, ...]] = field(default_factory=dict)  # values human gold passes
     optional: Mapping[str, tuple[str | int, ...]] = field(default_factory=dict)  # optional parameters and values to pass
+    extra_kinds: Mapping[str, str] = field(default_factory=dict)  # optional parameter -> the kind whose id or uri it takes
+    segments: tuple[str, ...] = ()  # path segments, parameters as ``{name}``
+
+    @property
+    def writes(self) -> bool:
+        """Whether the endpoint changes the world (POST, PUT, PATCH, DELETE)."""
+        return self.name.split("_", 1)[0] in WRITE_METHODS
+
+    @property
+    def lookup(self) -> bool:
+        """Whether the endpoint reads one entity by its id (its path ends with the id parameter)."""
+        return bool(self.segments) and self.segments[-1].startswith("{") and not self.writes
 
     @property
     def literal_params(self) -> tuple[str, ...]:
@@ -105,6 +120,21 @@ class DataflowGraph:
         endpoint = self.endpoints[function]
         return param == endpoint.text_param or bool(endpoint.literals.get(param))
 
+    def edges_into(self, consumer: str, param: str) -> list[Edge]:
+        """The edges that can feed ``consumer``'s ``param``."""
+        return [e for e in self.edges if e.consumer == consumer and e.param == param]
+
+    def fan_in_targets(self) -> list[str]:
+        """Endpoints that can take values from two responses: two fed parameters, every required one among them."""
+        found = []
+        for name, endpoint in self.endpoints.items():
+            ids = [p for p in endpoint.required if p in endpoint.param_kinds]
+            fed = [p for p in (*ids, *endpoint.extra_kinds) if self.edges_into(name, p)]
+            if len(fed) >= 2 and set(ids) <= set(fed) and len(ids) <= 2 \
+                    and all(self.literal_ok(name, p) for p in endpoint.literal_params):
+                found.append(name)
+        return found
+
     def starts(self) -> list[str]:
         """Endpoints a program can start with: every required parameter a literal the sampler has values for."""
         return [name for name, e in self.endpoints.items()
@@ -122,9 +152,9 @@ def _unwrap(graphql_type: GraphQLType) -> GraphQLType:
     return graphql_type
 
 
-def _id_fields(root: GraphQLObjectType, hint: str | None) -> list[tuple[Path, str]]:
-    """``(path, kind)`` of every id-like scalar reachable from ``root`` within :data:`MAX_DEPTH` fields."""
-    found: list[tuple[Path, str]] = []
+def _id_fields(root: GraphQLObjectType, hint: str | None) -> list[tuple[Path, str, str]]:
+    """``(path, kind, scalar type)`` of every id-like scalar reachable from ``root`` within :data:`MAX_DEPTH` fields."""
+    found: list[tuple[Path, str, str]] = []
 
     def walk(obj: GraphQLObjectType, path: Path, hint: str | None, seen: frozenset[str]) -> None:
         if len([p for p in path if isinstance(p, str)]) >= MAX_DEPTH or obj.name in seen:
@@ -141,9 +171,9 @@ def _id_fields(root: GraphQLObjectType, hint: str | None) -> list[tuple[Path, st
             elif len(step) == 1:
                 ref = reference(name)
                 if ref is not None:
-                    found.append((path + step, singular(ref[0])))
-                elif name in KEY_WORDS and hint:
-                    found.append((path + step, hint))
+                    found.append((path + step, singular(ref[0]), getattr(inner, "name", "")))
+                elif (name in KEY_WORDS or name == "uri") and hint:
+                    found.append((path + step, hint, getattr(inner, "name", "")))
 
     walk(root, (), hint, frozenset())
     return found
@@ -162,6 +192,44 @@ def _param_kinds(required: list[str], rule: Rule, segments: list[str]) -> dict[s
             at = segments.index(f"{{{param}}}")
             if at > 0 and not segments[at - 1].startswith("{"):
                 kinds[param] = singular(segments[at - 1])
+        elif param in ("ids", *URI_PARAMS) and _own_kind(rule, segments):
+            kinds[param] = _own_kind(rule, segments) or ""  # PUT_me_tracks(ids=...): ids of tracks
+    return kinds
+
+
+def _own_kind(rule: Rule, segments: list[str]) -> str | None:
+    """The kind an endpoint acts on: its rule's, else its last literal path segment's (``me/tracks``: track)."""
+    literal = [s for s in segments if not s.startswith("{")]
+    return singular(rule.kind) if rule.kind else singular(literal[-1]) if literal else None
+
+
+_KIND_WORDS = {"people": "person", "crew": "person"}  # what :func:`singular` cannot know
+
+
+def _fits(scalar: str, json_type: str | None) -> bool:
+    """Whether a response scalar (``Int``, ``String``, ``ID``) can be passed as an optional parameter of ``json_type``.
+
+    The worlds check an optional parameter's type (a ``with_people`` string
+    refuses an integer id), so an edge into one must carry its type.
+    """
+    wanted = {"Int": "integer", "String": "string", "Float": "number"}.get(scalar)
+    return wanted is None or json_type in (None, wanted)
+
+
+def _extra_kinds(spec: FunctionSpec, rule: Rule, segments: list[str]) -> dict[str, str]:
+    """Optional parameters that take an entity's id or uri: ``device_id``, ``uris``, ``with_companies``."""
+    kinds: dict[str, str] = {}
+    for param, schema in spec.parameters.properties.items():
+        if param in spec.parameters.required or schema.type not in ("string", None):
+            continue
+        ref = reference(param)
+        if ref is not None:
+            kinds[param] = singular(ref[0])
+        elif param in URI_PARAMS and _own_kind(rule, segments):
+            kinds[param] = _own_kind(rule, segments) or ""
+        elif param.startswith("with_") and param.isidentifier():  # discover(with_people=..., with_companies=...)
+            word = param.removeprefix("with_")
+            kinds[param] = _KIND_WORDS.get(word, singular(word))
     return kinds
 
 
@@ -225,7 +293,7 @@ def _build_graph(domain: str, catalog: str) -> DataflowGraph:
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
     gold_edges, gold_literals = _gold_edges_and_literals(domain, specs)
     endpoints: dict[str, Endpoint] = {}
-    produced: dict[str, list[tuple[Path, str]]] = {}
+    produced: dict[str, list[tuple[Path, str, str]]] = {}
     for name, spec in specs.items():
         rule = rules[name]
         required = list(spec.parameters.required)
@@ -234,18 +302,20 @@ def _build_graph(domain: str, catalog: str) -> DataflowGraph:
         text = text or next((p for p in required if p in TEXT_PARAMS), None)
         literals = {p: tuple(gold_literals.get((name, p), ())) for p in required}
         endpoints[name] = Endpoint(name, _first_sentence(spec.description) or name, tuple(required),
-                                   _param_kinds(required, rule, segments), text, rule.kind, literals, _optional(name, spec, gold_literals))
+                                   _param_kinds(required, rule, segments), text, rule.kind, literals, _optional(name, spec, gold_literals),
+                                   _extra_kinds(spec, rule, segments), tuple(segments))
         root = _unwrap(query[name].type) if name in query else None
         if isinstance(root, GraphQLList):
             root = _unwrap(root.of_type)
         if isinstance(root, GraphQLObjectType):
             prefix: Path = (0,) if isinstance(_unwrap(query[name].type), GraphQLList) else ()
-            produced[name] = [(prefix + p, k) for p, k in _id_fields(root, singular(rule.kind) if rule.kind else None)]
+            produced[name] = [(prefix + p, k, t) for p, k, t in _id_fields(root, singular(rule.kind) if rule.kind else None)]
     edges = {(e.producer, e.path, e.consumer, e.param): e for e in gold_edges if e.producer in endpoints and e.consumer in endpoints}
     for producer, fields in produced.items():
-        for path, kind in fields:
+        for path, kind, scalar in fields:
             for consumer, endpoint in endpoints.items():
-                for param, param_kind in endpoint.param_kinds.items():
-                    if param_kind == kind:
+                for param, param_kind in (*endpoint.param_kinds.items(), *endpoint.extra_kinds.items()):
+                    typed = param not in endpoint.extra_kinds or _fits(scalar, specs[consumer].parameters.properties[param].type)
+                    if param_kind == kind and typed and (param in URI_PARAMS) == (path[-1] == "uri"):
                         edges.setdefault((producer, path, consumer, param), Edge(producer, path, consumer, param, "schema"))
     return DataflowGraph(domain, endpoints, tuple(sorted(edges.values(), key=lambda e: (e.producer, e.consumer, e.param, str(e.path)))))

@@ -19,7 +19,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gqlbench.mocks.sandbox import Job, SandboxPool
@@ -28,7 +28,10 @@ from gqlbench.synthetic.literals import names_for
 
 __all__ = ["OPTIONAL_RATE", "SHAPES", "Ref", "Call", "Draft", "Dropped", "Sampler", "resolve"]
 
-SHAPES = ("single", "chain", "fan_out")
+SHAPES = ("single", "chain", "long_chain", "fan_out", "fan_in")
+"""single: one call; chain: 2-4 calls, each fed by the one before; long_chain: 5-6 such calls; fan_out: one response
+feeding two calls; fan_in: two independent branches (a start, or a start and a lookup) feeding one call."""
+LONG_CHAIN = (5, 6)
 VARIABLE = "response_obj"
 _TRIES_PER_STEP = 3
 OPTIONAL_RATE = 0.15
@@ -120,6 +123,23 @@ def resolve(value: Any, path: Path) -> Any:
     return value
 
 
+def _passed(draft: Draft, step: int) -> set[Any]:
+    """The values call ``step`` was passed from earlier responses (its own id, read back, would be a detour)."""
+    return {resolve(draft.responses[ref.step], ref.path) for _, ref in draft.calls[step].refs()}
+
+
+def _fresh_path(response: Any, path: Path, passed: set[Any]) -> Path | None:
+    """``path``, or the same path into the second or third element of its first list, whose value is a key not in
+    ``passed`` (a list of similar movies may start with the movie asked about); None when there is none."""
+    at = next((i for i, part in enumerate(path) if isinstance(part, int)), None)
+    for index in (0, 1, 2) if at is not None else (0,):
+        candidate = path if at is None else (*path[:at], index, *path[at + 1:])
+        value = resolve(response, candidate)
+        if _is_key(value) and value not in passed:
+            return candidate
+    return None
+
+
 def _is_key(value: Any) -> bool:
     return isinstance(value, str | int) and not isinstance(value, bool) and value != ""
 
@@ -134,26 +154,98 @@ class Sampler:
         self.world_seed = world_seed
         self.rejected: Counter[str] = Counter()
         self.runs = 0
+        self._reach: dict[tuple[str, int], bool] = {}
 
     def draw(self, shape: str) -> Draft:
         """A draft of ``shape``; raises :class:`Dropped` when the walk cannot finish."""
         draft = Draft(shape)
+        reads = [s for s in self.graph.starts() if not self.graph.endpoints[s].writes]
         if shape == "single":
             self._start(draft, self.graph.starts())
-        elif shape == "chain":
-            self._start(draft, [s for s in self.graph.starts() if self.graph.edges_from(s)])
-            for _ in range(self.rng.randint(2, 4) - 1):
-                if not self._extend(draft, len(draft.calls) - 1):
+        elif shape in ("chain", "long_chain"):
+            self._start(draft, [s for s in reads if self.graph.edges_from(s)])
+            low, high = (2, 4) if shape == "chain" else LONG_CHAIN
+            length = self.rng.randint(low, high)
+            for done in range(1, length):
+                if not self._extend(draft, len(draft.calls) - 1, onward=length - 1 - done):
                     break
-            if len(draft.calls) < 2:
-                raise Dropped("no_edge_from_start")
+            if len(draft.calls) < low:
+                raise Dropped("no_edge_from_start" if len(draft.calls) < 2 else "chain_too_short")
         elif shape == "fan_out":
-            self._start(draft, [s for s in self.graph.starts() if len({e.consumer for e in self.graph.edges_from(s)}) >= 2])
+            self._start(draft, [s for s in reads if len({e.consumer for e in self.graph.edges_from(s)}) >= 2])
             if not (self._extend(draft, 0) and self._extend(draft, 0)):
                 raise Dropped("no_second_branch")
+        elif shape == "fan_in":
+            self._fan_in(draft)
         else:
             raise ValueError(f"unknown shape {shape!r}; shapes are {', '.join(SHAPES)}")
         return draft
+
+    def _branch_edges(self, consumer: str, param: str) -> list[tuple[Edge | None, Edge]]:
+        """Ways to feed ``consumer``'s ``param`` from a fresh branch: (edge start -> lookup or None, edge into param)."""
+        starts = {s for s in self.graph.starts() if not self.graph.endpoints[s].writes}
+        ways: list[tuple[Edge | None, Edge]] = []
+        for edge in self.graph.edges_into(consumer, param):
+            if edge.producer in starts:
+                ways.append((None, edge))
+            elif self.graph.fed_by_one(edge.producer) and not self.graph.endpoints[edge.producer].writes:
+                ways += [(first, edge) for first in self.graph.edges if first.consumer == edge.producer
+                         and first.producer in starts and first.param in self.graph.endpoints[edge.producer].param_kinds]
+        return ways
+
+    def _fan_in(self, draft: Draft) -> None:
+        """Two branches, each a start (or a start and the call it feeds), whose values meet in one call."""
+        targets = self.graph.fan_in_targets()
+        if not targets:
+            raise Dropped("no_start_for_fan_in")
+        target = self.rng.choice(sorted(targets))
+        endpoint = self.graph.endpoints[target]
+        ids = [p for p in endpoint.required if p in endpoint.param_kinds]
+        extra = sorted(p for p in endpoint.extra_kinds if self.graph.edges_into(target, p))
+        params = ids + self.rng.sample(extra, max(0, 2 - len(ids)))
+        fed: dict[str, Argument] = {}
+        heads: list[str] = []
+        for param in params:
+            ways = self._branch_edges(target, param)
+            if not ways:
+                raise Dropped("no_branch_for_fan_in")
+            first, edge = self.rng.choice(ways)
+            self._start(draft, [first.producer if first else edge.producer])
+            if draft.calls[-1].function in heads:  # two independent branches, not one call made twice
+                raise Dropped("fan_in_same_branch")
+            heads.append(draft.calls[-1].function)
+            if first is not None and not self._feed(draft, len(draft.calls) - 1, first):
+                raise Dropped("fan_in_branch_refused")
+            value = resolve(draft.responses[-1], edge.path)
+            if not _is_key(value) or value in _passed(draft, len(draft.calls) - 1):
+                raise Dropped("fan_in_no_value")
+            fed[param] = Ref(len(draft.calls) - 1, edge.path)
+        literals = {p: self._literal(target, p, None) for p in endpoint.literal_params}
+        args = tuple((p, fed.get(p, literals.get(p, ""))) for p in endpoint.required) + tuple(
+            (p, fed[p]) for p in params if p not in endpoint.required)
+        draft.calls.append(Call(target, args))
+        error, response = self._run(draft)
+        if error is not None:
+            draft.calls.pop()
+            self.rejected[error] += 1
+            raise Dropped("fan_in_refused")
+        draft.responses.append(response)
+
+    def _feed(self, draft: Draft, step: int, edge: Edge) -> bool:
+        """Add ``edge.consumer`` fed by call ``step`` through ``edge``; False when the value is missing or the world refuses."""
+        if not _is_key(resolve(draft.responses[step], edge.path)):
+            return False
+        endpoint = self.graph.endpoints[edge.consumer]
+        args = {p: self._literal(edge.consumer, p, None) for p in endpoint.literal_params}
+        fed = tuple((p, Ref(step, edge.path) if p == edge.param else args[p]) for p in endpoint.required)
+        draft.calls.append(Call(edge.consumer, fed + self._optional(edge.consumer)))
+        error, response = self._run(draft)
+        if error is None:
+            draft.responses.append(response)
+            return True
+        draft.calls.pop()
+        self.rejected[error] += 1
+        return False
 
     def _run(self, draft: Draft) -> tuple[str | None, Any]:
         """Run the draft; (error kind or None, the last call's response as JSON)."""
@@ -203,30 +295,65 @@ class Sampler:
         draft.responses.append(response)
 
     def _candidates(self, draft: Draft, step: int) -> list[Edge]:
+        """Edges from call ``step`` whose value is in its response and new: a value the program already passed
+        (a sub-resource's own id read back) would make a call the request cannot ask for."""
         used = {(c.function, a) for c in draft.calls for a in c.args}
-        return [e for e in self.graph.edges_from(draft.calls[step].function)
-                if _is_key(resolve(draft.responses[step], e.path)) and (e.consumer, (e.param, Ref(step, e.path))) not in used]
+        passed = _passed(draft, step)
+        known = self._known_element(draft, step)
+        found = []
+        for edge in self.graph.edges_from(draft.calls[step].function):
+            path = _fresh_path(draft.responses[step], edge.path, passed)
+            if path is None or (edge.consumer, (edge.param, Ref(step, path))) in used:
+                continue
+            if known is not None and resolve(known, path) == resolve(draft.responses[step], path):
+                continue  # the lookup told nothing new: the list it was picked from already held this value
+            found.append(replace(edge, path=path))
+        return found
 
-    def _extend(self, draft: Draft, step: int) -> bool:
-        """Add a call fed by call ``step``'s response; False when no edge the world accepts is left."""
+    def _known_element(self, draft: Draft, step: int) -> Any:
+        """For a lookup fed from a list element, that element (what the program knew before looking it up), else None."""
+        refs = draft.calls[step].refs()
+        if not self.graph.endpoints[draft.calls[step].function].lookup or len(refs) != 1:
+            return None
+        ref = refs[0][1]
+        element = resolve(draft.responses[ref.step], ref.path[:-1])
+        return element if isinstance(element, dict) else None
+
+    def _onward(self, function: str, steps: int = 1) -> bool:
+        """Whether a walk from ``function`` can go ``steps`` calls further in the graph, each fed a value its producer
+        did not get (not a read-back of its own id); a static look-ahead, the world decides later."""
+        key = (function, steps)
+        if key not in self._reach:
+            self._reach[key] = steps <= 0 or (not self.graph.endpoints[function].writes and any(
+                len(e.path) > 1 and self._onward(e.consumer, steps - 1) for e in self.graph.edges_from(function)))
+        return self._reach[key]
+
+    def _extend(self, draft: Draft, step: int, onward: int = 0) -> bool:
+        """Add a call fed by call ``step``'s response; False when no edge the world accepts is left.
+
+        A write ends a walk: its response feeds nothing (a write comes after reads). ``onward``: calls the walk
+        must make after this one, so prefer consumers from which the graph goes on that far. A long chain may call an
+        endpoint twice (the similar movies of the first similar movie) when no other is left, never with a value it
+        already passed.
+        """
+        if self.graph.endpoints[draft.calls[step].function].writes:
+            return False
         candidates = self._candidates(draft, step)
         called = {c.function for c in draft.calls}
-        candidates = [e for e in candidates if e.consumer not in called]  # no call twice: a walk, not a loop
+        if draft.shape == "long_chain":  # a long walk may call an endpoint twice, never with a value already passed
+            passed = set().union(*(_passed(draft, s) for s in range(len(draft.calls))))
+            twice = {f for f in called if sum(c.function == f for c in draft.calls) >= 2}
+            candidates = [e for e in candidates if resolve(draft.responses[step], e.path) not in passed and e.consumer not in twice]
+        else:
+            candidates = [e for e in candidates if e.consumer not in called]  # a walk, not a loop: each endpoint once
+        if onward and any(self._onward(e.consumer, onward) for e in candidates):
+            candidates = [e for e in candidates if self._onward(e.consumer, onward)]
         for _ in range(_TRIES_PER_STEP):
             if not candidates:
                 return False
             weights = [(4.0 if e.source == "gold" else 1.0) / sum(isinstance(p, str) for p in e.path) for e in candidates]
             edge = self.rng.choices(candidates, weights=weights)[0]
             candidates.remove(edge)
-            endpoint = self.graph.endpoints[edge.consumer]
-            args = {p: self._literal(edge.consumer, p, None) for p in endpoint.literal_params}
-            fed = tuple((p, Ref(step, edge.path) if p == edge.param else args[p]) for p in endpoint.required)
-            call = Call(edge.consumer, fed + self._optional(edge.consumer))
-            draft.calls.append(call)
-            error, response = self._run(draft)
-            if error is None:
-                draft.responses.append(response)
+            if self._feed(draft, step, edge):
                 return True
-            draft.calls.pop()
-            self.rejected[error] += 1
         return False

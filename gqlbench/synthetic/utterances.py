@@ -1,37 +1,36 @@
-"""Utterances for drafts, from templates built from the endpoints' descriptions and the literals.
+"""Utterances for drafts: what the user wants, with every literal stated and no dataflow spelled out.
 
-Every literal the program passes is written in the utterance (a search text
-in quotes, another parameter as ``param "value"``), so a model is never asked
-to guess a value; a value read from a response is described by where it sits
-(``the first author``), never written. A few phrasings per shape; the seeded
-RNG chooses.
+A request names the thing it wants ("the cast and crew for the movie
+"Heat""), not the calls that find it: a value one call reads from another's
+response is described as the entity it is (``results[0].id`` after a movie
+search for "Heat" is *the movie "Heat"*; ``tracks.items[0].artists[0].id``
+after a track search is *the first artist of the track "Money"*), and the
+entity a later call needs is described through the one before, so a chain
+reads as one nested noun phrase. Only the calls nothing reads from (the
+sinks: the last call of a chain, both branches of a fan-out) become
+actions. Every literal a program passes is written: a search text in double
+quotes as the entity's name, another value as ``<parameter words> <value>``
+unless the description already names it unambiguously. Phrases come from the
+endpoints' descriptions, cleaned of API boilerplate; the seeded RNG picks the
+wording.
 """
 
 from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 
 from gqlbench.mocks.kinds import is_generic, singular
-from gqlbench.synthetic.graph import DataflowGraph
-from gqlbench.synthetic.sampler import Call, Draft, Ref
+from gqlbench.synthetic.graph import DataflowGraph, Endpoint
+from gqlbench.synthetic.literals import names_for
+from gqlbench.synthetic.sampler import Call, Draft, Literal, Ref
 
 __all__ = ["utterance"]
 
-_SINGLE = ("{start}.", "Please {start_l}.", "I'd like you to {start_l}.")
-_CHAIN = ("{start}, then {steps}.", "First {start_l}. After that, {steps}.", "{start}; using the result, {steps}.")
-_FAN_OUT = ("{start}. With that, {a}, and also {b}.", "{start}, then both {a} and {b}.",
-            "First {start_l}; from the same response, {a} and {b}.")
-
-
 _ORDINALS = ("first", "second", "third", "fourth", "fifth")
-
-
-def _literal(value: str | int) -> str:
-    """A string in plain double quotes (as written, so the program's value appears verbatim), a number as is."""
-    return f'"{value}"' if isinstance(value, str) else str(value)
-
-
+_NOUNS = {"tv": "TV show", "me": "user", "cast": "cast member", "crew": "crew member"}
+"""Kinds whose name is not the word a person writes."""
 _VERBS = frozenset({
     "get", "list", "search", "create", "add", "remove", "delete", "return", "borrow", "check", "change", "update", "discover",
     "save", "follow", "unfollow", "pause", "start", "resume", "skip", "set", "seek", "transfer", "toggle", "find", "fetch",
@@ -39,18 +38,55 @@ _VERBS = frozenset({
     "view", "attempt", "activate", "command", "jettison", "accept", "deliver", "fulfill", "fulfil", "extract", "purchase",
     "sell", "refine", "register", "jump", "warp", "chart", "survey", "scan", "buy", "send", "post", "put", "read", "look",
 })
+_READ_VERBS = ("get", "list", "fetch", "retrieve", "show", "return", "view", "find", "look up", "read")
+_GERUNDS = {"discover": "discovering", "search": "searching", "check": "checking"}
+"""Read verbs whose object is not what they return: ``Discover movies`` returns the results of discovering movies."""
 _CONDITION = re.compile(r"^(?:if|when|to)\b[^,]*,\s*(?:you can\s+|you may\s+)?", re.IGNORECASE)  # "If you want X, you can survey..."
+_BOILERPLATE = (  # API wording no user writes, removed from descriptions
+    (re.compile(r"\s*\([^)]*\)"), ""),
+    (re.compile(r"\b(?:detailed )?(?:\w+ )?catalog information (?:about|for) ", re.IGNORECASE), ""),
+    (re.compile(r"\s+identified by (?:their|its) unique \w+ ID", re.IGNORECASE), ""),
+    (re.compile(r",? by (?:id|ID)\b"), ""),
+    (re.compile(r",? the results? contains?\b.*$"), ""),
+    (re.compile(r" by different types of data like\b.*$"), ""),
+    (re.compile(r" on TMDb\b"), ""),
+    (re.compile(r",? e\.g\. [^,;]*"), ""),
+    (re.compile(r" based on calculated affinity"), ""),
+    (re.compile(r"\b(?:a|the) (?:current )?(?:Spotify )?(?:user|patron)(?:'s|’s)"), "my"),
+    (re.compile(r"\b(?:the )?current (?:Spotify )?(?:user|patron)\b"), "me"),
+)
+_LEAD = re.compile(r"^(?:(?:a |the )?list of |(?:the )?(?:detailed |primary )?(?:profile )?(?:information|details) (?:about|of|for) )",
+                   re.IGNORECASE)
+_SINGLE = re.compile(r"^(?:a|an|one) (?:single )?")
+_GET = ("Get {np}.", "Show me {np}.", "Find {np}.", "I'd like to see {np}.", "Look up {np}.", "Please get {np}.", "I need {np}.")
+_DO = ("{act}.", "Please {act_l}.", "I want to {act_l}.", "I'd like to {act_l}.")
+_AND = ("{a}, and {b}.", "{a}. Also, {b}.", "{a}; then {b}.")
+
+
+def _noun(kind: str | None) -> str:
+    kind = singular(kind or "item")
+    return _NOUNS.get(kind, kind.replace("_", " ").replace("-", " "))
+
+
+def _value(value: Literal) -> str:
+    """A string in plain double quotes (so the program's value appears verbatim), a number as is."""
+    return f'"{value}"' if isinstance(value, str) else str(value)
+
+
+def _clean(description: str) -> str:
+    """The description without API boilerplate (parentheses, "Spotify catalog information about", "by id")."""
+    stripped = _CONDITION.sub("", description, count=1)
+    if stripped and stripped != description and stripped.split(" ", 1)[0].lower() in _VERBS:
+        description = stripped  # "If you want to target specific yields, you can survey a waypoint" -> "survey a waypoint"
+    for pattern, replacement in _BOILERPLATE:
+        description = pattern.sub(replacement, description)
+    return " ".join(description.split()).rstrip(".")
 
 
 def _action(description: str) -> str:
-    """The description as an instruction: ``Get an album`` stays, a noun phrase (``Every tag``) becomes ``get every tag``.
-
-    A leading condition is dropped ("If you want to target specific yields,
-    you can survey a waypoint" -> "survey a waypoint").
-    """
-    stripped = _CONDITION.sub("", description, count=1)
-    description = stripped if stripped and stripped != description and stripped.split(" ", 1)[0].lower() in _VERBS else description
-    text = description[:1].lower() + description[1:]
+    """The description as an instruction: ``Get an album`` stays, a noun phrase (``Every tag``) becomes ``get every tag``."""
+    text = _clean(description)
+    text = text[:1].lower() + text[1:]
     first, _, rest = text.partition(" ")
     word = first.strip(",.;:").lower()
     if word in _VERBS:
@@ -61,68 +97,180 @@ def _action(description: str) -> str:
     return f"get {text}"
 
 
-def _describe(graph: DataflowGraph, call: Call) -> str:
-    """The endpoint's description with the call's literals stated."""
-    endpoint = graph.endpoints[call.function]
-    text = _action(endpoint.description)
-    literals = call.literals()
-    search = [v for p, v in literals if p == endpoint.text_param]
-    others = [f'{p} {_literal(v)}' for p, v in literals if p != endpoint.text_param]
-    if search:
-        text += f" matching {_literal(search[0])}"
-    if others:
-        text += f" ({', '.join(others)})"
-    return text
+def _noun_phrase(description: str) -> str:
+    """What a read endpoint returns, as a noun phrase: ``Get a list of the playlists ...`` -> ``the playlists ...``."""
+    text = _action(description)
+    for verb in _READ_VERBS:
+        if text.startswith(verb + " "):
+            text = text[len(verb) + 1:]
+            break
+    verb, _, rest = text.partition(" ")
+    if verb in _GERUNDS:
+        return f"the results of {_GERUNDS[verb]} {rest}"
+    text = _LEAD.sub("", text)
+    return text if re.match(r"^(?:the|a|an|my|your|one|some|every|all)\b", text) else f"the {text}"
 
 
 def _ordinal(index: int) -> str:
     return _ORDINALS[index] if index < len(_ORDINALS) else f"#{index + 1}"
 
 
-def _where(ref: Ref) -> str:
-    """Where a value sits, outermost last: ``items[0].track.artists[0].id`` -> ``the id of the first artist of the first track``.
+class _Phraser:
+    """Phrases the calls of one draft, each entity described through the calls before it."""
 
-    A generic holder (``items``, ``results``) names its element by the field
-    inside it (``items[0].track`` is the first track) or by the field that
-    holds it (``artists.items[0]`` is the first artist), else "result".
-    """
-    parts: list[tuple[str, int | None]] = []
-    for part in ref.path[:-1]:
-        if isinstance(part, int):
-            parts[-1] = (parts[-1][0], part)
-        else:
-            parts.append((singular(part), None))
-    merged: list[tuple[str, int | None]] = []
-    for noun, index in parts:
-        if merged and is_generic(merged[-1][0]) and not is_generic(noun) and (merged[-1][1] is None or index is None):
-            merged[-1] = (noun, merged[-1][1] if merged[-1][1] is not None else index)  # items[0].track: the first track
-        elif merged and not is_generic(merged[-1][0]) and merged[-1][1] is None and is_generic(noun):
-            merged[-1] = (merged[-1][0], index)  # artists.items[0]: the first artist
-        else:
-            merged.append((noun, index))
-    if not merged:
-        return f"its {ref.path[-1]}"
-    named = [("result" if is_generic(noun) else noun.replace("_", " "), index) for noun, index in merged]
-    places = [f"the {_ordinal(index)} {noun}" if index is not None else f"the {noun}" for noun, index in reversed(named)]
-    return f"the {ref.path[-1]} of " + " of ".join(places)
+    def __init__(self, graph: DataflowGraph, draft: Draft, rng: random.Random) -> None:
+        self.graph = graph
+        self.draft = draft
+        self.rng = rng
+        self.said: dict[str, str] = {}  # reference phrases already written -> the noun a pronoun would use
+
+    def _endpoint(self, call: Call) -> Endpoint:
+        return self.graph.endpoints[call.function]
+
+    def _kind_of_param(self, call: Call, param: str) -> str:
+        endpoint = self._endpoint(call)
+        return endpoint.param_kinds.get(param) or endpoint.extra_kinds.get(param) or param
+
+    def _searched_kind(self, call: Call) -> str:
+        """What a search looks for: a literal naming a kind (``type="track"``), else the endpoint's kind."""
+        endpoint = self._endpoint(call)
+        for param, value in call.literals():
+            if param != endpoint.text_param and isinstance(value, str) and param in ("type", "types", "kind", "media_type"):
+                return value
+        return endpoint.kind or "item"
+
+    def _extras(self, call: Call, stated: str) -> str:
+        """The call's literals ``stated`` does not already name unambiguously, as words."""
+        endpoint = self._endpoint(call)
+        parts = []
+        for param, value in call.literals():
+            if param == endpoint.text_param:
+                continue
+            others = [v for v in endpoint.literals.get(param, ()) if v != value and str(v).lower() in stated.lower()]
+            if isinstance(value, str) and re.search(rf"\b{re.escape(value)}", stated, re.IGNORECASE) and not others:
+                continue
+            if param == "limit":
+                parts.append(self.rng.choice((f"at most {value}", f"only {value} of them", f"limited to {value}")))
+            else:
+                parts.append(f"{param.replace('_', ' ')} {_value(value)}")
+        return f" ({', '.join(parts)})" if parts else ""
+
+    def entity(self, step: int) -> str:
+        """What call ``step`` returns, as a noun phrase naming every literal the calls up to it pass."""
+        call = self.draft.calls[step]
+        endpoint = self._endpoint(call)
+        search = [v for p, v in call.literals() if p == endpoint.text_param]
+        if search:
+            kind = self._searched_kind(call)
+            if search[0] in names_for(self.graph.domain, singular(kind)):
+                phrase = f"the {_noun(kind)} {_value(search[0])}"
+            else:  # a search text that is not a name of that kind (an author searched among books)
+                phrase = f"the first {_noun(kind)} found for {_value(search[0])}"
+            return phrase + self._extras(call, phrase + " " + kind)
+        refs = call.refs()
+        if refs and endpoint.lookup:  # GET_movie__movie_id_: the movie itself
+            phrase = self.reference(call, *refs[0])
+            return phrase + self._extras(call, phrase)
+        phrase = _noun_phrase(endpoint.description)
+        phrase = self._fill(call, phrase, refs)
+        return phrase + self._extras(call, phrase)
+
+    def _fill(self, call: Call, phrase: str, refs: Sequence[tuple[str, Ref]]) -> str:
+        """``phrase`` with each referenced entity put where the description names its kind, else added after it."""
+        for param, ref in refs:
+            noun = _noun(self._kind_of_param(call, param))
+            named = self.reference(call, param, ref)
+            words = re.escape(noun)
+            owner = re.compile(rf"\b(?:an?|the|this|a given) (?:user's |single )?{words}(?:'s|’s) ([^,;]+)", re.IGNORECASE)
+            plain = re.compile(rf"\b(?:a given|a single|an?|this|one or more|my) {words}s?\b", re.IGNORECASE)
+            if (found := owner.search(phrase)) is not None:
+                phrase = phrase[:found.start()] + f"the {found[1]} of {named}" + phrase[found.end():]
+            elif (found := plain.search(phrase)) is not None:
+                phrase = phrase[:found.start()] + named + phrase[found.end():]
+            elif param in self._endpoint(call).extra_kinds:
+                phrase += f" with {named}"
+            else:
+                phrase += f" for {named}"
+        return phrase
+
+    def reference(self, call: Call, param: str, ref: Ref) -> str:
+        """The entity a value read from a response belongs to: ``the first artist of the track "Money"``."""
+        producer = self.draft.calls[ref.step]
+        endpoint = self._endpoint(producer)
+        kind = self._kind_of_param(call, param)
+        parts: list[tuple[str, int | None]] = []
+        for part in ref.path[:-1]:
+            if isinstance(part, int):
+                parts[-1] = (parts[-1][0], part)
+            else:
+                parts.append((singular(part), None))
+        merged: list[tuple[str, int | None]] = []
+        for noun, index in parts:
+            if merged and is_generic(merged[-1][0]) and not is_generic(noun) and index is None:
+                merged[-1] = (noun, merged[-1][1])  # items[0].track: the first track
+            elif merged and not is_generic(merged[-1][0]) and merged[-1][1] is None and is_generic(noun):
+                merged[-1] = (merged[-1][0], index)  # tracks.items[0]: the first track
+            else:
+                merged.append((noun, index))
+        own = {singular(endpoint.kind or ""), singular(self._searched_kind(producer))}
+        searched = any(p == endpoint.text_param for p, _ in producer.literals())
+        base = self.entity(ref.step)
+        if searched:
+            self.said.setdefault(base, _noun(self._searched_kind(producer)))
+        if merged and (is_generic(merged[0][0]) or merged[0][0] in own):  # the producer's own list or object
+            noun0, index = merged.pop(0)
+            while merged and is_generic(merged[0][0]):  # artists.items[0]: still the producer's own list
+                index = merged.pop(0)[1] if merged[0][1] is not None else index
+            if index is not None and not searched:
+                base = f"the {_ordinal(index)} of {base}"
+                element = noun0 if not is_generic(noun0) else kind if not merged else endpoint.kind
+                self.said.setdefault(base, _noun(element))
+        for at, (noun, index) in enumerate(merged):
+            word = _noun(kind) if is_generic(noun) else _noun(noun)
+            where = "of"
+            if at == len(merged) - 1 and not is_generic(noun) and not singular(noun).endswith(singular(kind)):
+                word, where = _noun(kind), f"listed under {noun.replace('_', ' ')} in"  # crew[0].id of credits: a movie
+            base = f"the {_ordinal(index) + ' ' if index is not None else ''}{word} {where} {base}"
+        self.said.setdefault(base, _noun(kind))
+        return base
+
+    def sink(self, step: int) -> str:
+        """What the user asks of call ``step``, which nothing reads from: a request for its result, or an action."""
+        call = self.draft.calls[step]
+        endpoint = self._endpoint(call)
+        if not endpoint.writes:
+            phrase = self.entity(step)
+            if endpoint.lookup and call.refs():  # the movie "Heat" is what a search finds; its lookup gives details
+                phrase = f"the details of {phrase}"
+            return self.rng.choice(_GET).format(np=phrase)
+        act = self._fill(call, _action(endpoint.description), call.refs())
+        act += self._extras(call, act)
+        template = self.rng.choice(_DO)
+        return template.format(act=act[:1].upper() + act[1:], act_l=act)
 
 
-def _step(graph: DataflowGraph, call: Call) -> str:
-    refs = call.refs()
-    where = " and ".join(_where(r) for _, r in refs)
-    return f"{_describe(graph, call)}, using {where}"
+def _sinks(draft: Draft) -> list[int]:
+    used = {ref.step for call in draft.calls for _, ref in call.refs()}
+    return [step for step in range(len(draft.calls)) if step not in used]
 
 
 def utterance(graph: DataflowGraph, draft: Draft, rng: random.Random) -> str:
-    """The request a user would write for ``draft``."""
-    start_l = _describe(graph, draft.calls[0])
-    fields = {"start_l": start_l, "start": start_l[:1].upper() + start_l[1:]}
-    if draft.shape == "single":
-        template = rng.choice(_SINGLE)
-    elif draft.shape == "fan_out":
-        template = rng.choice(_FAN_OUT)
-        fields |= {"a": _step(graph, draft.calls[1]), "b": _step(graph, draft.calls[2])}
+    """The request a user would write for ``draft``: each sink's result or action, the rest implied by the entities."""
+    phraser = _Phraser(graph, draft, rng)
+    sinks = []
+    for step in _sinks(draft):
+        said = dict(phraser.said)
+        text = phraser.sink(step)
+        repeated = [phrase for phrase in said if phrase in text]
+        if repeated:  # the second branch names an entity the first already did: "that album"
+            phrase = max(repeated, key=len)
+            text = text.replace(phrase, f"that {said[phrase]}", 1)
+        sinks.append(text)
+    if len(sinks) == 1:
+        text = sinks[0]
     else:
-        template = rng.choice(_CHAIN)
-        fields["steps"] = ", then ".join(_step(graph, c) for c in draft.calls[1:])
-    return " ".join(template.format(**fields).split())
+        first, second = sinks[0].rstrip("."), sinks[1].rstrip(".")
+        lowered = second if second.startswith(("I ", "I'")) else second[:1].lower() + second[1:]
+        text = rng.choice(_AND).format(a=first, b=lowered)
+    text = " ".join(text.split())
+    return text[:1].upper() + text[1:]

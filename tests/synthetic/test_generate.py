@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import collections
+import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,8 +21,12 @@ from gqlbench.synthetic.human import human_utterances, normalize
 from gqlbench.synthetic.sampler import SHAPES
 
 FLEET = Path(__file__).parents[1] / "data" / "worlds" / "fleet.yaml"
+APIS = Path(os.environ.get("GQLBENCH_TEST_APIS") or Path(sys.prefix) / "share" / "gqlbench-test-apis")
+SPACETRADERS = APIS / "api" / "spacetraders.io.json"
 BUNDLED = ("spotify", "tmdb", "library")
-N = 12
+N = 15
+MISSING = {"tmdb": {"fan_in"},  # no TMDB endpoint takes two ids (discover's with_* want strings, the ids are integers)
+           "library": {"long_chain"}}  # ten endpoints: no walk of five calls without reading back a value it passed
 
 
 @pytest.fixture(scope="module")
@@ -84,22 +90,34 @@ def test_no_utterance_copies_a_human_one_or_repeats(domain: str, generated: dict
     assert len({r["output"] for r in generated[domain].rows}) == len(texts)
 
 
-@pytest.mark.parametrize("domain", BUNDLED)
-def test_every_shape_appears_and_the_labels_match_the_program(domain: str, generated: dict[str, Generation]) -> None:
-    rows = generated[domain].rows
-    assert set(collections.Counter(r["synthetic"]["shape"] for r in rows)) == set(SHAPES)
+def _assert_shapes_and_labels(domain: str, rows: list[dict], seed: int, expected: set[str] | None = None) -> None:
+    """Shapes taken in turn (each within one of the others' count) and labels that match the program."""
+    shapes = collections.Counter(r["synthetic"]["shape"] for r in rows)
+    assert set(shapes) == (expected or set(SHAPES) - MISSING.get(domain, set())), shapes
+    assert max(shapes.values()) - min(shapes.values()) <= 1, shapes
     functions = load_specs(domain)
     for row in rows:
         labels = row["synthetic"]
         analysis = analyze(row["output"], functions, limits=None)
         assert labels["calls"] == len(analysis.calls)
         assert labels["edges"] == len(analysis.edges)
-        assert labels["seed"] == 3
-        expected = {"single": (1, 1), "fan_out": (3, 2)}.get(labels["shape"])
-        if expected is not None:
-            assert (labels["calls"], labels["depth"]) == expected, row
+        assert labels["seed"] == seed and labels["paraphrased"] is False
+        calls, depth, edges = labels["calls"], labels["depth"], labels["edges"]
+        shape = labels["shape"]
+        if shape in ("single", "fan_out"):
+            assert (calls, depth) == {"single": (1, 1), "fan_out": (3, 2)}[shape], row
+        elif shape == "fan_in":  # two branches of one or two calls meet in one call
+            final = analysis.calls[-1]
+            assert 3 <= calls <= 5 and 2 <= depth <= 3 and edges >= 2, row
+            assert len({ref.split("#")[0] for ref in final.args.values() if "#" in ref}) == 2, row
         else:
-            assert 2 <= labels["calls"] == labels["depth"] <= 4, row
+            low, high = (2, 4) if shape == "chain" else (5, 6)
+            assert low <= calls == depth <= high, row
+
+
+@pytest.mark.parametrize("domain", BUNDLED)
+def test_every_shape_appears_and_the_labels_match_the_program(domain: str, generated: dict[str, Generation]) -> None:
+    _assert_shapes_and_labels(domain, generated[domain].rows, seed=3)
 
 
 def test_the_same_seed_writes_the_same_samples_and_another_seed_others(pool: SandboxPool) -> None:
@@ -108,9 +126,26 @@ def test_the_same_seed_writes_the_same_samples_and_another_seed_others(pool: San
     assert generate_samples("tmdb", 6, seed=12, pool=pool).rows != first
 
 
-def test_an_imported_domain_gets_verified_samples(fleet: str) -> None:
+def _assert_imported(domain: str, n: int, shapes: set[str] | None = None) -> None:
+    """All four checks on a domain imported from an OpenAPI file: gold runs, literals stated, no copies, shapes, seeds."""
     with SandboxPool(workers=1, max_result_chars=2_000_000) as own:  # the workers must see this catalog
-        result = generate_samples(fleet, 9, seed=1, pool=own)
-        assert len(result.rows) == 9
-        assert {r["synthetic"]["shape"] for r in result.rows} == set(SHAPES)
+        result = generate_samples(domain, n, seed=1, pool=own)
+        assert len(result.rows) == n
         _assert_gold_runs(result.rows, own)
+        _assert_shapes_and_labels(domain, result.rows, seed=1, expected=shapes)
+        for row in result.rows:
+            assert not missing_literals(_call_literals(row["output"]), row["utterance"]), row
+        assert not {normalize(r["utterance"]) for r in result.rows} & human_utterances()
+        assert len({normalize(r["utterance"]) for r in result.rows}) == n
+        assert generate_samples(domain, 5, seed=1, pool=own).rows == result.rows[:5]
+
+
+def test_an_imported_domain_gets_verified_samples(fleet: str) -> None:
+    _assert_imported(fleet, 9, {"single", "chain", "fan_out"})  # six endpoints: no walk of five, no call taking two ids
+
+
+@pytest.mark.skipif(not SPACETRADERS.is_file(), reason=f"{SPACETRADERS} missing: run scripts/install.sh (needs npm)")
+def test_a_published_third_party_api_gets_verified_samples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import_openapi_domain(SPACETRADERS, "spacetraders", tmp_path)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    _assert_imported("spacetraders", 10, set(SHAPES) - {"long_chain"})  # its walks end within four calls

@@ -27,7 +27,8 @@ def test_starts_take_only_literals() -> None:
 
 def test_a_parameter_named_for_a_kind_keeps_its_kind_whatever_the_endpoint_creates() -> None:
     create = Rule(function="POST_playlists__playlist_id__tracks", action="create", kind="track", id_param="playlist_id")
-    assert _param_kinds(["playlist_id", "uris"], create, ["playlists", "{playlist_id}", "tracks"]) == {"playlist_id": "playlist"}
+    assert _param_kinds(["playlist_id", "uris"], create, ["playlists", "{playlist_id}", "tracks"]) == \
+        {"playlist_id": "playlist", "uris": "track"}  # uris are the uris of what the endpoint adds
     children = Rule(function="GET_artists__id__albums", action="children", kind="album", id_param="id", parent="artist")
     assert _param_kinds(["id"], children, ["artists", "{id}", "albums"]) == {"id": "artist"}
 
@@ -43,3 +44,13 @@ def test_optional_literals_are_the_human_gold_values_and_an_integer_limit() -> N
     editions = build_graph("library").endpoints["GET_books__book_id__editions"]
     assert 1 in editions.optional["limit"] and set(LIMITS) <= set(editions.optional["limit"])
     assert "book_id" not in editions.optional
+
+
+def test_a_call_taking_two_ids_is_a_fan_in_target_only_when_the_types_fit() -> None:
+    spotify, tmdb = build_graph("spotify"), build_graph("tmdb")
+    assert "POST_playlists__playlist_id__tracks" in spotify.fan_in_targets()  # a playlist id and track uris
+    uris = {e.path[-1] for e in spotify.edges_into("POST_playlists__playlist_id__tracks", "uris")}
+    assert uris == {"uri"}  # an id is not a uri
+    assert tmdb.endpoints["GET_discover_movie"].extra_kinds["with_people"] == "person"
+    assert not tmdb.edges_into("GET_discover_movie", "with_people")  # a string parameter; the person ids are integers
+    assert tmdb.fan_in_targets() == []
