@@ -1,7 +1,7 @@
 """The Spotify mock world: what of it is Python, and why (the rest is data in ``worlds/spotify.json``).
 
 The fixture declares, for the generic engine: the computed fields of each
-kind (``templates``: ``type``, ``uri``, ``href``, ``external_urls``, the
+kind (``computed``: ``type``, ``uri``, ``href``, ``external_urls``, the
 playlist ``snapshot_id`` token of its version), the shapes entities are
 shown in (``views``: a track with its artists and album, an album with its
 first page of tracks), the pages of every list endpoint (offset pages, the
@@ -51,8 +51,8 @@ def _fixture(world: World) -> dict[str, Any]:
 
 
 def _links(world: World, kind: str, values: dict[str, Any]) -> dict[str, Any]:
-    """The kind's computed fields (``type``, ``uri``, ``href``...), declared under the fixture's ``templates``."""
-    return computed(_fixture(world).get("templates"), kind, values, world.token)
+    """The kind's computed fields (``type``, ``uri``, ``href``...), declared under the fixture's ``computed``."""
+    return computed(_fixture(world), kind, values, world)
 
 
 def _view(world: World, view: str, entity_id: str) -> dict[str, Any]:
