@@ -39,7 +39,8 @@ class DomainModel:
         shown = {name: view_handler(rule.shows, rule.id_param, rule.collection, fixture, f"{source}: endpoints.{name}")
                  for name, rule in generic.rules.items() if rule.shows}
         handlers: dict[str, Handler] = {**generic.handlers, **shown, **(dict(behaviour.handlers) if behaviour else {})}
-        lists_paged = set(behaviour.handlers if behaviour else ()) | set(shown)
+        responded = {name for name, rule in generic.rules.items() if rule.respond is not None}
+        lists_paged = set(behaviour.handlers if behaviour else ()) | set(shown) | responded
         self.handlers = {name: _declared(handler, generic.rules.get(name), name in lists_paged)
                          for name, handler in handlers.items()}
 

@@ -7,7 +7,8 @@ shown in (``views``: a track with its artists and album, an album with its
 first page of tracks), the pages of every list endpoint (offset pages, the
 cursor page of ``GET /me/following``), the argument checks (repeat state,
 volume, ``type``) and the saved tracks and albums (``save``/``unsave`` on
-saved lists, :mod:`gqlbench.mocks.lists`). See docs/add-your-own-api.md.
+saved lists, :mod:`gqlbench.mocks.lists`), an artist's albums newest first
+and its top tracks by popularity (``respond`` templates). See docs/add-your-own-api.md.
 
 What stays here cannot be declared without a language of its own:
 
@@ -21,8 +22,7 @@ What stays here cannot be declared without a language of its own:
   offset, the queue, next/previous within the context;
 * playlist creation and edits by URI at a position, each bumping the version
   that the snapshot id is made from; following users as well as artists;
-* the graphs: an artist's albums newest first, top tracks by popularity,
-  related artists by shared genre (made up when none is known).
+* related artists by shared genre (made up when none is known).
 """
 
 from __future__ import annotations
@@ -293,23 +293,6 @@ class SpotifyModel:
         return {**_view(world, "user", u["id"]), "country": u.get("country"), "email": u.get("email"),
                 "product": u.get("product"), "followers": {"href": None, "total": 3}}
 
-    def h_GET_albums__id__tracks(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        album = world.get("album", args["id"])
-        return [_view(world, "track_simple", t) for t in album["tracks"]]
-
-    def _albums_of(self, world: World, artist_id: str) -> list[dict[str, Any]]:
-        world.get("artist", artist_id)
-        albums = world.referring("album", "artists", artist_id)
-        return sorted(albums, key=lambda a: a["release_date"], reverse=True)  # newest first
-
-    def h_GET_artists__id__albums(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [_view(world, "album_simple", a["id"]) for a in self._albums_of(world, args["id"])]
-
-    def h_GET_artists__id__top_tracks(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        tracks = [t for a in self._albums_of(world, args["id"]) for t in a["tracks"]]
-        tracks.sort(key=lambda t: -world.table("track")[t]["popularity"])
-        return {"tracks": [_view(world, "track", t) for t in tracks[:10]]}
-
     def h_GET_artists__id__related_artists(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         artist = world.get("artist", args["id"])
         genres = set(artist["genres"])
@@ -383,7 +366,8 @@ class SpotifyModel:
         if kind == "playlist":
             return [t["id"] for t in world.get("playlist", entity_id)["tracks"]]
         if kind == "artist":
-            return [t["id"] for t in self.h_GET_artists__id__top_tracks(world, {"id": entity_id})["tracks"]]
+            top_tracks = world.handler("GET_artists__id__top_tracks")  # declared in the fixture
+            return [t["id"] for t in top_tracks(world, {"id": entity_id})["tracks"]] if top_tracks else []
         world.get("track", entity_id)  # a track as context: lenient, it plays that track
         return [entity_id]
 

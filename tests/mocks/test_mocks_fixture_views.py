@@ -252,3 +252,17 @@ def test_showing_an_undefined_view_is_a_one_line_error(tmp_path: Path, monkeypat
     with pytest.raises(GqlbenchError, match=re.escape("endpoints.GET_songs__id_: shows 'card' needs a view")) as error:
         _jukebox(tmp_path, monkeypatch, {**FIXTURE, "endpoints": endpoints})
     assert "jukebox.json" in str(error.value)
+
+
+def test_a_declared_response_shows_views_of_what_refers_to_an_entity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    mixes = [{"id": "m1", "songs": ["s1", "s2", "s3"], "version": 1}, {"id": "m2", "songs": ["s4"], "version": 1},
+             {"id": "m3", "songs": ["s5", "s1"], "version": 1}]
+    views = {"card": {"kind": "song", "complete": True, "fields": {"id": "$id", "href": "card:{id}"}}}
+    songs_with_s1 = {"$unique": {"$flat": {"$each": {"$referring": "s1", "kind": "mix", "in": "songs"}, "do": "$it.songs"}}}
+    endpoints = {**FIXTURE["endpoints"],
+                 "GET_me_songs": {**FIXTURE["endpoints"]["GET_me_songs"], "respond": {"$view": "card", "of": songs_with_s1}}}
+    fixture = {**FIXTURE, "entities": {**FIXTURE["entities"], "mix": mixes}, "views": views, "endpoints": endpoints}
+    api = _jukebox(tmp_path, monkeypatch, fixture)
+    page = api["GET_me_songs"]()  # the mixes holding s1 are m1 and m3: their songs, once each, paged as declared
+    assert [s.href for s in page["items"]] == ["card:s1", "card:s2"] and page.total == 4
+    assert [s.id for s in api["GET_me_songs"](offset=2)["items"]] == ["s3", "s5"]
