@@ -8,7 +8,8 @@ first page of tracks), the pages of every list endpoint (offset pages, the
 cursor page of ``GET /me/following``), the argument checks (repeat state,
 volume, ``type``) and the saved tracks and albums (``save``/``unsave`` on
 saved lists, :mod:`gqlbench.mocks.lists`), an artist's albums newest first
-and its top tracks by popularity (``respond`` templates). See docs/add-your-own-api.md.
+and its top tracks by popularity, the saved and top lists, the user's
+playlists and a playlist's items (``respond`` templates). See docs/add-your-own-api.md.
 
 What stays here cannot be declared without a language of its own:
 
@@ -221,16 +222,10 @@ class SpotifyModel:
                                 [{"name": f"{name} - Track {i}"} for i in range(1, 6)])
 
     # -- rendering ---------------------------------------------------------------------
-    def _playlist_items(self, world: World, playlist_id: str) -> list[dict[str, Any]]:
-        p = world.table("playlist")[playlist_id]
-        return [{"added_at": t["added_at"], "added_by": _view(world, "user", p["owner"]), "is_local": False,
-                 "track": _view(world, "track", t["id"])} for t in p["tracks"]]
-
-    def _playlist(self, world: World, playlist_id: str, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("playlist", playlist_id)
-        items = self._playlist_items(world, playlist_id)
-        return {**_view(world, "playlist_simple", playlist_id), "followers": {"href": None, "total": 0},
-                "tracks": offset_page(items, f"{API}/playlists/{playlist_id}/tracks", {"limit": 100} | args, 100)}
+    def _playlist(self, world: World, playlist_id: str) -> dict[str, Any]:
+        items = world.handler("GET_playlists__playlist_id__tracks")  # declared: the first page of its items
+        page = items(world, {"playlist_id": playlist_id}) if items else None
+        return {**_view(world, "playlist_simple", playlist_id), "followers": {"href": None, "total": 0}, "tracks": page}
 
     def _snapshot(self, world: World, playlist_id: str) -> dict[str, Any]:
         return {"snapshot_id": _links(world, "playlist", world.table("playlist")[playlist_id])["snapshot_id"]}
@@ -303,26 +298,8 @@ class SpotifyModel:
             related = world.find("artist", lambda a: a["id"] != artist["id"] and bool(genres & set(a["genres"])))
         return {"artists": [_view(world, "artist", a["id"]) for a in related[:20]]}
 
-    def h_GET_me_albums(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [{"added_at": s["added_at"], "album": _view(world, "album", s["id"])} for s in lists.entries(world, "saved_albums")]
-
-    def h_GET_me_tracks(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [{"added_at": s["added_at"], "track": _view(world, "track", s["id"])} for s in lists.entries(world, "saved_tracks")]
-
-    def h_GET_me_playlists(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [_view(world, "playlist_simple", p) for p in world.state["playlists"]]
-
-    def h_GET_me_top__type_(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        if args["type"] == "artists":
-            return [_view(world, "artist", a) for a in world.state["top_artists"]]
-        return [_view(world, "track", t) for t in world.state["top_tracks"]]
-
     def h_GET_playlists__playlist_id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        return self._playlist(world, args["playlist_id"], {})
-
-    def h_GET_playlists__playlist_id__tracks(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        world.get("playlist", args["playlist_id"])
-        return self._playlist_items(world, args["playlist_id"])
+        return self._playlist(world, args["playlist_id"])
 
     # -- player ---------------------------------------------------------------------
     def _device(self, world: World, device_id: str | None) -> dict[str, Any]:
@@ -470,7 +447,7 @@ class SpotifyModel:
                                          collaborative=args.get("collaborative", False))
         world.state["playlists"].insert(0, playlist_id)
         world.tick()
-        return self._playlist(world, playlist_id, {})
+        return self._playlist(world, playlist_id)
 
     def h_PUT_playlists__playlist_id_(self, world: World, args: dict[str, Any]) -> None:
         playlist = world.get("playlist", args["playlist_id"])

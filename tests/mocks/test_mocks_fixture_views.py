@@ -266,3 +266,14 @@ def test_a_declared_response_shows_views_of_what_refers_to_an_entity(tmp_path: P
     page = api["GET_me_songs"]()  # the mixes holding s1 are m1 and m3: their songs, once each, paged as declared
     assert [s.href for s in page["items"]] == ["card:s1", "card:s2"] and page.total == 4
     assert [s.id for s in api["GET_me_songs"](offset=2)["items"]] == ["s3", "s5"]
+
+
+def test_a_declared_response_reads_a_saved_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    respond = {"$each": {"$saved": "saved"}, "do": {"id": "$it.id", "href": "$it.added_at", "name": {"$state": "no_such_list"}}}
+    endpoints = {**FIXTURE["endpoints"], "GET_me_songs": {**FIXTURE["endpoints"]["GET_me_songs"], "respond": respond}}
+    api = _jukebox(tmp_path, monkeypatch, {**FIXTURE, "endpoints": endpoints})
+    api["PUT_me_songs"](ids="s1,s2")
+    api["PUT_me_songs"](ids="s3")
+    items = api["GET_me_songs"](limit=3)["items"]
+    assert [i.id for i in items] == ["s3", "s1", "s2"] and items[0].href > items[1].href  # newest first, with its time
+    assert all(i.name is None for i in items)  # a list the world does not keep reads as null
