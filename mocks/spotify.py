@@ -8,8 +8,8 @@ first page of tracks), the pages of every list endpoint (offset pages, the
 cursor page of ``GET /me/following``), the argument checks (repeat state,
 volume, ``type``) and the saved tracks and albums (``save``/``unsave`` on
 saved lists, :mod:`gqlbench.mocks.lists`), an artist's albums newest first
-and its top tracks by popularity, the saved and top lists, the user's
-playlists and a playlist's items (``respond`` templates). See docs/add-your-own-api.md.
+and its top tracks by popularity, the saved and top lists, the user and
+their playlists and a playlist's items (``respond`` templates). See docs/add-your-own-api.md.
 
 What stays here cannot be declared without a language of its own:
 
@@ -283,11 +283,6 @@ class SpotifyModel:
         return result
 
     # -- lookups ---------------------------------------------------------------------
-    def h_GET_me(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        u = world.get("user", world.state["me"])
-        return {**_view(world, "user", u["id"]), "country": u.get("country"), "email": u.get("email"),
-                "product": u.get("product"), "followers": {"href": None, "total": 3}}
-
     def h_GET_artists__id__related_artists(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         artist = world.get("artist", args["id"])
         genres = set(artist["genres"])
