@@ -40,6 +40,7 @@ class Declarations:
     vocab: Mapping[str, Any] = field(default_factory=dict)
     generate: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    fixture: Mapping[str, Any] = field(default_factory=dict)  # its views, for "$view" (mocks/views.py)
 
     @classmethod
     def read(cls, fixture: Mapping[str, Any], functions: Mapping[str, Callable[..., Any]] | None, where: str) -> Declarations:
@@ -48,10 +49,11 @@ class Declarations:
                 raise GqlbenchError(f"{where}: {key!r} must be an object of name -> template")
         for key in ("shapes", "generate"):
             check(fixture.get(key, {}), f"{where}: {key}")
-        return cls(fixture.get("shapes", {}), fixture.get("vocab", {}), fixture.get("generate", {}), dict(functions or {}))
+        return cls(fixture.get("shapes", {}), fixture.get("vocab", {}), fixture.get("generate", {}), dict(functions or {}),
+                   fixture)
 
     def scope(self, world: World, names: Mapping[str, Any]) -> Scope:
-        return Scope(world, dict(names), self.shapes, self.vocab, self.functions)
+        return Scope(world, dict(names), self.shapes, self.vocab, self.functions, self.fixture)
 
     def handler(self, template: Any, where: str) -> Handler:
         """What answers an endpoint declared with ``"respond"`` (its operations checked now, not when called)."""

@@ -12,7 +12,7 @@ The fixture is a JSON object:
   (:mod:`gqlbench.mocks.rules`);
 * ``"shapes"``, ``"vocab"``, ``"generate"`` and an endpoint's ``"respond"``:
   responses and generated values declared as templates (:mod:`gqlbench.mocks.declared`);
-* ``"templates"``: computed fields per kind (:mod:`gqlbench.mocks.computed`);
+* ``"computed"``: computed fields per kind (:mod:`gqlbench.mocks.computed`);
 * ``"views"``: named shapes of an entity and what it refers to (:mod:`gqlbench.mocks.views`);
 * ``"behaviour"``: optional Python for what data cannot say, as
   ``"module:object"`` or ``"file.py:object"`` (a file relative to the fixture);
@@ -35,7 +35,7 @@ from gqlbench.mocks.kinds import KEY_WORDS, reference
 
 __all__ = ["GENERIC_KEYS", "fixture_file", "load_fixture", "starter_fixture", "starter_fixture_files"]
 
-GENERIC_KEYS = frozenset({"entities", "endpoints", "behaviour", "description", "shapes", "vocab", "generate", "templates", "views"})
+GENERIC_KEYS = frozenset({"entities", "endpoints", "behaviour", "description", "shapes", "vocab", "generate", "computed", "views"})
 
 
 def _bundled_folder() -> Path:

@@ -80,13 +80,13 @@ class GenericModel:
     """Handlers for every endpoint of a domain, from its rules (see the module docstring)."""
 
     def __init__(self, domain: str, rules: Mapping[str, Rule], schema: GraphQLSchema | None,
-                 declared: Declarations | None = None, templates: Mapping[str, Any] | None = None,
+                 declared: Declarations | None = None, fixture: Mapping[str, Any] | None = None,
                  source: str | None = None) -> None:
         self.domain = domain
         self.declared = declared or Declarations()
         self.rules = dict(rules)
         self.schema = schema
-        self.render = Renderer(known_kinds(schema) if schema is not None else set(), templates)
+        self.render = Renderer(known_kinds(schema) if schema is not None else set(), fixture)
         self.entity_types = self._entity_types()
         self.singletons = {rule.kind: rule for rule in self.rules.values() if rule.action == "singleton" and rule.kind}
         self.handlers: dict[str, Handler] = {}

@@ -14,7 +14,9 @@ declares it in the fixture, with the ``save`` and ``unsave`` actions::
 ``id_param`` takes one id, several separated by commas (``"a,b"``) or a
 list; every id must name an entity of ``kind`` (else ``not_found``). Saving
 an id again moves it to the front; a ``list`` with a ``collection`` lists
-those entities, newest first.
+those entities, newest first. A template reads a list's entries with
+``{"$saved": "saved_tracks"}`` (each ``{"id", "added_at"}``), and any other
+list the world keeps in its state with ``{"$state": "top_tracks"}``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from gqlbench.mocks.errors import BadArguments
+from gqlbench.mocks.templates import OPERATIONS, evaluate
 from gqlbench.mocks.world import World
 
 __all__ = ["change", "entries", "ids", "split_ids"]
@@ -61,3 +64,9 @@ def change(world: World, name: str, kind: str, wanted: Iterable[str], *, add: bo
         kept = [{"id": i, **({stamp: world.tick()} if stamp else {})} for i in wanted] + kept
     world.state["lists"][name] = kept
     world.tick()
+
+
+OPERATIONS.update({
+    "saved": lambda t, scope: list(entries(scope.world, evaluate(t["$saved"], scope))),
+    "state": lambda t, scope: scope.world.state.get(evaluate(t["$state"], scope)),
+})

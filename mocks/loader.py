@@ -15,7 +15,7 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks import paging
 from gqlbench.mocks.checks import apply_checks
-from gqlbench.mocks.computed import check_templates
+from gqlbench.mocks.computed import check_computed
 from gqlbench.mocks.declared import Declarations
 from gqlbench.mocks.fixtures import GENERIC_KEYS, load_fixture
 from gqlbench.mocks.generic import GenericModel, domain_schema
@@ -39,7 +39,8 @@ class DomainModel:
         shown = {name: view_handler(rule.shows, rule.id_param, rule.collection, fixture, f"{source}: endpoints.{name}")
                  for name, rule in generic.rules.items() if rule.shows}
         handlers: dict[str, Handler] = {**generic.handlers, **shown, **(dict(behaviour.handlers) if behaviour else {})}
-        lists_paged = set(behaviour.handlers if behaviour else ()) | set(shown)
+        responded = {name for name, rule in generic.rules.items() if rule.respond is not None}
+        lists_paged = set(behaviour.handlers if behaviour else ()) | set(shown) | responded
         self.handlers = {name: _declared(handler, generic.rules.get(name), name in lists_paged)
                          for name, handler in handlers.items()}
 
@@ -94,11 +95,11 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     schema = domain_schema(domain)
     rules = infer_rules(schema, specs, fixture.get("endpoints"), where)
     declared = Declarations.read(fixture, getattr(behaviour, "functions", None), where)
-    if "templates" in fixture:
-        check_templates(fixture["templates"], where)
+    if "computed" in fixture:
+        check_computed(fixture["computed"], where)
     if "views" in fixture:
         check_views(fixture["views"], where)
-    generic = GenericModel(domain, rules, schema, declared, fixture.get("templates"), where)
+    generic = GenericModel(domain, rules, schema, declared, fixture, where)
     model = DomainModel(domain, generic, behaviour, fixture, where)
     _MODELS[key] = model
     return model

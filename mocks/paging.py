@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.computed import render_template
 from gqlbench.mocks.errors import BadArguments, NotFound
+from gqlbench.mocks.templates import fill
 
 __all__ = ["STYLES", "check_paging", "cursor_page", "offset_page", "page"]
 
@@ -87,7 +87,7 @@ def cursor_page(items: list[Any], href: str, args: Mapping[str, Any], cursor: st
 
 def page(items: list[Any], paging: Mapping[str, Any], args: Mapping[str, Any]) -> Any:
     """``items`` as the page ``paging`` declares, for a call with ``args``."""
-    href = render_template(paging.get("href", ""), args, lambda *parts, length=22: "")
+    href = fill(str(paging.get("href", "")), lambda name: "" if args.get(name) is None else args[name])
     sizes = {"limit": paging.get("limit", 20), "max_limit": paging.get("max_limit")}
     if paging.get("style") == "cursor":
         out = cursor_page(items, href, args, paging.get("cursor", "after"), paging.get("key", "id"), **sizes)

@@ -8,7 +8,8 @@ that list (``{"$each": "$cast", ...}``); the way back is declared in a template:
 
 is every ``{"of": <movie record>, "entry": <its cast entry>}`` whose entry's
 ``person`` is this id, in the order the movies were made, so a person's movie
-credits and the movies' casts can never disagree.
+credits and the movies' casts can never disagree. Without ``"by"`` the list
+holds plain ids (an album's ``"artists"``) and the answer is the records.
 """
 
 from __future__ import annotations
@@ -30,4 +31,6 @@ def referring(world: World, kind: str, field: str, by: str, entity_id: Any) -> l
 @operation("referring")
 def _referring(template: dict[str, Any], scope: Scope) -> list[dict[str, Any]]:
     kind, entity_id = evaluate(template["kind"], scope), evaluate(template["$referring"], scope)
+    if "by" not in template:
+        return scope.world.referring(kind, template["in"], entity_id)
     return referring(scope.world, kind, template["in"], template["by"], entity_id)

@@ -31,9 +31,9 @@ _DEPTH = 3  # entities inside entities inside entities: deeper ones are left to 
 class Renderer:
     """Renders entities of one domain; ``kinds`` are the kinds a ``<kind>_id`` field may refer to."""
 
-    def __init__(self, kinds: set[str], templates: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, kinds: set[str], fixture: Mapping[str, Any] | None = None) -> None:
         self.kinds = kinds
-        self.templates = dict(templates or {})  # computed fields per kind (mocks/computed.py)
+        self.fixture = dict(fixture or {})  # its "computed" fields per kind (mocks/computed.py)
 
     # -- state ------------------------------------------------------------------------
     def new_id(self, world: World, kind: str, *key: Any, numeric: bool = False) -> str:
@@ -98,12 +98,11 @@ class Renderer:
         return out
 
     def computed(self, world: World, kind: str, entity_id: str, id_field: str | None = None) -> dict[str, Any]:
-        """The kind's computed fields (fixture ``templates``) for this entity; ``{}`` when it has none."""
-        if kind not in self.templates:
+        """The kind's computed fields (fixture ``computed``) for this entity; ``{}`` when it has none."""
+        if kind not in (self.fixture.get("computed") or {}):
             return {}
         record = world.table(kind)[entity_id]
-        return computed(self.templates, kind, {**record, "id": entity_id, **({id_field: entity_id} if id_field else {})},
-                        world.token)
+        return computed(self.fixture, kind, {**record, "id": entity_id, **({id_field: entity_id} if id_field else {})}, world)
 
     def _reference(self, world: World, record: dict[str, Any], kind: str, entity_id: str, name: str, other: str,
                    graphql_type: GraphQLType) -> str:

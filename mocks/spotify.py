@@ -1,13 +1,15 @@
 """The Spotify mock world: what of it is Python, and why (the rest is data in ``worlds/spotify.json``).
 
 The fixture declares, for the generic engine: the computed fields of each
-kind (``templates``: ``type``, ``uri``, ``href``, ``external_urls``, the
+kind (``computed``: ``type``, ``uri``, ``href``, ``external_urls``, the
 playlist ``snapshot_id`` token of its version), the shapes entities are
 shown in (``views``: a track with its artists and album, an album with its
 first page of tracks), the pages of every list endpoint (offset pages, the
 cursor page of ``GET /me/following``), the argument checks (repeat state,
 volume, ``type``) and the saved tracks and albums (``save``/``unsave`` on
-saved lists, :mod:`gqlbench.mocks.lists`). See docs/add-your-own-api.md.
+saved lists, :mod:`gqlbench.mocks.lists`), an artist's albums newest first
+and its top tracks by popularity, the saved and top lists, the user and
+their playlists and a playlist's items (``respond`` templates). See docs/add-your-own-api.md.
 
 What stays here cannot be declared without a language of its own:
 
@@ -21,8 +23,7 @@ What stays here cannot be declared without a language of its own:
   offset, the queue, next/previous within the context;
 * playlist creation and edits by URI at a position, each bumping the version
   that the snapshot id is made from; following users as well as artists;
-* the graphs: an artist's albums newest first, top tracks by popularity,
-  related artists by shared genre (made up when none is known).
+* related artists by shared genre (made up when none is known).
 """
 
 from __future__ import annotations
@@ -51,8 +52,8 @@ def _fixture(world: World) -> dict[str, Any]:
 
 
 def _links(world: World, kind: str, values: dict[str, Any]) -> dict[str, Any]:
-    """The kind's computed fields (``type``, ``uri``, ``href``...), declared under the fixture's ``templates``."""
-    return computed(_fixture(world).get("templates"), kind, values, world.token)
+    """The kind's computed fields (``type``, ``uri``, ``href``...), declared under the fixture's ``computed``."""
+    return computed(_fixture(world), kind, values, world)
 
 
 def _view(world: World, view: str, entity_id: str) -> dict[str, Any]:
@@ -221,16 +222,10 @@ class SpotifyModel:
                                 [{"name": f"{name} - Track {i}"} for i in range(1, 6)])
 
     # -- rendering ---------------------------------------------------------------------
-    def _playlist_items(self, world: World, playlist_id: str) -> list[dict[str, Any]]:
-        p = world.table("playlist")[playlist_id]
-        return [{"added_at": t["added_at"], "added_by": _view(world, "user", p["owner"]), "is_local": False,
-                 "track": _view(world, "track", t["id"])} for t in p["tracks"]]
-
-    def _playlist(self, world: World, playlist_id: str, args: dict[str, Any]) -> dict[str, Any]:
-        world.get("playlist", playlist_id)
-        items = self._playlist_items(world, playlist_id)
-        return {**_view(world, "playlist_simple", playlist_id), "followers": {"href": None, "total": 0},
-                "tracks": offset_page(items, f"{API}/playlists/{playlist_id}/tracks", {"limit": 100} | args, 100)}
+    def _playlist(self, world: World, playlist_id: str) -> dict[str, Any]:
+        items = world.handler("GET_playlists__playlist_id__tracks")  # declared: the first page of its items
+        page = items(world, {"playlist_id": playlist_id}) if items else None
+        return {**_view(world, "playlist_simple", playlist_id), "followers": {"href": None, "total": 0}, "tracks": page}
 
     def _snapshot(self, world: World, playlist_id: str) -> dict[str, Any]:
         return {"snapshot_id": _links(world, "playlist", world.table("playlist")[playlist_id])["snapshot_id"]}
@@ -288,28 +283,6 @@ class SpotifyModel:
         return result
 
     # -- lookups ---------------------------------------------------------------------
-    def h_GET_me(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        u = world.get("user", world.state["me"])
-        return {**_view(world, "user", u["id"]), "country": u.get("country"), "email": u.get("email"),
-                "product": u.get("product"), "followers": {"href": None, "total": 3}}
-
-    def h_GET_albums__id__tracks(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        album = world.get("album", args["id"])
-        return [_view(world, "track_simple", t) for t in album["tracks"]]
-
-    def _albums_of(self, world: World, artist_id: str) -> list[dict[str, Any]]:
-        world.get("artist", artist_id)
-        albums = world.referring("album", "artists", artist_id)
-        return sorted(albums, key=lambda a: a["release_date"], reverse=True)  # newest first
-
-    def h_GET_artists__id__albums(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [_view(world, "album_simple", a["id"]) for a in self._albums_of(world, args["id"])]
-
-    def h_GET_artists__id__top_tracks(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        tracks = [t for a in self._albums_of(world, args["id"]) for t in a["tracks"]]
-        tracks.sort(key=lambda t: -world.table("track")[t]["popularity"])
-        return {"tracks": [_view(world, "track", t) for t in tracks[:10]]}
-
     def h_GET_artists__id__related_artists(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         artist = world.get("artist", args["id"])
         genres = set(artist["genres"])
@@ -320,26 +293,8 @@ class SpotifyModel:
             related = world.find("artist", lambda a: a["id"] != artist["id"] and bool(genres & set(a["genres"])))
         return {"artists": [_view(world, "artist", a["id"]) for a in related[:20]]}
 
-    def h_GET_me_albums(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [{"added_at": s["added_at"], "album": _view(world, "album", s["id"])} for s in lists.entries(world, "saved_albums")]
-
-    def h_GET_me_tracks(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [{"added_at": s["added_at"], "track": _view(world, "track", s["id"])} for s in lists.entries(world, "saved_tracks")]
-
-    def h_GET_me_playlists(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        return [_view(world, "playlist_simple", p) for p in world.state["playlists"]]
-
-    def h_GET_me_top__type_(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        if args["type"] == "artists":
-            return [_view(world, "artist", a) for a in world.state["top_artists"]]
-        return [_view(world, "track", t) for t in world.state["top_tracks"]]
-
     def h_GET_playlists__playlist_id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        return self._playlist(world, args["playlist_id"], {})
-
-    def h_GET_playlists__playlist_id__tracks(self, world: World, args: dict[str, Any]) -> list[dict[str, Any]]:
-        world.get("playlist", args["playlist_id"])
-        return self._playlist_items(world, args["playlist_id"])
+        return self._playlist(world, args["playlist_id"])
 
     # -- player ---------------------------------------------------------------------
     def _device(self, world: World, device_id: str | None) -> dict[str, Any]:
@@ -383,7 +338,8 @@ class SpotifyModel:
         if kind == "playlist":
             return [t["id"] for t in world.get("playlist", entity_id)["tracks"]]
         if kind == "artist":
-            return [t["id"] for t in self.h_GET_artists__id__top_tracks(world, {"id": entity_id})["tracks"]]
+            top_tracks = world.handler("GET_artists__id__top_tracks")  # declared in the fixture
+            return [t["id"] for t in top_tracks(world, {"id": entity_id})["tracks"]] if top_tracks else []
         world.get("track", entity_id)  # a track as context: lenient, it plays that track
         return [entity_id]
 
@@ -486,7 +442,7 @@ class SpotifyModel:
                                          collaborative=args.get("collaborative", False))
         world.state["playlists"].insert(0, playlist_id)
         world.tick()
-        return self._playlist(world, playlist_id, {})
+        return self._playlist(world, playlist_id)
 
     def h_PUT_playlists__playlist_id_(self, world: World, args: dict[str, Any]) -> None:
         playlist = world.get("playlist", args["playlist_id"])

@@ -2,10 +2,12 @@
 
 A template is JSON evaluated against a world and a set of names (an
 endpoint's arguments, the entities it looked up, the fields of the entity a
-shape renders). What it can say, so a domain's responses need no Python:
+shape, a view or a computed field renders: :mod:`gqlbench.mocks.views`,
+:mod:`gqlbench.mocks.computed`). The one language of a fixture; what it can
+say, so a domain's responses need no Python:
 
 * ``"$name"`` / ``"$name.field.0"``: a name's value (``"$$x"`` is the text ``$x``);
-  ``"Season {season_number}"``: text with names filled in;
+  ``"Season {season_number}"``: text with names filled in (``{{`` and ``}}`` are literal braces);
 * ``{"$int": [key...], "lo": 1, "hi": 9, "div": 10}`` (or ``"mul"``), ``{"$token": [key...], "length": 27}``,
   ``{"$pick": [key...], "from": "<vocab>"}``, ``{"$date": [key...], "lo": 1980, "hi": 2023}``:
   values derived from the seed and the key, the same on every machine;
@@ -15,12 +17,13 @@ shape renders). What it can say, so a domain's responses need no Python:
   it was looked up by, for records that do not hold their key); ``"of": {...}`` renders names instead;
 * ``{"$each": list, "do": template}`` (names ``it`` and ``i``), ``{"$let": {...}, "in": template}``,
   ``{"$get": "<kind>", "id": ...}`` (the complete record, or not found), ``{"$vocab": "<vocab>", "key": ...}``,
-  ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$unique": x}``,
+  ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$flat": lists}``, ``{"$unique": x}``,
   ``{"$if": c, "then": a, "else": b}``, ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}``,
   ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n), ``{"$sort": list, "by": "field", "desc": true}``,
   ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits), ``{"$join": [parts], "sep": ""}``;
 * ``{"$call": "<function>", "args": [...]}``: one of the behaviour's ``functions``, for what
-  JSON cannot say; other operations are added with :func:`operation`.
+  JSON cannot say; other operations are added with :func:`operation` (views add ``$view`` and
+  ``$offset_page``, listing ``$page`` and ``$query``, relations ``$referring``, ranges ``$within``).
 
 An object without an operation is rendered field by field; its ``"..."``
 field is an object whose fields come first (``{"...": {"$shape": ...}, "genres": ...}``).
@@ -38,9 +41,10 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.world import World
 
-__all__ = ["Scope", "check", "derived_date", "evaluate", "operation", "OPERATIONS"]
+__all__ = ["Scope", "check", "derived_date", "evaluate", "fill", "operation", "OPERATIONS"]
 
-_NAME = re.compile(r"\{([\w.]+)\}")
+_NAME = re.compile(r"\{\{|\}\}|\{([\w.]+)\}")  # {{ and }} are literal braces
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
 @dataclass
@@ -52,13 +56,17 @@ class Scope:
     shapes: Mapping[str, Any] = field(default_factory=dict)
     vocab: Mapping[str, Any] = field(default_factory=dict)
     functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    fixture: Mapping[str, Any] = field(default_factory=dict)  # for "$view" (views and computed fields)
+    fields: bool = False  # the names are an entity's fields: one it lacks is None (views, computed fields)
 
     def having(self, **names: Any) -> Scope:
-        return Scope(self.world, {**self.names, **names}, self.shapes, self.vocab, self.functions)
+        return Scope(self.world, {**self.names, **names}, self.shapes, self.vocab, self.functions, self.fixture, self.fields)
 
     def lookup(self, path: str) -> Any:
         """A name's value, following ``.field`` and ``.0`` steps."""
         head, *steps = path.split(".")
+        if head not in self.names and self.fields:
+            return None
         if head not in self.names:
             raise GqlbenchError(f"world template: unknown name {head!r}; known here: {', '.join(sorted(self.names))}")
         value = self.names[head]
@@ -86,9 +94,7 @@ def evaluate(template: Any, scope: Scope) -> Any:
             return template[1:]
         if template.startswith("$"):
             return scope.lookup(template[1:])
-        if "{" in template:
-            return _NAME.sub(lambda m: str(scope.lookup(m.group(1))), template)
-        return template
+        return fill(template, scope.lookup)
     if isinstance(template, list):
         return [evaluate(item, scope) for item in template]
     if not isinstance(template, dict):
@@ -103,8 +109,19 @@ def evaluate(template: Any, scope: Scope) -> Any:
     return out
 
 
+def fill(text: str, lookup: Callable[[str], Any]) -> str:
+    """``text`` with each ``{name}`` replaced by ``lookup(name)`` (``paging`` fills an href from the call's arguments)."""
+    if "{" not in text and "}" not in text:
+        return text
+    return _NAME.sub(lambda m: m.group(0)[0] if m.group(1) is None else str(lookup(m.group(1))), text)
+
+
 def check(template: Any, where: str) -> None:
     """Raise a one-line error naming ``where`` for an operation no module defines (found when the fixture loads)."""
+    if isinstance(template, str) and not template.startswith("$"):
+        for match in _PLACEHOLDER.finditer(template.replace("{{", "").replace("}}", "")):
+            if match.group(1) and not re.fullmatch(r"[A-Za-z_]\w*(\.\w+)*", match.group(1)):
+                raise GqlbenchError(f"{where}: {{{match.group(1)}}} is not a name; write {{id}} or {{name}}")
     if isinstance(template, list):
         for n, item in enumerate(template):
             check(item, f"{where}[{n}]")
@@ -203,7 +220,7 @@ def _sort(t: dict[str, Any], scope: Scope) -> list[Any]:
 
 
 OPERATIONS.update({
-    "count": lambda t, scope: len(evaluate(t["$count"], scope)),
+    "count": lambda t, scope: len(evaluate(t["$count"], scope) or ()),  # a missing list counts 0
     "sum": lambda t, scope: sum(evaluate(t["$sum"], scope)),
     "add": lambda t, scope: functools.reduce(operator.add, evaluate(t["$add"], scope)),  # numbers, or lists joined
     "eq": lambda t, scope: operator.eq(*evaluate(t["$eq"], scope)),
@@ -216,5 +233,6 @@ OPERATIONS.update({
     "alnum": lambda t, scope: re.sub(r"[^a-z0-9]", "", str(evaluate(t["$alnum"], scope)).lower()),
     "join": lambda t, scope: str(t.get("sep", "")).join(str(v) for v in evaluate(t["$join"], scope)),
     "unique": lambda t, scope: list(dict.fromkeys(evaluate(t["$unique"], scope))),
+    "flat": lambda t, scope: [item for items in evaluate(t["$flat"], scope) for item in items],  # a list of lists, joined
     "if": lambda t, scope: evaluate(t["then"] if evaluate(t["$if"], scope) else t.get("else"), scope),
 })

@@ -6,26 +6,25 @@ short form nested in an album. A fixture names each shape (``views``), and
 a behaviour renders an entity with one call (:func:`render_view`)::
 
     "views": {
-      "artist_simple": {"kind": "artist", "fields": {"id": "{id}", "name": "{name}"}},
+      "artist_simple": {"kind": "artist", "fields": {"id": "$id", "name": "$name"}},
       "track": {"kind": "track", "complete": true,
-                "fields": {"id": "{id}", "name": "{name}", "disc_number": 1,
-                           "artists": {"$view": "artist_simple", "of": "{artists}"},
-                           "album": {"$view": "album_simple", "of": "{album}"}}},
+                "fields": {"id": "$id", "name": "$name", "disc_number": 1,
+                           "artists": {"$view": "artist_simple", "of": "$artists"},
+                           "album": {"$view": "album_simple", "of": "$album"}}},
       "album": {"kind": "album", "base": "album_simple", "complete": true,
-                "fields": {"total_tracks": {"$count": "{tracks}"},
-                           "tracks": {"$page": {"$view": "track_simple", "of": "{tracks}"},
+                "fields": {"total_tracks": {"$count": "$tracks"},
+                           "tracks": {"$offset_page": {"$view": "track_simple", "of": "$tracks"},
                                       "href": "https://api.example.com/albums/{id}/tracks", "limit": 50}}}
     }
 
-Field values are templates (:mod:`gqlbench.mocks.templates`) over the
-entity's stored values, and the kind's computed fields (``templates``) are
-always part of its views. Three forms reach further: ``{"$view": name,
-"of": "{field}"}`` shows the entity (or each entity of the list) that the
-field refers to through another view; ``{"$count": "{field}"}`` is the
-length of a list; ``{"$page": <list>, "href": ..., "limit": n}`` is the
-first offset page of a list (:mod:`gqlbench.mocks.paging`). ``base`` starts
-from another view's fields; ``complete`` looks the entity up as a lookup
-would (an unknown id is not found, and a partial entity is completed).
+Field values are templates (:mod:`gqlbench.mocks.templates`) whose names are
+the entity's stored values, and the kind's ``computed`` fields are always
+part of its views. Two operations belong to views: ``{"$view": name, "of":
+"$field"}`` shows the entity (or each entity of the list) that the field
+refers to through another view; ``{"$offset_page": <list>, "href": ...,
+"limit": n}`` is the first offset page of a list (:mod:`gqlbench.mocks.paging`).
+``base`` starts from another view's fields; ``complete`` looks the entity up
+as a lookup would (an unknown id is not found, and a partial entity is completed).
 
 An endpoint whose rule says ``"shows": "track"`` answers with that view of
 the entity its ``id_param`` names, or, with a ``collection``, with the list
@@ -39,8 +38,9 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks import lists
-from gqlbench.mocks.computed import computed, render_template
+from gqlbench.mocks.computed import computed
 from gqlbench.mocks.paging import offset_page
+from gqlbench.mocks.templates import Scope, check, evaluate, fill, operation
 from gqlbench.mocks.world import World
 
 __all__ = ["check_views", "render_view", "view_handler"]
@@ -51,7 +51,7 @@ _KEYS = {"kind", "base", "complete", "fields"}
 def check_views(views: Any, where: str) -> None:
     """Raise a one-line error naming ``where`` unless every view has a kind, known bases and known ``$view``s."""
     if not isinstance(views, dict) or not all(isinstance(v, dict) and isinstance(v.get("kind"), str) for v in views.values()):
-        raise GqlbenchError(f'{where}: views must map each name to {{"kind": "artist", "fields": {{"name": "{{name}}"}}}}')
+        raise GqlbenchError(f'{where}: views must map each name to {{"kind": "artist", "fields": {{"name": "$name"}}}}')
     for name, view in views.items():
         unknown = sorted(set(view) - _KEYS)
         if unknown:
@@ -59,6 +59,7 @@ def check_views(views: Any, where: str) -> None:
         for other in [view.get("base"), *_referred(view.get("fields"))]:
             if other is not None and other not in views:
                 raise GqlbenchError(f"{where}: views.{name} refers to view {other!r}, which is not defined")
+        check(view.get("fields") or {}, f"{where}: views.{name}.fields")
 
 
 def _referred(template: Any) -> list[str]:
@@ -77,8 +78,11 @@ def render_view(world: World, fixture: Mapping[str, Any], name: str, entity_id: 
     stored = world.get(kind, entity_id) if view.get("complete") else world.table(kind)[str(entity_id)]
     record = {"id": str(entity_id), **stored}
     out = render_view(world, fixture, view["base"], entity_id) if view.get("base") else {}
-    out.update(computed(fixture.get("templates"), kind, record, world.token))
-    out.update({field: _render(world, fixture, template, record) for field, template in (view.get("fields") or {}).items()})
+    out.update(computed(fixture, kind, record, world))
+    scope = Scope(world, record, fixture=fixture, fields=True)
+    for field, template in (view.get("fields") or {}).items():
+        value = evaluate(template, scope)
+        out[field] = list(value) if isinstance(value, list) else value  # a copy: the response never shares a stored list
     return out
 
 
@@ -97,21 +101,18 @@ def view_handler(shows: str, id_param: str | None, collection: str | None, fixtu
     return answer
 
 
-def _render(world: World, fixture: Mapping[str, Any], template: Any, record: Mapping[str, Any]) -> Any:
-    if isinstance(template, dict) and "$view" in template:
-        ids = render_template(template.get("of", "{id}"), record, world.token)
-        if isinstance(ids, list):
-            return [render_view(world, fixture, template["$view"], i) for i in ids]
-        return None if ids is None else render_view(world, fixture, template["$view"], ids)
-    if isinstance(template, dict) and "$count" in template:
-        return len(render_template(template["$count"], record, world.token) or ())
-    if isinstance(template, dict) and "$page" in template:
-        items = _render(world, fixture, template["$page"], record)
-        href = render_template(template.get("href", ""), record, world.token)
-        return offset_page(items, href, {"limit": template.get("limit", 20)}, template.get("limit", 20))
-    if isinstance(template, dict) and "$token" not in template:
-        return {key: _render(world, fixture, value, record) for key, value in template.items()}
-    if isinstance(template, list):
-        return [_render(world, fixture, value, record) for value in template]
-    value = render_template(template, record, world.token)
-    return list(value) if isinstance(value, list) else value
+@operation("view")
+def _view(template: dict[str, Any], scope: Scope) -> Any:
+    """``{"$view": name, "of": "$field"}``: the entity (each entity of a list) the field refers to, in view ``name``."""
+    ids = evaluate(template.get("of", "$id"), scope)
+    if isinstance(ids, list):
+        return [render_view(scope.world, scope.fixture, template["$view"], i) for i in ids]
+    return None if ids is None else render_view(scope.world, scope.fixture, template["$view"], ids)
+
+
+@operation("offset_page")
+def _offset_page(template: dict[str, Any], scope: Scope) -> Any:
+    """``{"$offset_page": list, "href": ..., "limit": n}``: the first offset page of a list."""
+    limit = template.get("limit", 20)
+    href = fill(str(template.get("href", "")), scope.lookup)
+    return offset_page(evaluate(template["$offset_page"], scope), href, {"limit": limit}, limit)

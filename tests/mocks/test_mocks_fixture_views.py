@@ -65,10 +65,10 @@ JUKEBOX = {
 SONGS = [{"id": f"s{n}", "name": f"Song {n}"} for n in range(1, 6)]
 FIXTURE: dict[str, Any] = {
     "entities": {"song": SONGS, "mix": [{"id": "m1", "songs": ["a", "b", "c"], "version": 1}]},
-    "templates": {"song": {"uri": "jukebox:song:{id}", "href": "https://api.jukebox.example/songs/{id}",
-                           "links": {"web": "https://jukebox.example/song/{id}?{{raw}}"},
-                           "etag": {"$token": ["etag", "{id}", "{name}"], "length": 12}},
-                  "mix": {"snapshot_id": {"$token": ["mix", "{id}", "{version}"], "length": 16}}},
+    "computed": {"song": {"uri": "jukebox:song:{id}", "href": "https://api.jukebox.example/songs/{id}",
+                          "links": {"web": "https://jukebox.example/song/{id}?{{raw}}"},
+                          "etag": {"$token": ["etag", "$id", "$name"], "length": 12}},
+                 "mix": {"snapshot_id": {"$token": ["mix", "$id", "$version"], "length": 16}}},
     "endpoints": {
         "PUT_me_songs": {"action": "save", "kind": "song", "id_param": "ids", "collection": "saved", "stamp": "added_at"},
         "DELETE_me_songs": {"action": "unsave", "kind": "song", "id_param": "ids", "collection": "saved"},
@@ -97,7 +97,7 @@ def _jukebox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixture: dict[str,
     return Runtime("jukebox").namespace
 
 
-def test_templates_compute_fields_from_the_entity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_computed_fields_are_made_from_the_entity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     api = _jukebox(tmp_path, monkeypatch, FIXTURE)
     song = api["GET_songs__id_"](id="s2")
     assert (song.uri, song.href) == ("jukebox:song:s2", "https://api.jukebox.example/songs/s2")
@@ -161,8 +161,10 @@ def test_declared_checks_refuse_values_the_api_refuses(tmp_path: Path, monkeypat
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"templates": {"song": {"uri": "x:{0.__class__}"}}}, "templates.song.uri: {0.__class__} is not a field name"),
-    ({"templates": ["uri"]}, "templates must map each kind"),
+    ({"computed": {"song": {"uri": "x:{0.__class__}"}}}, "computed.song.uri: {0.__class__} is not a name"),
+    ({"computed": ["uri"]}, "computed must map each kind"),
+    ({"computed": {"song": {"uri": {"$tokn": ["$id"]}}}}, "computed.song.uri: unknown operation '$tokn'"),
+    ({"views": {"card": {"kind": "song", "fields": {"n": {"$cnt": "$id"}}}}}, "views.card.fields.n: unknown operation '$cnt'"),
     ({"endpoints": {"GET_me_songs": {"paging": {"size": 3}}}}, "paging.size: unknown key"),
     ({"endpoints": {"GET_me_songs": {"paging": {"style": "pages"}}}}, "paging.style 'pages' is not one of"),
     ({"endpoints": {"PUT_me_volume": {"checks": {"state": {"among": []}}}}}, "checks must map each parameter"),
@@ -178,13 +180,13 @@ def test_a_bad_declaration_is_a_one_line_error(tmp_path: Path, monkeypatch: pyte
 
 
 VIEWS = {
-    "singer": {"kind": "singer", "fields": {"id": "{id}", "name": "{name}"}},
-    "song_short": {"kind": "song", "fields": {"id": "{id}", "name": "{name}", "by": {"$view": "singer", "of": "{singers}"}}},
+    "singer": {"kind": "singer", "fields": {"id": "$id", "name": "$name"}},
+    "song_short": {"kind": "song", "fields": {"id": "$id", "name": "$name", "by": {"$view": "singer", "of": "$singers"}}},
     "song": {"kind": "song", "base": "song_short", "complete": True,
-             "fields": {"album": {"$view": "album_short", "of": "{album}"}, "explicit": False}},
-    "album_short": {"kind": "album", "fields": {"title": "{title}", "size": {"$count": "{songs}"}}},
+             "fields": {"album": {"$view": "album_short", "of": "$album"}, "explicit": False}},
+    "album_short": {"kind": "album", "fields": {"title": "$title", "size": {"$count": "$songs"}}},
     "album": {"kind": "album", "base": "album_short", "complete": True,
-              "fields": {"songs": {"$page": {"$view": "song_short", "of": "{songs}"},
+              "fields": {"songs": {"$offset_page": {"$view": "song_short", "of": "$songs"},
                                    "href": "https://api.jukebox.example/albums/{id}/songs", "limit": 2}}},
 }
 
@@ -211,7 +213,7 @@ def test_views_show_stored_entities_with_what_they_refer_to(tmp_path: Path, monk
 
 
 def test_a_view_of_an_undefined_view_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    views = {"song": {"kind": "song", "fields": {"by": {"$view": "singer", "of": "{singers}"}}}}
+    views = {"song": {"kind": "song", "fields": {"by": {"$view": "singer", "of": "$singers"}}}}
     with pytest.raises(GqlbenchError, match=re.escape("views.song refers to view 'singer', which is not defined")):
         _jukebox(tmp_path, monkeypatch, {**FIXTURE, "views": views})
 
@@ -232,7 +234,7 @@ def test_an_edit_inserts_at_a_position_and_changes_the_snapshot(tmp_path: Path, 
 
 
 def test_an_endpoint_answers_with_a_view(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    views = {"card": {"kind": "song", "complete": True, "fields": {"id": "{id}", "name": "{name}", "href": "card:{id}"}}}
+    views = {"card": {"kind": "song", "complete": True, "fields": {"id": "$id", "name": "$name", "href": "card:{id}"}}}
     endpoints = {**FIXTURE["endpoints"], "GET_songs__id_": {"shows": "card", "id_param": "id"},
                  "GET_me_songs": {**FIXTURE["endpoints"]["GET_me_songs"], "shows": "card"}}
     api = _jukebox(tmp_path, monkeypatch, {**FIXTURE, "views": views, "endpoints": endpoints})
@@ -250,3 +252,28 @@ def test_showing_an_undefined_view_is_a_one_line_error(tmp_path: Path, monkeypat
     with pytest.raises(GqlbenchError, match=re.escape("endpoints.GET_songs__id_: shows 'card' needs a view")) as error:
         _jukebox(tmp_path, monkeypatch, {**FIXTURE, "endpoints": endpoints})
     assert "jukebox.json" in str(error.value)
+
+
+def test_a_declared_response_shows_views_of_what_refers_to_an_entity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    mixes = [{"id": "m1", "songs": ["s1", "s2", "s3"], "version": 1}, {"id": "m2", "songs": ["s4"], "version": 1},
+             {"id": "m3", "songs": ["s5", "s1"], "version": 1}]
+    views = {"card": {"kind": "song", "complete": True, "fields": {"id": "$id", "href": "card:{id}"}}}
+    songs_with_s1 = {"$unique": {"$flat": {"$each": {"$referring": "s1", "kind": "mix", "in": "songs"}, "do": "$it.songs"}}}
+    endpoints = {**FIXTURE["endpoints"],
+                 "GET_me_songs": {**FIXTURE["endpoints"]["GET_me_songs"], "respond": {"$view": "card", "of": songs_with_s1}}}
+    fixture = {**FIXTURE, "entities": {**FIXTURE["entities"], "mix": mixes}, "views": views, "endpoints": endpoints}
+    api = _jukebox(tmp_path, monkeypatch, fixture)
+    page = api["GET_me_songs"]()  # the mixes holding s1 are m1 and m3: their songs, once each, paged as declared
+    assert [s.href for s in page["items"]] == ["card:s1", "card:s2"] and page.total == 4
+    assert [s.id for s in api["GET_me_songs"](offset=2)["items"]] == ["s3", "s5"]
+
+
+def test_a_declared_response_reads_a_saved_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    respond = {"$each": {"$saved": "saved"}, "do": {"id": "$it.id", "href": "$it.added_at", "name": {"$state": "no_such_list"}}}
+    endpoints = {**FIXTURE["endpoints"], "GET_me_songs": {**FIXTURE["endpoints"]["GET_me_songs"], "respond": respond}}
+    api = _jukebox(tmp_path, monkeypatch, {**FIXTURE, "endpoints": endpoints})
+    api["PUT_me_songs"](ids="s1,s2")
+    api["PUT_me_songs"](ids="s3")
+    items = api["GET_me_songs"](limit=3)["items"]
+    assert [i.id for i in items] == ["s3", "s1", "s2"] and items[0].href > items[1].href  # newest first, with its time
+    assert all(i.name is None for i in items)  # a list the world does not keep reads as null
