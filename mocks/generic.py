@@ -324,8 +324,8 @@ class GenericModel:
             other = shape_kind(target, self.render.named) if target is not None else None
             if other is not None and other != kind and isinstance(value, (str, int)):
                 other_id = self.resolve_key(world, rule, other, str(value), open_)
-                if world.has(other, other_id):
-                    scope.append((other, other_id))
+                world.get(other, other_id)  # an owner the world does not have: not found, not any owner's
+                scope.append((other, other_id))
         return scope
 
     def _lookup(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:

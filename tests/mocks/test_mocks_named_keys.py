@@ -7,12 +7,14 @@ is a user-shaped object. The world must keep all of these one entity.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from gqlbench.mocks.endpoints import Runtime
+from gqlbench.mocks.errors import NotFound
 from gqlbench.mocks.responses import unwrap
 from gqlbench.schemas.domain_import import import_openapi_domain
 
@@ -72,6 +74,13 @@ def hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict]:
     yield Runtime("hub", 0, request=REQUEST).namespace
 
 
+def _closed(catalog: Path) -> None:
+    """The repository lookup no longer makes repositories for any name (``open: false``)."""
+    file = catalog / "worlds" / "hub.json"
+    file.parent.mkdir(exist_ok=True)
+    file.write_text(json.dumps({"endpoints": {"GET_repos__owner___repo_": {"open": False}}}))
+
+
 def test_a_username_names_the_user_by_its_login(hub: dict) -> None:
     user = hub["GET_users__username_"](username="octocat")
     assert user.login == "octocat" and isinstance(user.id, int)
@@ -112,3 +121,12 @@ def test_a_name_unique_within_its_scope_is_one_entity_per_owner(hub: dict) -> No
     theirs = hub["GET_repos__owner___repo_"](owner="torvalds", repo="hello-world")
     assert theirs.name == "hello-world" and theirs.owner.login == "torvalds"
     assert theirs.id != mine.id and mine.owner.login == "octocat"
+
+
+def test_an_owner_the_world_does_not_have_finds_no_repository(hub: dict, tmp_path: Path) -> None:
+    _closed(tmp_path / "catalog")
+    closed = Runtime("hub", 0, request=REQUEST).namespace
+    listed = closed["GET_users__username__repos"](username="octocat")[0]
+    assert unwrap(closed["GET_repos__owner___repo_"](owner="octocat", repo=listed.name)) == unwrap(listed)
+    with pytest.raises(NotFound):
+        closed["GET_repos__owner___repo_"](owner="nobody", repo=listed.name)  # not octocat's repository
