@@ -49,6 +49,7 @@ __all__ = ["COUNT_FIELDS", "GenericModel", "domain_schema"]
 COUNT_FIELDS = ("total", "total_results", "num_found", "count", "total_count")
 PAGING_FIELDS = ("meta", "pagination", "paging", "page_info")  # objects that carry a list's counts
 _NAME_FIELDS = ("title", "name", "display_name", "label")
+_NUMBER_PARAMS = ("number", "num", "index", "position")  # season_number names a season by a number, not a name
 _PARAM_FIELDS = {"username": ("login", "username")}
 
 
@@ -74,9 +75,10 @@ def _kind_of_param(param: str) -> str:
 
 
 def _name_of_param(param: str, whole: GraphQLObjectType) -> str | None:
-    """The field a name-like key fills: ``username`` -> ``login``, a field of the parameter's name, else ``name``."""
+    """The text field a name-like key fills: ``username`` -> ``login``, a field of the parameter's name, else ``name``."""
     for name in (*_PARAM_FIELDS.get(param, ()), param, "name"):
-        if name in whole.fields and name != "id" and object_of(whole.fields[name].type) is None:
+        field = whole.fields.get(name)
+        if field is not None and name != "id" and getattr(get_named_type(field.type), "name", "") == "String":
             return name
     return None
 
@@ -148,7 +150,8 @@ class GenericModel:
         for rule in self.rules.values():
             whole = self.entity_types.get(rule.kind or "")
             param = rule.id_param
-            if rule.action != "lookup" or rule.view or whole is None or param is None or reference(param) is not None:
+            if (rule.action != "lookup" or rule.view or whole is None or param is None or reference(param) is not None
+                    or param.lower().endswith(_NUMBER_PARAMS)):
                 continue
             own = entity_kind(whole, rule.kind)
             name = _name_of_param(param, whole)
