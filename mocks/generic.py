@@ -18,7 +18,10 @@ no Python:
   a number names the entity (its ``name`` is ``pikachu``); a key that is in
   neither the request nor an earlier response stays ``NotFound``;
 * an entity is keyed by whatever its API uses (``symbol``, ``login``), and a
-  response that wraps its payload (``{"data": ...}``) is answered wrapped.
+  response that wraps its payload (``{"data": ...}``) is answered wrapped;
+* a name-like key of a kind with a numeric id (``/users/{username}``) names
+  the entity whose ``login``/``name`` it is, and an object scope
+  (``owner`` of ``/repos/{owner}/{repo}``) links the entity to the owner's.
 
 A registered behaviour (:mod:`gqlbench.mocks.registry`) may answer some
 endpoints itself; its handlers take precedence over the rules.
