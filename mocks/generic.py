@@ -18,7 +18,10 @@ no Python:
   a number names the entity (its ``name`` is ``pikachu``); a key that is in
   neither the request nor an earlier response stays ``NotFound``;
 * an entity is keyed by whatever its API uses (``symbol``, ``login``), and a
-  response that wraps its payload (``{"data": ...}``) is answered wrapped.
+  response that wraps its payload (``{"data": ...}``) is answered wrapped;
+* a name-like key of a kind with a numeric id (``/users/{username}``) names
+  the entity whose ``login``/``name`` it is, and an object scope
+  (``owner`` of ``/repos/{owner}/{repo}``) links the entity to the owner's.
 
 A registered behaviour (:mod:`gqlbench.mocks.registry`) may answer some
 endpoints itself; its handlers take precedence over the rules.
@@ -38,7 +41,7 @@ from gqlbench.mocks.checks import check_checks
 from gqlbench.mocks.declared import Declarations
 from gqlbench.mocks.effects import apply_effects, check_effects
 from gqlbench.mocks.errors import BadArguments, NotFound
-from gqlbench.mocks.kinds import KEY_WORDS, entity_kind, known_kinds, list_object_of, object_of, reference, singular
+from gqlbench.mocks.kinds import KEY_WORDS, entity_kind, known_kinds, list_object_of, object_of, reference, shape_kind, singular
 from gqlbench.mocks.render import CHILDREN, Renderer
 from gqlbench.mocks.resolvers import generate_value
 from gqlbench.mocks.rules import Rule, payload_type
@@ -49,6 +52,8 @@ __all__ = ["COUNT_FIELDS", "GenericModel", "domain_schema"]
 COUNT_FIELDS = ("total", "total_results", "num_found", "count", "total_count")
 PAGING_FIELDS = ("meta", "pagination", "paging", "page_info")  # objects that carry a list's counts
 _NAME_FIELDS = ("title", "name", "display_name", "label")
+_NUMBER_PARAMS = ("number", "num", "index", "position")  # season_number names a season by a number, not a name
+_PARAM_FIELDS = {"username": ("login", "username")}
 
 
 def in_request(key: str, request: str) -> bool:
@@ -72,6 +77,15 @@ def _kind_of_param(param: str) -> str:
     return param[: -len("_id")] if param.endswith("_id") else param
 
 
+def _name_of_param(param: str, whole: GraphQLObjectType) -> str | None:
+    """The text field a name-like key fills: ``username`` -> ``login``, a field of the parameter's name, else ``name``."""
+    for name in (*_PARAM_FIELDS.get(param, ()), param, "name"):
+        field = whole.fields.get(name)
+        if field is not None and name != "id" and getattr(get_named_type(field.type), "name", "") == "String":
+            return name
+    return None
+
+
 def _plain_args(args: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in args.items() if v is not None and not k.endswith("_access_token")}
 
@@ -88,6 +102,7 @@ class GenericModel:
         self.schema = schema
         self.render = Renderer(known_kinds(schema) if schema is not None else set(), fixture)
         self.entity_types = self._entity_types()
+        self.render.named = self._named_kinds()
         self.singletons = {rule.kind: rule for rule in self.rules.values() if rule.action == "singleton" and rule.kind}
         self.handlers: dict[str, Handler] = {}
         for function, rule in self.rules.items():
@@ -130,6 +145,21 @@ class GenericModel:
             if rule.action in ("lookup", "singleton") and not rule.view and rule.kind and body is not None:
                 if entity_kind(body, rule.kind) is not None:
                     found.setdefault(rule.kind, body)
+        return found
+
+    def _named_kinds(self) -> dict[str, tuple[GraphQLObjectType, str]]:
+        """Kinds with a numeric key that a lookup names by a name (``/users/{username}``): their type and name field."""
+        found: dict[str, tuple[GraphQLObjectType, str]] = {}
+        for rule in self.rules.values():
+            whole = self.entity_types.get(rule.kind or "")
+            param = rule.id_param
+            if (rule.action != "lookup" or rule.view or whole is None or param is None or reference(param) is not None
+                    or param.lower().endswith(_NUMBER_PARAMS)):
+                continue
+            own = entity_kind(whole, rule.kind)
+            name = _name_of_param(param, whole)
+            if own is not None and name is not None and name != own[1] and self._numeric_key(rule, rule.kind or ""):
+                found.setdefault(rule.kind or "", (whole, name))
         return found
 
     def key_field(self, kind: str, record: dict[str, Any] | None = None) -> str:
@@ -234,34 +264,82 @@ class GenericModel:
         field = body.fields.get(own[1]) if body is not None and own is not None else None
         return field is not None and getattr(get_named_type(field.type), "name", "") == "Int"
 
-    def resolve_key(self, world: World, rule: Rule, kind: str, key: str, open_: bool) -> str:
+    def resolve_key(self, world: World, rule: Rule, kind: str, key: str, open_: bool,
+                    args: Mapping[str, Any] | None = None) -> str:
         """The id of the entity a key names; an entity is made for an open key or one the user's request gives.
 
-        A name where the key is a number (``pikachu`` for PokeAPI's ``{id}``)
-        names the entity whose ``name`` it is; what is neither known nor given
-        is left for :meth:`World.get` to report as not found.
+        A name where the key is a number (``pikachu`` for PokeAPI's ``{id}``,
+        ``octocat`` for ``/users/{username}``) names the entity whose name
+        field (``name``, ``login``) it is, stored or derived, so names an
+        earlier response showed find their entity. An object scope
+        (``owner`` of ``/repos/{owner}/{repo}``) links the entity to the
+        scope's entity, and the name is unique only within it. What is neither
+        known nor given is left for :meth:`World.get` to report as not found.
         """
         if key in world.table(kind):
             return key
+        scope = self._object_scope(world, rule, kind, args or {}, open_)
+        alias = "/".join([*(f"{k}:{i}" for k, i in scope), key.lower()])
         aliases = world.state.setdefault("aliases", {}).setdefault(kind, {})
-        if key.lower() in aliases:
-            return str(aliases[key.lower()])
+        if alias in aliases:
+            return str(aliases[alias])
+        named = self._named(world, kind, key, scope)
+        if named is not None:
+            aliases[alias] = named
+            return named
         if not (open_ or in_request(key, world.request)):
             return key
         if self._numeric_key(rule, kind) and not key.lstrip("-").isdigit():
-            entity_id = self.render.new_id(world, kind, "named", key.lower(), numeric=True)
-            self.render.ensure(world, kind, entity_id, {self._name_field(rule, kind): key})
-            aliases[key.lower()] = entity_id
+            entity_id = self.render.new_id(world, kind, "named", key.lower(), *[i for _, i in scope], numeric=True)
+            field = self.render.named[kind][1] if kind in self.render.named else self._name_field(rule, kind)
+            self.render.ensure(world, kind, entity_id, {field: key})
+            for other, other_id in scope:
+                self.render.link(world, kind, entity_id, other, other_id)
+            aliases[alias] = entity_id
             return entity_id
         self.render.ensure(world, kind, key)
         return key
+
+    def _named(self, world: World, kind: str, key: str, scope: list[tuple[str, str]]) -> str | None:
+        """The entity of a named kind whose name field (stored or derived) is ``key``, within the scope's entities."""
+        if kind not in self.render.named or key.lstrip("-").isdigit():
+            return None
+        whole, field = self.render.named[kind]
+        links = world.state.get("links", {})
+        for entity_id, record in world.table(kind).items():
+            name = record[field] if field in record else generate_value(
+                whole.fields[field].type, world, f"{kind}:{entity_id}.{field}", field)
+            if str(name) != key:
+                continue
+            mine = links.get(f"{kind}:{entity_id}", {})
+            if all(other_id in mine.get(other, []) for other, other_id in scope):
+                return entity_id
+        return None
+
+    def _object_scope(self, world: World, rule: Rule, kind: str, args: Mapping[str, Any],
+                      open_: bool) -> list[tuple[str, str]]:
+        """``(kind, id)`` of each argument that names an object field of the entity shaped like a named kind.
+
+        ``owner`` of ``/repos/{owner}/{repo}`` names the repository's owner, a user by its login.
+        """
+        whole = self.entity_types.get(kind)
+        scope = []
+        for param, value in args.items():
+            field = whole.fields.get(param) if whole is not None and param != rule.id_param else None
+            target = object_of(field.type) if field is not None else None
+            other = shape_kind(target, self.render.named) if target is not None else None
+            if other is not None and other != kind and isinstance(value, (str, int)):
+                other_id = self.resolve_key(world, rule, other, str(value), open_)
+                world.get(other, other_id)  # an owner the world does not have: not found, not any owner's
+                scope.append((other, other_id))
+        return scope
 
     def _lookup(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         kind = rule.kind or "root"
         if rule.id_param is None:
             key = self.singleton_id(world, rule, kind)
         else:
-            key = self.resolve_key(world, rule, kind, str(args[rule.id_param]), rule.open)
+            key = self.resolve_key(world, rule, kind, str(args[rule.id_param]), rule.open, args)
         self._scoped(world, rule, kind, key, args)
         return self._entity(world, rule, key)
 
@@ -301,7 +379,7 @@ class GenericModel:
     def _act(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         """An action on one entity (``POST /ships/{shipSymbol}/dock``): its effects, then the entity's parts it shows."""
         kind = rule.kind or "item"
-        key = self.resolve_key(world, rule, kind, str(args[rule.id_param or "id"]), rule.open)
+        key = self.resolve_key(world, rule, kind, str(args[rule.id_param or "id"]), rule.open, args)
         record = self._scoped(world, rule, kind, key, args)
         self._change(world, rule, kind, key, record, args)
         world.tick()
@@ -395,7 +473,7 @@ class GenericModel:
 
     def _children(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         parent = rule.parent or "parent"
-        key = self.resolve_key(world, rule, parent, str(args[rule.id_param or "id"]), rule.open)
+        key = self.resolve_key(world, rule, parent, str(args[rule.id_param or "id"]), rule.open, args)
         world.get(parent, key)
         ids = self.render.linked(world, parent, key, rule.kind or "item", self._numeric(rule, rule.kind or "item"))
         return self._page(world, rule, args, ids)
@@ -479,7 +557,7 @@ class GenericModel:
 
     def _update(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         kind = rule.kind or "item"
-        key = self.resolve_key(world, rule, kind, str(args[rule.id_param or "id"]), rule.open)
+        key = self.resolve_key(world, rule, kind, str(args[rule.id_param or "id"]), rule.open, args)
         record = self._scoped(world, rule, kind, key, args)
         if rule.effects:
             self._change(world, rule, kind, key, record, args)
@@ -490,7 +568,7 @@ class GenericModel:
 
     def _delete(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         kind = rule.kind or "item"
-        key = self.resolve_key(world, rule, kind, str(args[rule.id_param or "id"]), rule.open)
+        key = self.resolve_key(world, rule, kind, str(args[rule.id_param or "id"]), rule.open, args)
         world.get(kind, key)
         del world.table(kind)[key]
         self.render.unlink_all(world, kind, key)

@@ -18,7 +18,7 @@ from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchem
 
 __all__ = [
     "ENVELOPES", "KEY_WORDS", "singular", "object_of", "list_object_of", "id_fields", "reference", "is_generic",
-    "entity_kind", "envelope_of", "known_kinds",
+    "entity_kind", "envelope_of", "known_kinds", "shape_kind",
 ]
 
 _GENERIC_HOLDERS = {"entries", "items", "results", "docs", "data", "records", "list", "entry", "item", "result", "doc",
@@ -153,3 +153,18 @@ def known_kinds(schema: GraphQLSchema) -> set[str]:
         if isinstance(graphql_type, GraphQLObjectType) and not graphql_type.name.startswith("__"):
             kinds |= {found[0] for name in graphql_type.fields if (found := reference(name)) is not None}
     return kinds
+
+
+def shape_kind(graphql_type: GraphQLObjectType, named: dict[str, tuple[GraphQLObjectType, str]]) -> str | None:
+    """The kind whose entity an object has the shape of (a repository's ``owner`` is a user), else None.
+
+    ``named`` maps a kind looked up by a name to its lookup type and name
+    field (``user`` -> ``login``); the object's fields must be a subset of
+    that type's and include the name field.
+    """
+    fields = set(graphql_type.fields)
+    for kind in sorted(named):
+        whole, name_field = named[kind]
+        if name_field in fields and fields <= set(whole.fields):
+            return kind
+    return None

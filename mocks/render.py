@@ -18,7 +18,7 @@ from typing import Any
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType, get_named_type
 
 from gqlbench.mocks.computed import computed
-from gqlbench.mocks.kinds import entity_kind, list_object_of, object_of, reference, singular
+from gqlbench.mocks.kinds import entity_kind, list_object_of, object_of, reference, shape_kind, singular
 from gqlbench.mocks.resolvers import generate_value
 from gqlbench.mocks.world import World
 
@@ -34,6 +34,7 @@ class Renderer:
     def __init__(self, kinds: set[str], fixture: Mapping[str, Any] | None = None) -> None:
         self.kinds = kinds
         self.fixture = dict(fixture or {})  # its "computed" fields per kind (mocks/computed.py)
+        self.named: dict[str, tuple[GraphQLObjectType, str]] = {}  # kinds looked up by a name: (type, name field)
 
     # -- state ------------------------------------------------------------------------
     def new_id(self, world: World, kind: str, *key: Any, numeric: bool = False) -> str:
@@ -126,7 +127,7 @@ class Renderer:
         target = element or single
         if target is None:
             return None
-        found = entity_kind(target, singular(name))
+        found = self._kind_of(target, singular(name))
         if found and found[0] != kind and depth < _DEPTH:
             numeric = getattr(get_named_type(target.fields[found[1]].type), "name", "") == "Int"
             ids = self.linked(world, kind, entity_id, found[0], numeric)
@@ -137,6 +138,14 @@ class Renderer:
             items = stored if isinstance(stored, list) else [None] * CHILDREN
             return [self.plain(world, element, item, f"{key}.{i}") for i, item in enumerate(items)]
         return self.plain(world, single, stored, key)  # type: ignore[arg-type]
+
+    def _kind_of(self, target: GraphQLObjectType, hint: str) -> tuple[str, str] | None:
+        """``(kind, id field)`` of a nested object; one shaped like a named kind's entity is that kind (an ``owner`` is a user)."""
+        found = entity_kind(target, hint)
+        if found is None or found[0] in self.named:
+            return found
+        alias = shape_kind(target, self.named)
+        return (alias, found[1]) if alias is not None else found
 
     def plain(self, world: World, graphql_type: GraphQLObjectType, stored: Any, key: str) -> dict[str, Any]:
         """A non-entity object (a rating, an image): stored values, else derived from ``key``."""
