@@ -25,11 +25,11 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from gqlbench.dry_run import token_counter
-from gqlbench.generate import Generator
-from gqlbench.generators.backend import Backend
-from gqlbench.run_config import RunSettings
-from gqlbench.runner import plan_samples
+from gqlbench.generators.backends.backend import Backend
+from gqlbench.run.config import RunSettings
+from gqlbench.run.dry_run import token_counter
+from gqlbench.run.generate import Generator
+from gqlbench.run.runner import plan_samples
 
 
 def prompt_lengths(settings: RunSettings) -> list[int]:
@@ -78,7 +78,7 @@ def main() -> None:
     args = parser.parse_args()
     import torch
 
-    from gqlbench.generators.models import resolve_model
+    from gqlbench.generators.backends.models import resolve_model
 
     settings = RunSettings(model=args.model, split=args.split)
     lengths = prompt_lengths(settings)

@@ -26,10 +26,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gqlbench import runner
-from gqlbench.generators.backend import Backend
+from gqlbench.generators.backends.backend import Backend
+from gqlbench.generators.backends.factory import parse_model_args
 from gqlbench.generators.cot import CLOSING_FENCE
-from gqlbench.generators.factory import parse_model_args
+from gqlbench.run import runner
 
 
 def cpu_seconds() -> float:

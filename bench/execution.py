@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from gqlbench.dataset import load_samples
-from gqlbench.mocks.sandbox import DEFAULT_RUNTIME, Job, SandboxPool
+from gqlbench.mocks.sandbox.pool import DEFAULT_RUNTIME, Job, SandboxPool
 from gqlbench.records import Trace
 
 

@@ -34,8 +34,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from gqlbench.dataset import load_split
-from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
-from gqlbench.generators.factory import make_backend, parse_model_args
+from gqlbench.generators.backends.backend import Backend, GenerationConfig, GenerationRequest
+from gqlbench.generators.backends.factory import make_backend, parse_model_args
 from gqlbench.provenance import package_versions
 from gqlbench.records import Completion, Message, Sample
 

@@ -7,7 +7,7 @@ shot selection, context budget and stop sequences), on the first ``--n``
 test samples (``--start`` to begin later). Configurations, side by side:
 
 ``similar``          the default shot rule, one batch, no warm-up (``make bench`` before issue 12)
-``similar_auto``     the same with the backend's prefix warm-up (:mod:`gqlbench.generators.prefix`)
+``similar_auto``     the same with the backend's prefix warm-up (:mod:`gqlbench.generators.backends.prefix`)
 ``diverse``          one shot set per domain, one batch: the prompts share system + shots as a prefix
 ``diverse_first``    the same, but the first prompt of each domain goes alone first, so the
                      rest find its prefix already computed (vLLM only reuses computed blocks)
@@ -48,15 +48,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 from generation import load, timed_run  # noqa: E402
 
 from gqlbench.dataset import load_errata, load_split  # noqa: E402
-from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest, engine_counters  # noqa: E402
+from gqlbench.generators.backends.backend import Backend, GenerationConfig, GenerationRequest, engine_counters  # noqa: E402
+from gqlbench.generators.backends.cpu import choose_dtype, cpu_flags  # noqa: E402
+from gqlbench.generators.backends.factory import parse_model_args  # noqa: E402
 from gqlbench.generators.budget import fit_prompt  # noqa: E402
-from gqlbench.generators.cpu import choose_dtype, cpu_flags  # noqa: E402
-from gqlbench.generators.factory import parse_model_args  # noqa: E402
 from gqlbench.generators.shots import SHOT_SPLIT, select_shots, shot_pool  # noqa: E402
 from gqlbench.generators.styles import StyleOptions  # noqa: E402
 from gqlbench.provenance import package_versions  # noqa: E402
 from gqlbench.records import Completion, Sample  # noqa: E402
-from gqlbench.run_config import RunSettings  # noqa: E402
+from gqlbench.run.config import RunSettings  # noqa: E402
 
 CONFIGS: dict[str, tuple[str, str, int]] = {  # name: shot rule, warm-up (off, first, auto), max new tokens
     "similar": ("similar", "off", 512),

@@ -27,12 +27,12 @@ import statistics
 from pathlib import Path
 from typing import Any, cast
 
-from gqlbench.dry_run import TokenCounter, token_counter
-from gqlbench.generate import Generator
-from gqlbench.generators.backend import Backend
+from gqlbench.generators.backends.backend import Backend
 from gqlbench.generators.budget import PromptTooLong
-from gqlbench.run_config import RunSettings
-from gqlbench.runner import plan_samples
+from gqlbench.run.config import RunSettings
+from gqlbench.run.dry_run import TokenCounter, token_counter
+from gqlbench.run.generate import Generator
+from gqlbench.run.runner import plan_samples
 
 SETTINGS: list[dict[str, str]] = [
     {},
@@ -68,8 +68,8 @@ def measure(base: RunSettings, counter: TokenCounter, change: dict[str, str]) ->
 
 def prefix_sharing(base: RunSettings, counter: TokenCounter, rule: str) -> list[dict[str, Any]]:
     """Per domain under shot rule ``rule``: prompts, tokens sent, tokens all prompts share, tokens a perfect prefix cache skips."""
-    from gqlbench.generators.models import encode_prompt
-    from gqlbench.generators.prefix import common_prefix_length
+    from gqlbench.generators.backends.models import encode_prompt
+    from gqlbench.generators.backends.prefix import common_prefix_length
 
     settings = dataclasses.replace(base, shot_rule=rule)
     generator = Generator(settings, cast(Backend, counter), None, lambda: None)  # type: ignore[arg-type, return-value]

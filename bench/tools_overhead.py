@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import gqlbench.generators.tools as tools
-from gqlbench.runner import RunOptions, RunSettings, run
+from gqlbench.run.runner import RunOptions, RunSettings, run
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from tool_server import ToolServer  # noqa: E402

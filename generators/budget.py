@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.backend import Backend
+from gqlbench.generators.backends.backend import Backend
 from gqlbench.records import Message, Prompt, Sample
 
 __all__ = ["Detail", "FULL_DETAIL", "BuildMessages", "BuildTools", "PromptTooLong", "context_limit", "detail_of", "fit_prompt"]

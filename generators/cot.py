@@ -13,7 +13,7 @@ import dataclasses
 import re
 from collections.abc import Iterator, Sequence
 
-from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
+from gqlbench.generators.backends.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.budget import FULL_DETAIL, Detail
 from gqlbench.generators.prompts import NEXT_TURN_STOP, PAPER_VIEW, Shown, abstain_rule, describe_calls, gold_calls, render_task
 from gqlbench.records import Completion, Message, Sample

@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 # Base models without a chat template get a plain ``Role: content`` transcript
-# (gqlbench.generators.models.render_chat). One that starts inventing the next
+# (gqlbench.generators.backends.models.render_chat). One that starts inventing the next
 # task writes this, so it is a stop sequence for every prompt style.
 NEXT_TURN_STOP = "\nUser:"
 

@@ -13,7 +13,7 @@ batched ``backend.generate`` call, so a batch of N samples costs at most
 
 Observers are pluggable. ``schema`` (here) answers with the GraphQL type of
 the value the action returned, so the model learns which fields exist; the
-``mock`` observer (:mod:`gqlbench.observers`) executes the action in the
+``mock`` observer (:mod:`gqlbench.run.observers`) executes the action in the
 sandbox. An observer that also has ``observe_many`` (:class:`BatchObserver`)
 gets the observations of one step of all samples as one call, so it can run
 them as one batch.
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
+from gqlbench.generators.backends.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.budget import FULL_DETAIL, Detail
 from gqlbench.generators.prompts import NEXT_TURN_STOP, PAPER_VIEW, Shown, abstain_rule, describe_calls, gold_calls, render_task
 from gqlbench.records import Completion, Message, Prompt, ReactStep, Sample

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
+from gqlbench.generators.backends.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.budget import FULL_DETAIL, Detail
 from gqlbench.generators.cot import cot_generate, cot_messages, cot_stop
 from gqlbench.generators.prompts import PAPER_VIEW, Shown

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.backend import Backend, GenerationConfig
+from gqlbench.generators.backends.backend import Backend, GenerationConfig
 from gqlbench.generators.budget import FULL_DETAIL, Detail, detail_of
 from gqlbench.generators.prompts import abstain_rule
 from gqlbench.generators.react import _response_types
@@ -64,7 +64,7 @@ class CallOutcome:
 
 @runtime_checkable
 class CallRunner(Protocol):
-    """An observer that runs calls and returns their values (``gqlbench.observers.MockObserver``)."""
+    """An observer that runs calls and returns their values (``gqlbench.run.observers.MockObserver``)."""
 
     def run_calls(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[CallOutcome]:
         """One outcome per ``(sample, lines that ran before, new line)``, in order."""

@@ -7,7 +7,7 @@ Subpackages, from the ground floor up (each imports only those before it):
 - ``gqlbench.metrics``: libcst dataflow analysis and the paper's scores.
 - ``gqlbench.mocks``: mock resolvers, sandboxed execution, execution scores.
 - ``gqlbench.generators``: prompting and model backends.
-- ``gqlbench.cli`` and ``gqlbench.runner``: the only layer that wires them together.
+- ``gqlbench.cli`` and ``gqlbench.run.runner``: the only layer that wires them together.
 """
 
 from __future__ import annotations

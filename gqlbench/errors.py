@@ -8,7 +8,7 @@ traceback and exits with status 2.
 
 from __future__ import annotations
 
-import difflib  # at import: a sandbox worker may import nothing once its set-up is over (mocks/sandbox_limits.py)
+import difflib  # at import: a sandbox worker may import nothing once its set-up is over (mocks/sandbox/limits.py)
 from collections.abc import Iterable
 
 __all__ = ["GqlbenchError", "closest"]

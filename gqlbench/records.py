@@ -319,7 +319,7 @@ class Explanation(_Part):
     # tool provenance (--prompt tools, gqlbench.generators.tools): where each argument came from
     tool_arguments: list[dict[str, Any]] | None = None
     refused_tool_calls: list[dict[str, Any]] | None = None
-    # execution (gqlbench.scoring): added last, after the sandbox ran both programs
+    # execution (gqlbench.scoring.join): added last, after the sandbox ran both programs
     exec: ExecExplanation | None = None
 
     def with_parts(self, parts: Explanation | Mapping[str, Any]) -> Explanation:
@@ -358,7 +358,7 @@ class ResultsDocument(_Record):
     keys come from the metric registry (``gqlbench.metrics.aggregate``);
     ``missing`` lists the samples without a prediction (scored 0); ``meta``
     ties the file to the code, data and command that produced it.
-    ``relevance`` is the block of a relevance run (``gqlbench.relevance_scores``;
+    ``relevance`` is the block of a relevance run (``gqlbench.scoring.relevance_scores``;
     absent from the file otherwise), never mixed into ``metrics``.
     """
 
@@ -366,11 +366,11 @@ class ResultsDocument(_Record):
     skipped: list[SkippedSample] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)
-    relevance: dict[str, Any] | None = None  # only a relevance run's (gqlbench.relevance_scores)
-    cost: dict[str, Any] | None = None  # a run's tokens and USD estimate (gqlbench.usage); absent from evaluate's
-    latency: dict[str, Any] | None = None  # a run's latency and throughput (gqlbench.usage)
-    timings: dict[str, Any] | None = None  # gqlbench run: seconds per stage of the invocation (gqlbench.timings)
-    difficulty: dict[str, Any] | None = None  # metrics by synthetic label (gqlbench.difficulty); only for labelled samples
+    relevance: dict[str, Any] | None = None  # only a relevance run's (gqlbench.scoring.relevance_scores)
+    cost: dict[str, Any] | None = None  # a run's tokens and USD estimate (gqlbench.run.usage); absent from evaluate's
+    latency: dict[str, Any] | None = None  # a run's latency and throughput (gqlbench.run.usage)
+    timings: dict[str, Any] | None = None  # gqlbench run: seconds per stage of the invocation (gqlbench.run.timings)
+    difficulty: dict[str, Any] | None = None  # metrics by synthetic label (gqlbench.results.difficulty); only for labelled samples
 
     @model_serializer(mode="wrap")
     def _leave_out_absent_blocks(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

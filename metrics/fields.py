@@ -10,7 +10,7 @@ reports each access the type does not allow, with the closest valid fields.
 Nothing is executed. It also reports a response variable read before the
 statement that assigns it (a call used before the call producing it).
 
-The mocks check the same thing at run time (:mod:`gqlbench.mocks.responses`);
+The mocks check the same thing at run time (:mod:`gqlbench.mocks.engine.responses`);
 checking it here covers programs that are never run and every access of a
 program, not only the first failing one.
 """

@@ -8,9 +8,9 @@ record of every call made. A call
    required parameter, wrong JSON type: three distinct :class:`BadArguments`
    messages; positional arguments bind in signature order, as in Python);
 2. runs a GraphQL query for the endpoint's whole response type (bounded
-   depth) on the executable schema of :mod:`gqlbench.mocks.resolvers`, with
+   depth) on the executable schema of :mod:`gqlbench.mocks.server.resolvers`, with
    the world and the checked arguments in the context;
-3. returns the data as a :class:`~gqlbench.mocks.responses.Response`.
+3. returns the data as a :class:`~gqlbench.mocks.engine.responses.Response`.
 
 An endpoint without a response schema is still called on the world and
 returns an acknowledgement (``ok``, ``status_code``). Errors are
@@ -43,12 +43,12 @@ from graphql import (
 )
 
 from gqlbench.errors import closest
+from gqlbench.mocks.engine.kinds import KEY_WORDS
+from gqlbench.mocks.engine.responses import unwrap, wrap
+from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.errors import BadArguments, MockError, UnknownFunction
-from gqlbench.mocks.kinds import KEY_WORDS
-from gqlbench.mocks.resolvers import make_mock_schema
-from gqlbench.mocks.responses import unwrap, wrap
-from gqlbench.mocks.sandbox_record import MAX_MESSAGE_CHARS, short_repr
-from gqlbench.mocks.world import World
+from gqlbench.mocks.sandbox.record import MAX_MESSAGE_CHARS, short_repr
+from gqlbench.mocks.server.resolvers import make_mock_schema
 from gqlbench.records import FunctionSpec, TraceCall
 
 __all__ = [

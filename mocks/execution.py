@@ -1,7 +1,7 @@
 """Running gold and predicted programs, sample by sample, through one sandbox pool.
 
 Every program, gold included, runs through the sandbox
-(:mod:`gqlbench.mocks.sandbox`) on a fresh world from the same seed; what
+(:mod:`gqlbench.mocks.sandbox.pool`) on a fresh world from the same seed; what
 comes back is the pair of :class:`~gqlbench.records.Trace`. Scoring the pair
 (Exec Success, Exec Match, and any other metric that reads traces) is
 :mod:`gqlbench.metrics.traces`' job, not this module's.
@@ -36,7 +36,7 @@ def execute_samples(
     without a prediction are skipped. A pool is created (and closed) when
     none is given.
     """
-    from gqlbench.mocks.sandbox import Job, SandboxPool
+    from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 
     chosen = [s for s in samples if s.id in predictions_code]
     jobs = []

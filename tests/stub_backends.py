@@ -48,7 +48,7 @@ from typing import Any
 
 from gqlbench.dataset import get_sample
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.backend import GenerationConfig, GenerationRequest
+from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
 from gqlbench.records import Completion, Message
 
 

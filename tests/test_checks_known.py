@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from gqlbench.checks import check_domain, known_reason, split_known
 from gqlbench.dataset import Errata, load_errata
 from gqlbench.records import Problem
+from gqlbench.scoring.checks import check_domain, known_reason, split_known
 
 FUNCTION_KEYS = ("spec_disagreements", "non_identifier_parameters")
 

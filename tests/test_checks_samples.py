@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gqlbench.checks import check_domain, check_gold_code, check_gold_executes
+from gqlbench.scoring.checks import check_domain, check_gold_code, check_gold_executes
 
 GOOD = """response_obj = GET_search_books(q="Dune")
 editions = GET_books__book_id__editions(book_id=response_obj.docs[0].book_id)

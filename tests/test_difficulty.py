@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 from gqlbench.dataset import default_data_dir
-from gqlbench.difficulty import difficulty_breakdown
-from gqlbench.evaluation import evaluate_predictions
-from gqlbench.results import render_report, results_document, write_run
+from gqlbench.results.difficulty import difficulty_breakdown
+from gqlbench.results.files import render_report, results_document, write_run
+from gqlbench.scoring.evaluation import evaluate_predictions
 
 LINES = [
     ("GET_search(q=\"Adele\", type=\"artist\")", {"shape": "single", "calls": 1}),

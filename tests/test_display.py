@@ -28,7 +28,7 @@ def test_escape_controls(text: str, shown: str) -> None:
 
 def test_report_md_escapes_what_input_files_put_in_it() -> None:
     from gqlbench.records import ResultsDocument
-    from gqlbench.results import render_report
+    from gqlbench.results.files import render_report
 
     document = ResultsDocument.model_validate(
         {"metrics": {}, "missing": ["a\x1b]0;title\x07"], "skipped": [{"id": "b\ud800", "reason": "r\x9b2J"}]}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gqlbench.engine_log import ENGINE_LOG, summary_line
+from gqlbench.run.engine_log import ENGINE_LOG, summary_line
 
 STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
 CHATTER = ("STUB-ENGINE stdout chatter", "STUB-ENGINE python warning", "STUB-ENGINE child stderr")

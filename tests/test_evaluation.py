@@ -9,7 +9,7 @@ import pytest
 
 from gqlbench.dataset import default_data_dir, load_split
 from gqlbench.errors import GqlbenchError
-from gqlbench.evaluation import Prediction, choose_splits, evaluate_predictions, read_predictions, score_predictions
+from gqlbench.scoring.evaluation import Prediction, choose_splits, evaluate_predictions, read_predictions, score_predictions
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "predictions_example.jsonl"
 

@@ -1,4 +1,4 @@
-"""The prompts a run builds (gqlbench.generate): what their instructions and headings promise is what they show."""
+"""The prompts a run builds (gqlbench.run.generate): what their instructions and headings promise is what they show."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from typing import cast
 import pytest
 
 from gqlbench.dataset import load_split
-from gqlbench.dry_run import TokenCounter
-from gqlbench.generate import Generator
-from gqlbench.generators.backend import Backend
+from gqlbench.generators.backends.backend import Backend
 from gqlbench.generators.react import SchemaObserver
 from gqlbench.records import Prompt
-from gqlbench.run_config import RunSettings
+from gqlbench.run.config import RunSettings
+from gqlbench.run.dry_run import TokenCounter
+from gqlbench.run.generate import Generator
 
 
 def _prompts(**settings: object) -> list[Prompt]:
@@ -53,7 +53,7 @@ def test_each_completion_is_reported_as_it_is_generated_before_its_batch_is_scor
     """A batch's progress shows requests finished (and their tokens) while the batch is still being scored and written."""
     import sys
 
-    from gqlbench.generate import Sink
+    from gqlbench.run.generate import Sink
 
     sys.path.insert(0, str(Path(__file__).parent))
     from stub_backends import StubBackend

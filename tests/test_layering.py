@@ -43,7 +43,7 @@ def outside(folder: str, module: str) -> bool:
 def test_package_imports_only_lower_layers(folder: str) -> None:
     wrong = {
         f"{path.name}: {module}"
-        for path in sorted((ROOT / folder).glob("*.py"))
+        for path in sorted((ROOT / folder).rglob("*.py"))
         for module in imported_modules(path)
         if outside(folder, module)
     }
@@ -54,7 +54,7 @@ def test_package_imports_only_lower_layers(folder: str) -> None:
 def test_scoring_and_catalog_never_touch_a_model_library(folder: str) -> None:
     used = {
         f"{path.name}: {module}"
-        for path in sorted((ROOT / folder).glob("*.py"))
+        for path in sorted((ROOT / folder).rglob("*.py"))
         for module in imported_modules(path)
         if module.split(".")[0] in MODEL_LIBRARIES
     }

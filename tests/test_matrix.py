@@ -8,9 +8,9 @@ import pytest
 
 from gqlbench.cli import main
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.backend import Backend
-from gqlbench.matrix import cell_name, grid_cells, parse_matrix, run_matrix, varying_settings
-from gqlbench.runner import RunOptions, RunSettings, load_backend
+from gqlbench.generators.backends.backend import Backend
+from gqlbench.run.matrix import cell_name, grid_cells, parse_matrix, run_matrix, varying_settings
+from gqlbench.run.runner import RunOptions, RunSettings, load_backend
 
 STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
 

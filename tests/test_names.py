@@ -37,8 +37,8 @@ def test_no_two_modules_define_a_public_class_of_the_same_name() -> None:
 def test_the_renamed_classes_say_what_they_are() -> None:
     from gqlbench.metrics import Limits
     from gqlbench.mocks import Runtime
-    from gqlbench.mocks.sandbox import RuntimeProtocol
-    from gqlbench.mocks.sandbox_limits import SandboxLimits
+    from gqlbench.mocks.sandbox.limits import SandboxLimits
+    from gqlbench.mocks.sandbox.pool import RuntimeProtocol
 
     assert "max_calls" in Limits.__dataclass_fields__ and "cpu_seconds" in SandboxLimits.__dataclass_fields__
     assert hasattr(Runtime, "world_digest") and RuntimeProtocol is not Runtime

@@ -9,8 +9,8 @@ import pytest
 
 from gqlbench.dataset import get_sample
 from gqlbench.generators.react import BatchObserver, Observer
-from gqlbench.mocks.sandbox import SandboxPool
-from gqlbench.observers import MockObserver
+from gqlbench.mocks.sandbox.pool import SandboxPool
+from gqlbench.run.observers import MockObserver
 
 
 @pytest.fixture(scope="module")

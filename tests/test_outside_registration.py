@@ -20,7 +20,7 @@ TESTS = Path(__file__).resolve().parent
 
 TOY_STYLE = '''
 from dataclasses import dataclass
-from gqlbench.generators.backend import GenerationRequest
+from gqlbench.generators.backends.backend import GenerationRequest
 from gqlbench.generators.prompts import render_task
 from gqlbench.generators.styles import Answer
 from gqlbench.records import Message

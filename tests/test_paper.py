@@ -1,11 +1,11 @@
-"""The paper's Table 2 as reference data (gqlbench.paper), and a run's intervals read against it."""
+"""The paper's Table 2 as reference data (gqlbench.results.paper), and a run's intervals read against it."""
 
 from __future__ import annotations
 
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.paper import PAPER_MODELS, TABLE2, TABLE2_METRICS, check_against_paper, paper_reference, paper_rows
+from gqlbench.results.paper import PAPER_MODELS, TABLE2, TABLE2_METRICS, check_against_paper, paper_reference, paper_rows
 
 N_SAMPLES = {"spotify": 12, "tmdb": 20}
 N_CALLS = {"spotify": 31, "tmdb": 46}

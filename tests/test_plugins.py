@@ -137,10 +137,10 @@ def test_entry_points_are_loaded_by_name_or_all_at_once(tmp_path: Path, monkeypa
 
 def test_every_kind_of_plugin_is_one_registry_type() -> None:
     """Metrics and worlds kept their own dicts and entry point scans beside the generic Registry (#25)."""
-    from gqlbench.generators.factory import BACKEND_REGISTRY
+    from gqlbench.generators.backends.factory import BACKEND_REGISTRY
     from gqlbench.generators.styles import STYLES
     from gqlbench.metrics.registry import METRICS, all_metrics
-    from gqlbench.mocks.registry import WORLDS
+    from gqlbench.mocks.engine.registry import WORLDS
 
     kinds = {BACKEND_REGISTRY.group, STYLES.group, METRICS.group, WORLDS.group}
     assert all(isinstance(r, Registry) for r in (BACKEND_REGISTRY, STYLES, METRICS, WORLDS)) and len(kinds) == 4

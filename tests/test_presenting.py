@@ -9,9 +9,9 @@ from gqlbench.generators.obfuscate import unknown_endpoint
 from gqlbench.generators.present import Presenter, PromptSetting
 from gqlbench.generators.react import SchemaObserver
 from gqlbench.metrics import score_sample
-from gqlbench.presenting import RealNamesObserver, observer_for, real_program
 from gqlbench.records import Sample
-from gqlbench.scoring import add_exec_scores
+from gqlbench.run.presenting import RealNamesObserver, observer_for, real_program
+from gqlbench.scoring.join import add_exec_scores
 
 
 def _executable(domain: str, n: int) -> list[Sample]:

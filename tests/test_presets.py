@@ -1,12 +1,12 @@
-"""Presets (gqlbench.presets): the paper's runs as one option, overridable, recorded."""
+"""Presets (gqlbench.run.presets): the paper's runs as one option, overridable, recorded."""
 
 from __future__ import annotations
 
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.presets import PRESETS, apply_preset, describe_preset, get_preset
-from gqlbench.run_config import RunSettings
+from gqlbench.run.config import RunSettings
+from gqlbench.run.presets import PRESETS, apply_preset, describe_preset, get_preset
 
 BASE = {"model": "/models/mine", "prompt": "cot", "shots": 3, "temperature": 0.0, "model_args": {}}
 

@@ -9,7 +9,7 @@ import pytest
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import ExecExplanation, Explanation, SampleResult
-from gqlbench.results import read_samples
+from gqlbench.results.files import read_samples
 
 SAVED = Path(__file__).resolve().parent / "data" / "regression"
 

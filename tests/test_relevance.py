@@ -9,9 +9,9 @@ from gqlbench.generators.cot import cot_messages
 from gqlbench.generators.offer import load_domain_catalog, offered_functions, parse_functions
 from gqlbench.generators.present import Presenter, PromptSetting
 from gqlbench.metrics.abstention import read_abstention
-from gqlbench.relevance import is_impossible_id, offered_sample, relevance_set, stand_in
 from gqlbench.schemas import query_fields
 from gqlbench.schemas.merge import parse_sdl
+from gqlbench.scoring.relevance import is_impossible_id, offered_sample, relevance_set, stand_in
 from gqlbench.specs import load_specs
 
 
@@ -112,7 +112,7 @@ def test_a_wider_offer_is_the_same_for_the_same_seed_and_absent_under_gold() -> 
 def test_a_sample_whose_offer_cannot_be_widened_without_a_stand_in_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
     sample = get_sample("test/0")
     gold = set(called_functions(sample.gold_code, set(load_specs("spotify"))))
-    monkeypatch.setattr("gqlbench.relevance.stand_in", lambda domain, removed, other, shapes=None: other not in gold)
+    monkeypatch.setattr("gqlbench.scoring.relevance.stand_in", lambda domain, removed, other, shapes=None: other not in gold)
     assert relevance_set([sample], load_errata())[0]  # with the gold functions alone it is a case
     cases, (left_out,) = relevance_set([sample], load_errata(), "distractors:3")
     assert not cases and left_out.sample_id == "test/0"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from gqlbench.dataset import get_sample, load_errata
 from gqlbench.metrics import score_sample
 from gqlbench.records import SampleResult
-from gqlbench.relevance import relevance_set
-from gqlbench.relevance_scores import RATES, relevance_block, render_relevance, render_relevance_runs
+from gqlbench.scoring.relevance import relevance_set
+from gqlbench.scoring.relevance_scores import RATES, relevance_block, render_relevance, render_relevance_runs
 
 
 def _answered(sample_id: str, code: str, raw: str) -> SampleResult:

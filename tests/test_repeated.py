@@ -7,7 +7,7 @@ from itertools import combinations
 import pytest
 
 from gqlbench.records import Sample, SampleResult, Scores
-from gqlbench.repeated import completion_index, pass_at_k, pass_hat_k, repeated_metrics, repeated_section, with_completion
+from gqlbench.run.repeated import completion_index, pass_at_k, pass_hat_k, repeated_metrics, repeated_section, with_completion
 
 
 def _enumerated(n: int, c: int, k: int) -> tuple[float, float]:

@@ -9,7 +9,7 @@ import pytest
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import Explanation, SampleResult, Scores
-from gqlbench.results import (
+from gqlbench.results.files import (
     append_sample,
     ensure_writable,
     read_results,
@@ -194,8 +194,8 @@ def test_a_results_file_with_a_wrong_field_names_it(tmp_path: Path) -> None:
 
 
 def test_read_config_is_the_public_reader_of_a_run_config(tmp_path: Path) -> None:
-    from gqlbench.results import read_config
-    from gqlbench.run_folder import read_config as read_run_config
+    from gqlbench.results.files import read_config
+    from gqlbench.run.folder import read_config as read_run_config
 
     assert read_config(tmp_path) is None  # an evaluate --out folder has none
     (tmp_path / "config.json").write_text('{"model": "m", "prompt": "cot", "split": "test", "text": "\\ud800"}', encoding="utf-8")
@@ -216,5 +216,5 @@ def test_the_viewer_uses_no_private_name_of_results() -> None:
     viewer = Path(__file__).resolve().parents[1] / "gqlbench" / "viewer"
     for path in viewer.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module == "gqlbench.results":
+            if isinstance(node, ast.ImportFrom) and node.module == "gqlbench.results.files":
                 assert not [a.name for a in node.names if a.name.startswith("_")], path

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.run_config import RunConfig, RunSettings
+from gqlbench.run.config import RunConfig, RunSettings
 
 KEYS = ["model", "prompt", "split", "settings", "generation", "sample_ids", "data_hash", "versions", "git", "command", "created", "backend",
         "catalog"]
@@ -39,7 +39,7 @@ def test_config_json_keeps_its_keys_and_order_and_reads_back(tmp_path: Path) -> 
     assert again.backend == {"backend": "a"}
     with pytest.raises(GqlbenchError, match=r"config.json: 'model' is not a string"):
         RunConfig.from_json({"model": 5}, tmp_path / "config.json")
-    from gqlbench.run_folder import read_config
+    from gqlbench.run.folder import read_config
 
     (tmp_path / "config.json").write_text(json.dumps({"prompt": "cot", "split": "test"}))
     with pytest.raises(GqlbenchError, match=r"config.json: 'model' is missing; fix it or use --overwrite"):
@@ -134,7 +134,7 @@ def test_every_run_option_reads_its_default_from_run_settings() -> None:
     """One source per default: an option that wrote its own literal could drift from RunSettings (and config.json)."""
     import ast
 
-    from gqlbench.run_config import SETTING_DEFAULTS, setting_default
+    from gqlbench.run.config import SETTING_DEFAULTS, setting_default
 
     written = _option_defaults()
     assert {"backend", "split", "temperature", "top_p", "seed", "functions", "obfuscate", "schema", "samples", "execute"} <= set(written)

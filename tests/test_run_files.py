@@ -10,8 +10,8 @@ import pytest
 
 from gqlbench.cli import main
 from gqlbench.errors import GqlbenchError
-from gqlbench.run_files import open_run_file, write_files, write_json
-from gqlbench.run_folder import exclusive
+from gqlbench.run.files import open_run_file, write_files, write_json
+from gqlbench.run.folder import exclusive
 
 STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
 
@@ -114,7 +114,8 @@ def test_evaluate_overwrite_never_breaks_the_lock_of_a_live_run(tmp_path: Path, 
 
 def test_config_and_results_are_written_by_one_json_writer(tmp_path: Path) -> None:
     """Two writers once disagreed: config.json escaped non-ASCII and kept lone surrogates, results.json did neither."""
-    from gqlbench import results, run_folder
+    from gqlbench.results import files as results
+    from gqlbench.run import folder as run_folder
 
     assert run_folder.write_json is write_json  # config.json (runner, generate) goes through it
     payload = {"model": "Modèle \ud800", "path": tmp_path, "n": [1, 2]}

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from gqlbench.records import SampleResult, Scores
-from gqlbench.results import write_run
-from gqlbench.run_summary import load_run, render_comparison, setting_columns
+from gqlbench.results.files import write_run
+from gqlbench.results.summary import load_run, render_comparison, setting_columns
 
 RESULTS = [
     SampleResult(

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from gqlbench.cli import main
-from gqlbench.relevance import is_impossible_id
-from gqlbench.runner import RunOptions, RunSettings, plan_samples, run
+from gqlbench.run.runner import RunOptions, RunSettings, plan_samples, run
+from gqlbench.scoring.relevance import is_impossible_id
 
 STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
 
@@ -80,7 +80,7 @@ def test_a_failed_impossible_case_is_reported_missing_and_not_counted(tmp_path: 
 
 
 def test_a_relevance_run_with_distractors_offers_them_and_writes_the_block(tmp_path: Path) -> None:
-    from gqlbench.relevance import stand_in
+    from gqlbench.scoring.relevance import stand_in
 
     outcome = run(_settings(functions="distractors:3", model_args={"decline": "1"}), RunOptions(out=tmp_path / "run", quiet=True))
     results = json.loads((outcome.run_dir / "results.json").read_text())
@@ -103,8 +103,8 @@ def test_calling_an_offered_distractor_is_no_hallucinated_call_but_the_removed_f
     from gqlbench.dataset import get_sample, load_errata
     from gqlbench.metrics import score_sample
     from gqlbench.records import SampleResult
-    from gqlbench.relevance import relevance_set
-    from gqlbench.relevance_scores import relevance_block
+    from gqlbench.scoring.relevance import relevance_set
+    from gqlbench.scoring.relevance_scores import relevance_block
 
     (case,), _ = relevance_set([get_sample("test/0")], load_errata(), "distractors:3")
     offered = case.offers[case.impossible.id]
@@ -126,10 +126,10 @@ def _shows(text: str, removed: str, catalog: set[str]) -> bool:
 
 @pytest.mark.parametrize("functions", ["gold", "domain"])
 def test_no_example_of_an_impossible_case_shows_the_function_it_lacks(functions: str) -> None:
-    from gqlbench.generate import Generator
     from gqlbench.generators.offer import load_domain_catalog
-    from gqlbench.relevance import lacking
-    from gqlbench.runner import plan_run
+    from gqlbench.run.generate import Generator
+    from gqlbench.run.runner import plan_run
+    from gqlbench.scoring.relevance import lacking
     from tests.stub_backends import StubBackend
 
     settings = _settings(limit=None, shots=3, functions=functions)

@@ -6,8 +6,8 @@ import pytest
 
 from gqlbench.dataset import load_errata, load_split
 from gqlbench.metrics import missing_result, score_sample
-from gqlbench.mocks.sandbox import SandboxPool
-from gqlbench.scoring import add_exec_scores
+from gqlbench.mocks.sandbox.pool import SandboxPool
+from gqlbench.scoring.join import add_exec_scores
 
 
 @pytest.fixture(scope="module")

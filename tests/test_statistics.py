@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from gqlbench.power import DIFFERENCE_STEP, mcnemar_power, minimal_detectable_difference
-from gqlbench.statistics import (
+from gqlbench.results.power import DIFFERENCE_STEP, mcnemar_power, minimal_detectable_difference
+from gqlbench.results.statistics import (
     MAX_EXACT_PAIRS,
     compare_paired,
     mcnemar_exact,
@@ -264,6 +264,6 @@ def test_scoring_does_not_import_scipy() -> None:
     import subprocess
     import sys
 
-    code = "import sys, gqlbench.results, gqlbench.evaluation; print('scipy' in sys.modules)"
+    code = "import sys, gqlbench.results.files, gqlbench.scoring.evaluation; print('scipy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gqlbench.runner import RunOptions, RunSettings, load_backend, run
-from gqlbench.timings import STAGES, StageClock, format_timings
+from gqlbench.run.runner import RunOptions, RunSettings, load_backend, run
+from gqlbench.run.timings import STAGES, StageClock, format_timings
 
 STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
 
@@ -75,7 +75,7 @@ def test_a_complete_run_rerun_times_only_itself(tmp_path: Path) -> None:
 
 
 def test_evaluate_results_have_no_timings_key(tmp_path: Path) -> None:
-    from gqlbench.results import results_document, write_document
+    from gqlbench.results.files import results_document, write_document
 
     write_document(tmp_path, results_document([]))
     assert "timings" not in json.loads((tmp_path / "results.json").read_text())

@@ -1,9 +1,9 @@
-"""Choosing among an ambiguous tool-call argument's candidates at scoring (gqlbench.tool_sources)."""
+"""Choosing among an ambiguous tool-call argument's candidates at scoring (gqlbench.scoring.tool_sources)."""
 
 from __future__ import annotations
 
 from gqlbench.dataset import load_split
-from gqlbench.tool_sources import CHOSEN_BECAUSE, choose_gold_candidates
+from gqlbench.scoring.tool_sources import CHOSEN_BECAUSE, choose_gold_candidates
 
 SAMPLE = next(s for s in load_split("test") if s.id == "test/3")  # gold: GET_tracks__id_(id=response_obj.item.id)
 CODE = ("response_obj = GET_me_player_currently_playing()\n"

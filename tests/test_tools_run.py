@@ -21,7 +21,7 @@ import pytest
 from gqlbench.dataset import load_split
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import Sample
-from gqlbench.runner import RunOptions, RunSettings, run
+from gqlbench.run.runner import RunOptions, RunSettings, run
 
 sys.path.insert(0, str(Path(__file__).parent))
 from tool_server import ToolServer, gold_steps, reply  # noqa: E402

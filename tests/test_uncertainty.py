@@ -7,9 +7,9 @@ import pytest
 from gqlbench.dataset import get_sample
 from gqlbench.metrics import aggregate, metric_titles, missing_result, score_sample
 from gqlbench.records import Explanation, SampleResult, Scores
-from gqlbench.results import render_report, results_document
-from gqlbench.statistics import ratio_estimate
-from gqlbench.uncertainty import add_uncertainty, sample_values, uncertainty_section, with_ci
+from gqlbench.results.files import render_report, results_document
+from gqlbench.results.statistics import ratio_estimate
+from gqlbench.results.uncertainty import add_uncertainty, sample_values, uncertainty_section, with_ci
 
 IDS = ["test/0", "test/2", "test/3", "test/5", "test/13", "test/14", "test/16", "test/18"]
 

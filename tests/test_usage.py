@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gqlbench.records import SampleResult, Scores
-from gqlbench.usage import Prices, recost, usage_blocks, usage_row, usage_section
+from gqlbench.run.usage import Prices, recost, usage_blocks, usage_row, usage_section
 
 
 def _line(sample_id: str, tokens_in: int, tokens_out: int, latency: float, completion: int | None = None) -> SampleResult:

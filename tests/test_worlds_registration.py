@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.cli import main
-from gqlbench.results import read_samples
+from gqlbench.results.files import read_samples
 
 SDL = {
     "GET_items__item_id_": """
@@ -153,7 +153,7 @@ def test_a_behaviour_is_imported_in_the_worker_under_the_set_up_veto(
 ) -> None:
     """Issue 20, item 25: a catalog's behaviour was imported in the workers before the audit hook vetoed anything."""
     from gqlbench.errors import GqlbenchError
-    from gqlbench.mocks.sandbox import Job, run_program
+    from gqlbench.mocks.sandbox.pool import Job, run_program
 
     make_catalog(tmp_path / "catalog", {**FIXTURE, "behaviour": "toyshop_world.py:BEHAVIOUR"})
     worlds = tmp_path / "catalog" / "worlds"

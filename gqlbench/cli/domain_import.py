@@ -46,7 +46,7 @@ def import_openapi(openapi_file: Path, name: str, endpoints: str | None, out: Pa
     a starter mock world OUT/worlds/NAME.json unless one exists. A file whose
     `paths` has no operations is an error unless --allow-empty.
     """
-    from gqlbench.mocks.fixtures import starter_fixture_files
+    from gqlbench.mocks.engine.fixtures import starter_fixture_files
 
     def starter_world(specs: list[dict], sdls: dict[str, str]) -> dict[Path, str]:
         return starter_fixture_files(out, name, specs, sdls)

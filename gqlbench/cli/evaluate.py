@@ -1,6 +1,6 @@
 """``gqlbench evaluate``: score a file of model predictions with the benchmark's metrics.
 
-The scoring is :func:`gqlbench.evaluation.evaluate_predictions`; this module
+The scoring is :func:`gqlbench.scoring.evaluation.evaluate_predictions`; this module
 parses the options, writes the run folder and prints the table and notes.
 """
 
@@ -15,11 +15,11 @@ import click
 
 from gqlbench.cli.options import bootstrap_option, interval_resamples
 from gqlbench.dataset import data_hash
-from gqlbench.evaluation import Evaluation, evaluate_predictions
 from gqlbench.records import ResultsDocument
-from gqlbench.results import ensure_writable, render_table, results_document, run_meta, write_run
-from gqlbench.run_folder import exclusive
-from gqlbench.statistics import DEFAULT_RESAMPLES
+from gqlbench.results.files import ensure_writable, render_table, results_document, run_meta, write_run
+from gqlbench.results.statistics import DEFAULT_RESAMPLES
+from gqlbench.run.folder import exclusive
+from gqlbench.scoring.evaluation import Evaluation, evaluate_predictions
 
 __all__ = ["evaluate"]
 

@@ -55,7 +55,7 @@ def exec_program(file: Path, domain: str, seed: int, request: str, as_json: bool
     static check first, then a limited worker process on a fresh world.
     Exits with status 1 when the program fails.
     """
-    from gqlbench.mocks.sandbox import Job, run_program
+    from gqlbench.mocks.sandbox.pool import Job, run_program
     from gqlbench.specs import load_specs
 
     if not file.is_file():

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from gqlbench.display import escape_controls
-from gqlbench.mocks.limits import SEED_RANGE, QueryLimits
+from gqlbench.mocks.server.limits import SEED_RANGE, QueryLimits
 
 __all__ = ["mock"]
 
@@ -31,7 +31,7 @@ class _EscapedRecord(logging.Filter):
 
 def escape_server_logs() -> None:
     """Escape what the mock server and uvicorn log (both can carry text a client sent)."""
-    for name in ("gqlbench.mocks.server", "uvicorn.error", "uvicorn.access"):
+    for name in ("gqlbench.mocks.server.server", "uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, _EscapedRecord) for f in logger.filters):
             logger.addFilter(_EscapedRecord())
@@ -77,8 +77,8 @@ def serve(domain: str, port: int, host: str, seed: int, **limits: Any) -> None:
     """
     import uvicorn
 
-    from gqlbench.mocks.http_edge import DeadlineH11Protocol
-    from gqlbench.mocks.server import create_app
+    from gqlbench.mocks.server.http_edge import DeadlineH11Protocol
+    from gqlbench.mocks.server.server import create_app
 
     escape_server_logs()
     query_limits = QueryLimits(**limits)

@@ -21,8 +21,8 @@ def prepare_cmd(name: str, force: bool) -> None:
     The folder is the same on every machine (bf16 weights); the compute dtype
     is chosen when a backend loads it, which casts the weights exactly.
     """
-    from gqlbench.generators.cpu import choose_dtype, cpu_flags
-    from gqlbench.generators.models import prepare
+    from gqlbench.generators.backends.cpu import choose_dtype, cpu_flags
+    from gqlbench.generators.backends.models import prepare
 
     click.echo(prepare(name, force=force, notify=lambda line: click.echo(line, err=True)))
     choice = choose_dtype(cpu_flags())
@@ -34,7 +34,7 @@ def list_cmd() -> None:
     """Registered models and where their prepared folders are."""
     from tabulate import tabulate
 
-    from gqlbench.generators.models import REGISTRY, cache_dir, list_prepared
+    from gqlbench.generators.backends.models import REGISTRY, cache_dir, list_prepared
 
     prepared = {m.name: m for m in list_prepared()}
     rows = []
@@ -55,8 +55,8 @@ def check_cmd(model: str, kind: str, prompt: str) -> None:
     """Load MODEL (a registered name or a folder) on a backend and answer one prompt: a setup smoke test."""
     import time
 
-    from gqlbench.generators.backend import GenerationConfig, GenerationRequest
-    from gqlbench.generators.factory import make_backend
+    from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
+    from gqlbench.generators.backends.factory import make_backend
     from gqlbench.records import Message
 
     started = time.perf_counter()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from gqlbench.statistics import DEFAULT_RESAMPLES
+from gqlbench.results.statistics import DEFAULT_RESAMPLES
 
 __all__ = ["bootstrap_option", "interval_resamples"]
 

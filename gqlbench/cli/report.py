@@ -9,7 +9,10 @@ from typing import Any
 import click
 from tabulate import tabulate_formats
 
-from gqlbench.compare import (
+from gqlbench.display import escape_controls
+from gqlbench.errors import GqlbenchError
+from gqlbench.metrics import metric_titles
+from gqlbench.results.compare import (
     compare_runs,
     power_table,
     render_pair,
@@ -17,13 +20,10 @@ from gqlbench.compare import (
     render_seed_spread,
     seed_groups,
 )
-from gqlbench.display import escape_controls
-from gqlbench.errors import GqlbenchError
-from gqlbench.metrics import metric_titles
-from gqlbench.results import SAMPLES_FILE, read_samples
-from gqlbench.run_summary import RunSummary, load_run, render_comparison, setting_columns
-from gqlbench.statistics import DEFAULT_RESAMPLES
-from gqlbench.usage import Prices, recost, usage_row, usage_table
+from gqlbench.results.files import SAMPLES_FILE, read_samples
+from gqlbench.results.statistics import DEFAULT_RESAMPLES
+from gqlbench.results.summary import RunSummary, load_run, render_comparison, setting_columns
+from gqlbench.run.usage import Prices, recost, usage_row, usage_table
 
 __all__ = ["report"]
 
@@ -138,8 +138,8 @@ def _against_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, st
     from tabulate import tabulate
 
     from gqlbench.display import escape_controls
-    from gqlbench.paper import check_against_paper, paper_reference
-    from gqlbench.results import read_config
+    from gqlbench.results.files import read_config
+    from gqlbench.results.paper import check_against_paper, paper_reference
 
     if run.split != "test":
         raise GqlbenchError(f"{run.path}: split {run.split!r}; the paper's Table 2 is the test split, so compare a test run")
@@ -174,11 +174,11 @@ def _against_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, st
 
 def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, table2_only: bool) -> None:
     """The ablation table when the runs differ in settings (e.g. a --matrix grid), and the relevance runs' block."""
-    from gqlbench.difficulty import difficulty_section
-    from gqlbench.matrix import render_ablation
     from gqlbench.metrics import all_metrics
-    from gqlbench.relevance_scores import render_relevance_runs
-    from gqlbench.results import RESULTS_FILE, read_results
+    from gqlbench.results.difficulty import difficulty_section
+    from gqlbench.results.files import RESULTS_FILE, read_results
+    from gqlbench.run.matrix import render_ablation
+    from gqlbench.scoring.relevance_scores import render_relevance_runs
 
     if len(run_dirs) > 1:
         metrics = [m.name for m in all_metrics() if m.table2 or not table2_only]

@@ -14,12 +14,12 @@ import click
 from gqlbench.cli.options import bootstrap_option
 from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.factory import BACKEND_REGISTRY
+from gqlbench.generators.backends.factory import BACKEND_REGISTRY
 from gqlbench.generators.obfuscate import OBFUSCATE_CHOICES
 from gqlbench.generators.sdl_view import SCHEMA_CHOICES
 from gqlbench.generators.shots import SHOT_RULE_ALIASES, SHOT_RULES
 from gqlbench.generators.styles import STYLES
-from gqlbench.run_config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunOptions, RunSettings, setting_default
+from gqlbench.run.config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunOptions, RunSettings, setting_default
 
 __all__ = ["run"]
 
@@ -162,9 +162,9 @@ def run(
     Re-running the same command resumes the latest unfinished run with the same
     settings; failed generations are retried then.
     """
-    from gqlbench.generators.factory import parse_model_args
-    from gqlbench.runner import run as run_benchmark
-    from gqlbench.usage import Prices
+    from gqlbench.generators.backends.factory import parse_model_args
+    from gqlbench.run.runner import run as run_benchmark
+    from gqlbench.run.usage import Prices
 
     if split.endswith("-relevance"):  # --split test-relevance: the documented alias of --relevance
         split, relevance = split.removesuffix("-relevance"), True
@@ -195,14 +195,14 @@ def run(
         samples=n_samples,
     )
     if preset is not None:
-        from gqlbench.presets import apply_preset, get_preset
+        from gqlbench.run.presets import apply_preset, get_preset
 
         chosen = apply_preset(get_preset(preset), chosen, _explicit_options())
     if chosen["shots"] and "shots" in _explicit_options():
         RunSettings.refuse_tool_shots(chosen["prompt"], chosen["shots"])  # not dropped silently when asked for
     settings = RunSettings(**chosen)
     if dry_run:
-        from gqlbench.dry_run import dry_run as render_dry_run
+        from gqlbench.run.dry_run import dry_run as render_dry_run
 
         click.echo(escape_controls(render_dry_run(settings)))  # quotes a dataset utterance
         return
@@ -215,7 +215,7 @@ def run(
     outcome = run_benchmark(settings, options)
     if outcome.already_complete and outcome.resumed_from:
         click.echo(f"already complete: {outcome.run_dir} (use --overwrite to redo it)", err=True)
-    from gqlbench.scoring import not_run_domains
+    from gqlbench.scoring.join import not_run_domains
 
     not_run = not_run_domains(outcome.results)
     if not_run:
@@ -228,7 +228,7 @@ def run(
     if report.is_file():
         click.echo(report.read_text(encoding="utf-8").rstrip())
     if outcome.timings:
-        from gqlbench.timings import format_timings
+        from gqlbench.run.timings import format_timings
 
         click.echo(f"\n{format_timings(outcome.timings)}")
     click.echo(f"run folder: {outcome.run_dir}")
@@ -277,8 +277,8 @@ def _explicit_options() -> set[str]:
 
 def _run_grid(settings: RunSettings, options: RunOptions, matrix: tuple[str, ...], html: bool) -> None:
     """``--matrix``: every cell, then the ablation table; failed generations fail the command once all cells ran."""
-    from gqlbench.matrix import parse_matrix, render_ablation, run_matrix
     from gqlbench.metrics import all_metrics, metric_titles
+    from gqlbench.run.matrix import parse_matrix, render_ablation, run_matrix
 
     outcomes = run_matrix(settings, parse_matrix(matrix), options)
     for outcome in outcomes:

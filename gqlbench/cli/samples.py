@@ -55,7 +55,7 @@ def generate(domain: str, n: int, seed: int, out: Path, shapes: str, force: bool
     if paraphrase_model is None:
         result = generate_samples(domain, n, seed, chosen)
     else:
-        from gqlbench.generators.factory import build_backend, parse_model_args
+        from gqlbench.generators.backends.factory import build_backend, parse_model_args
         from gqlbench.synthetic.paraphrase import backend_paraphraser
 
         backend = build_backend(paraphrase_backend, paraphrase_model, parse_model_args(paraphrase_args), base_url=base_url,

@@ -20,7 +20,7 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import score_sample
-from gqlbench.mocks.sandbox import Job, SandboxPool
+from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.records import Sample
 from gqlbench.synthetic.graph import build_graph
 from gqlbench.synthetic.human import human_utterances, normalize

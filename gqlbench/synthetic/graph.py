@@ -8,7 +8,7 @@ Two sources of edges:
   kind comes from its name (``author_id``) or, for a bare key, from where it
   sits (``artists.items[0].id`` is an artist's); a parameter's kind from its
   name or from the path segment it follows (``GET_artists__id_``'s ``id``), as
-  the mock world's rules read them (:mod:`gqlbench.mocks.rules`).
+  the mock world's rules read them (:mod:`gqlbench.mocks.engine.rules`).
 * **the human gold programs** of the train split: every argument that reads
   an earlier response (``response_obj.docs[0].book_id``), as the metrics'
   dataflow analysis standardizes it.
@@ -30,10 +30,10 @@ from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import analyze
-from gqlbench.mocks.fixtures import load_fixture
-from gqlbench.mocks.generic import domain_schema
-from gqlbench.mocks.kinds import KEY_WORDS, is_generic, reference, singular
-from gqlbench.mocks.rules import TEXT_PARAMS, Rule, endpoint_path, infer_rules
+from gqlbench.mocks.engine.fixtures import load_fixture
+from gqlbench.mocks.engine.generic import domain_schema
+from gqlbench.mocks.engine.kinds import KEY_WORDS, is_generic, reference, singular
+from gqlbench.mocks.engine.rules import TEXT_PARAMS, Rule, endpoint_path, infer_rules
 from gqlbench.records import FunctionSpec
 from gqlbench.specs import CATALOG_ENV, load_specs
 from gqlbench.synthetic.human import human_samples

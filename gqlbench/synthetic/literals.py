@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from gqlbench.mocks.fixtures import GENERIC_KEYS, load_fixture
-from gqlbench.mocks.kinds import singular
+from gqlbench.mocks.engine.fixtures import GENERIC_KEYS, load_fixture
+from gqlbench.mocks.engine.kinds import singular
 from gqlbench.specs import CATALOG_ENV
 
 __all__ = ["NAME_FIELDS", "names_for", "world_names"]

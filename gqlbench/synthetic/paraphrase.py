@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
+from gqlbench.generators.backends.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.records import Message
 
 __all__ = ["PROMPT", "Paraphrase", "backend_paraphraser", "first_line"]

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gqlbench.mocks.sandbox import Job, SandboxPool
+from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.synthetic.graph import DataflowGraph, Edge, Path, render_path
 from gqlbench.synthetic.literals import names_for
 

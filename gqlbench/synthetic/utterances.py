@@ -21,7 +21,7 @@ import random
 import re
 from collections.abc import Sequence
 
-from gqlbench.mocks.kinds import is_generic, singular
+from gqlbench.mocks.engine.kinds import is_generic, singular
 from gqlbench.synthetic.graph import DataflowGraph, Endpoint
 from gqlbench.synthetic.literals import names_for
 from gqlbench.synthetic.sampler import Call, Draft, Literal, Ref

@@ -1,7 +1,7 @@
 """The comparison page of several runs: metrics side by side, paired differences, a pass/fail grid, programs across runs.
 
 Each run after the first is compared with the first on their shared samples
-(:func:`gqlbench.compare.compare_runs`, the same numbers as ``gqlbench
+(:func:`gqlbench.results.compare.compare_runs`, the same numbers as ``gqlbench
 report``): the paired difference, its interval, the test's p-value and the one
 verdict it gives, with a warning when the runs share fewer than all samples.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gqlbench.compare import HEADERS, VERDICT_NOTE, compare_runs, comparison_cells, shared_warning
 from gqlbench.metrics import metric_titles
+from gqlbench.results.compare import HEADERS, VERDICT_NOTE, compare_runs, comparison_cells, shared_warning
 from gqlbench.viewer.charts import grouped_bars
 from gqlbench.viewer.data import (
     RunView,

@@ -19,8 +19,8 @@ from gqlbench.dataset import load_split, split_of
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import all_metrics
 from gqlbench.records import ResultsDocument, Sample, SampleResult
-from gqlbench.results import RESULTS_FILE, SAMPLES_FILE, read_config, read_results, read_samples
-from gqlbench.run_summary import load_run
+from gqlbench.results.files import RESULTS_FILE, SAMPLES_FILE, read_config, read_results, read_samples
+from gqlbench.results.summary import load_run
 from gqlbench.viewer.validate import check_result
 
 __all__ = ["pass_metrics", "RunView", "load_run_view", "error_kinds", "passes", "find_samples", "shared_ids"]

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.run_files import open_run_file
+from gqlbench.run.files import open_run_file
 from gqlbench.viewer.assets import CSS, JS
 from gqlbench.viewer.compare import comparison_pages
 from gqlbench.viewer.data import RunView

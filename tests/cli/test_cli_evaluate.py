@@ -13,7 +13,7 @@ import pytest
 from gqlbench.cli import main
 from gqlbench.dataset import load_split
 from gqlbench.metrics import DEFAULT_LIMITS
-from gqlbench.results import read_results, read_samples
+from gqlbench.results.files import read_results, read_samples
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "predictions_example.jsonl"
 
@@ -246,7 +246,7 @@ def test_a_failed_write_keeps_the_previous_results(
         if len(synced) == 2:
             raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("gqlbench.results.os.fsync", full_disk)
+    monkeypatch.setattr("gqlbench.results.files.os.fsync", full_disk)
     gold = load_split("test")[8].gold_code
     preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "test/8", "prediction": gold}])
     assert main(["evaluate", str(preds), "--no-exec", "--out", str(out), "--overwrite"]) == 2

@@ -162,13 +162,13 @@ def test_client_text_in_what_the_server_logs_is_escaped(monkeypatch: pytest.Monk
     from starlette.testclient import TestClient
 
     from gqlbench.cli.mock import escape_server_logs
-    from gqlbench.mocks import server as server_module
-    from gqlbench.mocks.server import create_app
+    from gqlbench.mocks.server import server as server_module
+    from gqlbench.mocks.server.server import create_app
 
     escape_server_logs()
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
-    logger = logging.getLogger("gqlbench.mocks.server")
+    logger = logging.getLogger("gqlbench.mocks.server.server")
     logger.addHandler(handler)
     try:
         client = TestClient(create_app("tmdb", 0), raise_server_exceptions=False)

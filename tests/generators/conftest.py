@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
+from gqlbench.generators.backends.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.cot import cot_stop
 from gqlbench.records import Message
 

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators import factory
-from gqlbench.generators.factory import make_backend, parse_model_args, resolve_kind
+from gqlbench.generators.backends import factory
+from gqlbench.generators.backends.factory import make_backend, parse_model_args, resolve_kind
 
 
 def test_auto_prefers_vllm_when_installed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -48,7 +48,7 @@ def test_parse_model_args_types() -> None:
 
 
 def test_importing_generators_loads_no_engine() -> None:
-    code = ("import sys, gqlbench.generators, gqlbench.generators.factory, gqlbench.generators.models; "
+    code = ("import sys, gqlbench.generators, gqlbench.generators.backends.factory, gqlbench.generators.backends.models; "
             "print(sorted(m for m in ('vllm', 'torch', 'transformers', 'openai') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
@@ -62,7 +62,7 @@ def test_max_model_len_given_twice_must_agree() -> None:
 def test_the_registry_names_built_ins_and_outside_factories(monkeypatch: pytest.MonkeyPatch) -> None:
     from pathlib import Path
 
-    from gqlbench.generators.factory import BACKEND_REGISTRY, BACKENDS, build_backend
+    from gqlbench.generators.backends.factory import BACKEND_REGISTRY, BACKENDS, build_backend
 
     assert BACKEND_REGISTRY.names()[: len(BACKENDS)] == list(BACKENDS)
     seen: list[tuple[str, str, dict]] = []

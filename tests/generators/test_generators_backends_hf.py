@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest
-from gqlbench.generators.cpu import choose_dtype, cpu_flags
-from gqlbench.generators.factory import make_backend
+from gqlbench.generators.backends.backend import Backend, GenerationConfig, GenerationRequest
+from gqlbench.generators.backends.cpu import choose_dtype, cpu_flags
+from gqlbench.generators.backends.factory import make_backend
 from gqlbench.records import Message
 
 pytestmark = pytest.mark.slow
@@ -86,7 +86,7 @@ def test_float32_batches_match_one_at_a_time() -> None:
 @pytest.mark.parametrize("flags, expected", [(frozenset({"avx2"}), "float32"),
                                              (frozenset({"avx2", "avx512f", "avx512_bf16"}), "bfloat16")])
 def test_dtype_follows_the_cpu(monkeypatch: pytest.MonkeyPatch, flags: frozenset[str], expected: str) -> None:
-    from gqlbench.generators import cpu
+    from gqlbench.generators.backends import cpu
 
     monkeypatch.setattr(cpu, "cpu_flags", lambda: flags)
     backend = make_backend("hf", "smollm2")

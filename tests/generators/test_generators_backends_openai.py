@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.backend import GenerationConfig, GenerationRequest
-from gqlbench.generators.openai_backend import OpenAIBackend
+from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
+from gqlbench.generators.backends.openai_backend import OpenAIBackend
 from gqlbench.records import Message
 
 sys.path.insert(0, str(Path(__file__).parents[1]))

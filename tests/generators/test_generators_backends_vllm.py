@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.backend import Backend, GenerationConfig, GenerationRequest, engine_counters
-from gqlbench.generators.cpu import choose_dtype, cpu_flags
-from gqlbench.generators.factory import make_backend
+from gqlbench.generators.backends.backend import Backend, GenerationConfig, GenerationRequest, engine_counters
+from gqlbench.generators.backends.cpu import choose_dtype, cpu_flags
+from gqlbench.generators.backends.factory import make_backend
 from gqlbench.records import Message
 
 pytestmark = pytest.mark.slow

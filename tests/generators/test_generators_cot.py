@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gqlbench.dataset import load_split
-from gqlbench.generators.backend import GenerationConfig, GenerationRequest
+from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.cot import CLOSING_FENCE, CONTINUED, MAX_CONTINUATIONS, cot_stop
 from gqlbench.generators.styles import CotStyle, StyleOptions
 from gqlbench.metrics import extract_code

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from gqlbench.generators import cpu
-from gqlbench.generators.cpu import choose_dtype, cpu_flags, resolve_dtype
+from gqlbench.generators.backends import cpu
+from gqlbench.generators.backends.cpu import choose_dtype, cpu_flags, resolve_dtype
 
 AVX2_ONLY = frozenset({"fpu", "sse4_2", "avx", "avx2", "fma"})  # e.g. the AMD EPYC of issue 12
 AVX512_BF16 = AVX2_ONLY | {"avx512f", "avx512bw", "avx512_bf16"}

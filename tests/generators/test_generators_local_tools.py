@@ -11,8 +11,8 @@ import jinja2
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators.backend import GenerationConfig, GenerationRequest
-from gqlbench.generators.local_tools import (
+from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
+from gqlbench.generators.backends.local_tools import (
     ToolSetup,
     check_declares_tools,
     local_tool_turns,

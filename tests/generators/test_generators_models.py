@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.generators import models
-from gqlbench.generators.models import (
+from gqlbench.generators.backends import models
+from gqlbench.generators.backends.models import (
     MARKER_FILE,
     RegisteredModel,
     cache_dir,

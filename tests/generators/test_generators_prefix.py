@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gqlbench.generators.prefix import common_prefix_length, shared_prefixes
+from gqlbench.generators.backends.prefix import common_prefix_length, shared_prefixes
 
 
 def test_common_prefix_length() -> None:

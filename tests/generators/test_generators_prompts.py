@@ -84,8 +84,8 @@ def test_cot_messages_alternate_examples_then_the_task() -> None:
 
 
 def test_cot_stops_after_the_answer_block_without_changing_the_scored_program() -> None:
+    from gqlbench.generators.backends.models import truncate_at_stop
     from gqlbench.generators.cot import cot_stop
-    from gqlbench.generators.models import truncate_at_stop
     from gqlbench.metrics import extract_code
 
     for sample in load_split("test")[:40]:

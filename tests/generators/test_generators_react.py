@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from gqlbench.dataset import get_sample
-from gqlbench.generators.backend import GenerationConfig, GenerationRequest
+from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.budget import fit_prompt
 from gqlbench.generators.react import (
     ReactPrompter,
@@ -202,7 +202,7 @@ def test_a_batch_observer_gets_each_step_of_all_samples_in_one_call() -> None:
 
 
 def test_mock_observations_let_the_model_see_and_fix_its_error() -> None:
-    from gqlbench.observers import MockObserver
+    from gqlbench.run.observers import MockObserver
 
     script = [
         _act("response_obj = GET_me_player_devices()"),

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from gqlbench.dataset import get_sample
-from gqlbench.generators.backend import GenerationConfig
-from gqlbench.generators.openai_backend import OpenAIBackend
+from gqlbench.generators.backends.backend import GenerationConfig
+from gqlbench.generators.backends.openai_backend import OpenAIBackend
 from gqlbench.generators.tools import ToolRequest, tool_specs
 
 sys.path.insert(0, str(Path(__file__).parents[1]))

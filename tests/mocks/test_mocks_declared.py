@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.errors import BadArguments, NotFound
-from gqlbench.mocks.world import World
 
 BOOKS = [
     {"book_id": "B1", "title": "Dune", "year": 1965, "genres": ["sf"], "contributors": [{"person": "P1", "role": "author"}]},

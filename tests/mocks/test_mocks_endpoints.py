@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gqlbench.mocks.endpoints import make_runtime, response_ids
+from gqlbench.mocks.engine.responses import ResponseList, unwrap
 from gqlbench.mocks.errors import BadArguments, NotFound, UnknownField, UnknownFunction
-from gqlbench.mocks.responses import ResponseList, unwrap
 
 
 @pytest.fixture

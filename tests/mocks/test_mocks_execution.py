@@ -7,7 +7,7 @@ import pytest
 
 @pytest.fixture(scope="module")
 def pool():
-    from gqlbench.mocks.sandbox import SandboxPool
+    from gqlbench.mocks.sandbox.pool import SandboxPool
 
     with SandboxPool(workers=1) as sandbox:
         yield sandbox

@@ -15,8 +15,8 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
-from gqlbench.mocks.explorer import explorer_page
-from gqlbench.mocks.server import create_app
+from gqlbench.mocks.server.explorer import explorer_page
+from gqlbench.mocks.server.server import create_app
 
 
 class Assets(HTMLParser):

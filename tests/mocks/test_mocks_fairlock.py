@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gqlbench.mocks.fairlock import FairLock
+from gqlbench.mocks.server.fairlock import FairLock
 
 
 def _turns_before_a_waiter_gets_in(lock: Any, turns: int = 20_000) -> int:

@@ -192,8 +192,8 @@ VIEWS = {
 
 
 def test_views_show_stored_entities_with_what_they_refer_to(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gqlbench.mocks.views import render_view
-    from gqlbench.mocks.world import World
+    from gqlbench.mocks.engine.declared.views import render_view
+    from gqlbench.mocks.engine.world import World
 
     _jukebox(tmp_path, monkeypatch, {**FIXTURE, "views": VIEWS})
     world = World.create("jukebox")

@@ -10,10 +10,10 @@ import pytest
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.endpoints import Runtime
+from gqlbench.mocks.engine.generic import domain_schema
+from gqlbench.mocks.engine.responses import unwrap
+from gqlbench.mocks.engine.rules import infer_rules
 from gqlbench.mocks.errors import NotFound
-from gqlbench.mocks.generic import domain_schema
-from gqlbench.mocks.responses import unwrap
-from gqlbench.mocks.rules import infer_rules
 from gqlbench.specs import load_specs
 
 

@@ -15,7 +15,7 @@ import pytest
 from gqlbench.dataset import load_errata, load_samples
 from gqlbench.metrics.traces import trace_scores
 from gqlbench.mocks.execution import execute_samples
-from gqlbench.mocks.sandbox import Job, SandboxPool
+from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.records import Sample, Trace
 from gqlbench.specs import load_specs
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gqlbench.mocks.sandbox import Job, SandboxPool
+from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.records import Trace
 
 ECHO = f"{Path(__file__).parent / 'echo_runtime.py'}:echo_runtime"

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gqlbench.mocks.http_edge import MAX_JSON_DEPTH, BadJSON, ReadLimits, load_json
+from gqlbench.mocks.server.http_edge import MAX_JSON_DEPTH, BadJSON, ReadLimits, load_json
 
 
 async def _app(scope: Any, receive: Any, send: Any) -> None:

@@ -16,8 +16,8 @@ import pytest
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.endpoints import Runtime
+from gqlbench.mocks.engine.responses import unwrap
 from gqlbench.mocks.errors import NotFound
-from gqlbench.mocks.responses import unwrap
 from gqlbench.schemas.domain_import import import_openapi_domain
 
 FLEET = Path(__file__).parents[1] / "data" / "worlds" / "fleet.yaml"
@@ -155,7 +155,7 @@ def test_bare_scalars_and_lists_of_scalars_are_served(catalog: Path) -> None:
     ("series", "series"), ("categories", "category"), ("top_tracks", "top_track"), ("status", "status"),
 ])
 def test_kind_names_are_singular_words(word: str, kind: str) -> None:
-    from gqlbench.mocks.kinds import singular
+    from gqlbench.mocks.engine.kinds import singular
 
     assert singular(word) == kind
 
@@ -165,6 +165,6 @@ def test_kind_names_are_singular_words(word: str, kind: str) -> None:
     ("waypoint_symbol", ("waypoint", "symbol")), ("id", None), ("symbol", None), ("track_number", None), ("currency_code", None),
 ])
 def test_a_reference_is_a_kind_and_a_key_word(name: str, found: tuple[str, str] | None) -> None:
-    from gqlbench.mocks.kinds import reference
+    from gqlbench.mocks.engine.kinds import reference
 
     assert reference(name) == found

@@ -15,7 +15,7 @@ from gqlbench.cli import main
 from gqlbench.dataset import load_samples
 from gqlbench.metrics.traces import trace_scores
 from gqlbench.mocks.execution import execute_samples
-from gqlbench.mocks.sandbox import SandboxPool
+from gqlbench.mocks.sandbox.pool import SandboxPool
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = load_samples(REPO / "data" / "library")

@@ -7,7 +7,7 @@ import time
 import pytest
 from graphql import parse
 
-from gqlbench.mocks.limits import CALL_COST, QueryLimits, QueryMeasure, limit_errors, measure, parse_limited
+from gqlbench.mocks.server.limits import CALL_COST, QueryLimits, QueryMeasure, limit_errors, measure, parse_limited
 
 
 def test_depth_aliases_and_cost_of_a_query() -> None:

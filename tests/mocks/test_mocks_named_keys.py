@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from gqlbench.mocks.endpoints import Runtime
+from gqlbench.mocks.engine.responses import unwrap
 from gqlbench.mocks.errors import NotFound
-from gqlbench.mocks.responses import unwrap
 from gqlbench.schemas.domain_import import import_openapi_domain
 
 SPEC = """\

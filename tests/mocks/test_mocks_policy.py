@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gqlbench.dataset import load_errata, load_samples
-from gqlbench.mocks.policy import SAFE_BUILTINS, Violation, check_program, is_safe_attribute
+from gqlbench.mocks.sandbox.policy import SAFE_BUILTINS, Violation, check_program, is_safe_attribute
 
 API = ["GET_search", "GET_movie", "PUT_me_following"]
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from gqlbench.checks import check_domain
 from gqlbench.mocks.endpoints import Runtime
+from gqlbench.mocks.engine.responses import unwrap
 from gqlbench.mocks.errors import NotFound
-from gqlbench.mocks.responses import unwrap
 from gqlbench.schemas.domain_import import import_openapi_domain
+from gqlbench.scoring.checks import check_domain
 
 APIS = Path(os.environ.get("GQLBENCH_TEST_APIS") or Path(sys.prefix) / "share" / "gqlbench-test-apis")
 SPACETRADERS = APIS / "api" / "spacetraders.io.json"

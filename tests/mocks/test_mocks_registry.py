@@ -8,9 +8,9 @@ import inspect
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks import spotify, tmdb
-from gqlbench.mocks.registry import BUILTIN, find_behaviour, register_world, resolve, unregister_world
-from gqlbench.mocks.world import World
+from gqlbench.mocks.engine.registry import BUILTIN, find_behaviour, register_world, resolve, unregister_world
+from gqlbench.mocks.engine.world import World
+from gqlbench.mocks.worlds import spotify, tmdb
 from gqlbench.specs import list_domains, load_specs
 
 
@@ -62,8 +62,8 @@ def test_register_world_puts_its_handlers_over_the_rules() -> None:
 
 @pytest.mark.parametrize(("reference", "message"), [
     ("no-colon", "no-colon: write module:object or path/to/file.py:object, naming the object with the handlers"),
-    ("gqlbench.mocks.spotify:NOPE", "has no 'NOPE'"),
-    ("gqlbench.mocks.spotify:API", "has no 'handlers' mapping"),
+    ("gqlbench.mocks.worlds.spotify:NOPE", "has no 'NOPE'"),
+    ("gqlbench.mocks.worlds.spotify:API", "has no 'handlers' mapping"),
     ("missing_file.py:X", "behaviour missing_file.py:X: missing_file.py does not exist"),
 ])
 def test_bad_behaviour_references_are_clear_errors(reference: str, message: str) -> None:

@@ -9,10 +9,10 @@ import pytest
 from graphql import execute, parse
 
 from gqlbench.mocks.endpoints import make_runtime
+from gqlbench.mocks.engine.responses import unwrap
+from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.errors import NotFound
-from gqlbench.mocks.resolvers import make_mock_schema
-from gqlbench.mocks.responses import unwrap
-from gqlbench.mocks.world import World
+from gqlbench.mocks.server.resolvers import make_mock_schema
 
 SHELF_SDL = {
     "GET_shelves__shelf_id_": '''

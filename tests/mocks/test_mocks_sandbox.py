@@ -11,9 +11,9 @@ import pytest
 
 from gqlbench.dataset import load_errata, load_samples
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.sandbox import DEFAULT_RUNTIME, Job, SandboxPool, run_program
-from gqlbench.mocks.sandbox_limits import SandboxLimits
-from gqlbench.mocks.sandbox_worker import load_factory
+from gqlbench.mocks.sandbox.limits import SandboxLimits
+from gqlbench.mocks.sandbox.pool import DEFAULT_RUNTIME, Job, SandboxPool, run_program
+from gqlbench.mocks.sandbox.worker import load_factory
 
 ECHO = f"{Path(__file__).parent / 'echo_runtime.py'}:echo_runtime"
 
@@ -199,7 +199,7 @@ def test_an_observed_value_is_capped_and_contained() -> None:
 
 
 def test_the_parent_trusts_no_result_it_did_not_ask_for_or_cannot_bound() -> None:
-    from gqlbench.mocks.sandbox import _trace_from_reply
+    from gqlbench.mocks.sandbox.pool import _trace_from_reply
 
     asked = job("x = 1", observe_last=True)
     assert _trace_from_reply(asked, {"calls": [], "result": "x" * 5000}, 0.0, 100).result == "x" * 100 + " ... (cut at 100 characters)"
@@ -249,7 +249,7 @@ def test_a_worker_that_dies_says_why(tmp_path: Path) -> None:
 
 
 def test_a_worker_that_cannot_start_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gqlbench.mocks import sandbox_process
+    from gqlbench.mocks.sandbox import process as sandbox_process
 
     monkeypatch.setattr(sandbox_process, "_WORKER_ENTRY", "import gqlbench_no_such_module")
     with pytest.raises(GqlbenchError, match="could not start: ModuleNotFoundError: No module named 'gqlbench_no_such_module'"):

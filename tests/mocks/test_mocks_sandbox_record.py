@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from gqlbench.cli import main
-from gqlbench.mocks.sandbox import Job, SandboxPool
-from gqlbench.mocks.sandbox_limits import SandboxLimits
-from gqlbench.mocks.sandbox_record import MAX_MESSAGE_CHARS, json_text, message_text, record_calls
+from gqlbench.mocks.sandbox.limits import SandboxLimits
+from gqlbench.mocks.sandbox.pool import Job, SandboxPool
+from gqlbench.mocks.sandbox.record import MAX_MESSAGE_CHARS, json_text, message_text, record_calls
 from gqlbench.records import TraceCall
 
 LIMITS = SandboxLimits(cpu_seconds=1, memory_mb=64, max_output_chars=100)
@@ -33,7 +33,7 @@ HUGE_INT = "GET_movie_popular()\nx = 2**4000\nx = x * x * x * x\nGET_movie__movi
 
 PEAK = """
 import json, resource, sys
-from gqlbench.mocks.sandbox import Job, run_program
+from gqlbench.mocks.sandbox.pool import Job, run_program
 trace = run_program(Job(code=sys.argv[1], domain=sys.argv[2]), memory_mb=int(sys.argv[3]), cpu_seconds=10, wall_seconds=60)
 peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 print(json.dumps({"peak_mb": peak_mb, "trace": trace.model_dump()}))

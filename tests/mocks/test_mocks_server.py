@@ -17,10 +17,10 @@ from ariadne import graphql_sync
 from graphql import Source
 from starlette.testclient import TestClient
 
-from gqlbench.mocks import server as server_module
-from gqlbench.mocks.limits import QueryLimits
-from gqlbench.mocks.server import create_app
-from gqlbench.mocks.world import World
+from gqlbench.mocks.engine.world import World
+from gqlbench.mocks.server import server as server_module
+from gqlbench.mocks.server.limits import QueryLimits
+from gqlbench.mocks.server.server import create_app
 
 
 @contextmanager

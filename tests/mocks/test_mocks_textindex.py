@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from gqlbench.mocks.textindex import TermIndex, trigrams
-from gqlbench.mocks.world import World
+from gqlbench.mocks.engine.textindex import TermIndex, trigrams
+from gqlbench.mocks.engine.world import World
 
 
 def test_trigrams() -> None:

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.world import _FRESH, FRESH_KEPT, MAX_SEARCH_CHARS, World, load_fixture, stable_int, stable_token
 from gqlbench.mocks.errors import BadArguments, NotFound
-from gqlbench.mocks.resolvers import answer
-from gqlbench.mocks.world import _FRESH, FRESH_KEPT, MAX_SEARCH_CHARS, World, load_fixture, stable_int, stable_token
+from gqlbench.mocks.server.resolvers import answer
 
 
 def test_stable_values_do_not_depend_on_the_process() -> None:
-    code = "from gqlbench.mocks.world import stable_int, stable_token; print(stable_int('a', 1), stable_token('a', 1))"
+    code = "from gqlbench.mocks.engine.world import stable_int, stable_token; print(stable_int('a', 1), stable_token('a', 1))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONHASHSEED": "123"}).stdout.split()
     assert out == [str(stable_int("a", 1)), stable_token("a", 1)]
@@ -32,7 +32,7 @@ def test_fixture_entities_are_there() -> None:
     names = [world.table("playlist")[p]["name"] for p in world.state["playlists"]]
     assert names[:2] == ["My Rock", "My R&B"]
     assert "My PC" in [d["name"] for d in world.state["devices"]]
-    assert len(world.state["lists"]["saved_tracks"]) >= 3  # saved lists live where mocks/lists.py keeps them
+    assert len(world.state["lists"]["saved_tracks"]) >= 3  # saved lists live where mocks/engine/declared/lists.py keeps them
 
 
 def test_lookup_of_an_unknown_id_is_not_found() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from gqlbench.dataset import load_split
 from gqlbench.metrics import analyze
-from gqlbench.mocks.sandbox import SandboxPool
+from gqlbench.mocks.sandbox.pool import SandboxPool
 from gqlbench.specs import load_specs
 from gqlbench.synthetic.generate import missing_literals, verify
 from gqlbench.synthetic.human import human_utterances, normalize

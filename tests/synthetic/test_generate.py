@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.metrics import analyze
-from gqlbench.mocks.sandbox import Job, SandboxPool
+from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.schemas.domain_import import import_openapi_domain
 from gqlbench.specs import load_specs
 from gqlbench.synthetic import Generation, generate_samples

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gqlbench.mocks.rules import Rule
+from gqlbench.mocks.engine.rules import Rule
 from gqlbench.synthetic.graph import LIMITS, _first_sentence, _param_kinds, build_graph, render_path
 
 

@@ -15,7 +15,7 @@ from gqlbench.cli import main
 from gqlbench.dataset import load_split
 from gqlbench.metrics import score_sample
 from gqlbench.records import SampleResult
-from gqlbench.results import CONFIG_FILE, RESULTS_FILE, SAMPLES_FILE, read_results, write_results, write_run
+from gqlbench.results.files import CONFIG_FILE, RESULTS_FILE, SAMPLES_FILE, read_results, write_results, write_run
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "predictions_example.jsonl"
 

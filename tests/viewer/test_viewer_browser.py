@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from gqlbench.metrics import analyze, functions_for
-from gqlbench.results import read_samples
+from gqlbench.results.files import read_samples
 from gqlbench.viewer.data import load_run_view, shared_ids
 from gqlbench.viewer.page import write_report
 

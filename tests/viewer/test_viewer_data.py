@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.results import SAMPLES_FILE
+from gqlbench.results.files import SAMPLES_FILE
 from gqlbench.viewer.data import error_counts, error_kinds, load_run_view, passes, shared_ids
 
 

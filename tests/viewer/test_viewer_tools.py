@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gqlbench.runner import RunOptions, RunSettings, run
+from gqlbench.run.runner import RunOptions, RunSettings, run
 from gqlbench.viewer.data import load_run_view
 from gqlbench.viewer.page import render_report
 

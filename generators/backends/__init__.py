@@ -1,0 +1,1 @@
+"""Model backends: in-process vLLM and transformers, OpenAI-compatible servers, and choosing one."""

@@ -1,0 +1,193 @@
+"""Paired comparison of scored runs: is a difference real, or within noise?
+
+Runs are paired on the sample ids they share (the ids only one run has are
+named, never silently dropped, and a warning says when the runs share fewer
+than all their samples). For every metric the comparison gives run B minus
+run A, its 95% interval, one test's p-value and the one verdict that p-value
+gives (:func:`gqlbench.results.statistics.compare_paired` says which interval and
+test). Runs of one configuration that differ only in seed are summarised as
+mean ± standard deviation instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tabulate import tabulate
+
+from gqlbench.records import SampleResult
+from gqlbench.results.power import minimal_detectable_difference
+from gqlbench.results.statistics import ALPHA, DEFAULT_RESAMPLES, compare_paired, seed_spread
+from gqlbench.results.uncertainty import sample_values
+
+__all__ = [
+    "HEADERS",
+    "compare_runs",
+    "comparison_cells",
+    "render_pair",
+    "shared_warning",
+    "seed_groups",
+    "render_seed_spread",
+    "power_table",
+    "render_power",
+]
+
+
+def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> dict[str, Any]:
+    """JSON-ready: shared and unshared ids, then per metric a, b, difference, ci (and how), p_value, test (and how), verdict."""
+    ids_a = {r.id for r in a if r.skipped is None}
+    ids_b = {r.id for r in b if r.skipped is None}
+    values_a, values_b = sample_values(a), sample_values(b)
+    metrics: dict[str, Any] = {}
+    for name, by_id_a in values_a.items():
+        by_id_b = values_b.get(name, {})
+        shared = sorted(set(by_id_a) & set(by_id_b))
+        if len(shared) < 2:
+            continue
+        x = [by_id_a[i] for i in shared]
+        y = [by_id_b[i] for i in shared]
+        ratio = x[0][1] is not None
+        result = compare_paired(
+            [v[0] for v in x], [v[0] for v in y],
+            [v[1] for v in x] if ratio else None, [v[1] for v in y] if ratio else None,  # type: ignore[misc]
+            resamples=resamples, seed=seed,
+        )
+        metrics[name] = {
+            "n": len(shared),
+            "a": result.a,
+            "b": result.b,
+            "difference": result.difference,
+            "ci": list(result.ci) if result.ci is not None else None,
+            "ci_method": result.ci_method,
+            "p_value": result.p_value,
+            "test": result.test,
+            "p_method": result.p_method,
+            "within_noise": result.within_noise,
+            "verdict": result.verdict,
+            "interval_disagrees": result.interval_disagrees,
+        }
+    return {
+        "shared": len(ids_a & ids_b),
+        "n_a": len(ids_a),
+        "n_b": len(ids_b),
+        "only_a": sorted(ids_a - ids_b),
+        "only_b": sorted(ids_b - ids_a),
+        "resamples": resamples,
+        "metrics": metrics,
+    }
+
+
+TESTS = {"mcnemar_exact": "McNemar exact", "paired_permutation": "paired permutation"}
+INTERVALS = {
+    "exact_conditional": "exact, given the discordant pairs",
+    "bca_bootstrap": "paired BCa bootstrap",
+    "percentile_bootstrap": "paired percentile bootstrap",
+    "none": "none",
+}
+VERDICT_NOTE = (
+    f"The verdict is the test's alone: A or B higher when p < {ALPHA:.2f}, else within noise. "
+    f"For 0/1 metrics the interval is the test's own (it excludes 0 exactly when p < {ALPHA:.2f}); for the others it is "
+    "a paired bootstrap interval that describes the size of the difference, and * marks where it disagrees with the test."
+)
+
+
+def shared_warning(comparison: Mapping[str, Any]) -> str | None:
+    """A loud sentence when the runs share fewer than all their samples (None when each has exactly the shared ones)."""
+    shared, n_a, n_b = comparison["shared"], comparison.get("n_a", comparison["shared"]), comparison.get("n_b", comparison["shared"])
+    if shared == n_a == n_b:
+        return None
+    return (f"WARNING: the runs share only {shared} samples (A has {n_a}, B has {n_b}); "
+            f"every difference below is over those {shared} samples only.")
+
+
+HEADERS = ["Metric", "A", "B", "B - A", "95% CI", "interval", "p", "test", "verdict"]
+
+
+def comparison_cells(title: str, entry: Mapping[str, Any], digits: int = 2) -> list[str]:
+    """One metric's row of a comparison (see :data:`HEADERS`); * marks an interval that disagrees with the test."""
+    ci = entry["ci"]
+    mark = "*" if entry.get("interval_disagrees") else ""
+    test = TESTS.get(entry["test"], entry["test"])
+    if entry["test"] == "paired_permutation" and entry.get("p_method"):
+        test += f" ({entry['p_method']})"
+    return [
+        title,
+        f"{entry['a']:.4f}",
+        f"{entry['b']:.4f}",
+        f"{entry['difference']:+.4f}",
+        f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]{mark}" if ci else "-",
+        INTERVALS.get(entry.get("ci_method", ""), "paired bootstrap"),
+        f"{entry['p_value']:.3g}",
+        test,
+        entry.get("verdict", "within noise" if entry.get("within_noise") else "-"),
+    ]
+
+
+def render_pair(label_a: str, label_b: str, comparison: Mapping[str, Any], titles: Mapping[str, str]) -> str:
+    """The comparison as a table with one line per metric and a sentence on unshared ids."""
+    rows = []
+    order = {name: i for i, name in enumerate(titles)}
+    for name, entry in sorted(comparison["metrics"].items(), key=lambda item: order.get(item[0], len(order))):
+        rows.append(comparison_cells(titles.get(name, name), entry))
+    lines = [f"A = {label_a}", f"B = {label_b}", f"{comparison['shared']} shared samples."]
+    warning = shared_warning(comparison)
+    if warning:
+        lines.append(warning)
+    for side, key in (("A", "only_a"), ("B", "only_b")):
+        if comparison[key]:
+            ids = comparison[key]
+            lines.append(f"Only in {side} (not compared): {', '.join(ids[:10])}{' ...' if len(ids) > 10 else ''} ({len(ids)})")
+    lines += ["", tabulate(rows, headers=HEADERS, tablefmt="github", disable_numparse=True), "", VERDICT_NOTE]
+    return "\n".join(lines)
+
+
+def seed_groups(labels: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], list[int]]:
+    """Indices of runs that share a label (same model, prompt and split): repeated runs, e.g. by seed."""
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for index, label in enumerate(labels):
+        groups.setdefault(label, []).append(index)
+    return {label: members for label, members in groups.items() if len(members) > 1}
+
+
+def render_seed_spread(label: str, metrics: Sequence[Mapping[str, Any]], titles: Mapping[str, str]) -> str:
+    """Mean ± standard deviation across repeated runs of one configuration (overall group)."""
+    rows = []
+    for name, title in titles.items():
+        values = [m.get("overall", {}).get(name) for m in metrics]
+        if values and all(isinstance(v, (int, float)) for v in values):
+            mean, std = seed_spread(values)
+            rows.append([title, f"{mean:.4f} ± {std:.4f}" if std is not None else f"{mean:.4f}"])
+    return f"{label}: {len(metrics)} runs\n\n" + tabulate(rows, headers=["Metric", "mean ± sd"], tablefmt="github", disable_numparse=True)
+
+
+def power_table(
+    n: int, rates: Sequence[float] = (0.3, 0.5, 0.7), correlations: Sequence[float] = (0.0, 0.5)
+) -> list[dict[str, float | None]]:
+    """Minimal detectable differences of a 0/1 metric on ``n`` paired samples at 80% power of McNemar's exact test."""
+    return [
+        {"n": n, "rate": p, "correlation": rho, "difference": minimal_detectable_difference(n, p, rho)}
+        for p in rates
+        for rho in correlations
+    ]
+
+
+def _difference_cells(difference: float | None, n: int) -> list[str]:
+    return [f"{difference:.3f}", f"{difference * n:.1f}"] if difference is not None else ["none reaches 80%", "-"]
+
+
+def render_power(rows: Sequence[Mapping[str, float | None]]) -> str:
+    """The power note: how large a difference in a 0/1 metric (Arg Match (full)) n samples can detect."""
+    n = int(rows[0]["n"] or 0)
+    table = tabulate(
+        [[f"{r['rate']:.2f}", f"{r['correlation']:.1f}", *_difference_cells(r["difference"], n)] for r in rows],
+        headers=["metric rate", "correlation of A and B", "detectable difference", "= samples"],
+        tablefmt="github",
+        disable_numparse=True,
+    )
+    return (
+        f"Minimal detectable difference of a 0/1 metric (e.g. Arg Match (full)) on {n} paired samples, "
+        f"80% power of McNemar's exact test at two-sided alpha {ALPHA:.2f} (computed exactly, by enumeration; "
+        "run A at rate - d/2, run B at rate + d/2):\n\n"
+        f"{table}\n\nA smaller difference between two runs can be real, but these samples cannot show it."
+    )

@@ -1,0 +1,1 @@
+"""Running a model on the benchmark: settings, folders, the generation loop, grids, cost and time."""

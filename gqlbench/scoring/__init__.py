@@ -1,0 +1,1 @@
+"""Scoring predictions: static metrics joined with execution, relevance cases, domain checks."""

@@ -1,0 +1,39 @@
+"""Computed fields declared in a world fixture: values made from an entity's own values.
+
+Many APIs show fields that are only a function of an entity's key or other
+fields: Spotify's ``"uri": "spotify:artist:{id}"``, an ``href`` or a web
+link. A fixture declares them per kind under ``"computed"``, as templates of
+:mod:`gqlbench.mocks.engine.declared.templates` over the entity's values::
+
+    "computed": {"artist": {"type": "artist", "uri": "spotify:artist:{id}",
+                            "external_urls": {"spotify": "https://open.spotify.com/artist/{id}"}},
+                 "playlist": {"snapshot_id": {"$token": ["snapshot", "$id", "$version"], "length": 32}}}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate
+from gqlbench.mocks.engine.world import World
+
+__all__ = ["check_computed", "computed"]
+
+
+def check_computed(fields: Any, where: str) -> None:
+    """Raise a one-line error naming ``where`` unless ``fields`` is ``{kind: {field: template}}`` of known operations."""
+    example = '{"artist": {"uri": "spotify:artist:{id}"}}'
+    if not isinstance(fields, dict) or not all(isinstance(v, dict) for v in fields.values()):
+        raise GqlbenchError(f"{where}: computed must map each kind to its computed fields, e.g. {example}")
+    for kind, templates in fields.items():
+        for name, template in templates.items():
+            check(template, f"{where}: computed.{kind}.{name}")
+
+
+def computed(fixture: Mapping[str, Any], kind: str, values: Mapping[str, Any], world: World) -> dict[str, Any]:
+    """Every computed field of ``kind`` (the fixture's ``computed``) for an entity with ``values``; ``{}`` when none."""
+    templates = (fixture.get("computed") or {}).get(kind) or {}
+    scope = Scope(world, dict(values), fixture=fixture, fields=True)
+    return {name: evaluate(template, scope) for name, template in templates.items()}

@@ -1,0 +1,67 @@
+"""A fixture's declared behaviour: endpoints answered by templates, and fields generated when an entity is completed.
+
+Besides ``entities`` and ``endpoints``, a fixture may hold:
+
+* ``"shapes"``: named templates (:mod:`gqlbench.mocks.engine.declared.templates`), e.g. how a
+  movie looks in a list, for endpoints and other shapes to use;
+* ``"vocab"``: lists and tables the templates pick from or look up in;
+* ``"generate"``: per kind, fields a record gets the first time it is looked
+  up, when it has none (``{"movie": {"runtime": {"$int": ["$id", "runtime"], "lo": 85, "hi": 175}}}``),
+  in order, each seeing the record's fields so far.
+
+An endpoint whose rule has ``"respond"`` (a template) is answered by it, its
+arguments being the names the template sees. The behaviour may add
+``functions`` for ``{"$call": ...}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import gqlbench.mocks.engine.declared.listing
+import gqlbench.mocks.engine.declared.ranges
+import gqlbench.mocks.engine.declared.relations  # noqa: F401  (their operations)
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate
+from gqlbench.mocks.engine.world import Handler, World
+
+__all__ = ["DECLARED_KEYS", "Declarations"]
+
+DECLARED_KEYS = frozenset({"shapes", "vocab", "generate"})
+
+
+@dataclass(frozen=True)
+class Declarations:
+    """The fixture's shapes, vocabularies and generated fields, with the behaviour's template functions."""
+
+    shapes: Mapping[str, Any] = field(default_factory=dict)
+    vocab: Mapping[str, Any] = field(default_factory=dict)
+    generate: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    fixture: Mapping[str, Any] = field(default_factory=dict)  # its views, for "$view" (mocks/engine/declared/views.py)
+
+    @classmethod
+    def read(cls, fixture: Mapping[str, Any], functions: Mapping[str, Callable[..., Any]] | None, where: str) -> Declarations:
+        for key in DECLARED_KEYS:
+            if not isinstance(fixture.get(key, {}), dict):
+                raise GqlbenchError(f"{where}: {key!r} must be an object of name -> template")
+        for key in ("shapes", "generate"):
+            check(fixture.get(key, {}), f"{where}: {key}")
+        return cls(fixture.get("shapes", {}), fixture.get("vocab", {}), fixture.get("generate", {}), dict(functions or {}),
+                   fixture)
+
+    def scope(self, world: World, names: Mapping[str, Any]) -> Scope:
+        return Scope(world, dict(names), self.shapes, self.vocab, self.functions, self.fixture)
+
+    def handler(self, template: Any, where: str) -> Handler:
+        """What answers an endpoint declared with ``"respond"`` (its operations checked now, not when called)."""
+        check(template, where)
+        return lambda world, args: evaluate(template, self.scope(world, args))
+
+    def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:
+        """Give a record the generated fields it lacks."""
+        for name, template in self.generate.get(kind, {}).items():
+            if name not in record:
+                record[name] = evaluate(template, self.scope(world, record))

@@ -1,0 +1,238 @@
+"""Declared values: a fixture's JSON that says how a response or a generated field is built.
+
+A template is JSON evaluated against a world and a set of names (an
+endpoint's arguments, the entities it looked up, the fields of the entity a
+shape, a view or a computed field renders: :mod:`gqlbench.mocks.engine.declared.views`,
+:mod:`gqlbench.mocks.engine.declared.computed`). The one language of a fixture; what it can
+say, so a domain's responses need no Python:
+
+* ``"$name"`` / ``"$name.field.0"``: a name's value (``"$$x"`` is the text ``$x``);
+  ``"Season {season_number}"``: text with names filled in (``{{`` and ``}}`` are literal braces);
+* ``{"$int": [key...], "lo": 1, "hi": 9, "div": 10}`` (or ``"mul"``), ``{"$token": [key...], "length": 27}``,
+  ``{"$pick": [key...], "from": "<vocab>"}``, ``{"$date": [key...], "lo": 1980, "hi": 2023}``:
+  values derived from the seed and the key, the same on every machine;
+* ``{"$shape": "<name>", "kind": "movie", "id": "$movie_id"}``: another template
+  (``"shapes"`` of the fixture) rendered for one entity, whose fields become names
+  (and ``this`` the record: ``"$this.collection"`` is None when it has none; ``key`` is the id
+  it was looked up by, for records that do not hold their key); ``"of": {...}`` renders names instead;
+* ``{"$each": list, "do": template}`` (names ``it`` and ``i``), ``{"$let": {...}, "in": template}``,
+  ``{"$get": "<kind>", "id": ...}`` (the complete record, or not found), ``{"$vocab": "<vocab>", "key": ...}``,
+  ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$flat": lists}``, ``{"$unique": x}``,
+  ``{"$if": c, "then": a, "else": b}``, ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}``,
+  ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n), ``{"$sort": list, "by": "field", "desc": true}``,
+  ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits), ``{"$join": [parts], "sep": ""}``;
+* ``{"$call": "<function>", "args": [...]}``: one of the behaviour's ``functions``, for what
+  JSON cannot say; other operations are added with :func:`operation` (views add ``$view`` and
+  ``$offset_page``, listing ``$page`` and ``$query``, relations ``$referring``, ranges ``$within``).
+
+An object without an operation is rendered field by field; its ``"..."``
+field is an object whose fields come first (``{"...": {"$shape": ...}, "genres": ...}``).
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.world import World
+
+__all__ = ["Scope", "check", "derived_date", "evaluate", "fill", "operation", "OPERATIONS"]
+
+_NAME = re.compile(r"\{\{|\}\}|\{([\w.]+)\}")  # {{ and }} are literal braces
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+@dataclass
+class Scope:
+    """What a template sees: the world, its names, the fixture's shapes and vocabularies, the behaviour's functions."""
+
+    world: World
+    names: dict[str, Any]
+    shapes: Mapping[str, Any] = field(default_factory=dict)
+    vocab: Mapping[str, Any] = field(default_factory=dict)
+    functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    fixture: Mapping[str, Any] = field(default_factory=dict)  # for "$view" (views and computed fields)
+    fields: bool = False  # the names are an entity's fields: one it lacks is None (views, computed fields)
+
+    def having(self, **names: Any) -> Scope:
+        return Scope(self.world, {**self.names, **names}, self.shapes, self.vocab, self.functions, self.fixture, self.fields)
+
+    def lookup(self, path: str) -> Any:
+        """A name's value, following ``.field`` and ``.0`` steps."""
+        head, *steps = path.split(".")
+        if head not in self.names and self.fields:
+            return None
+        if head not in self.names:
+            raise GqlbenchError(f"world template: unknown name {head!r}; known here: {', '.join(sorted(self.names))}")
+        value = self.names[head]
+        for step in steps:
+            value = value[int(step)] if isinstance(value, (list, tuple)) else value.get(step)  # a field a record lacks is None
+        return value
+
+
+Operation = Callable[[dict[str, Any], Scope], Any]
+OPERATIONS: dict[str, Operation] = {}
+
+
+def operation(name: str) -> Callable[[Operation], Operation]:
+    """Register ``{"$<name>": ...}`` (the whole object is passed, with the scope)."""
+    def add(function: Operation) -> Operation:
+        OPERATIONS[name] = function
+        return function
+    return add
+
+
+def evaluate(template: Any, scope: Scope) -> Any:
+    """The value ``template`` stands for in ``scope`` (see the module docstring)."""
+    if isinstance(template, str):
+        if template.startswith("$$"):
+            return template[1:]
+        if template.startswith("$"):
+            return scope.lookup(template[1:])
+        return fill(template, scope.lookup)
+    if isinstance(template, list):
+        return [evaluate(item, scope) for item in template]
+    if not isinstance(template, dict):
+        return template
+    ops = [k for k in template if k.startswith("$")]
+    if ops:
+        if ops[0][1:] not in OPERATIONS:
+            raise GqlbenchError(f"world template: unknown operation {ops[0]!r}; use one of {', '.join(sorted(OPERATIONS))}")
+        return OPERATIONS[ops[0][1:]](template, scope)
+    out = dict(evaluate(template["..."], scope)) if "..." in template else {}
+    out.update({k: evaluate(v, scope) for k, v in template.items() if k != "..."})
+    return out
+
+
+def fill(text: str, lookup: Callable[[str], Any]) -> str:
+    """``text`` with each ``{name}`` replaced by ``lookup(name)`` (``paging`` fills an href from the call's arguments)."""
+    if "{" not in text and "}" not in text:
+        return text
+    return _NAME.sub(lambda m: m.group(0)[0] if m.group(1) is None else str(lookup(m.group(1))), text)
+
+
+def check(template: Any, where: str) -> None:
+    """Raise a one-line error naming ``where`` for an operation no module defines (found when the fixture loads)."""
+    if isinstance(template, str) and not template.startswith("$"):
+        for match in _PLACEHOLDER.finditer(template.replace("{{", "").replace("}}", "")):
+            if match.group(1) and not re.fullmatch(r"[A-Za-z_]\w*(\.\w+)*", match.group(1)):
+                raise GqlbenchError(f"{where}: {{{match.group(1)}}} is not a name; write {{id}} or {{name}}")
+    if isinstance(template, list):
+        for n, item in enumerate(template):
+            check(item, f"{where}[{n}]")
+    elif isinstance(template, dict):
+        unknown = [k for k in template if k.startswith("$") and k[1:] not in OPERATIONS]
+        if unknown:
+            raise GqlbenchError(f"{where}: unknown operation {unknown[0]!r}; use one of {', '.join(sorted(OPERATIONS))}")
+        for name, value in template.items():
+            check(value, f"{where}.{name}")
+
+
+def _key(template: dict[str, Any], name: str, scope: Scope) -> list[Any]:
+    key = evaluate(template[f"${name}"], scope)
+    return key if isinstance(key, list) else [key]
+
+
+@operation("int")
+def _int(t: dict[str, Any], scope: Scope) -> Any:
+    value = scope.world.int(*_key(t, "int", scope), lo=t.get("lo", 0), hi=t.get("hi", 100))
+    return round(value / t["div"], 1) if "div" in t else value * t.get("mul", 1)
+
+
+@operation("token")
+def _token(t: dict[str, Any], scope: Scope) -> str:
+    return str(t.get("format", "{}")).format(scope.world.token(*_key(t, "token", scope), length=t.get("length", 22)))
+
+
+def _options(t: dict[str, Any], scope: Scope) -> list[Any]:
+    options = t["from"]
+    return list(scope.vocab[options]) if isinstance(options, str) else list(evaluate(options, scope))
+
+
+@operation("pick")
+def _pick(t: dict[str, Any], scope: Scope) -> Any:
+    return scope.world.pick(_options(t, scope), *_key(t, "pick", scope))
+
+
+def derived_date(world: World, *key: Any, lo: int = 1980, hi: int = 2023) -> str:
+    """An ISO date with a year in ``[lo, hi]``, derived from the seed and ``key`` (``{"$date": [key...]}``)."""
+    return f"{world.int(*key, 'year', lo=lo, hi=hi)}-{world.int(*key, 'month', lo=1, hi=12):02d}-{world.int(*key, 'day', lo=1, hi=28):02d}"
+
+
+@operation("date")
+def _date(t: dict[str, Any], scope: Scope) -> str:
+    return derived_date(scope.world, *_key(t, "date", scope), lo=t.get("lo", 1980), hi=t.get("hi", 2023))
+
+
+@operation("get")
+def _get(t: dict[str, Any], scope: Scope) -> dict[str, Any]:
+    return scope.world.get(evaluate(t["$get"], scope), evaluate(t["id"], scope), label=t.get("label"))
+
+
+@operation("shape")
+def _shape(t: dict[str, Any], scope: Scope) -> Any:
+    name = evaluate(t["$shape"], scope)
+    if name not in scope.shapes:
+        raise GqlbenchError(f"world template: no shape {name!r} in the fixture's \"shapes\" ({', '.join(sorted(scope.shapes))})")
+    if "kind" not in t:
+        record = evaluate(t.get("of", "$it"), scope)
+        return evaluate(scope.shapes[name], scope.having(**{**record, "this": record}))
+    key = evaluate(t["id"], scope)
+    record = scope.world.get(evaluate(t["kind"], scope), key, label=t.get("label"))
+    return evaluate(scope.shapes[name], scope.having(**{"key": key, **record, "this": record}))
+
+
+@operation("each")
+def _each(t: dict[str, Any], scope: Scope) -> list[Any]:
+    return [evaluate(t["do"], scope.having(it=item, i=n)) for n, item in enumerate(evaluate(t["$each"], scope) or [])]
+
+
+@operation("let")
+def _let(t: dict[str, Any], scope: Scope) -> Any:
+    for name, value in t["$let"].items():  # in order: a later name may use an earlier one
+        scope = scope.having(**{name: evaluate(value, scope)})
+    return evaluate(t["in"], scope)
+
+
+@operation("vocab")
+def _vocab(t: dict[str, Any], scope: Scope) -> Any:
+    return scope.vocab[t["$vocab"]].get(evaluate(t["key"], scope), t.get("default"))
+
+
+@operation("call")
+def _call(t: dict[str, Any], scope: Scope) -> Any:
+    name = t["$call"]
+    if name not in scope.functions:
+        raise GqlbenchError(f"world template: no function {name!r}; the behaviour's functions are {', '.join(sorted(scope.functions))}")
+    return scope.functions[name](scope, *evaluate(t.get("args", []), scope))
+
+
+@operation("sort")
+def _sort(t: dict[str, Any], scope: Scope) -> list[Any]:
+    """``{"$sort": list, "by": "release_date", "desc": true}``: a stable sort by one field of the items."""
+    by = evaluate(t["by"], scope)
+    return sorted(evaluate(t["$sort"], scope), key=lambda item: item[by], reverse=bool(t.get("desc")))
+
+
+OPERATIONS.update({
+    "count": lambda t, scope: len(evaluate(t["$count"], scope) or ()),  # a missing list counts 0
+    "sum": lambda t, scope: sum(evaluate(t["$sum"], scope)),
+    "add": lambda t, scope: functools.reduce(operator.add, evaluate(t["$add"], scope)),  # numbers, or lists joined
+    "eq": lambda t, scope: operator.eq(*evaluate(t["$eq"], scope)),
+    "ne": lambda t, scope: operator.ne(*evaluate(t["$ne"], scope)),
+    "gte": lambda t, scope: operator.ge(*evaluate(t["$gte"], scope)),
+    "at": lambda t, scope: evaluate(t["$at"], scope)[evaluate(t["index"], scope)],
+    "slice": lambda t, scope: evaluate(t["$slice"], scope)[t.get("start", 0):t.get("stop")],
+    "numbers": lambda t, scope: list(range(1, evaluate(t["$numbers"], scope) + 1)),
+    "lower": lambda t, scope: str(evaluate(t["$lower"], scope)).lower(),
+    "alnum": lambda t, scope: re.sub(r"[^a-z0-9]", "", str(evaluate(t["$alnum"], scope)).lower()),
+    "join": lambda t, scope: str(t.get("sep", "")).join(str(v) for v in evaluate(t["$join"], scope)),
+    "unique": lambda t, scope: list(dict.fromkeys(evaluate(t["$unique"], scope))),
+    "flat": lambda t, scope: [item for items in evaluate(t["$flat"], scope) for item in items],  # a list of lists, joined
+    "if": lambda t, scope: evaluate(t["then"] if evaluate(t["$if"], scope) else t.get("else"), scope),
+})

@@ -1,0 +1,118 @@
+"""Views declared in a world fixture: how a stored entity is shown, with the entities it refers to.
+
+A world may store entities compactly (a track refers to its album and
+artists by id) and show them in several shapes: a track in full, or the
+short form nested in an album. A fixture names each shape (``views``), and
+a behaviour renders an entity with one call (:func:`render_view`)::
+
+    "views": {
+      "artist_simple": {"kind": "artist", "fields": {"id": "$id", "name": "$name"}},
+      "track": {"kind": "track", "complete": true,
+                "fields": {"id": "$id", "name": "$name", "disc_number": 1,
+                           "artists": {"$view": "artist_simple", "of": "$artists"},
+                           "album": {"$view": "album_simple", "of": "$album"}}},
+      "album": {"kind": "album", "base": "album_simple", "complete": true,
+                "fields": {"total_tracks": {"$count": "$tracks"},
+                           "tracks": {"$offset_page": {"$view": "track_simple", "of": "$tracks"},
+                                      "href": "https://api.example.com/albums/{id}/tracks", "limit": 50}}}
+    }
+
+Field values are templates (:mod:`gqlbench.mocks.engine.declared.templates`) whose names are
+the entity's stored values, and the kind's ``computed`` fields are always
+part of its views. Two operations belong to views: ``{"$view": name, "of":
+"$field"}`` shows the entity (or each entity of the list) that the field
+refers to through another view; ``{"$offset_page": <list>, "href": ...,
+"limit": n}`` is the first offset page of a list (:mod:`gqlbench.mocks.engine.declared.paging`).
+``base`` starts from another view's fields; ``complete`` looks the entity up
+as a lookup would (an unknown id is not found, and a partial entity is completed).
+
+An endpoint whose rule says ``"shows": "track"`` answers with that view of
+the entity its ``id_param`` names, or, with a ``collection``, with the list
+of the saved entities in that view (paged as its ``paging`` says).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.declared import lists
+from gqlbench.mocks.engine.declared.computed import computed
+from gqlbench.mocks.engine.declared.paging import offset_page
+from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate, fill, operation
+from gqlbench.mocks.engine.world import World
+
+__all__ = ["check_views", "render_view", "view_handler"]
+
+_KEYS = {"kind", "base", "complete", "fields"}
+
+
+def check_views(views: Any, where: str) -> None:
+    """Raise a one-line error naming ``where`` unless every view has a kind, known bases and known ``$view``s."""
+    if not isinstance(views, dict) or not all(isinstance(v, dict) and isinstance(v.get("kind"), str) for v in views.values()):
+        raise GqlbenchError(f'{where}: views must map each name to {{"kind": "artist", "fields": {{"name": "$name"}}}}')
+    for name, view in views.items():
+        unknown = sorted(set(view) - _KEYS)
+        if unknown:
+            raise GqlbenchError(f"{where}: views.{name}.{unknown[0]}: unknown key; use {', '.join(sorted(_KEYS))}")
+        for other in [view.get("base"), *_referred(view.get("fields"))]:
+            if other is not None and other not in views:
+                raise GqlbenchError(f"{where}: views.{name} refers to view {other!r}, which is not defined")
+        check(view.get("fields") or {}, f"{where}: views.{name}.fields")
+
+
+def _referred(template: Any) -> list[str]:
+    if isinstance(template, dict):
+        own = [template["$view"]] if "$view" in template else []
+        return own + [name for value in template.values() for name in _referred(value)]
+    if isinstance(template, list):
+        return [name for value in template for name in _referred(value)]
+    return []
+
+
+def render_view(world: World, fixture: Mapping[str, Any], name: str, entity_id: str) -> dict[str, Any]:
+    """The entity ``entity_id`` as the fixture's view ``name`` shows it."""
+    view = fixture["views"][name]
+    kind = view["kind"]
+    stored = world.get(kind, entity_id) if view.get("complete") else world.table(kind)[str(entity_id)]
+    record = {"id": str(entity_id), **stored}
+    out = render_view(world, fixture, view["base"], entity_id) if view.get("base") else {}
+    out.update(computed(fixture, kind, record, world))
+    scope = Scope(world, record, fixture=fixture, fields=True)
+    for field, template in (view.get("fields") or {}).items():
+        value = evaluate(template, scope)
+        out[field] = list(value) if isinstance(value, list) else value  # a copy: the response never shares a stored list
+    return out
+
+
+def view_handler(shows: str, id_param: str | None, collection: str | None, fixture: Mapping[str, Any],
+                 where: str) -> Callable[[World, dict[str, Any]], Any]:
+    """An endpoint that answers with a view (its rule's ``shows``): of the entity ``id_param`` names, or a saved list's."""
+    if shows not in (fixture.get("views") or {}) or not (id_param or collection):
+        raise GqlbenchError(f"{where}: shows {shows!r} needs a view of that name under \"views\" and an "
+                            "\"id_param\" (or a \"collection\" to list)")
+
+    def answer(world: World, args: dict[str, Any]) -> Any:
+        if collection:
+            return [render_view(world, fixture, shows, i) for i in lists.ids(world, collection)]
+        return render_view(world, fixture, shows, str(args[id_param or "id"]))
+
+    return answer
+
+
+@operation("view")
+def _view(template: dict[str, Any], scope: Scope) -> Any:
+    """``{"$view": name, "of": "$field"}``: the entity (each entity of a list) the field refers to, in view ``name``."""
+    ids = evaluate(template.get("of", "$id"), scope)
+    if isinstance(ids, list):
+        return [render_view(scope.world, scope.fixture, template["$view"], i) for i in ids]
+    return None if ids is None else render_view(scope.world, scope.fixture, template["$view"], ids)
+
+
+@operation("offset_page")
+def _offset_page(template: dict[str, Any], scope: Scope) -> Any:
+    """``{"$offset_page": list, "href": ..., "limit": n}``: the first offset page of a list."""
+    limit = template.get("limit", 20)
+    href = fill(str(template.get("href", "")), scope.lookup)
+    return offset_page(evaluate(template["$offset_page"], scope), href, {"limit": limit}, limit)

@@ -1,0 +1,102 @@
+"""What a write does to the entity it names, declared in a world fixture.
+
+Most state changes of a real API follow a few patterns, so a fixture says
+them as data instead of Python (``endpoints.<function>.effects``)::
+
+    "POST_my_contracts__contractId__accept": {"effects": {"set": {"accepted": true}}},
+    "POST_my_ships__shipSymbol__navigate": {"effects": {"set": {"nav.waypointSymbol": "$waypointSymbol",
+                                                                 "nav.status": "IN_TRANSIT"}}},
+    "POST_playlists__id__tracks": {"effects": {"append": {"tracks": "$uris"}}},
+    "DELETE_playlists__id__tracks": {"effects": {"remove": {"tracks": "$uris"}}},
+    "POST_mixes__id__songs": {"effects": {"insert": {"songs": {"items": "$uri", "at": "$position"}},
+                                          "increment": {"version": 1}}}
+
+A path is dotted through the entity's own values and plain sub-objects
+(``nav.waypointSymbol``); a value ``"$name"`` is the call's argument ``name``
+(``"$$x"`` is the text ``$x``). ``insert`` puts ``items`` before index
+``at`` (at the end when ``at`` is not given; outside the list is a
+``bad_arguments`` error), and ``increment`` adds a number (a version that a
+computed snapshot id is made from, :mod:`gqlbench.mocks.engine.declared.templates`). Later
+reads of the entity show the change, because stored values win over derived
+ones when an entity is rendered.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.errors import BadArguments
+
+__all__ = ["OPERATIONS", "apply_effects", "check_effects"]
+
+OPERATIONS = ("set", "append", "remove", "insert", "increment")
+
+
+def check_effects(effects: Any, where: str) -> None:
+    """Raise a one-line error naming ``where`` unless ``effects`` is ``{"set"|"append"|"remove": {path: value}}``."""
+    if not isinstance(effects, dict):
+        raise GqlbenchError(f"{where}: effects must be an object like {{\"set\": {{\"accepted\": true}}}}")
+    for operation, changes in effects.items():
+        if operation not in OPERATIONS:
+            raise GqlbenchError(f"{where}: effects.{operation}: unknown operation; use {', '.join(OPERATIONS)}")
+        if not isinstance(changes, dict) or not all(isinstance(p, str) and p.strip(".") for p in changes):
+            raise GqlbenchError(f"{where}: effects.{operation} must map field paths (\"nav.status\") to values")
+        if operation == "insert" and not all(isinstance(c, dict) and "items" in c and set(c) <= {"items", "at"}
+                                             for c in changes.values()):
+            raise GqlbenchError(f'{where}: effects.insert must map field paths to {{"items": "$uris", "at": "$position"}}')
+
+
+def _value(value: Any, arguments: Mapping[str, Any]) -> Any:
+    if isinstance(value, str) and value.startswith("$$"):
+        return value[1:]
+    if isinstance(value, str) and value.startswith("$"):
+        return arguments.get(value[1:])
+    return value
+
+
+def apply_effects(record: dict[str, Any], effects: Mapping[str, Any], arguments: Mapping[str, Any],
+                  shown: Callable[[str], Any]) -> None:
+    """Change ``record`` as ``effects`` say; ``shown(field)`` is the field's value as rendered now.
+
+    A field that was derived (never stored) is stored as it was shown before
+    it changes, so the rest of it keeps the values callers already saw. The
+    changes are made on a copy that replaces the record only when all of them
+    succeed: a refused call (an insert outside the list) changes nothing.
+    """
+    changed = copy.deepcopy(record)
+    for operation, changes in effects.items():
+        for path, raw in changes.items():
+            *parents, last = path.split(".")
+            holder = changed
+            for depth, name in enumerate(parents):
+                if not isinstance(holder.get(name), dict):
+                    holder[name] = dict(shown(name)) if depth == 0 and isinstance(shown(name), dict) else {}
+                holder = holder[name]
+            value = _value(raw["items"] if operation == "insert" else raw, arguments)
+            if operation == "set":
+                holder[last] = value
+                continue
+            if operation == "increment":
+                current = holder.get(last, shown(last) if not parents else None)
+                holder[last] = (current if isinstance(current, (int, float)) else 0) + value
+                continue
+            if not isinstance(holder.get(last), list):
+                current = shown(last) if not parents else None
+                holder[last] = list(current) if isinstance(current, list) else []
+            items = value if isinstance(value, list) else [value]
+            if operation == "insert":
+                at = _value(raw.get("at"), arguments)
+                size = len(holder[last])
+                at = size if at is None else at
+                if not isinstance(at, int) or not 0 <= at <= size:
+                    raise BadArguments(f"position {at} is outside the {size} items of {path}; use 0 to {size}")
+                holder[last][at:at] = items
+            elif operation == "append":
+                holder[last].extend(items)
+            else:
+                holder[last] = [item for item in holder[last] if item not in items]
+    record.clear()
+    record.update(changed)

@@ -1,0 +1,117 @@
+"""World fixtures: where a domain's lives, how it is read, and the starter one an import writes.
+
+A catalog folder (see :mod:`gqlbench.specs.catalog`) keeps a domain's world
+fixture at ``worlds/<domain>.json``, next to ``specs/`` and ``schemas/``; the
+bundled catalog keeps them in the package at ``mocks/worlds/<domain>.json``.
+The fixture is a JSON object:
+
+* ``"entities"``: ``{"<kind>": [records]}``; a record names its key as
+  its API does (``<kind>_id``, ``id``, ``symbol``, ``login``...), and an entity written inside another one
+  (``"authors": [{"author_id": "A1", "name": "..."}]``) is loaded and linked;
+* ``"endpoints"``: per-function overrides of the inferred rules
+  (:mod:`gqlbench.mocks.engine.rules`);
+* ``"shapes"``, ``"vocab"``, ``"generate"`` and an endpoint's ``"respond"``:
+  responses and generated values declared as templates (:mod:`gqlbench.mocks.engine.declared.declarations`);
+* ``"computed"``: computed fields per kind (:mod:`gqlbench.mocks.engine.declared.computed`);
+* ``"views"``: named shapes of an entity and what it refers to (:mod:`gqlbench.mocks.engine.declared.views`);
+* ``"behaviour"``: optional Python for what data cannot say, as
+  ``"module:object"`` or ``"file.py:object"`` (a file relative to the fixture);
+  see :mod:`gqlbench.mocks.engine.registry`;
+* any other key is for that behaviour (the bundled Spotify and TMDB worlds).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.kinds import KEY_WORDS, reference
+
+__all__ = ["GENERIC_KEYS", "fixture_file", "load_fixture", "starter_fixture", "starter_fixture_files"]
+
+GENERIC_KEYS = frozenset({"entities", "endpoints", "behaviour", "description", "shapes", "vocab", "generate", "computed", "views"})
+
+
+def _bundled_folder() -> Path:
+    return Path(str(resources.files("gqlbench.mocks") / "worlds"))
+
+
+def fixture_file(domain: str) -> Path:
+    """Where the domain's fixture is (it may not exist): next to the catalog folder that has the domain."""
+    return _fixture_file(domain, os.environ.get("GQLBENCH_CATALOG", ""))
+
+
+@lru_cache(maxsize=256)
+def _fixture_file(domain: str, catalog: str) -> Path:
+    """Cached per catalog setting: a worker makes a world per program, and listing folders costs."""
+    from gqlbench.specs.catalog import catalog_roots
+
+    for root in catalog_roots():
+        if domain in root.domains():
+            folder = _bundled_folder() if root.bundled else root.specs_dir.parent / "worlds"
+            return folder / f"{domain}.json"
+    return _bundled_folder() / f"{domain}.json"
+
+
+def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:
+    """The fixture as JSON; ``{}`` when a domain has none (an explicit ``path`` must exist)."""
+    file = Path(path) if path is not None else fixture_file(domain)
+    if not file.is_file():
+        if path is not None:
+            raise GqlbenchError(f"{file}: no such world fixture; pass an existing JSON file")
+        return {}
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise GqlbenchError(f"{file}:{exc.lineno}: the world fixture is not valid JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise GqlbenchError(f"{file}: a world fixture must be a JSON object (keys: {', '.join(sorted(GENERIC_KEYS))})")
+    entities = data.get("entities", {})
+    if not isinstance(entities, dict) or not all(isinstance(v, list) and all(isinstance(r, dict) for r in v)
+                                                  for v in entities.values()):
+        raise GqlbenchError(f'{file}: "entities" must map each kind to a list of objects, e.g. {{"book": [{{"book_id": "B1"}}]}}')
+    for kind, records in entities.items():
+        for n, record in enumerate(records):
+            if not any(name in KEY_WORDS or reference(name) == (kind, "id") for name in record):
+                raise GqlbenchError(f"{file}: entities.{kind}[{n}] has no key ({kind}_id, id, symbol, slug, login, ...); "
+                                    "give each entity the key its API uses")
+    return data
+
+
+def starter_fixture(rules: Iterable[Any]) -> dict[str, Any]:
+    """A fixture that shows the inferred rule of every endpoint, ready to be edited."""
+    return {
+        "description": "Mock world of this domain: add entities under 'entities' ({\"<kind>\": [{\"<kind>_id\": ...}]}) "
+                       "and change an endpoint's rule under 'endpoints'; see docs/add-your-own-api.md",
+        "entities": {},
+        "endpoints": {rule.function: rule.describe() for rule in rules},
+    }
+
+
+def starter_fixture_files(out: Path, domain: str, specs: Iterable[Mapping[str, Any]], sdls: Mapping[str, str]) -> dict[Path, str]:
+    """The starter fixture of an imported domain as ``{path: text}`` (nothing if one exists already).
+
+    ``specs`` are the signatures as JSON (the specs file's entries) and
+    ``sdls`` each endpoint's SDL text; the rules are inferred from them as the
+    world will infer them.
+    """
+    from graphql import build_ast_schema, parse
+
+    from gqlbench.mocks.engine.rules import infer_rules
+    from gqlbench.records import FunctionSpec
+    from gqlbench.schemas.merge import merge_sdl
+
+    bundled = (out / "specs" / "__init__.py").is_file()
+    target = (out / "mocks" / "worlds" if bundled else out / "worlds") / f"{domain}.json"
+    if target.is_file():
+        return {}
+    schema = build_ast_schema(parse(merge_sdl(list(sdls.values())))) if sdls else None
+    functions = {spec["name"]: FunctionSpec.model_validate(spec) for spec in specs}
+    rules = infer_rules(schema, functions, where=str(target)).values()
+    return {target: json.dumps(starter_fixture(rules), indent=2) + "\n"}

@@ -1,0 +1,170 @@
+"""Entity kinds of a domain, read off its GraphQL response types.
+
+The generic world (:mod:`gqlbench.mocks.engine.generic`) needs to know which
+response objects are *entities* (a book, an author, a loan), so that the same
+entity shows the same values wherever it appears. The catalog's SDL has one
+type per endpoint and place (``GET_books__book_id__Root``,
+``GET_search_books_DocsEntry``), so kinds are not type names: an object is an
+entity of kind ``book`` when it has a ``book_id`` field, and an object with a
+bare ``id`` takes its kind from where it sits (the path segment of the
+endpoint, or the field that holds it: ``artists: [...]`` holds artists).
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLType
+
+__all__ = [
+    "ENVELOPES", "KEY_WORDS", "singular", "object_of", "list_object_of", "id_fields", "reference", "is_generic",
+    "entity_kind", "envelope_of", "known_kinds", "shape_kind",
+]
+
+_GENERIC_HOLDERS = {"entries", "items", "results", "docs", "data", "records", "list", "entry", "item", "result", "doc",
+                    "payload", "response", "content", "values", "value", "nodes", "edges"}
+ENVELOPES = ("data", "result", "payload", "response")
+"""Fields that wrap an answer's payload (``{"data": {...}, "meta": {...}}``)."""
+KEY_WORDS = ("id", "symbol", "slug", "uuid", "login", "username", "key")
+"""What an entity's key field may be called (``id``, ``symbol``, a user's ``login``)."""
+_REFERENCE_WORDS = KEY_WORDS[:4]  # ``<kind>_code`` or ``<kind>_key`` are mostly codes (``currency_code``), not references
+_REFERENCE = re.compile(
+    r"^(?P<kind>[a-z][a-z0-9]*(?:_[a-z0-9]+)*?)(?:_(?P<snake>" + "|".join(_REFERENCE_WORDS) + r")|(?P<camel>"
+    + "|".join(w.capitalize() for w in _REFERENCE_WORDS) + r"))$"
+)
+
+
+def singular(word: str) -> str:
+    """A plural path segment or field name as a kind: ``books`` -> ``book``; ``series``, ``species`` stay.
+
+    A hyphenated or underscored name changes its last word only
+    (``pokemon-species`` stays, ``evolution-chains`` -> ``evolution-chain``).
+    """
+    word = word.lower()
+    head, sep, last = max(word.rpartition("-"), word.rpartition("_"), key=lambda parts: len(parts[0]))
+    if sep and last:
+        return head + sep + singular(last)
+    if word.endswith(("species", "series", "news", "status", "data")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "ches", "shes", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is", "series")):
+        return word[:-1]
+    return word
+
+
+def _unwrap(graphql_type: GraphQLType) -> GraphQLType:
+    return graphql_type.of_type if isinstance(graphql_type, GraphQLNonNull) else graphql_type
+
+
+def object_of(graphql_type: GraphQLType) -> GraphQLObjectType | None:
+    """The object type behind a (non-null) object field, else None."""
+    inner = _unwrap(graphql_type)
+    return inner if isinstance(inner, GraphQLObjectType) else None
+
+
+def list_object_of(graphql_type: GraphQLType) -> GraphQLObjectType | None:
+    """The element object type of a list-of-objects field, else None."""
+    inner = _unwrap(graphql_type)
+    return object_of(inner.of_type) if isinstance(inner, GraphQLList) else None
+
+
+def id_fields(graphql_type: GraphQLObjectType) -> list[str]:
+    """The identifier-like fields of an object: ``id`` and ``<kind>_id``."""
+    return [name for name in graphql_type.fields if name == "id" or name.endswith("_id")]
+
+
+def reference(name: str) -> tuple[str, str] | None:
+    """``(kind, key word)`` of a name that refers to an entity.
+
+    ``book_id`` -> ``(book, id)``, ``shipSymbol`` -> ``(ship, symbol)``,
+    ``contractId`` -> ``(contract, id)``; a bare ``id`` or ``symbol`` names
+    no kind, so it is None.
+    """
+    match = _REFERENCE.match(name)
+    if match is None:
+        return None
+    return match["kind"], (match["snake"] or match["camel"]).lower()
+
+
+def is_generic(hint: str | None) -> bool:
+    """Whether a holding field names no kind (``data``, ``items``, ``results``)."""
+    return hint is None or hint in {singular(h) for h in _GENERIC_HOLDERS}
+
+
+def envelope_of(graphql_type: GraphQLObjectType) -> str | None:
+    """The field that wraps the payload of a response (``data`` in ``{data: Ship, meta: Meta}``), else None.
+
+    A wrapper holds an object or a list of objects under one of
+    :data:`ENVELOPES`, next to at most a few fields that are not entities
+    (paging ``meta``, ``links``, a status).
+    """
+    for name in ENVELOPES:
+        field = graphql_type.fields.get(name)
+        if field is None or (object_of(field.type) is None and list_object_of(field.type) is None):
+            continue
+        others = [f for n, f in graphql_type.fields.items() if n != name]
+        if len(others) <= 3 and not any(_holds_entity(f.type, n) for n, f in graphql_type.fields.items() if n != name):
+            return name
+    return None
+
+
+def _holds_entity(graphql_type: GraphQLType, name: str) -> bool:
+    target = object_of(graphql_type) or list_object_of(graphql_type)
+    return target is not None and not is_generic(singular(name)) and entity_kind(target, singular(name)) is not None
+
+
+def entity_kind(graphql_type: GraphQLObjectType, hint: str | None) -> tuple[str, str] | None:
+    """``(kind, id field)`` of an object that is an entity, or None.
+
+    ``hint`` is the kind its place suggests (singular of the holding field or
+    path segment). A ``<hint>_id`` field wins; then a bare ``id`` (kind =
+    hint); then a single ``<kind>_id`` field.
+    """
+    fields = id_fields(graphql_type)
+    generic = is_generic(hint)
+    if hint and f"{hint}_id" in fields:
+        return hint, f"{hint}_id"
+    if "id" in fields and not generic:
+        return hint, "id"  # type: ignore[return-value]
+    own = [f for f in fields if f != "id"]
+    if len(own) == 1:
+        return own[0][: -len("_id")], own[0]
+    if "id" in fields and hint:
+        return hint, "id"
+    if hint and not generic:  # keys not called id: a ship's symbol, a user's login
+        camel = [f"{hint}{word.capitalize()}" for word in KEY_WORDS]
+        for name in [*camel, *KEY_WORDS[1:]]:
+            if name in graphql_type.fields and _is_scalar(graphql_type.fields[name].type):
+                return hint, name
+    return None
+
+
+def _is_scalar(graphql_type: GraphQLType) -> bool:
+    return object_of(graphql_type) is None and not isinstance(_unwrap(graphql_type), GraphQLList)
+
+
+def known_kinds(schema: GraphQLSchema) -> set[str]:
+    """Every kind some response names by a reference field (``book_id``, ``shipSymbol``)."""
+    kinds = set()
+    for graphql_type in schema.type_map.values():
+        if isinstance(graphql_type, GraphQLObjectType) and not graphql_type.name.startswith("__"):
+            kinds |= {found[0] for name in graphql_type.fields if (found := reference(name)) is not None}
+    return kinds
+
+
+def shape_kind(graphql_type: GraphQLObjectType, named: dict[str, tuple[GraphQLObjectType, str]]) -> str | None:
+    """The kind whose entity an object has the shape of (a repository's ``owner`` is a user), else None.
+
+    ``named`` maps a kind looked up by a name to its lookup type and name
+    field (``user`` -> ``login``); the object's fields must be a subset of
+    that type's and include the name field.
+    """
+    fields = set(graphql_type.fields)
+    for kind in sorted(named):
+        whole, name_field = named[kind]
+        if name_field in fields and fields <= set(whole.fields):
+            return kind
+    return None

@@ -1,0 +1,105 @@
+"""A domain's world model: the generic rules, with its behaviour's handlers on top.
+
+:func:`world_model` is what :meth:`gqlbench.mocks.engine.world.World.create` asks
+for. The model answers every endpoint of the domain's specs: with the
+behaviour's handler when it has one, else with the generic rule inferred
+from the catalog (and overridden by the fixture).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.declared import paging
+from gqlbench.mocks.engine.declared.checks import apply_checks
+from gqlbench.mocks.engine.declared.computed import check_computed
+from gqlbench.mocks.engine.declared.declarations import Declarations
+from gqlbench.mocks.engine.declared.views import check_views, view_handler
+from gqlbench.mocks.engine.fixtures import GENERIC_KEYS, load_fixture
+from gqlbench.mocks.engine.generic import GenericModel, domain_schema
+from gqlbench.mocks.engine.registry import WorldBehaviour, find_behaviour
+from gqlbench.mocks.engine.rules import Rule, infer_rules
+from gqlbench.mocks.engine.world import Handler, World
+
+__all__ = ["DomainModel", "world_model"]
+
+
+class DomainModel:
+    """The generic model of a domain plus its behaviour (if any)."""
+
+    def __init__(self, domain: str, generic: GenericModel, behaviour: WorldBehaviour | None,
+                 fixture: dict[str, Any], source: str = "world fixture") -> None:
+        self.domain = domain
+        self.fixture = fixture  # as read: World.create loads a deep copy
+        self.generic = generic
+        self.behaviour = behaviour
+        shown = {name: view_handler(rule.shows, rule.id_param, rule.collection, fixture, f"{source}: endpoints.{name}")
+                 for name, rule in generic.rules.items() if rule.shows}
+        handlers: dict[str, Handler] = {**generic.handlers, **shown, **(dict(behaviour.handlers) if behaviour else {})}
+        responded = {name for name, rule in generic.rules.items() if rule.respond is not None}
+        lists_paged = set(behaviour.handlers if behaviour else ()) | set(shown) | responded
+        self.handlers = {name: _declared(handler, generic.rules.get(name), name in lists_paged)
+                         for name, handler in handlers.items()}
+
+    def load(self, world: World, fixture: dict[str, Any]) -> None:
+        self.generic.load(world, fixture, frozenset(self.behaviour.handlers) if self.behaviour else frozenset())
+        load = getattr(self.behaviour, "load", None)
+        if load is not None:
+            load(world, fixture)
+
+    def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:
+        self.generic.complete(world, kind, record)
+        complete = getattr(self.behaviour, "complete", None)
+        if complete is not None:
+            complete(world, kind, record)
+
+
+def _declared(handler: Handler, rule: Rule | None, pages_lists: bool) -> Handler:
+    """``handler`` with its endpoint's declared ``checks`` first and, for a behaviour's or a view's list, its ``paging``."""
+    if rule is None or (not rule.checks and not (pages_lists and rule.paging)):
+        return handler
+
+    def run(world: World, args: dict[str, Any]) -> Any:
+        if rule.checks:
+            apply_checks(rule.checks, args)
+        answer = handler(world, args)
+        return paging.page(answer, rule.paging, args) if pages_lists and rule.paging and isinstance(answer, list) else answer
+
+    return run
+
+
+_MODELS: dict[tuple[Any, ...], DomainModel] = {}
+
+
+def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
+    """The model of ``domain`` with this fixture file (read and built once per process, file version and catalog)."""
+    from gqlbench.mocks.engine.registry import WORLDS
+    from gqlbench.specs import load_specs
+    from gqlbench.specs.catalog import specs_path
+
+    stamp = fixture_file.stat().st_mtime_ns if fixture_file is not None else None
+    # a cached model holds the registered behaviour, so its id() is not reused while the entry lives
+    key = (domain, str(fixture_file), stamp, os.environ.get("GQLBENCH_CATALOG", ""), id(WORLDS.registered().get(domain)))
+    if key in _MODELS:
+        return _MODELS[key]
+    where = str(fixture_file) if fixture_file else f"world fixture of {domain}"
+    fixture = load_fixture(domain, fixture_file) if fixture_file is not None else {}
+    behaviour = find_behaviour(domain, fixture, fixture_file)
+    extra = sorted(set(fixture) - GENERIC_KEYS)
+    if extra and behaviour is None:
+        raise GqlbenchError(f"{where}: unknown key {extra[0]!r}; a data-only fixture has {', '.join(sorted(GENERIC_KEYS))}")
+    specs = load_specs(domain) if specs_path(domain) else {}
+    schema = domain_schema(domain)
+    rules = infer_rules(schema, specs, fixture.get("endpoints"), where)
+    declared = Declarations.read(fixture, getattr(behaviour, "functions", None), where)
+    if "computed" in fixture:
+        check_computed(fixture["computed"], where)
+    if "views" in fixture:
+        check_views(fixture["views"], where)
+    generic = GenericModel(domain, rules, schema, declared, fixture, where)
+    model = DomainModel(domain, generic, behaviour, fixture, where)
+    _MODELS[key] = model
+    return model

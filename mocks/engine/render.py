@@ -1,0 +1,174 @@
+"""Entities of the generic world rendered as one endpoint's response type.
+
+An entity is a record in ``world.tables[kind][id]`` holding the values that
+were given (by the fixture, a search text, a POST's arguments); every other
+field is derived from ``(kind, id, field)`` alone, so the same entity shows the
+same values in every response that has the field, whatever type the endpoint
+declares. Entities that sit inside an entity (a book's ``authors``) are
+*links*, kept in both directions, so ``GET /authors/{author_id}/books`` lists
+the books whose authors include that author; links are made the first time
+they are asked for, deterministically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType, get_named_type
+
+from gqlbench.mocks.engine.declared.computed import computed
+from gqlbench.mocks.engine.kinds import entity_kind, list_object_of, object_of, reference, shape_kind, singular
+from gqlbench.mocks.engine.world import World
+from gqlbench.mocks.server.resolvers import generate_value
+
+__all__ = ["CHILDREN", "Renderer"]
+
+CHILDREN = 2  # linked entities made when none are known (enough to index [0] and [1])
+_DEPTH = 3  # entities inside entities inside entities: deeper ones are left to the schema filler
+
+
+class Renderer:
+    """Renders entities of one domain; ``kinds`` are the kinds a ``<kind>_id`` field may refer to."""
+
+    def __init__(self, kinds: set[str], fixture: Mapping[str, Any] | None = None) -> None:
+        self.kinds = kinds
+        self.fixture = dict(fixture or {})  # its "computed" fields per kind (mocks/engine/declared/computed.py)
+        self.named: dict[str, tuple[GraphQLObjectType, str]] = {}  # kinds looked up by a name: (type, name field)
+
+    # -- state ------------------------------------------------------------------------
+    def new_id(self, world: World, kind: str, *key: Any, numeric: bool = False) -> str:
+        """A deterministic id for a new entity (digits when the id field is an Int)."""
+        if numeric:
+            return str(1 + world.int(kind, *key, lo=0, hi=9_999_998))
+        return world.token(kind, *key, length=10)
+
+    def ensure(self, world: World, kind: str, entity_id: Any, values: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The entity's record, created (with ``values``) if the world has none."""
+        return world.table(kind).setdefault(str(entity_id), dict(values or {}))
+
+    def linked(self, world: World, kind: str, entity_id: str, other: str, numeric: bool = False) -> list[str]:
+        """Ids of ``other`` entities linked to this one; :data:`CHILDREN` new ones if none are."""
+        links = world.state.setdefault("links", {}).setdefault(f"{kind}:{entity_id}", {})
+        if other not in links:
+            for n in range(CHILDREN):
+                child = self.new_id(world, other, kind, entity_id, n, numeric=numeric)
+                self.ensure(world, other, child)
+                self.link(world, kind, entity_id, other, child)
+        return list(links[other])
+
+    def link(self, world: World, kind: str, entity_id: str, other: str, other_id: str) -> None:
+        """Record that two entities belong together (in both directions)."""
+        links = world.state.setdefault("links", {})
+        for a, a_id, b, b_id in ((kind, entity_id, other, other_id), (other, other_id, kind, entity_id)):
+            ids = links.setdefault(f"{a}:{a_id}", {}).setdefault(b, [])
+            if b_id not in ids:
+                ids.append(b_id)
+
+    def unlink_all(self, world: World, kind: str, entity_id: str) -> None:
+        """Forget an entity's links (it was deleted)."""
+        links = world.state.setdefault("links", {})
+        for other, ids in links.pop(f"{kind}:{entity_id}", {}).items():
+            for other_id in ids:
+                back = links.get(f"{other}:{other_id}", {}).get(kind, [])
+                if entity_id in back:
+                    back.remove(entity_id)
+
+    # -- rendering --------------------------------------------------------------------
+    def entity(self, world: World, graphql_type: GraphQLObjectType, kind: str, entity_id: str,
+               depth: int = 0) -> dict[str, Any]:
+        """The entity as ``graphql_type``: stored values, links, references, derived values."""
+        record = world.table(kind)[entity_id]
+        own = entity_kind(graphql_type, kind)
+        id_field = own[1] if own and own[0] == kind else None
+        out: dict[str, Any] = {}
+        extra = self.computed(world, kind, entity_id, id_field)
+        for name, field in graphql_type.fields.items():
+            key = f"{kind}:{entity_id}.{name}"
+            if name == id_field:
+                out[name] = entity_id
+            elif name in record and not _holds_objects(field.type):
+                out[name] = record[name]
+            elif name in extra:
+                out[name] = extra[name]
+            elif (named := reference(name)) is not None and named[0] in self.kinds and named[0] != kind:
+                out[name] = self._reference(world, record, kind, entity_id, name, named[0], field.type)
+            else:
+                value = self.nested(world, field.type, kind, entity_id, name, record.get(name), depth)
+                out[name] = value if value is not None else generate_value(field.type, world, key, name)
+        return out
+
+    def computed(self, world: World, kind: str, entity_id: str, id_field: str | None = None) -> dict[str, Any]:
+        """The kind's computed fields (fixture ``computed``) for this entity; ``{}`` when it has none."""
+        if kind not in (self.fixture.get("computed") or {}):
+            return {}
+        record = world.table(kind)[entity_id]
+        return computed(self.fixture, kind, {**record, "id": entity_id, **({id_field: entity_id} if id_field else {})}, world)
+
+    def _reference(self, world: World, record: dict[str, Any], kind: str, entity_id: str, name: str, other: str,
+                   graphql_type: GraphQLType) -> str:
+        """A ``<kind>_id`` (``<kind>Symbol``) field: an entity of that kind, made once and remembered."""
+        if name not in record:
+            numeric = getattr(get_named_type(graphql_type), "name", "") == "Int"
+            record[name] = self.linked(world, kind, entity_id, other, numeric)[0]
+        self.ensure(world, other, record[name])
+        return record[name]
+
+    def nested(self, world: World, graphql_type: GraphQLType, kind: str, entity_id: str, name: str,
+               stored: Any, depth: int) -> Any:
+        """The entity's field ``name`` when it holds objects: linked entities, or plain objects from stored values.
+
+        None for a field that holds no objects. An endpoint that shows only
+        this part of the entity (``GET /ships/{shipSymbol}/nav``) renders it
+        here too, so both show the same values.
+        """
+        element = list_object_of(graphql_type)
+        single = object_of(graphql_type)
+        target = element or single
+        if target is None:
+            return None
+        found = self._kind_of(target, singular(name))
+        if found and found[0] != kind and depth < _DEPTH:
+            numeric = getattr(get_named_type(target.fields[found[1]].type), "name", "") == "Int"
+            ids = self.linked(world, kind, entity_id, found[0], numeric)
+            rendered = [self.entity(world, target, found[0], i, depth + 1) for i in ids]
+            return rendered if element is not None else rendered[0]
+        key = f"{kind}:{entity_id}.{name}"
+        if element is not None:
+            items = stored if isinstance(stored, list) else [None] * CHILDREN
+            return [self.plain(world, element, item, f"{key}.{i}") for i, item in enumerate(items)]
+        return self.plain(world, single, stored, key)  # type: ignore[arg-type]
+
+    def _kind_of(self, target: GraphQLObjectType, hint: str) -> tuple[str, str] | None:
+        """``(kind, id field)`` of a nested object; one shaped like a named kind's entity is that kind (an ``owner`` is a user)."""
+        found = entity_kind(target, hint)
+        if found is None or found[0] in self.named:
+            return found
+        alias = shape_kind(target, self.named)
+        return (alias, found[1]) if alias is not None else found
+
+    def plain(self, world: World, graphql_type: GraphQLObjectType, stored: Any, key: str) -> dict[str, Any]:
+        """A non-entity object (a rating, an image): stored values, else derived from ``key``."""
+        stored = stored if isinstance(stored, dict) else {}
+        out = {}
+        for name, field in graphql_type.fields.items():
+            if name in stored:
+                out[name] = stored[name]
+            elif (named := reference(name)) is not None and named[0] in self.kinds and object_of(field.type) is None:
+                numeric = getattr(get_named_type(field.type), "name", "") == "Int"
+                out[name] = self.new_id(world, named[0], "ref", key, name, numeric=numeric)  # a ship's nav.waypointSymbol
+                self.ensure(world, named[0], out[name])
+            else:
+                inner = field.type.of_type if isinstance(field.type, GraphQLNonNull) else field.type
+                if isinstance(inner, GraphQLObjectType):
+                    out[name] = self.plain(world, inner, None, f"{key}.{name}")
+                elif isinstance(inner, GraphQLList) and list_object_of(inner) is not None:
+                    out[name] = [self.plain(world, list_object_of(inner), None, f"{key}.{name}.{i}")  # type: ignore[arg-type]
+                                 for i in range(CHILDREN)]
+                else:
+                    out[name] = generate_value(field.type, world, f"{key}.{name}", name)
+        return out
+
+
+def _holds_objects(graphql_type: GraphQLType) -> bool:
+    return object_of(graphql_type) is not None or list_object_of(graphql_type) is not None

@@ -1,0 +1,277 @@
+"""How each endpoint of a domain behaves in the generic world, inferred from its shape.
+
+A :class:`Rule` says what an endpoint does to the world's entities. It is
+inferred from the endpoint's path (from the SDL's ``@rest`` directive, or the
+function name when there is no SDL), its method, its parameter names and its
+response type:
+
+* ``GET /books/{book_id}`` -> ``lookup`` of a ``book`` by ``book_id``
+  (an unknown id is not found); ``GET /subjects/{subject}`` (a key that is not
+  an id) -> ``lookup`` with ``open=True`` (any key exists);
+* ``GET /authors/{author_id}/books`` -> ``children`` of an author;
+  ``GET /editions/{edition_id}/availability`` (a singular tail) -> ``lookup``
+  of the edition, whose fields include the availability;
+* a ``q``/``query``/``name``/``search`` parameter and a list in the response
+  -> ``search``; ``GET /me/loans`` (a list, no path id) -> ``list``; a
+  response that is itself a list (``GET /pets`` -> ``[Pet]``) has no
+  ``list_field``: the answer is the list;
+* ``POST`` -> ``create``, ``PUT``/``PATCH`` with a path id -> ``update``,
+  ``DELETE`` with a path id -> ``delete``; ``POST /ships/{shipSymbol}/dock``
+  (a verb after the path id) -> ``act`` on the ship; anything else -> ``echo``
+  (the schema filler answers).
+
+Keys need not be called ``id``: ``{shipSymbol}`` names a ship by its
+``symbol``, ``{contractId}`` a contract by its ``id``
+(:func:`~gqlbench.mocks.engine.kinds.reference`). A response that wraps its payload
+(``{"data": {...}}``) has an ``envelope``; a singular tail that is a field of
+the entity (``GET /ships/{shipSymbol}/nav``) is a ``view`` of that field.
+
+A world fixture overrides any of these per endpoint (``"endpoints":
+{"GET_x": {"action": "search", "kind": "book"}}``) and declares what a write
+does to the entity it names (``"effects": {"set": {"accepted": true}}``; see
+:mod:`gqlbench.mocks.engine.effects`), the page that wraps a list (``paging``,
+:mod:`gqlbench.mocks.engine.declared.paging`), the values an argument may take (``checks``,
+:mod:`gqlbench.mocks.engine.declared.checks`) and the saved list a ``save``/``unsave``/``list``
+works on (``collection``, :mod:`gqlbench.mocks.engine.declared.lists`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from itertools import pairwise
+from typing import Any
+
+from graphql import GraphQLField, GraphQLObjectType, GraphQLSchema, StringValueNode
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.kinds import KEY_WORDS, entity_kind, envelope_of, is_generic, list_object_of, object_of, reference, singular
+
+__all__ = ["ACTIONS", "TEXT_PARAMS", "Rule", "endpoint_path", "infer_rule", "infer_rules", "payload_type"]
+
+ACTIONS = ("lookup", "children", "search", "list", "singleton", "create", "update", "delete", "act", "echo", "save", "unsave")
+TEXT_PARAMS = ("q", "query", "name", "search", "keyword", "text")
+_ACTION_WORDS = frozenset({"search", "find", "query", "filter", "list", "all"})  # path words that name no entity
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What one endpoint does; every field can be set per endpoint in a world fixture."""
+
+    function: str
+    action: str
+    kind: str | None = None  # the entity kind of the root (lookup, create...) or of the listed items
+    id_param: str | None = None  # the path parameter naming the entity (lookup, update, delete) or the parent
+    parent: str | None = None  # the parent's kind (children, create under a parent)
+    list_field: str | None = None  # the response field that holds the items (children, search, list)
+    text_param: str | None = None  # the search text (search)
+    open: bool = False  # lookup: any key exists (a subject name), instead of not found
+    envelope: str | None = None  # the response field that wraps the payload ({"data": {...}})
+    view: str | None = None  # the entity's field this endpoint shows (GET /ships/{shipSymbol}/nav -> nav)
+    scope: tuple[str, ...] = ()  # path parameters before the key (/systems/{systemSymbol}/waypoints/{waypointSymbol})
+    effects: Mapping[str, Any] | None = None  # what the call does to the entity it names (fixture only)
+    respond: Any = None  # a template that answers the call (fixture only; gqlbench.mocks.engine.declared.declarations)
+    paging: Mapping[str, Any] | None = None  # the page object that wraps the items (fixture only; mocks/engine/declared/paging.py)
+    checks: Mapping[str, Any] | None = None  # allowed values of arguments (fixture only; mocks/engine/declared/checks.py)
+    collection: str | None = None  # the saved list a save/unsave/list works on (fixture only; mocks/engine/declared/lists.py)
+    stamp: str | None = None  # save: the field that records when an entry was saved (mocks/engine/declared/lists.py)
+    shows: str | None = None  # the fixture view the answer shows the entity (or each listed one) in (mocks/engine/declared/views.py)
+
+    def describe(self) -> dict[str, Any]:
+        """The rule as a fixture's ``endpoints`` entry (defaults left out)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name != "function" and getattr(self, f.name) not in (None, False, ())}
+
+
+def endpoint_path(function: str, field: GraphQLField | None, params: list[str]) -> list[str]:
+    """Path segments, parameters as ``{name}``: from ``@rest(endpoint:)``, else from the name."""
+    node = field.ast_node if field is not None else None
+    for directive in getattr(node, "directives", None) or ():
+        for argument in directive.arguments:
+            if argument.name.value == "endpoint" and isinstance(argument.value, StringValueNode):
+                url = re.sub(r"^[a-z]+://[^/]+", "", argument.value.value).split("?")[0]
+                url = re.sub(r"\$(\w+);?", r"{\1}", url)
+                return [s for s in url.split("/") if s]
+    rest = function.split("_", 1)[1] if "_" in function else ""
+    for param in sorted(params, key=len, reverse=True):
+        rest = re.sub(rf"(?:^|_)_{re.escape(param)}_(?=_|$)", f"/{{{param}}}/", rest)
+    segments: list[str] = []
+    for part in rest.split("/"):
+        segments += [part] if part.startswith("{") else [s for s in part.split("_") if s]
+    return segments
+
+
+def _is_id(param: str) -> bool:
+    """Whether a path parameter is an identifier (``id``, ``book_id``, ``shipSymbol``) rather than a free name."""
+    return param in KEY_WORDS or reference(param) is not None
+
+
+def _kind_before(segments: list[str], index: int, param: str) -> str:
+    """The kind a path parameter names: ``shelf`` for ``{shelf_id}``, ``ship`` for ``{shipSymbol}``, else the segment before it."""
+    named = reference(param)
+    if named is not None:
+        return named[0]
+    before = [s for s in segments[:index] if not s.startswith("{")]
+    return singular(before[-1]) if before else param
+
+
+def _bare_items(field: GraphQLField | None, literal: list[str]) -> tuple[None, str] | None:
+    """``(None, kind)`` when the response is itself a list of entities (``GET /pets`` -> ``[Pet]``)."""
+    element = list_object_of(field.type) if field is not None else None
+    nouns = [segment for segment in literal if segment.lower() not in _ACTION_WORDS]  # /goats/search lists goats
+    found = entity_kind(element, singular(nouns[-1]) if nouns else None) if element is not None else None
+    return (None, found[0]) if found else None
+
+
+def _items(root: GraphQLObjectType | None, noun: str | None = None) -> tuple[str, str] | None:
+    """``(field, kind)`` of the root's first list of entities; a generic holder (``data: [...]``) takes the path's noun."""
+    for name, field in (root.fields.items() if root else ()):
+        element = list_object_of(field.type)
+        hint = noun if is_generic(singular(name)) and noun else singular(name)
+        found = entity_kind(element, hint) if element is not None else None
+        if found:
+            return name, found[0]
+    return None
+
+
+def infer_rule(function: str, params: list[str], field: GraphQLField | None) -> Rule:
+    """The rule of one endpoint (see the module docstring)."""
+    method = function.split("_", 1)[0].upper()
+    segments = endpoint_path(function, field, params)
+    root = object_of(field.type) if field is not None else None
+    where = [(i, s[1:-1]) for i, s in enumerate(segments) if s.startswith("{")]
+    literal = [s for s in segments if not s.startswith("{")]
+    last_param = where[-1] if where else None
+    ends_in_param = bool(segments) and segments[-1].startswith("{")
+    nouns = [s for s in literal if s.lower() not in _ACTION_WORDS]
+    noun = singular(nouns[-1]) if nouns else None
+    envelope = envelope_of(root) if root is not None else None
+    if envelope is not None and object_of(root.fields[envelope].type) is not None:  # type: ignore[union-attr]
+        root = object_of(root.fields[envelope].type)  # type: ignore[union-attr]  # rules read the payload
+    else:
+        envelope = None  # a wrapped list is a list field like any other
+    items = _items(root, noun) if root is not None else _bare_items(field, literal)
+    rule = _infer(function, method, segments, where, literal, last_param, ends_in_param, params, root, items)
+    if rule.action in ("lookup", "act", "update", "delete") and len(where) > 1:
+        rule = replace(rule, scope=tuple(param for _, param in where[:-1]))
+    return replace(rule, envelope=envelope) if envelope and rule.action != "echo" else rule
+
+
+def _infer(function: str, method: str, segments: list[str], where: list[tuple[int, str]], literal: list[str],
+           last_param: tuple[int, str] | None, ends_in_param: bool, params: list[str], root: GraphQLObjectType | None,
+           items: tuple[str | None, str] | None) -> Rule:
+    if method == "GET":
+        if root is None and items is None:
+            return Rule(function, "echo")
+        text = next((p for p in TEXT_PARAMS if p in params and p not in {w[1] for w in where}), None)
+        if text and items:
+            return Rule(function, "search", kind=items[1], list_field=items[0], text_param=text)
+        if last_param and ends_in_param:
+            index, param = last_param
+            return Rule(function, "lookup", kind=_kind_before(segments, index, param), id_param=param, open=not _is_id(param))
+        if last_param:
+            index, param = last_param
+            parent = _kind_before(segments, index, param)
+            tail = literal[-1]
+            if items and singular(tail) != tail.lower():
+                return Rule(function, "children", kind=items[1], id_param=param, parent=parent, list_field=items[0],
+                            open=not _is_id(param))
+            return Rule(function, "lookup", kind=parent, id_param=param, open=not _is_id(param))
+        if items:
+            return Rule(function, "list", kind=items[1], list_field=items[0])
+        return Rule(function, "singleton", kind=singular(literal[-1]) if literal else "root")
+    if method in ("POST", "PUT", "PATCH") and last_param and not ends_in_param and singular(literal[-1]) == literal[-1].lower():
+        index, param = last_param  # POST /ships/{shipSymbol}/dock: a verb (or a singular field) of the ship
+        return Rule(function, "act", kind=_kind_before(segments, index, param), id_param=param)
+    if method == "POST" and literal:
+        kind = singular(literal[-1]) if not ends_in_param else None
+        if kind is None:
+            return Rule(function, "echo")
+        owner = _kind_before(segments, last_param[0], last_param[1]) if last_param else None
+        return Rule(function, "create", kind=kind, id_param=last_param[1] if last_param else None, parent=owner)
+    if method in ("PUT", "PATCH", "DELETE") and last_param and ends_in_param:
+        index, param = last_param
+        action = "delete" if method == "DELETE" else "update"
+        return Rule(function, action, kind=_kind_before(segments, index, param), id_param=param)
+    return Rule(function, "echo")
+
+
+def _views(rules: dict[str, Rule], paths: Mapping[str, list[str]], entity_fields: Mapping[str, set[str]]) -> dict[str, Rule]:
+    """Lookups and acts whose path ends in a field of their entity (``/ships/{shipSymbol}/nav``) show that field."""
+    out = dict(rules)
+    for name, rule in rules.items():
+        segments = paths[name]
+        if rule.action not in ("lookup", "act") or not segments or segments[-1].startswith("{") or rule.kind is None:
+            continue
+        tail = _camel(segments[-1])
+        if tail in entity_fields.get(rule.kind, set()) and tail != rule.kind:
+            out[name] = replace(rule, view=tail)
+    return out
+
+
+def _camel(segment: str) -> str:
+    """A path segment as a field name: ``jump-gate`` -> ``jumpGate``, ``nav`` stays."""
+    head, *rest = re.split(r"[-_]", segment)
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def _aliases(paths: Mapping[str, list[str]]) -> dict[str, str]:
+    """Plural segments -> the kind their ``{<kind>_id}`` names (``shelves/{shelf_id}``: shelve -> shelf)."""
+    found = {}
+    for segments in paths.values():
+        for before, after in pairwise(segments):
+            if not before.startswith("{") and after.startswith("{") and after.endswith("_id}"):
+                kind = after[1:-4]
+                if singular(before) != kind:
+                    found[singular(before)] = kind
+    return found
+
+
+def payload_type(schema: GraphQLSchema | None, rule: Rule) -> GraphQLObjectType | None:
+    """The object an endpoint answers with, inside its envelope (None for a list or a scalar)."""
+    query = schema.query_type.fields if schema is not None and schema.query_type else {}
+    root = object_of(query[rule.function].type) if rule.function in query else None
+    if root is not None and rule.envelope and rule.envelope in root.fields:
+        return object_of(root.fields[rule.envelope].type)
+    return root
+
+
+def _entity_fields(schema: GraphQLSchema | None, rules: Mapping[str, Rule]) -> dict[str, set[str]]:
+    """The fields each kind shows where it is looked up by its key (the entity's own fields)."""
+    found: dict[str, set[str]] = {}
+    for rule in rules.values():
+        body = payload_type(schema, rule)
+        if rule.action == "lookup" and rule.kind and body is not None and entity_kind(body, rule.kind) is not None:
+            found.setdefault(rule.kind, set()).update(body.fields)
+    return found
+
+
+def infer_rules(schema: GraphQLSchema | None, specs: Mapping[str, Any], overrides: Mapping[str, Any] | None = None,
+                where: str = "world fixture") -> dict[str, Rule]:
+    """Every endpoint's rule, with the fixture's ``endpoints`` overrides applied.
+
+    ``specs`` maps a function to its :class:`~gqlbench.records.FunctionSpec`.
+    """
+    query = schema.query_type.fields if schema is not None and schema.query_type else {}
+    rules = {name: infer_rule(name, list(spec.parameters.properties), query.get(name)) for name, spec in specs.items()}
+    paths = {name: endpoint_path(name, query.get(name), list(spec.parameters.properties)) for name, spec in specs.items()}
+    aliases = _aliases(paths)
+    rules = {name: replace(rule, kind=aliases.get(rule.kind or "", rule.kind), parent=aliases.get(rule.parent or "", rule.parent))
+             for name, rule in rules.items()}
+    rules = _views(rules, paths, _entity_fields(schema, rules))
+    for function, change in (overrides or {}).items():
+        if function not in rules:
+            raise GqlbenchError(f"{where}: endpoints.{function}: the domain has no such function; use one of its specs' names")
+        if not isinstance(change, dict):
+            raise GqlbenchError(f"{where}: endpoints.{function} must be an object like {{\"action\": \"lookup\", \"kind\": \"book\"}}")
+        allowed = {f.name for f in fields(Rule)} - {"function"}
+        unknown = sorted(set(change) - allowed)
+        if unknown:
+            raise GqlbenchError(f"{where}: endpoints.{function}: unknown key {unknown[0]!r}; use {', '.join(sorted(allowed))}")
+        if "action" in change and change["action"] not in ACTIONS:
+            raise GqlbenchError(f"{where}: endpoints.{function}: action {change['action']!r} is not one of {', '.join(ACTIONS)}")
+        if "scope" in change:
+            change = {**change, "scope": tuple(change["scope"] or ())}
+        rules[function] = replace(rules[function], **change)
+    return rules

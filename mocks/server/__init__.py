@@ -1,0 +1,1 @@
+"""``gqlbench mock serve``: the GraphQL mock server, its request limits and its offline explorer."""
