@@ -17,6 +17,7 @@ bench: $(STAMP)
 # The quality gates: ruff, then mypy on the package laid out as installed ([tool.ruff], [tool.mypy] in pyproject).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/python scripts/typecheck.py
 
 # The quality gates, then the whole test suite, slow end-to-end tests included.

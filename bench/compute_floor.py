@@ -41,8 +41,10 @@ def prompt_lengths(settings: RunSettings) -> list[int]:
 
 def model_shape(model_dir: Path) -> dict[str, int]:
     config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
-    return {k: int(config[k]) for k in ("num_hidden_layers", "hidden_size", "intermediate_size", "vocab_size",
-                                         "num_attention_heads", "num_key_value_heads")}
+    return {
+        k: int(config[k])
+        for k in ("num_hidden_layers", "hidden_size", "intermediate_size", "vocab_size", "num_attention_heads", "num_key_value_heads")
+    }
 
 
 def prefill_flops(lengths: list[int], shape: dict[str, int]) -> dict[str, float]:
@@ -87,14 +89,21 @@ def main() -> None:
     rate = matmul_rate(shape["hidden_size"], shape["intermediate_size"], args.repeats)
     total = sum(flops.values())
     figures: dict[str, Any] = {
-        "samples": len(lengths), "prompt_tokens": sum(lengths), "max_prompt": max(lengths),
-        "tflop_weights": round(flops["weights"] / 1e12, 1), "tflop_attention": round(flops["attention"] / 1e12, 1),
-        "gflops_fp32_matmul": round(rate / 1e9, 1), "torch_threads": torch.get_num_threads(), "cpus": os.cpu_count(),
+        "samples": len(lengths),
+        "prompt_tokens": sum(lengths),
+        "max_prompt": max(lengths),
+        "tflop_weights": round(flops["weights"] / 1e12, 1),
+        "tflop_attention": round(flops["attention"] / 1e12, 1),
+        "gflops_fp32_matmul": round(rate / 1e9, 1),
+        "torch_threads": torch.get_num_threads(),
+        "cpus": os.cpu_count(),
         "floor_s": round(total / rate),
     }
-    print(f"{figures['samples']} prompts, {figures['prompt_tokens']:,} tokens: {figures['tflop_weights']} TFLOP in the "
-          f"weights + {figures['tflop_attention']} in attention; float32 matmul {figures['gflops_fp32_matmul']} GFLOP/s on "
-          f"{figures['torch_threads']} threads -> prefill floor {figures['floor_s']} s")
+    print(
+        f"{figures['samples']} prompts, {figures['prompt_tokens']:,} tokens: {figures['tflop_weights']} TFLOP in the "
+        f"weights + {figures['tflop_attention']} in attention; float32 matmul {figures['gflops_fp32_matmul']} GFLOP/s on "
+        f"{figures['torch_threads']} threads -> prefill floor {figures['floor_s']} s"
+    )
     if args.out:
         args.out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
 

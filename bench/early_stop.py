@@ -55,8 +55,7 @@ def one_run(settings: runner.RunSettings, out: Path, fence_stop: bool) -> dict[s
     times: dict[str, float] = {}
     cpu0, wall0 = cpu_seconds(), time.perf_counter()
     try:
-        outcome = runner.run(settings, runner.RunOptions(out=out, overwrite=True, quiet=True),
-                             backend_factory=timed_factory(times))
+        outcome = runner.run(settings, runner.RunOptions(out=out, overwrite=True, quiet=True), backend_factory=timed_factory(times))
     finally:
         runner.cot_stop = shipped  # type: ignore[assignment]
     wall = time.perf_counter() - wall0
@@ -90,8 +89,15 @@ def main() -> None:
     parser.add_argument("--out", help="write the figures as JSON here")
     parser.add_argument("--runs", default=None, help="keep the two run folders here (default: a temporary folder)")
     args = parser.parse_args()
-    settings = runner.RunSettings(model=args.model, backend=args.backend, prompt="cot", split="test", limit=args.n,
-                                  execute=False, model_args=parse_model_args(args.model_args))
+    settings = runner.RunSettings(
+        model=args.model,
+        backend=args.backend,
+        prompt="cot",
+        split="test",
+        limit=args.n,
+        execute=False,
+        model_args=parse_model_args(args.model_args),
+    )
     with tempfile.TemporaryDirectory(prefix="gqlbench-early-stop-") as tmp:
         root = Path(args.runs or tmp)
         runs = [one_run(settings, root / name, fence) for name, fence in (("stop", True), ("nostop", False))]

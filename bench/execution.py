@@ -73,9 +73,7 @@ def main() -> None:
     print(f"runtime: {args.runtime}   workers: {args.workers}   gold programs: {len(jobs)}")
     print(f"outcomes per round: {dict(outcomes.most_common())}")
     print(f"pool start-up (once):     {startup:7.2f} s")
-    print(
-        f"pool:          {len(jobs) * args.repeat:5d} programs in {pool_seconds:6.2f} s = {pool_rate:7.1f} programs/s"
-    )
+    print(f"pool:          {len(jobs) * args.repeat:5d} programs in {pool_seconds:6.2f} s = {pool_rate:7.1f} programs/s")
     print(f"fresh process: {len(fresh_jobs):5d} programs in {fresh_seconds:6.2f} s = {fresh_rate:7.1f} programs/s")
     print(f"speed-up: {pool_rate / fresh_rate:.1f}x")
 

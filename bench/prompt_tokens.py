@@ -62,8 +62,14 @@ def measure(base: RunSettings, counter: TokenCounter, change: dict[str, str]) ->
         except PromptTooLong:
             too_long += 1
     label = " ".join(f"--{k} {v}" for k, v in change.items()) or "(paper: gold)"
-    return {"setting": label, "n": len(sizes), "mean": round(statistics.mean(sizes)), "max": max(sizes),
-            "trimmed": trimmed, "too_long": too_long}
+    return {
+        "setting": label,
+        "n": len(sizes),
+        "mean": round(statistics.mean(sizes)),
+        "max": max(sizes),
+        "trimmed": trimmed,
+        "too_long": too_long,
+    }
 
 
 def prefix_sharing(base: RunSettings, counter: TokenCounter, rule: str) -> list[dict[str, Any]]:
@@ -85,8 +91,17 @@ def prefix_sharing(base: RunSettings, counter: TokenCounter, rule: str) -> list[
         skipped = sum(max((common_prefix_length(p, q) for q in prompts[:i]), default=0) for i, p in enumerate(prompts))
         common = min(common_prefix_length(prompts[0], p) for p in prompts)
         sent = sum(map(len, prompts))
-        rows.append({"rule": rule, "domain": domain, "prompts": len(prompts), "sent": sent, "shared_by_all": common,
-                     "cached": skipped, "computed": sent - skipped})
+        rows.append(
+            {
+                "rule": rule,
+                "domain": domain,
+                "prompts": len(prompts),
+                "sent": sent,
+                "shared_by_all": common,
+                "cached": skipped,
+                "computed": sent - skipped,
+            }
+        )
     return rows
 
 
@@ -106,8 +121,10 @@ def main() -> None:
         for rule in ("fixed", "similar"):
             for row in prefix_sharing(base, counter, rule):
                 share = row["cached"] / row["sent"]
-                print(f"| `{rule}` | {row['domain']} | {row['prompts']} | {row['sent']:,} | {row['shared_by_all']:,} | "
-                      f"{row['cached']:,} ({share:.0%}) | {row['computed']:,} |")
+                print(
+                    f"| `{rule}` | {row['domain']} | {row['prompts']} | {row['sent']:,} | {row['shared_by_all']:,} | "
+                    f"{row['cached']:,} ({share:.0%}) | {row['computed']:,} |"
+                )
         return
     rows = [measure(base, counter, change) for change in SETTINGS]
     reserve = base.new_tokens

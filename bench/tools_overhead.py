@@ -87,8 +87,9 @@ def main() -> None:
     server = ToolServer("gold")
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            settings = RunSettings(model="m", backend="openai", base_url=server.url, prompt="tools", split="test",
-                                   limit=args.limit, execute=False)
+            settings = RunSettings(
+                model="m", backend="openai", base_url=server.url, prompt="tools", split="test", limit=args.limit, execute=False
+            )
             started = time.perf_counter()
             run(settings, RunOptions(runs_root=Path(tmp), quiet=True, batch_size=args.batch_size))
             wall = time.perf_counter() - started
@@ -99,13 +100,17 @@ def main() -> None:
     sample_turns = sum(turns_made[1:])
     harness = sum(rest) / sample_turns if sample_turns else 0.0
     provenance = sum(prepare.calls) / max(1, len(prepare.calls))
-    print(f"{args.limit} samples, {sum(turns_made)} sample turns with tool calls, {len(prepare.calls)} tool calls, "
-          f"{len(server.bodies)} server requests; wall {wall:.1f} s")
+    print(
+        f"{args.limit} samples, {sum(turns_made)} sample turns with tool calls, {len(prepare.calls)} tool calls, "
+        f"{len(server.bodies)} server requests; wall {wall:.1f} s"
+    )
     print(f"first batch (sandbox start-up included): {first[0] if first else 0.0:.3f} s for {turns_made[0] if turns_made else 0} turns")
     print(f"harness per turn (tool execution + provenance), after the first batch: {harness * 1000:.1f} ms")
     print(f"provenance per tool call: {provenance * 1000:.2f} ms")
-    print(f"reference model turn: {reference:.3f} s ({'mean of ' + str(args.run) if args.run else '--model-turn-s'}); "
-          f"harness = {harness / reference:.1%} of a turn")
+    print(
+        f"reference model turn: {reference:.3f} s ({'mean of ' + str(args.run) if args.run else '--model-turn-s'}); "
+        f"harness = {harness / reference:.1%} of a turn"
+    )
 
 
 if __name__ == "__main__":

@@ -70,8 +70,9 @@ _DROPPED_DESCRIPTIONS, _DROPPED_PARAMETERS = "function descriptions", "parameter
 
 def detail_of(prompt: Prompt) -> Detail:
     """The detail a fitted prompt kept (read back from :attr:`Prompt.dropped`), e.g. to offer the same tools."""
-    return Detail(descriptions=_DROPPED_DESCRIPTIONS not in prompt.dropped,
-                  parameter_descriptions=_DROPPED_PARAMETERS not in prompt.dropped)
+    return Detail(
+        descriptions=_DROPPED_DESCRIPTIONS not in prompt.dropped, parameter_descriptions=_DROPPED_PARAMETERS not in prompt.dropped
+    )
 
 
 def _render(backend: Backend, messages: list[Message], tools: list[dict[str, Any]] | None, assistant_prefix: str) -> str:

@@ -19,8 +19,15 @@ from gqlbench.generators.prompts import NEXT_TURN_STOP, PAPER_VIEW, Shown, absta
 from gqlbench.records import Completion, Message, Sample
 
 __all__ = [
-    "COT_INSTRUCTIONS", "CLOSING_FENCE", "MAX_CONTINUATIONS", "cot_answer", "cot_instructions", "cot_messages", "cot_stop",
-    "cot_generate", "CONTINUED",
+    "COT_INSTRUCTIONS",
+    "CLOSING_FENCE",
+    "MAX_CONTINUATIONS",
+    "cot_answer",
+    "cot_instructions",
+    "cot_messages",
+    "cot_stop",
+    "cot_generate",
+    "CONTINUED",
 ]
 
 # The end of a fenced block: a fence alone on its line. A bare opening fence
@@ -70,8 +77,7 @@ def cot_messages(
     for shot in shots:
         messages.append(Message(role="user", content=render_task(shot, schema=shown.schema)))
         messages.append(Message(role="assistant", content=cot_answer(shot)))
-    task = render_task(sample, descriptions=detail.descriptions, parameter_descriptions=detail.parameter_descriptions,
-                       schema=shown.schema)
+    task = render_task(sample, descriptions=detail.descriptions, parameter_descriptions=detail.parameter_descriptions, schema=shown.schema)
     messages.append(Message(role="user", content=task))
     return messages
 
@@ -152,15 +158,17 @@ def _continued(backend: Backend, request: GenerationRequest, config: GenerationC
         asked = dataclasses.replace(config, n=1, seed=config.seed + completion.index, max_new_tokens=left)
         answers = list(backend.generate([dataclasses.replace(request, assistant_prefix=prefix)], asked))
         more = answers[0] if answers else Completion(sample_id=request.sample_id, error="no completion for a continuation")
-        completion = Completion.model_validate({  # validated again: the joined text is bounded like any other
-            **more.model_dump(),
-            "text": prefix + more.text,
-            "tokens_in": completion.tokens_in,
-            "tokens_out": completion.tokens_out + more.tokens_out,
-            "latency_s": completion.latency_s + more.latency_s,
-            "index": completion.index,
-            "note": _noted(completion, CONTINUED).note,
-        })
+        completion = Completion.model_validate(
+            {  # validated again: the joined text is bounded like any other
+                **more.model_dump(),
+                "text": prefix + more.text,
+                "tokens_in": completion.tokens_in,
+                "tokens_out": completion.tokens_out + more.tokens_out,
+                "latency_s": completion.latency_s + more.latency_s,
+                "index": completion.index,
+                "note": _noted(completion, CONTINUED).note,
+            }
+        )
         following = _continuation(completion)
         if following is None:
             return _noted(completion, _unclosed(completion))

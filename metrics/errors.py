@@ -142,11 +142,18 @@ def _function_errors(
     for p in predicted.calls:
         if p.name not in catalog.functions:
             near = closest(p.name, sorted(catalog.functions))
-            errors.append(ErrorRecord("hallucinated_function", p.token, got=p.name,
-                                      detail="not in the domain's catalog" + (f"; closest: {', '.join(near)}" if near else "")))
+            errors.append(
+                ErrorRecord(
+                    "hallucinated_function",
+                    p.token,
+                    got=p.name,
+                    detail="not in the domain's catalog" + (f"; closest: {', '.join(near)}" if near else ""),
+                )
+            )
         elif offered is not None and p.name not in offered and p.name not in gold_names:
-            errors.append(ErrorRecord("hallucinated_function", p.token, got=p.name,
-                                      detail="in the domain's catalog but not offered to this sample"))
+            errors.append(
+                ErrorRecord("hallucinated_function", p.token, got=p.name, detail="in the domain's catalog but not offered to this sample")
+            )
         elif p.name not in gold_names:
             errors.append(
                 ErrorRecord(
@@ -209,8 +216,16 @@ def _signature_errors(
             continue
         if key not in properties:
             near = closest(key, list(properties))
-            errors.append(ErrorRecord("unknown_argument", pred.token, key, None, got,
-                                      f"{pred.name} has no parameter {key!r}" + (f"; closest: {', '.join(near)}" if near else "")))
+            errors.append(
+                ErrorRecord(
+                    "unknown_argument",
+                    pred.token,
+                    key,
+                    None,
+                    got,
+                    f"{pred.name} has no parameter {key!r}" + (f"; closest: {', '.join(near)}" if near else ""),
+                )
+            )
             continue
         argument = pred.argument(key)
         literal, value = argument.literal, argument.value
@@ -229,8 +244,15 @@ def _order_errors(gold: ProgramAnalysis, pairs: Mapping[int, ApiCall]) -> list[E
     for producer, consumer in gold.edges:
         p, c = pairs.get(producer), pairs.get(consumer)
         if p is not None and c is not None and c.index < p.index:
-            errors.append(ErrorRecord("wrong_order", c.token, expected=f"after {p.token}", got=f"before {p.token}",
-                                      detail=f"the gold's {gold.calls[consumer].token} uses the response of {gold.calls[producer].token}"))
+            errors.append(
+                ErrorRecord(
+                    "wrong_order",
+                    c.token,
+                    expected=f"after {p.token}",
+                    got=f"before {p.token}",
+                    detail=f"the gold's {gold.calls[consumer].token} uses the response of {gold.calls[producer].token}",
+                )
+            )
     return errors
 
 
@@ -239,14 +261,21 @@ def _sequence_error(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> list[E
     if predicted.names == gold.names or Counter(predicted.names) != Counter(gold.names):
         return []  # equal, or a missing/extra/wrong call already explains the difference
     first = next(i for i, (g, p) in enumerate(zip(gold.names, predicted.names, strict=True)) if g != p)
-    return [ErrorRecord("wrong_order", predicted.calls[first].token, expected=gold.names[first], got=predicted.names[first],
-                        detail=f"call {first + 1} is {predicted.names[first]}; the gold calls {' -> '.join(gold.names)}")]
+    return [
+        ErrorRecord(
+            "wrong_order",
+            predicted.calls[first].token,
+            expected=gold.names[first],
+            got=predicted.names[first],
+            detail=f"call {first + 1} is {predicted.names[first]}; the gold calls {' -> '.join(gold.names)}",
+        )
+    ]
 
 
 def _field_suffix(access: str) -> str:
     """``r.results[0].idd`` -> ``.results[0].idd``: the path an invalid access reads, without its variable."""
     match = re.match(r"[A-Za-z_]\w*", access)
-    return access[match.end():] if match else ""
+    return access[match.end() :] if match else ""
 
 
 def _mark_consequences(errors: list[ErrorRecord], problems: Sequence[FieldProblem], predicted: ProgramAnalysis) -> list[ErrorRecord]:

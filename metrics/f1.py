@@ -98,4 +98,3 @@ def stored_counts(explanation: Explanation, kind: str) -> Counts | None:
         return None
     tp, fp, fn = found
     return int(tp), int(fp), int(fn)
-

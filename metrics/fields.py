@@ -289,9 +289,7 @@ class _Checker(ast.NodeVisitor):
 
     def _load(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load) and node.id in self.response_vars and node.id not in self.bound:
-            self.problems.append(
-                FieldProblem("wrong_order", node.lineno, node.id, f"{node.id} is read before the call that assigns it")
-            )
+            self.problems.append(FieldProblem("wrong_order", node.lineno, node.id, f"{node.id} is read before the call that assigns it"))
 
     # -- expressions that are chains: type them (which checks them) --------
 

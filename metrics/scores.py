@@ -41,6 +41,7 @@ from gqlbench.records import Explanation, FunctionSpec, Sample, SampleResult, Sc
 
 __all__ = ["functions_for", "compare_programs", "score_sample", "missing_result", "aggregate", "matched_calls"]
 
+
 def matched_calls(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> list[GoldMatch]:
     """Gold calls and the predicted call matched to each, computed for this pair.
 
@@ -197,9 +198,7 @@ def aggregate(results: Sequence[SampleResult]) -> dict[str, dict]:
     groups = {"overall": scored}
     for domain in sorted({r.domain for r in scored}):
         groups[domain] = [r for r in scored if r.domain == domain]
-    summaries = {
-        name: summary_of([r.scores.model_dump() for r in group], [r.explanation for r in group]) for name, group in groups.items()
-    }
+    summaries = {name: summary_of([r.scores.model_dump() for r in group], [r.explanation for r in group]) for name, group in groups.items()}
     # An optional metric appears in every group or in none, so tables stay rectangular.
     for metric in (m for m in all_metrics() if m.optional):
         if metric.name in summaries["overall"]:

@@ -222,8 +222,9 @@ def response_ids(data: Any, limit: int = 20) -> list[str]:
             level = deeper
         return found[:limit]
 
-    return (collect(lambda key: key == "id") or collect(lambda key: key.endswith("_id"))
-            or collect(lambda key: key in KEY_WORDS[1:]))  # keys not called id: a ship's symbol
+    return (
+        collect(lambda key: key == "id") or collect(lambda key: key.endswith("_id")) or collect(lambda key: key in KEY_WORDS[1:])
+    )  # keys not called id: a ship's symbol
 
 
 class Runtime:

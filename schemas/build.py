@@ -63,9 +63,7 @@ def build_catalog(samples: Iterable[Sample]) -> CatalogBuild:
     about = f"Built by `gqlbench domains build` from {benchmarks} ({splits}: {len(samples)} samples); rebuild, do not edit."
     domains = collect_specs(samples, source="specs")
     for domain, specs in domains.items():
-        build.files[f"specs/{domain}.json"] = specs_file_text(
-            specs.functions.values(), specs.variants, domain=domain, about=about
-        )
+        build.files[f"specs/{domain}.json"] = specs_file_text(specs.functions.values(), specs.variants, domain=domain, about=about)
         build.problems += specs.problems
     pieces: dict[tuple[str, str], list[DocumentNode]] = {}
     for sample in samples:

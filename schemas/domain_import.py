@@ -25,8 +25,7 @@ from gqlbench.schemas.openapi import sdl_from_openapi
 from gqlbench.specs import read_specs_file, specs_file_text
 from gqlbench.specs.openapi import function_name, load_openapi, parse_endpoints, specs_from_openapi
 
-__all__ = ["ImportResult", "InferResult", "check_domain_name", "import_openapi_domain", "infer_endpoint_schema",
-           "write_catalog_files"]
+__all__ = ["ImportResult", "InferResult", "check_domain_name", "import_openapi_domain", "infer_endpoint_schema", "write_catalog_files"]
 
 _GRAPHQL_TYPES = {"integer": "Int", "number": "Float", "boolean": "Boolean", "string": "String", "array": "[JSON]"}
 
@@ -109,9 +108,15 @@ def _renamed(specs: list[dict[str, Any]]) -> list[str]:
     ]
 
 
-def import_openapi_domain(openapi_file: Path, name: str, out: Path, endpoints: str | None = None,
-                          force: bool = False, allow_empty: bool = False,
-                          extra_files: ExtraFiles | None = None) -> ImportResult:
+def import_openapi_domain(
+    openapi_file: Path,
+    name: str,
+    out: Path,
+    endpoints: str | None = None,
+    force: bool = False,
+    allow_empty: bool = False,
+    extra_files: ExtraFiles | None = None,
+) -> ImportResult:
     """Write OUT/specs/NAME.json and OUT/schemas/NAME/*.graphql from an OpenAPI 3.0/3.1 file.
 
     ``endpoints`` ("GET /a/{id},POST /b") picks operations (default: all). A
@@ -125,8 +130,10 @@ def import_openapi_domain(openapi_file: Path, name: str, out: Path, endpoints: s
     chosen = parse_endpoints(endpoints) if endpoints else None
     specs = specs_from_openapi(doc, chosen)
     if not specs and not allow_empty:
-        raise GqlbenchError(f"{openapi_file}: 'paths' has no operations, so domain {name!r} would have no endpoints; "
-                            "add operations to the file, or pass --allow-empty to write an empty domain")
+        raise GqlbenchError(
+            f"{openapi_file}: 'paths' has no operations, so domain {name!r} would have no endpoints; "
+            "add operations to the file, or pass --allow-empty to write an empty domain"
+        )
     sdls = sdl_from_openapi(doc, name, chosen, source=str(openapi_file))
     specs_file = out / "specs" / f"{name}.json"
     files = {specs_file: _merged_specs(specs_file, name, specs, force)}
@@ -136,11 +143,15 @@ def import_openapi_domain(openapi_file: Path, name: str, out: Path, endpoints: s
     changed = write_catalog_files(files, force, merged=frozenset({specs_file}))
     with_sdl = {e.function for e in sdls}
     return ImportResult(
-        specs_file=specs_file, schemas_dir=out / "schemas" / name,
+        specs_file=specs_file,
+        schemas_dir=out / "schemas" / name,
         functions=tuple(s["name"] for s in specs),
         without_sdl=tuple(sorted({s["name"] for s in specs} - with_sdl)),
-        sdl_count=len(sdls), warnings=(*_renamed(specs), *(w for e in sdls for w in e.warnings)),
-        changed=tuple(changed), unchanged=len(files) - len(changed))
+        sdl_count=len(sdls),
+        warnings=(*_renamed(specs), *(w for e in sdls for w in e.warnings)),
+        changed=tuple(changed),
+        unchanged=len(files) - len(changed),
+    )
 
 
 def _read_response(path: Path) -> object:
@@ -166,8 +177,9 @@ def _arguments(out: Path, name: str, function: str, path: str) -> list[tuple[str
     ]
 
 
-def infer_endpoint_schema(responses: list[Path], name: str, endpoint: str, out: Path, base_url: str = "",
-                          force: bool = False) -> InferResult:
+def infer_endpoint_schema(
+    responses: list[Path], name: str, endpoint: str, out: Path, base_url: str = "", force: bool = False
+) -> InferResult:
     """Infer one endpoint's response SDL from example JSON responses and write OUT/schemas/NAME/<function>.graphql."""
     check_domain_name(name)
     parsed = parse_endpoints(endpoint)

@@ -292,9 +292,7 @@ def merge_documents(documents: Iterable[DocumentNode]) -> MergeResult:
                     raise GqlbenchError(f"two different definitions of {name!r}; rename one or make them identical")
                 others.setdefault(name, d)
             else:
-                raise GqlbenchError(
-                    f"cannot merge a {d.kind.replace('_', ' ')}; catalog SDL holds type and directive definitions only"
-                )
+                raise GqlbenchError(f"cannot merge a {d.kind.replace('_', ' ')}; catalog SDL holds type and directive definitions only")
     merger = _Merger(objects)
     merged = merger.run()
     query = merged.pop(_QUERY, None)

@@ -95,8 +95,9 @@ class SchemaBudget:
             )
 
 
-def schema_shape(doc: dict[str, Any], schema: Any, budget: SchemaBudget | None = None,
-                 _refs: tuple[str, ...] = (), _depth: int = 0) -> Shape:
+def schema_shape(
+    doc: dict[str, Any], schema: Any, budget: SchemaBudget | None = None, _refs: tuple[str, ...] = (), _depth: int = 0
+) -> Shape:
     """The shape (see :mod:`gqlbench.schemas.infer`) an OpenAPI schema describes.
 
     A ``$ref`` already being expanded (a recursive schema) and anything nested
@@ -268,8 +269,9 @@ def _security(doc: dict[str, Any], op: Operation, domain: str) -> tuple[list[tup
     return [], [], []
 
 
-def operation_sdl(doc: dict[str, Any], op: Operation, domain: str, use_examples: bool = True,
-                  source: str = "the OpenAPI document") -> EndpointSdl | None:
+def operation_sdl(
+    doc: dict[str, Any], op: Operation, domain: str, use_examples: bool = True, source: str = "the OpenAPI document"
+) -> EndpointSdl | None:
     """StepZen-style SDL for one operation, or None when it returns no JSON body (``source`` names the file in errors)."""
     schema = response_schema(doc, op)
     if schema is None:

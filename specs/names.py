@@ -20,8 +20,7 @@ from __future__ import annotations
 import keyword
 import re
 
-__all__ = ["HTTP_METHODS", "ENDPOINT_NAME", "looks_like_endpoint_name", "endpoint_function_name", "parameter_name",
-           "reserved_name_problem"]
+__all__ = ["HTTP_METHODS", "ENDPOINT_NAME", "looks_like_endpoint_name", "endpoint_function_name", "parameter_name", "reserved_name_problem"]
 
 HTTP_METHODS: tuple[str, ...] = ("get", "put", "post", "delete", "patch")
 """The methods an endpoint may have, as OpenAPI spells them (lower case)."""

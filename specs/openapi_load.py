@@ -43,8 +43,17 @@ import yaml
 
 from gqlbench.errors import GqlbenchError
 
-__all__ = ["FILES_KEY", "UNREAD_KEY", "MAX_ALIAS_NODES", "MAX_FILE_BYTES", "MAX_FILES", "follow_pointer",
-           "load_openapi", "read_structured_file", "unread_reason"]
+__all__ = [
+    "FILES_KEY",
+    "UNREAD_KEY",
+    "MAX_ALIAS_NODES",
+    "MAX_FILE_BYTES",
+    "MAX_FILES",
+    "follow_pointer",
+    "load_openapi",
+    "read_structured_file",
+    "unread_reason",
+]
 
 FILES_KEY = "x-gqlbench-files"
 """Where the referred files live in the loaded document (an OpenAPI extension key)."""
@@ -174,7 +183,7 @@ def unread_reason(doc: dict[str, Any], ref: str) -> str | None:
     reasons = doc.get(UNREAD_KEY)
     if not ref.startswith(prefix) or not isinstance(reasons, dict):
         return None
-    return reasons.get(ref[len(prefix):])
+    return reasons.get(ref[len(prefix) :])
 
 
 class _Bundler:
@@ -230,8 +239,10 @@ class _Bundler:
     def _local(self, path: Path, ref: str, new: list[Path]) -> str:
         where = f"{self.names[path]}: $ref {ref!r}"
         if _SCHEME.match(ref):
-            raise _Unread(f"{where}: only local files are read, never the network; "
-                          "save the referred file next to the document and refer to it by relative path")
+            raise _Unread(
+                f"{where}: only local files are read, never the network; "
+                "save the referred file next to the document and refer to it by relative path"
+            )
         file_part, _, fragment = ref.partition("#")
         if fragment and not fragment.startswith("/"):
             raise _Unread(f"{where}: only JSON-pointer fragments ('#/...') are supported")

@@ -93,8 +93,7 @@ def _parse(path: Path, raw: object) -> SpecsFile:
         if not isinstance(items, list) or not all(isinstance(v, dict) and "spec" in v for v in items):
             raise GqlbenchError(f"{path}: variants[{name!r}] must be a list of {{'samples': [...], 'spec': {{...}}}}")
         variants[name] = tuple(
-            SpecVariant(_spec(v["spec"], f"{path}: variants[{name!r}][{j}]"), tuple(v.get("samples", ())))
-            for j, v in enumerate(items)
+            SpecVariant(_spec(v["spec"], f"{path}: variants[{name!r}][{j}]"), tuple(v.get("samples", ()))) for j, v in enumerate(items)
         )
     return SpecsFile(path, functions, variants)
 
@@ -130,9 +129,7 @@ def specs_file_text(
         doc["about"] = about
     doc["functions"] = [f.model_dump() for f in functions]
     if variants:
-        doc["variants"] = {
-            name: [{"samples": list(v.samples), "spec": v.spec.model_dump()} for v in vs] for name, vs in variants.items()
-        }
+        doc["variants"] = {name: [{"samples": list(v.samples), "spec": v.spec.model_dump()} for v in vs] for name, vs in variants.items()}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -201,10 +198,7 @@ def disagreement_message(name: str, variants: Iterable[SpecVariant], chosen: Fun
     diffs = sorted({d for v in variants[1:] for d in _differences(base, v.spec.model_dump())})
     groups = " | ".join(",".join(v.samples) or "?" for v in variants)
     used = next((",".join(v.samples) for v in variants if v.spec == chosen), "none of them")
-    return (
-        f"samples disagree ({len(variants)} variants: {groups}) "
-        f"in {', '.join(diffs)}; the catalog's signature is the one of {used}"
-    )
+    return f"samples disagree ({len(variants)} variants: {groups}) in {', '.join(diffs)}; the catalog's signature is the one of {used}"
 
 
 def describe_disagreement(path: Path | str, name: str, variants: Iterable[SpecVariant], chosen: FunctionSpec) -> str:
@@ -231,11 +225,17 @@ def _malformed(specs: SpecsFile) -> list[Problem]:
                 f"{len(not_identifiers)} parameter name(s) are not Python identifiers "
                 f"({', '.join(not_identifiers)}); generated code can pass them only as **{{...}}"
             )
-        found += [f"parameter {p!r} {problem}; rename it to {parameter_name(p)!r} and keep {p!r} as its request_name "
-                  "(re-importing the OpenAPI file does this)"
-                  for p in props if (problem := reserved_name_problem(p))]
-        found += [f"parameter {p!r} has unknown type {ps.type!r} (use a JSON-schema type)"
-                  for p, ps in props.items() if ps.type not in _JSON_TYPES]
+        found += [
+            f"parameter {p!r} {problem}; rename it to {parameter_name(p)!r} and keep {p!r} as its request_name "
+            "(re-importing the OpenAPI file does this)"
+            for p in props
+            if (problem := reserved_name_problem(p))
+        ]
+        found += [
+            f"parameter {p!r} has unknown type {ps.type!r} (use a JSON-schema type)"
+            for p, ps in props.items()
+            if ps.type not in _JSON_TYPES
+        ]
         body = getattr(spec.parameters, "body_params", None) or []
         found += [f"body parameter {p!r} is not among its properties" for p in body if p not in props]
         problems += [Problem(subject=name, where=f"{specs.path}: {name}", message=m) for m in found]
@@ -257,6 +257,7 @@ def spec_problems(domain: str) -> list[Problem]:
     problems = _malformed(specs)
     for name, variants in specs.variants.items():
         if len(variants) > 1:
-            problems.append(Problem(subject=name, where=f"{specs.path}: {name}",
-                                    message=disagreement_message(name, variants, specs.functions[name])))
+            problems.append(
+                Problem(subject=name, where=f"{specs.path}: {name}", message=disagreement_message(name, variants, specs.functions[name]))
+            )
     return problems

@@ -20,10 +20,18 @@ import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--remote-debugging-port=0", "--remote-allow-origins=*",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--remote-debugging-port=0",
+    "--remote-allow-origins=*",
 ]
+
 
 class Browser:
     """One headless Chromium page over the DevTools protocol; records console errors and requests."""

@@ -85,8 +85,7 @@ class StubBackend:
         if noise:
             print("STUB-ENGINE stdout chatter", flush=True)
             warnings.warn("STUB-ENGINE python warning", stacklevel=1)
-            subprocess.run([sys.executable, "-c", "import sys; sys.stderr.write('STUB-ENGINE child stderr\\n')"],
-                           check=True)
+            subprocess.run([sys.executable, "-c", "import sys; sys.stderr.write('STUB-ENGINE child stderr\\n')"], check=True)
         if broken:
             print("STUB-ENGINE: the details of the failure", file=sys.stderr)  # a real engine logs them first
             raise GqlbenchError("stub engine failed to start")

@@ -31,11 +31,14 @@ def write(folder: Path, rows: list[dict]) -> Path:
 
 
 def test_left_out_fields_are_filled_from_the_catalog(tmp_path: Path) -> None:
-    data = write(tmp_path / "mine", [
-        {"domain": "library", "utterance": "u", "output": CODE},
-        {"domain": "library", "utterance": "u", "output": CODE, "function_specs": "[]", "GraphQL_schema": ""},
-        {"domain": "nowhere", "utterance": "u", "output": "GET_x()"},
-    ])
+    data = write(
+        tmp_path / "mine",
+        [
+            {"domain": "library", "utterance": "u", "output": CODE},
+            {"domain": "library", "utterance": "u", "output": CODE, "function_specs": "[]", "GraphQL_schema": ""},
+            {"domain": "nowhere", "utterance": "u", "output": "GET_x()"},
+        ],
+    )
     filled, given, unknown = load_split("test", data)
     assert filled.function_names == ["GET_me_loans", "GET_books__book_id__editions", "GET_search_books", "DELETE_loans__loan_id_"]
     assert filled.function_specs[2] == get_spec("library", "GET_search_books")

@@ -11,9 +11,9 @@ from gqlbench.results.files import render_report, results_document, write_run
 from gqlbench.scoring.evaluation import evaluate_predictions
 
 LINES = [
-    ("GET_search(q=\"Adele\", type=\"artist\")", {"shape": "single", "calls": 1}),
-    ("r = GET_search(q=\"Adele\", type=\"artist\")\nGET_artists__id_(id=r.artists.items[0].id)", {"shape": "chain", "calls": 2}),
-    ("r = GET_search(q=\"Muse\", type=\"artist\")\nGET_artists__id_(id=r.artists.items[0].id)", {"shape": "chain", "calls": 2}),
+    ('GET_search(q="Adele", type="artist")', {"shape": "single", "calls": 1}),
+    ('r = GET_search(q="Adele", type="artist")\nGET_artists__id_(id=r.artists.items[0].id)', {"shape": "chain", "calls": 2}),
+    ('r = GET_search(q="Muse", type="artist")\nGET_artists__id_(id=r.artists.items[0].id)', {"shape": "chain", "calls": 2}),
     ("GET_search(q=", {"shape": "chain", "calls": 2}),  # a gold that does not parse: skipped, in no group
 ]
 
@@ -21,8 +21,10 @@ LINES = [
 def _folder(tmp_path: Path) -> Path:
     folder = tmp_path / "made"
     folder.mkdir()
-    rows = [{"domain": "spotify", "utterance": f"u{i}", "output": code, "synthetic": {**labels, "edges": 0, "depth": 1, "seed": 0}}
-            for i, (code, labels) in enumerate(LINES)]
+    rows = [
+        {"domain": "spotify", "utterance": f"u{i}", "output": code, "synthetic": {**labels, "edges": 0, "depth": 1, "seed": 0}}
+        for i, (code, labels) in enumerate(LINES)
+    ]
     (folder / "test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     return folder
 

@@ -171,8 +171,9 @@ def run_page(page: Path, *, slow: bool, home: Path, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("GQLBENCH_CATALOG", "GQLBENCH_METRICS", "GQLBENCH_HOME")}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["GQLBENCH_HOME"] = str(home)
-    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=work, env=env, capture_output=True, text=True,
-                          timeout=3600 if slow else 600)
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script], cwd=work, env=env, capture_output=True, text=True, timeout=3600 if slow else 600
+    )
     where = page.relative_to(ROOT)
     assert done.returncode == 0, f"{where}: a command failed (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
 
@@ -183,8 +184,7 @@ def test_the_commands_of_a_page_run_as_written(page: Path, gqlbench_home: Path, 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("page", [p for p in PAGES if any(is_slow(b) for b in fenced_blocks(p))],
-                         ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("page", [p for p in PAGES if any(is_slow(b) for b in fenced_blocks(p))], ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_commands_of_a_page_run_as_written_with_the_model(page: Path, gqlbench_home: Path, tmp_path: Path) -> None:
     run_page(page, slow=True, home=gqlbench_home, tmp_path=tmp_path)
 

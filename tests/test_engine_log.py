@@ -18,8 +18,22 @@ CHATTER = ("STUB-ENGINE stdout chatter", "STUB-ENGINE python warning", "STUB-ENG
 
 
 def gqlbench_run(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-c", "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
-               "run", "--model", "stub", "--backend", STUB, "--ids", "test/0", "--no-exec", "--out", str(out), *extra]
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
+        "run",
+        "--model",
+        "stub",
+        "--backend",
+        STUB,
+        "--ids",
+        "test/0",
+        "--no-exec",
+        "--out",
+        str(out),
+        *extra,
+    ]
     return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
 
@@ -61,8 +75,13 @@ def test_an_engine_error_is_shown_with_the_log_path(tmp_path: Path) -> None:
 
 
 def test_summary_names_engine_model_dtype_device_and_why() -> None:
-    vllm = {"backend": "vllm", "model_path": "/m/smollm2", "device": "cpu", "engine": {"dtype": "float32"},
-            "dtype_choice": {"dtype": "float32", "reason": "CPU has avx2 but no avx512_bf16"}}
+    vllm = {
+        "backend": "vllm",
+        "model_path": "/m/smollm2",
+        "device": "cpu",
+        "engine": {"dtype": "float32"},
+        "dtype_choice": {"dtype": "float32", "reason": "CPU has avx2 but no avx512_bf16"},
+    }
     assert summary_line(vllm) == "gqlbench: vllm engine, model /m/smollm2, float32 on cpu (CPU has avx2 but no avx512_bf16)"
     hf = {"backend": "hf", "model_path": "/m", "device": "cpu", "dtype": "bfloat16"}
     assert summary_line(hf) == "gqlbench: hf engine, model /m, bfloat16 on cpu"
@@ -71,9 +90,25 @@ def test_summary_names_engine_model_dtype_device_and_why() -> None:
 def test_sigterm_closes_the_engine_and_keeps_finished_samples(tmp_path: Path) -> None:
     """A killed run must not leave the engine's processes running (vLLM's outlive their parent) nor lose samples."""
     out = tmp_path / "r"
-    command = [sys.executable, "-c", "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
-               "run", "--model", "stub", "--backend", STUB, "--limit", "6", "--batch-size", "1", "--no-exec",
-               "--out", str(out), "--model-args", "delay=0.5,noisy_close=1"]
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
+        "run",
+        "--model",
+        "stub",
+        "--backend",
+        STUB,
+        "--limit",
+        "6",
+        "--batch-size",
+        "1",
+        "--no-exec",
+        "--out",
+        str(out),
+        "--model-args",
+        "delay=0.5,noisy_close=1",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     samples = out / "samples.jsonl"
     deadline = time.monotonic() + 60

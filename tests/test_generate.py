@@ -59,6 +59,7 @@ def test_each_completion_is_reported_as_it_is_generated_before_its_batch_is_scor
     from stub_backends import StubBackend
 
     settings = RunSettings(model="stub", backend="stub", limit=3, shots=0, execute=False)
+
     def no_pool() -> None:
         raise AssertionError("--no-exec runs nothing")
 

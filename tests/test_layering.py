@@ -79,8 +79,14 @@ def printed(path: Path) -> list[int]:
         func = node.func
         if isinstance(func, ast.Name) and func.id == "print":
             lines.append(node.lineno)
-        elif (isinstance(func, ast.Attribute) and func.attr == "write" and isinstance(func.value, ast.Attribute)
-              and func.value.attr in ("stdout", "stderr") and isinstance(func.value.value, ast.Name) and func.value.value.id == "sys"):
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr == "write"
+            and isinstance(func.value, ast.Attribute)
+            and func.value.attr in ("stdout", "stderr")
+            and isinstance(func.value.value, ast.Name)
+            and func.value.value.id == "sys"
+        ):
             lines.append(node.lineno)
     return lines
 

@@ -22,8 +22,13 @@ def _base(**changes: object) -> RunSettings:
 
 def test_values_are_read_as_their_settings_types() -> None:
     axes = parse_matrix(["shots=0,3", "prompt=cot,react", "temperature=0,0.5", "execute=no,yes", "max-new-tokens=none,64"])
-    assert axes == [("shots", (0, 3)), ("prompt", ("cot", "react")), ("temperature", (0.0, 0.5)),
-                    ("execute", (False, True)), ("max_new_tokens", (None, 64))]
+    assert axes == [
+        ("shots", (0, 3)),
+        ("prompt", ("cot", "react")),
+        ("temperature", (0.0, 0.5)),
+        ("execute", (False, True)),
+        ("max_new_tokens", (None, 64)),
+    ]
     assert cell_name({"shots": 0, "prompt": "my/style:x"}) == "shots-0__prompt-my_style_x"
 
 
@@ -64,7 +69,11 @@ def test_a_grid_loads_the_engine_once_and_resumes_per_cell(tmp_path: Path) -> No
     outcomes = run_matrix(_base(), axes, RunOptions(out=tmp_path / "grid", quiet=True), backend_factory=counting)
     assert len(built) == 1 and built[0].closed  # type: ignore[attr-defined]
     assert sorted(p.name for p in (tmp_path / "grid").iterdir()) == [
-        "shots-0__prompt-cot", "shots-0__prompt-react", "shots-3__prompt-cot", "shots-3__prompt-react"]
+        "shots-0__prompt-cot",
+        "shots-0__prompt-react",
+        "shots-3__prompt-cot",
+        "shots-3__prompt-react",
+    ]
     assert all(o.metrics["overall"]["arg_match_full"] == 1.0 and len(o.results) == 2 for o in outcomes)
     assert set(varying_settings([o.run_dir for o in outcomes])) >= {"shots", "prompt"}
     (outcomes[1].run_dir / "samples.jsonl").unlink()  # one cell lost its samples: only it is generated again
@@ -74,8 +83,26 @@ def test_a_grid_loads_the_engine_once_and_resumes_per_cell(tmp_path: Path) -> No
 
 def test_the_cli_grid_prints_the_ablation_table_and_report_prints_it_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     loads = tmp_path / "loads"
-    args = ["run", "--model", "stub-model", "--backend", STUB, "--limit", "2", "--no-exec", "--quiet", "--out", str(tmp_path / "g"),
-            "--model-args", f"loads={loads}", "--matrix", "shots=0,3", "--matrix", "relevance=false,true", "--html"]
+    args = [
+        "run",
+        "--model",
+        "stub-model",
+        "--backend",
+        STUB,
+        "--limit",
+        "2",
+        "--no-exec",
+        "--quiet",
+        "--out",
+        str(tmp_path / "g"),
+        "--model-args",
+        f"loads={loads}",
+        "--matrix",
+        "shots=0,3",
+        "--matrix",
+        "relevance=false,true",
+        "--html",
+    ]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert loads.read_text().splitlines() == ["stub-model"]  # one engine construction for four cells

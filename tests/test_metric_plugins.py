@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "data" / "regression"
 GQLBENCH = str(Path(sys.executable).parent / "gqlbench")
 
-TOY_MODULE = '''
+TOY_MODULE = """
 from gqlbench.metrics import register_metric
 
 
@@ -34,9 +34,9 @@ def no_extra_calls(gold, predicted):
 @register_metric("toy_clean_calls", title="Toy: clean calls", reads="traces", aggregation="ratio", optional=True)
 def clean_calls(gold, predicted):
     return sum(call.error is None for call in predicted.calls), len(gold.calls)
-'''
+"""
 
-ENTRY_POINT_MODULE = '''
+ENTRY_POINT_MODULE = """
 from gqlbench.metrics import Metric
 
 metric = Metric(
@@ -46,7 +46,7 @@ metric = Metric(
     compute=lambda gold, predicted: int(predicted.stdout == ""),
     optional=True,
 )
-'''
+"""
 
 
 def _site(tmp_path: Path) -> Path:

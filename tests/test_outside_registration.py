@@ -18,7 +18,7 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 
-TOY_STYLE = '''
+TOY_STYLE = """
 from dataclasses import dataclass
 from gqlbench.generators.backends.backend import GenerationRequest
 from gqlbench.generators.prompts import render_task
@@ -56,7 +56,7 @@ class ToyStyle:
 
 TOY = ToyStyle()
 NOT_A_STYLE = object()
-'''
+"""
 
 TOY_BACKEND = '''
 from stub_backends import StubBackend
@@ -142,8 +142,23 @@ def test_a_style_and_a_backend_named_module_object_run_end_to_end(plugin_path: P
 
 def test_installed_entry_points_add_names_that_run_and_help_lists(plugin_path: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    done = _gqlbench(plugin_path, tmp_path, "run", "--model", "stub", "--prompt", "toy", "--backend", "toy",
-                     "--ids", "test/0,test/3", "--no-exec", "--out", str(out), "--quiet")
+    done = _gqlbench(
+        plugin_path,
+        tmp_path,
+        "run",
+        "--model",
+        "stub",
+        "--prompt",
+        "toy",
+        "--backend",
+        "toy",
+        "--ids",
+        "test/0,test/3",
+        "--no-exec",
+        "--out",
+        str(out),
+        "--quiet",
+    )
     assert done.returncode == 0, done.stderr
     _check_toy_run(out)
     help_text = " ".join(_gqlbench(plugin_path, tmp_path, "run", "--help").stdout.split())

@@ -11,9 +11,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS = {"gqlbench": "gqlbench", "schemas": "gqlbench/schemas", "specs": "gqlbench/specs",
-           "generators": "gqlbench/generators", "metrics": "gqlbench/metrics", "mocks": "gqlbench/mocks",
-           "data": "gqlbench/data"}
+FOLDERS = {
+    "gqlbench": "gqlbench",
+    "schemas": "gqlbench/schemas",
+    "specs": "gqlbench/specs",
+    "generators": "gqlbench/generators",
+    "metrics": "gqlbench/metrics",
+    "mocks": "gqlbench/mocks",
+    "data": "gqlbench/data",
+}
 
 
 @pytest.fixture(scope="module")

@@ -32,8 +32,10 @@ def test_the_paper_presets_state_the_papers_settings() -> None:
 def test_explicit_options_win_and_are_recorded_as_overrides() -> None:
     run = _settings("paper:codellama-34b-instruct:react", {"temperature": 0.0, "shots": 3}, {"max_model_len": 4096, "dtype": "float32"})
     assert (run.temperature, run.shots, run.model_args) == (0.0, 3, {"max_model_len": 4096, "dtype": "float32"})
-    assert run.preset == {"name": "paper:codellama-34b-instruct:react",
-                          "overrides": {"temperature": 0.0, "model_args.max_model_len": 4096}}  # shots=3 is the preset's own value
+    assert run.preset == {
+        "name": "paper:codellama-34b-instruct:react",
+        "overrides": {"temperature": 0.0, "model_args.max_model_len": 4096},
+    }  # shots=3 is the preset's own value
     assert "overridden: temperature=0.0, model_args.max_model_len=4096" in describe_preset(run.preset)
     assert "preset" not in RunSettings(model="m").to_json()  # folders without a preset keep their keys
 

@@ -32,12 +32,15 @@ def test_no_other_module_collects_versions() -> None:
     assert offenders == []
 
 
-@pytest.mark.parametrize(("url", "recorded"), [
-    ("http://user:hunter2@host/v1", "http://***@host/v1"),
-    ("https://token@host:8443/v1", "https://***@host:8443/v1"),
-    ("https://host/v1?api_key=k1&x=1&sig=s2&Access-Token=t3", "https://host/v1?api_key=***&x=1&sig=***&Access-Token=***"),
-    ("http://localhost:8000/v1", "http://localhost:8000/v1"),
-])
+@pytest.mark.parametrize(
+    ("url", "recorded"),
+    [
+        ("http://user:hunter2@host/v1", "http://***@host/v1"),
+        ("https://token@host:8443/v1", "https://***@host:8443/v1"),
+        ("https://host/v1?api_key=k1&x=1&sig=s2&Access-Token=t3", "https://host/v1?api_key=***&x=1&sig=***&Access-Token=***"),
+        ("http://localhost:8000/v1", "http://localhost:8000/v1"),
+    ],
+)
 def test_recorded_urls_lose_their_credentials(url: str, recorded: str) -> None:
     assert redact_url(url) == recorded
     assert redact_urls(f"gqlbench run --base-url={url} --model m") == f"gqlbench run --base-url={recorded} --model m"

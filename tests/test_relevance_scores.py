@@ -10,8 +10,9 @@ from gqlbench.scoring.relevance_scores import RATES, relevance_block, render_rel
 
 
 def _answered(sample_id: str, code: str, raw: str) -> SampleResult:
-    return SampleResult.model_validate({**score_sample(get_sample(sample_id), code).model_dump(mode="json"), "code": code,
-                                        "raw_output": raw})
+    return SampleResult.model_validate(
+        {**score_sample(get_sample(sample_id), code).model_dump(mode="json"), "code": code, "raw_output": raw}
+    )
 
 
 def test_explicit_abstention_and_no_call_are_apart_and_explicit_abstention_is_the_headline() -> None:

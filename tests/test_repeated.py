@@ -54,8 +54,11 @@ def _sample(sample_id: str, domain: str) -> Sample:
 def test_repeated_metrics_average_per_sample_and_count_missing_completions_as_failures() -> None:
     samples = [_sample("test/0", "spotify"), _sample("test/1", "spotify"), _sample("test/2", "tmdb")]
     lines = [
-        _line("test/0", "spotify", 0, 1), _line("test/0", "spotify", 1, 1), _line("test/0", "spotify", 2, 0, 0),
-        _line("test/1", "spotify", 0, 0, None), _line("test/1", "spotify", 2, 1, None),  # completion 1 failed to generate
+        _line("test/0", "spotify", 0, 1),
+        _line("test/0", "spotify", 1, 1),
+        _line("test/0", "spotify", 2, 0, 0),
+        _line("test/1", "spotify", 0, 0, None),
+        _line("test/1", "spotify", 2, 1, None),  # completion 1 failed to generate
         # test/2: nothing generated at all
     ]
     metrics = repeated_metrics(samples, lines, 3)

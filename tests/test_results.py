@@ -66,7 +66,7 @@ def test_samples_are_appended_with_extra_fields(tmp_path: Path) -> None:
 
 def test_corrupt_samples_line_names_file_and_line(tmp_path: Path) -> None:
     path = tmp_path / "samples.jsonl"
-    path.write_text(RESULTS[0].model_dump_json() + "\n{\"id\": 3}\n")
+    path.write_text(RESULTS[0].model_dump_json() + '\n{"id": 3}\n')
     with pytest.raises(GqlbenchError, match=r"samples.jsonl:2: "):
         read_samples(path)
 
@@ -79,7 +79,11 @@ def test_table_has_the_paper_layout_with_four_decimals() -> None:
     lines = render_table(metrics).splitlines()
     # a column per metric the groups hold (results.json of a run older than a metric has no column for it)
     assert [c.strip() for c in lines[0].strip("|").split("|")] == [
-        "Domain", "Arg Match (full)", "Arg Match (functions)", "Seq Match (full)", "Seq Match (connected subsequences)",
+        "Domain",
+        "Arg Match (full)",
+        "Arg Match (functions)",
+        "Seq Match (full)",
+        "Seq Match (connected subsequences)",
     ]
     assert [c.strip() for c in lines[2].strip("|").split("|")] == ["overall", "0.5000", "0.3333", "0.2500", "1.0000"]
     assert lines[3].split("|")[1].strip() == "spotify"

@@ -10,8 +10,21 @@ import pytest
 from gqlbench.errors import GqlbenchError
 from gqlbench.run.config import RunConfig, RunSettings
 
-KEYS = ["model", "prompt", "split", "settings", "generation", "sample_ids", "data_hash", "versions", "git", "command", "created", "backend",
-        "catalog"]
+KEYS = [
+    "model",
+    "prompt",
+    "split",
+    "settings",
+    "generation",
+    "sample_ids",
+    "data_hash",
+    "versions",
+    "git",
+    "command",
+    "created",
+    "backend",
+    "catalog",
+]
 
 
 def test_style_defaults_come_from_the_prompt_style() -> None:
@@ -95,8 +108,9 @@ def test_the_catalog_a_run_used_is_recorded_and_a_changed_world_stops_a_resume(t
     assert config.differences(settings, digest) == []
     (catalog / "worlds").mkdir()
     (catalog / "worlds" / "library.json").write_text('{"entities": {}}')  # a new mock world: execution scores change
-    assert config.differences(settings, digest) == [f"catalog: library files changed ({catalog / 'specs' / 'library.json'} then, "
-                                                    f"{catalog / 'specs' / 'library.json'} now)"]
+    assert config.differences(settings, digest) == [
+        f"catalog: library files changed ({catalog / 'specs' / 'library.json'} then, {catalog / 'specs' / 'library.json'} now)"
+    ]
 
 
 def test_the_default_shot_rule_is_the_fixed_set_and_a_folder_that_recorded_its_old_name_resumes() -> None:
@@ -106,7 +120,8 @@ def test_the_default_shot_rule_is_the_fixed_set_and_a_folder_that_recorded_its_o
     config = RunConfig.from_json({"model": "m", "prompt": "cot", "split": "test", "settings": older, "data_hash": "d"}, Path("c"))
     assert config.differences(RunSettings(model="m").to_json(), "d") == []
     assert config.differences(RunSettings(model="m", shot_rule="similar").to_json(), "d") == [
-        "shot_rule: 'fixed' in the folder, 'similar' now"]
+        "shot_rule: 'fixed' in the folder, 'similar' now"
+    ]
     with pytest.raises(GqlbenchError, match="unknown shot rule 'random'"):
         RunSettings(model="m", shot_rule="random")
 
@@ -138,7 +153,10 @@ def test_every_run_option_reads_its_default_from_run_settings() -> None:
 
     written = _option_defaults()
     assert {"backend", "split", "temperature", "top_p", "seed", "functions", "obfuscate", "schema", "samples", "execute"} <= set(written)
-    literal = {name: ast.unparse(d) for name, d in written.items()  # type: ignore[arg-type]
-               if isinstance(d, ast.Constant) and d.value not in (None, "")}
+    literal = {
+        name: ast.unparse(d)
+        for name, d in written.items()  # type: ignore[arg-type]
+        if isinstance(d, ast.Constant) and d.value not in (None, "")
+    }
     assert not literal, f"options with their own default (use setting_default): {literal}"
     assert all(SETTING_DEFAULTS[k] == setting_default(k) == RunSettings("m").__getattribute__(k) for k in SETTING_DEFAULTS)

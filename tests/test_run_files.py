@@ -17,8 +17,25 @@ STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
 
 
 def _run(out: Path, failing: Path) -> int:
-    return main(["run", "--model", "stub", "--backend", STUB, "--limit", "2", "--batch-size", "1", "--no-exec", "--html",
-                 "--out", str(out), "--model-args", f"fail_while={failing}"])
+    return main(
+        [
+            "run",
+            "--model",
+            "stub",
+            "--backend",
+            STUB,
+            "--limit",
+            "2",
+            "--batch-size",
+            "1",
+            "--no-exec",
+            "--html",
+            "--out",
+            str(out),
+            "--model-args",
+            f"fail_while={failing}",
+        ]
+    )
 
 
 @pytest.mark.parametrize("name", [".lock", "report.html", "samples.jsonl"])
@@ -96,9 +113,25 @@ def test_evaluate_overwrite_never_breaks_the_lock_of_a_live_run(tmp_path: Path, 
     import time
 
     out, calls = tmp_path / "run", tmp_path / "calls.log"
-    command = [sys.executable, "-c", "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
-               "run", "--model", "stub", "--backend", STUB, "--limit", "2", "--batch-size", "1", "--no-exec", "--out", str(out),
-               "--model-args", f"delay=15,log={calls}"]
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
+        "run",
+        "--model",
+        "stub",
+        "--backend",
+        STUB,
+        "--limit",
+        "2",
+        "--batch-size",
+        "1",
+        "--no-exec",
+        "--out",
+        str(out),
+        "--model-args",
+        f"delay=15,log={calls}",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60  # a safety net for a broken build, not a measurement

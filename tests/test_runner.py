@@ -245,12 +245,18 @@ def test_custom_backends_and_model_slugs(tmp_path: Path) -> None:
 
 
 def test_the_run_list_names_the_prompt_settings_that_are_not_the_defaults(tmp_path: Path) -> None:
-    changed = _settings(limit=2, execute=False, obfuscate="names", schema="types-only", shot_rule="similar",
-                        model_args={"obfuscate": "names"})
+    changed = _settings(
+        limit=2, execute=False, obfuscate="names", schema="types-only", shot_rule="similar", model_args={"obfuscate": "names"}
+    )
     outcome = run(changed, RunOptions(runs_root=tmp_path, quiet=True))
     meta = json.loads((outcome.run_dir / "results.json").read_text())["meta"]
     assert {k: meta.get(k) for k in ("obfuscate", "schema", "shot_rule", "functions", "relevance")} == {
-        "obfuscate": "names", "schema": "types-only", "shot_rule": "similar", "functions": None, "relevance": None}
+        "obfuscate": "names",
+        "schema": "types-only",
+        "shot_rule": "similar",
+        "functions": None,
+        "relevance": None,
+    }
     report = (outcome.run_dir / "report.md").read_text().split("\nRun:\n", 1)[1]
     assert "- obfuscate: `names`" in report and "- schema: `types-only`" in report and "- shot_rule: `similar`" in report
     assert "functions" not in report and outcome.metrics["overall"]["seq_match_full"] == 1.0  # mapped back

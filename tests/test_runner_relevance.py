@@ -110,8 +110,7 @@ def test_calling_an_offered_distractor_is_no_hallucinated_call_but_the_removed_f
     offered = case.offers[case.impossible.id]
     distractor = next(n for n in offered if n not in case.impossible.function_names)
     code = f"{distractor}()\n{case.removed}()\n"
-    result = SampleResult.model_validate({**score_sample(case.impossible, code).model_dump(mode="json"), "code": code,
-                                          "offered": offered})
+    result = SampleResult.model_validate({**score_sample(case.impossible, code).model_dump(mode="json"), "code": code, "offered": offered})
     block = relevance_block([case.impossible], {case.impossible.id: result}, resamples=10)
     assert block["cases"][0]["unoffered"] == [case.removed] and block["hallucinated_calls"] == 1
 

@@ -17,8 +17,16 @@ WRONG = "test/0@1+test/1@1+test/1@2"  # test/0: completions 0, 2 right; test/1: 
 
 
 def _settings(**changes: object) -> RunSettings:
-    base = {"model": "stub-model", "backend": STUB, "split": "test", "limit": 2, "samples": 3, "temperature": 0.7,
-            "execute": False, "model_args": {"wrong": WRONG}}
+    base = {
+        "model": "stub-model",
+        "backend": STUB,
+        "split": "test",
+        "limit": 2,
+        "samples": 3,
+        "temperature": 0.7,
+        "execute": False,
+        "model_args": {"wrong": WRONG},
+    }
     return RunSettings(**{**base, **changes})  # type: ignore[arg-type]
 
 
@@ -59,8 +67,11 @@ def test_a_stopped_run_regenerates_only_the_missing_completions(tmp_path: Path) 
     out, log = tmp_path / "run", tmp_path / "calls.log"
     settings = _settings(model_args={"wrong": WRONG, "log": str(log)})
     run(settings, RunOptions(out=out, quiet=True))
-    kept = [line for line in (out / "samples.jsonl").read_text().splitlines()
-            if not (json.loads(line)["id"] == "test/1" and json.loads(line)["completion"] > 0)]
+    kept = [
+        line
+        for line in (out / "samples.jsonl").read_text().splitlines()
+        if not (json.loads(line)["id"] == "test/1" and json.loads(line)["completion"] > 0)
+    ]
     (out / "samples.jsonl").write_text("\n".join(kept) + "\n")  # as if stopped after 1 of 3 completions of test/1
     log.unlink()
     outcome = run(settings, RunOptions(out=out, quiet=True))

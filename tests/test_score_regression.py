@@ -30,7 +30,15 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "data" / "regression"
 ADDED_EXPLANATION = {"errors", "f1_counts"}
 ADDED_METRICS = {
-    "dataflow_f1", "dataflow_precision", "dataflow_recall", "function_f1", "argument_f1", "errors", "stderr", "ci", "ci_method"
+    "dataflow_f1",
+    "dataflow_precision",
+    "dataflow_recall",
+    "function_f1",
+    "argument_f1",
+    "errors",
+    "stderr",
+    "ci",
+    "ci_method",
 }
 
 RUNS = {

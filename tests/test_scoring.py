@@ -39,7 +39,7 @@ def test_missing_prediction_scores_zero_but_gold_still_runs(pool: SandboxPool) -
 
 def test_literal_id_runs_but_does_not_match(pool: SandboxPool) -> None:
     sample = load_split("test")[17]  # search a movie, read its credits, look up the lead actor
-    guessed = 'GET_person__person_id_(person_id=504)'
+    guessed = "GET_person__person_id_(person_id=504)"
     result = score_sample(sample, guessed)
     (scored,) = add_exec_scores([result], {sample.id: sample}, {sample.id: guessed}, pool=pool)
     assert scored.scores.exec_match == 0

@@ -72,7 +72,12 @@ def test_a_ratio_of_sums_is_resampled_by_sample() -> None:
         return m.sum(axis=axis) / g.sum(axis=axis)
 
     theirs = stats.bootstrap(
-        (MATCHED, GOLD), ratio, paired=True, vectorized=True, n_resamples=3000, method="BCa",
+        (MATCHED, GOLD),
+        ratio,
+        paired=True,
+        vectorized=True,
+        n_resamples=3000,
+        method="BCa",
         rng=np.random.default_rng(5),
     )
     assert ours.value == pytest.approx(MATCHED.sum() / GOLD.sum()) and ours.method == "bca_bootstrap"
@@ -146,8 +151,10 @@ def test_permutation_at_n_32_enumerates_the_pairs_that_differ() -> None:
     expected = _brute_force_p(list(a[a != b]) + [0.0] * 0, list(b[a != b]), list(den[a != b]), list(den[a != b]))
     # the brute force over the differing pairs alone has other totals; shift by the equal pairs' sums
     same = a == b
+
     def stat_full(x, y):
         return y.sum() / den.sum() - x.sum() / den.sum()
+
     null = []
     for swaps in itertools.product((False, True), repeat=k):
         x, y = a.copy(), b.copy()

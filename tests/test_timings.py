@@ -36,8 +36,17 @@ def test_an_unknown_stage_is_refused() -> None:
 
 
 def test_the_summary_line_names_stages_that_took_time_and_the_tokens() -> None:
-    line = format_timings({"startup_s": 1.25, "engine_load_s": 46.0, "generation_s": 280.0, "scoring_s": 0.01,
-                           "total_s": 330.0, "tokens_in": 161778, "tokens_out": 6047})
+    line = format_timings(
+        {
+            "startup_s": 1.25,
+            "engine_load_s": 46.0,
+            "generation_s": 280.0,
+            "scoring_s": 0.01,
+            "total_s": 330.0,
+            "tokens_in": 161778,
+            "tokens_out": 6047,
+        }
+    )
     assert line.startswith("time: start-up 1.2 s, engine load 46.0 s, generation (161,778 tokens in, 6,047 out) 280.0 s")
     assert "scoring" not in line and line.endswith("total 330.0 s")
 
@@ -91,18 +100,20 @@ def test_engine_counters_are_the_difference_of_two_readings() -> None:
 
 def test_the_summary_line_says_what_the_engine_counters_mean() -> None:
     base = {"generation_s": 10.0, "total_s": 12.0, "tokens_in": 1000, "tokens_out": 10}
-    line = format_timings(base | {"engine": {"prefix_cache_queried_tokens": 1000, "prefix_cache_hit_tokens": 720,
-                                             "preemptions": 3}})
+    line = format_timings(base | {"engine": {"prefix_cache_queried_tokens": 1000, "prefix_cache_hit_tokens": 720, "preemptions": 3}})
     assert "prefix cache 72% of prompt tokens" in line and "3 preemptions (KV cache full" in line
-    quiet = format_timings(base | {"engine": {"prefix_cache_queried_tokens": 1000, "prefix_cache_hit_tokens": 0,
-                                              "preemptions": 0}})
+    quiet = format_timings(base | {"engine": {"prefix_cache_queried_tokens": 1000, "prefix_cache_hit_tokens": 0, "preemptions": 0}})
     assert "prefix cache 0% of prompt tokens" in quiet and "preemption" not in quiet
 
 
 def test_a_run_records_the_engine_counters_of_its_own_generation(tmp_path: Path) -> None:
     """The engine's counters are cumulative (one engine serves every cell of a --matrix): a run records its share."""
-    readings = iter([{"prefix_cache_queried_tokens": 5000, "prefix_cache_hit_tokens": 1000, "preemptions": 4},
-                     {"prefix_cache_queried_tokens": 5600, "prefix_cache_hit_tokens": 1300, "preemptions": 4}])
+    readings = iter(
+        [
+            {"prefix_cache_queried_tokens": 5000, "prefix_cache_hit_tokens": 1000, "preemptions": 4},
+            {"prefix_cache_queried_tokens": 5600, "prefix_cache_hit_tokens": 1300, "preemptions": 4},
+        ]
+    )
 
     def counting(settings: RunSettings) -> object:
         backend = load_backend(settings)

@@ -6,14 +6,15 @@ from gqlbench.dataset import load_split
 from gqlbench.scoring.tool_sources import CHOSEN_BECAUSE, choose_gold_candidates
 
 SAMPLE = next(s for s in load_split("test") if s.id == "test/3")  # gold: GET_tracks__id_(id=response_obj.item.id)
-CODE = ("response_obj = GET_me_player_currently_playing()\n"
-        "response_obj1 = GET_me_player_currently_playing()\n"
-        "response_obj2 = GET_tracks__id_(id={})")
+CODE = (
+    "response_obj = GET_me_player_currently_playing()\n"
+    "response_obj1 = GET_me_player_currently_playing()\n"
+    "response_obj2 = GET_tracks__id_(id={})"
+)
 
 
 def _entry(candidates: list[str]) -> dict[str, object]:
-    return {"call": 3, "function": "GET_tracks__id_", "argument": "id", "value": "t1", "source": candidates[0],
-            "candidates": candidates}
+    return {"call": 3, "function": "GET_tracks__id_", "argument": "id", "value": "t1", "source": candidates[0], "candidates": candidates}
 
 
 def test_the_candidate_that_is_gold_s_source_replaces_the_first() -> None:
@@ -38,8 +39,9 @@ def test_a_single_source_is_left_alone_without_analysing_anything() -> None:
 def test_text_before_the_argument_that_is_not_ascii_keeps_the_splice_in_place() -> None:
     candidates = ["response_obj.item.artists[0].id", "response_obj2.artists[0].id"]
     line = "DELETE_me_following(type='ärtist — ✓', ids={})"
-    entries = [{"call": 4, "function": "DELETE_me_following", "argument": "type", "value": "ärtist — ✓", "source": "literal"},
-               {"call": 4, "function": "DELETE_me_following", "argument": "ids", "value": "a1", "source": candidates[0],
-                "candidates": candidates}]
+    entries = [
+        {"call": 4, "function": "DELETE_me_following", "argument": "type", "value": "ärtist — ✓", "source": "literal"},
+        {"call": 4, "function": "DELETE_me_following", "argument": "ids", "value": "a1", "source": candidates[0], "candidates": candidates},
+    ]
     code, chosen = choose_gold_candidates(SAMPLE, f"{CODE.format('response_obj.item.id')}\n{line.format(candidates[0])}", entries)
     assert code.splitlines()[3] == line.format("response_obj2.artists[0].id") and chosen[1]["chosen_because"] == CHOSEN_BECAUSE

@@ -37,9 +37,25 @@ def test_a_local_tools_run_is_complete_and_resumable(tmp_path: Path, backend: st
     if backend == "vllm":
         pytest.importorskip("vllm")
     out = tmp_path / "run"
-    command = ("run", "--prompt", "tools", "--backend", backend, "--model", "smollm2",
-               "--model-args", f"tool_parser=hermes,chat_template={TEMPLATE}",
-               "--limit", str(limit), "--max-steps", "2", "--max-new-tokens", str(new_tokens), "--out", str(out))
+    command = (
+        "run",
+        "--prompt",
+        "tools",
+        "--backend",
+        backend,
+        "--model",
+        "smollm2",
+        "--model-args",
+        f"tool_parser=hermes,chat_template={TEMPLATE}",
+        "--limit",
+        str(limit),
+        "--max-steps",
+        "2",
+        "--max-new-tokens",
+        str(new_tokens),
+        "--out",
+        str(out),
+    )
     first = _gqlbench(*command)
     assert first.returncode == 0, first.stderr[-2000:]
     lines = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
@@ -58,7 +74,20 @@ def test_a_local_tools_run_is_complete_and_resumable(tmp_path: Path, backend: st
 
 
 def test_a_template_without_tools_is_refused_in_one_line(tmp_path: Path) -> None:
-    result = _gqlbench("run", "--prompt", "tools", "--backend", "hf", "--model", "smollm2", "--model-args", "tool_parser=hermes",
-                       "--limit", "1", "--out", str(tmp_path / "run"))
+    result = _gqlbench(
+        "run",
+        "--prompt",
+        "tools",
+        "--backend",
+        "hf",
+        "--model",
+        "smollm2",
+        "--model-args",
+        "tool_parser=hermes",
+        "--limit",
+        "1",
+        "--out",
+        str(tmp_path / "run"),
+    )
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "does not declare tools; pass --model-args chat_template=FILE" in result.stderr

@@ -169,8 +169,11 @@ def test_a_run_resumes_in_the_middle_of_the_split(server: Any, tmp_path: Path) -
 
 
 def test_a_server_without_tool_calling_gets_a_one_line_error_naming_the_flags(server: Any, tmp_path: Path) -> None:
-    refusing = server("gold", fail={SAMPLES["test/3"].utterance},
-                      fail_message='"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set')
+    refusing = server(
+        "gold",
+        fail={SAMPLES["test/3"].utterance},
+        fail_message='"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+    )
     with pytest.raises(GqlbenchError, match="--enable-auto-tool-choice --tool-call-parser") as info:
         run(_settings(refusing.url, ids=("test/3",)), RunOptions(runs_root=tmp_path, quiet=True))
     assert "\n" not in str(info.value)
@@ -213,8 +216,9 @@ def test_a_relevance_run_asks_for_the_marker_and_a_declining_answer_is_an_explic
         return reply(f'I cannot. raise NotSupported("no tool for {missing[0]}")') if missing else None
 
     srv = server(script=script)
-    run_dir = run(_settings(srv.url, ids=("test/3", "test/4"), relevance=True, execute=False),
-                  RunOptions(runs_root=tmp_path, quiet=True)).run_dir
+    run_dir = run(
+        _settings(srv.url, ids=("test/3", "test/4"), relevance=True, execute=False), RunOptions(runs_root=tmp_path, quiet=True)
+    ).run_dir
     assert all("NotSupported" in body["messages"][0]["content"] for body in srv.bodies)
     relevance = json.loads((run_dir / "results.json").read_text())["relevance"]
     assert relevance["n_impossible"] == 2 and relevance["explicit_abstention"] == 1.0 and relevance["false_abstention_rate"] == 0.0

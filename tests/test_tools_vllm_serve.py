@@ -42,8 +42,25 @@ def test_a_tools_run_against_vllm_serve_is_complete_and_resumable(tmp_path: Path
         assert with_tool > plain  # the template declares the tools
 
         out = tmp_path / "run"
-        command = ("run", "--prompt", "tools", "--backend", "openai", "--base-url", url, "--model", "smollm2",
-                   "--limit", "2", "--max-steps", "2", "--max-new-tokens", "64", "--out", str(out))
+        command = (
+            "run",
+            "--prompt",
+            "tools",
+            "--backend",
+            "openai",
+            "--base-url",
+            url,
+            "--model",
+            "smollm2",
+            "--limit",
+            "2",
+            "--max-steps",
+            "2",
+            "--max-new-tokens",
+            "64",
+            "--out",
+            str(out),
+        )
         first = _gqlbench(*command)
         assert first.returncode == 0, first.stderr[-2000:]
         lines = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]

@@ -41,9 +41,7 @@ def test_groups_get_f1s_errors_stderr_and_intervals(results: list[SampleResult])
         assert 0 <= overall[key] <= 1
         lo, hi = overall["ci"][key]
         assert lo <= overall[key] <= hi
-    assert overall["errors"]["missing_call"] == sum(
-        e["kind"] == "missing_call" for r in results for e in r.explanation.errors
-    )
+    assert overall["errors"]["missing_call"] == sum(e["kind"] == "missing_call" for r in results for e in r.explanation.errors)
     assert set(metrics) == {"overall", "spotify", "tmdb"}
     assert sum(metrics[d]["errors"].get("missing_call", 0) for d in ("spotify", "tmdb")) == overall["errors"]["missing_call"]
 
@@ -102,6 +100,7 @@ def test_the_registered_f1s_are_the_micro_f1s_and_their_clustered_intervals(resu
 
 def test_lines_without_f1_counts_get_no_f1s(results: list[SampleResult]) -> None:
     """A run saved before the counts existed is aggregated as before: no F1 keys, no intervals for them."""
+
     def without_counts(explanation: Explanation) -> Explanation:
         return Explanation.model_validate({k: v for k, v in explanation.to_json().items() if k != "f1_counts"})
 
@@ -114,8 +113,10 @@ def test_lines_without_f1_counts_get_no_f1s(results: list[SampleResult]) -> None
 def test_exec_match_over_one_runnable_gold_says_why_it_has_no_interval(results: list[SampleResult]) -> None:
     """Exec Match averages only the samples whose gold runs: with one such sample a bootstrap has nothing to resample."""
     runs = [0, None, None, None, 1, None, None, None]  # exec_match: None where the gold program cannot run
-    with_exec = [r.model_copy(update={"scores": r.scores.model_copy(update={"exec_success": 0, "exec_match": v})})
-                 for r, v in zip(results, runs, strict=True)]
+    with_exec = [
+        r.model_copy(update={"scores": r.scores.model_copy(update={"exec_success": 0, "exec_match": v})})
+        for r, v in zip(results, runs, strict=True)
+    ]
     metrics = add_uncertainty(aggregate(with_exec), with_exec, resamples=200)
     assert metrics["overall"]["ci"]["exec_match"] is not None  # two samples: an interval like the others
     single = [g for g in ("spotify", "tmdb") if metrics[g].get("n_exec_match") == 1]

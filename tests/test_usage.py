@@ -15,8 +15,12 @@ def _line(sample_id: str, tokens_in: int, tokens_out: int, latency: float, compl
     return SampleResult.model_validate({"id": sample_id, "domain": "spotify", "scores": Scores().model_dump(), **extra})
 
 
-LINES = [_line("test/0", 1000, 100, 1.0, 0), _line("test/0", 1000, 300, 3.0, 1), _line("test/1", 2000, 200, 2.0, 0),
-         _line("test/1", 2000, 400, 10.0, 1)]
+LINES = [
+    _line("test/0", 1000, 100, 1.0, 0),
+    _line("test/0", 1000, 300, 3.0, 1),
+    _line("test/1", 2000, 200, 2.0, 0),
+    _line("test/1", 2000, 400, 10.0, 1),
+]
 
 
 def test_tokens_latency_and_throughput() -> None:

@@ -71,8 +71,9 @@ class Basket:
 BEHAVIOUR = Basket()
 '''
 
-FIXTURE = {"entities": {"item": [{"item_id": "i1", "name": "Red Kettle", "price": 30},
-                                 {"item_id": "i2", "name": "Blue Kettle", "price": 45}]}}
+FIXTURE = {
+    "entities": {"item": [{"item_id": "i1", "name": "Red Kettle", "price": 30}, {"item_id": "i2", "name": "Blue Kettle", "price": 45}]}
+}
 
 GOLD = 'found = GET_search_items(q="blue kettle")\nPOST_basket(item_id=found.results[0].item_id)\nGET_me_basket()'
 WRONG = 'found = GET_search_items(q="red kettle")\nPOST_basket(item_id=found.results[0].item_id)\nGET_me_basket()'
@@ -81,9 +82,14 @@ PROBE = 'found = GET_search_items(q="blue kettle")\nPOST_basket(item_id=found.re
 
 def make_catalog(root: Path, fixture: dict) -> None:
     (root / "specs").mkdir(parents=True)
-    functions = [{"name": name, "description": name,
-                  "parameters": {"type": "dict", "properties": {p: {"type": "string", "description": p} for p in params},
-                                 "required": params}} for name, params in PARAMS.items()]
+    functions = [
+        {
+            "name": name,
+            "description": name,
+            "parameters": {"type": "dict", "properties": {p: {"type": "string", "description": p} for p in params}, "required": params},
+        }
+        for name, params in PARAMS.items()
+    ]
     (root / "specs" / "toyshop.json").write_text(json.dumps({"domain": "toyshop", "functions": functions}))
     (root / "schemas" / "toyshop").mkdir(parents=True)
     for name, sdl in SDL.items():
@@ -95,11 +101,11 @@ def make_catalog(root: Path, fixture: dict) -> None:
 def evaluate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, tuple[int | None, int | None]]:
     data = tmp_path / "data"
     data.mkdir()
-    (data / "test.jsonl").write_text("".join(json.dumps({"domain": "toyshop", "utterance": "u", "output": GOLD}) + "\n"
-                                             for _ in range(2)))
+    (data / "test.jsonl").write_text("".join(json.dumps({"domain": "toyshop", "utterance": "u", "output": GOLD}) + "\n" for _ in range(2)))
     predictions = tmp_path / "pred.jsonl"
-    predictions.write_text(json.dumps({"id": "test/0", "prediction": GOLD}) + "\n"
-                           + json.dumps({"id": "test/1", "prediction": WRONG}) + "\n")
+    predictions.write_text(
+        json.dumps({"id": "test/0", "prediction": GOLD}) + "\n" + json.dumps({"id": "test/1", "prediction": WRONG}) + "\n"
+    )
     assert main(["evaluate", str(predictions), "--data", str(data), "--out", str(tmp_path / "out")]) == 0, capsys.readouterr().err
     return {s.id: (s.scores.exec_success, s.scores.exec_match) for s in read_samples(tmp_path / "out" / "samples.jsonl")}
 
@@ -111,8 +117,7 @@ def probe(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
     return capsys.readouterr().out
 
 
-def test_a_behaviour_named_by_the_fixture(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_behaviour_named_by_the_fixture(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     make_catalog(tmp_path / "catalog", {**FIXTURE, "behaviour": "toyshop_world.py:BEHAVIOUR"})
     (tmp_path / "catalog" / "worlds" / "toyshop_world.py").write_text(BEHAVIOUR)
     monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path / "catalog"))
@@ -120,8 +125,9 @@ def test_a_behaviour_named_by_the_fixture(tmp_path: Path, monkeypatch: pytest.Mo
     assert evaluate(tmp_path, capsys) == {"test/0": (1, 1), "test/1": (1, 0)}
 
 
-def test_a_behaviour_from_an_installed_plugins_entry_point(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_behaviour_from_an_installed_plugins_entry_point(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     make_catalog(tmp_path / "catalog", FIXTURE)
     site = tmp_path / "site"
     (site / "toyshop_plugin-0.1.dist-info").mkdir(parents=True)
@@ -135,12 +141,12 @@ def test_a_behaviour_from_an_installed_plugins_entry_point(tmp_path: Path, monke
     assert evaluate(tmp_path, capsys) == {"test/0": (1, 1), "test/1": (1, 0)}
 
 
-READS_ITS_FILES = '''
+READS_ITS_FILES = """
 import json
 from pathlib import Path
 
 PRICES = json.loads(Path(__file__).with_name("prices.json").read_text())  # reading its own files is fine
-'''
+"""
 REACHES_OUT = {
     "writes a file": "Path(__file__).with_name('precious.txt').open('w').close()\n",
     "opens a socket": "import socket\nsocket.socket()\n",
@@ -148,9 +154,7 @@ REACHES_OUT = {
 
 
 @pytest.mark.parametrize("attempt", list(REACHES_OUT))
-def test_a_behaviour_is_imported_in_the_worker_under_the_set_up_veto(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, attempt: str
-) -> None:
+def test_a_behaviour_is_imported_in_the_worker_under_the_set_up_veto(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, attempt: str) -> None:
     """Issue 20, item 25: a catalog's behaviour was imported in the workers before the audit hook vetoed anything."""
     from gqlbench.errors import GqlbenchError
     from gqlbench.mocks.sandbox.pool import Job, run_program

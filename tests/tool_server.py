@@ -37,13 +37,21 @@ def reply(content: str = "", calls: list[tuple[str, dict[str, Any] | str]] | Non
     message: dict[str, Any] = {"role": "assistant", "content": content or None}
     if calls:
         message["tool_calls"] = [
-            {"id": f"call_{start + i}", "type": "function",
-             "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
+            {
+                "id": f"call_{start + i}",
+                "type": "function",
+                "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)},
+            }
             for i, (name, args) in enumerate(calls)
         ]
-    return {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
-            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
-            "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}}
+    return {
+        "id": "x",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
+        "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10},
+    }
 
 
 def gold_steps(sample: Sample) -> list[tuple[str | None, str, dict[str, ast.expr]]]:
@@ -92,8 +100,14 @@ def _responses(messages: list[dict[str, Any]]) -> list[Any]:
 
 
 class ToolServer:
-    def __init__(self, mode: str = "gold", script: Callable[[int, dict[str, Any]], Any] | None = None,
-                 fail: set[str] | None = None, split: str = "test", fail_message: str = "scripted failure") -> None:
+    def __init__(
+        self,
+        mode: str = "gold",
+        script: Callable[[int, dict[str, Any]], Any] | None = None,
+        fail: set[str] | None = None,
+        split: str = "test",
+        fail_message: str = "scripted failure",
+    ) -> None:
         self.mode, self.script, self.fail, self.fail_message = mode, script, fail or set(), fail_message
         self.samples = {s.utterance: s for s in reversed(load_split(split))}
         self.bodies: list[dict[str, Any]] = []
@@ -113,8 +127,9 @@ class ToolServer:
                 self.wfile.write(data)
 
             def do_GET(self) -> None:
-                self._send(200, {"object": "list", "data": [{"id": "m", "object": "model", "created": 0, "owned_by": "t",
-                                                             "max_model_len": 32768}]})
+                self._send(
+                    200, {"object": "list", "data": [{"id": "m", "object": "model", "created": 0, "owned_by": "t", "max_model_len": 32768}]}
+                )
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["content-length"])))

@@ -31,8 +31,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def vllm_serve(max_model_len: int, extra: Sequence[str] = (), start_timeout_s: float = 600,
-               kv_cache_gib: str = "2") -> Iterator[tuple[str, Path]]:
+def vllm_serve(
+    max_model_len: int, extra: Sequence[str] = (), start_timeout_s: float = 600, kv_cache_gib: str = "2"
+) -> Iterator[tuple[str, Path]]:
     """``(base url ending in /v1, model folder)`` of a healthy server, terminated on exit; fails the test if it never starts."""
     pytest.importorskip("vllm")
     from gqlbench.generators.backends.cpu import choose_dtype, cpu_flags
@@ -41,9 +42,25 @@ def vllm_serve(max_model_len: int, extra: Sequence[str] = (), start_timeout_s: f
     model = resolve_model("smollm2")
     port = free_port()
     env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": os.environ.get("VLLM_CPU_KVCACHE_SPACE", kv_cache_gib)}
-    command = [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", str(model),
-               "--served-model-name", "smollm2", "--host", "127.0.0.1", "--port", str(port),
-               "--max-model-len", str(max_model_len), "--enforce-eager", "--dtype", choose_dtype(cpu_flags()).dtype, *extra]
+    command = [
+        sys.executable,
+        "-m",
+        "vllm.entrypoints.openai.api_server",
+        "--model",
+        str(model),
+        "--served-model-name",
+        "smollm2",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--max-model-len",
+        str(max_model_len),
+        "--enforce-eager",
+        "--dtype",
+        choose_dtype(cpu_flags()).dtype,
+        *extra,
+    ]
     log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"gqlbench-vllm-serve-{port}.log", "w")
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"

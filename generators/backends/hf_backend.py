@@ -47,8 +47,15 @@ MODEL_ARGS: dict[str, Any] = {
     "tool_parser": None,  # --prompt tools: the model's tool-call format, one of HF_TOOL_PARSERS (hermes, json, pythonic)
     "chat_template": None,  # --prompt tools: a Jinja template file that renders `tools`, when the model's own does not
 }
-_DTYPES = {"auto": "auto", "bfloat16": torch.bfloat16, "bf16": torch.bfloat16, "float16": torch.float16,
-           "fp16": torch.float16, "float32": torch.float32, "fp32": torch.float32}
+_DTYPES = {
+    "auto": "auto",
+    "bfloat16": torch.bfloat16,
+    "bf16": torch.bfloat16,
+    "float16": torch.float16,
+    "fp16": torch.float16,
+    "float32": torch.float32,
+    "fp32": torch.float32,
+}
 
 
 class HFBackend:
@@ -59,9 +66,7 @@ class HFBackend:
     def __init__(self, model_path: str | Path, *, max_model_len: int | None = None, **model_args: Any) -> None:
         unknown = set(model_args) - set(MODEL_ARGS)
         if unknown:
-            raise GqlbenchError(
-                f"hf backend: unknown model arg(s) {', '.join(sorted(unknown))}; known: {', '.join(MODEL_ARGS)}"
-            )
+            raise GqlbenchError(f"hf backend: unknown model arg(s) {', '.join(sorted(unknown))}; known: {', '.join(MODEL_ARGS)}")
         self.args = {**MODEL_ARGS, **model_args}
         if self.args["dtype"] is not None and str(self.args["dtype"]) not in _DTYPES:
             raise GqlbenchError(f"hf backend: dtype={self.args['dtype']!r}; use one of {', '.join(_DTYPES)}")
@@ -72,8 +77,10 @@ class HFBackend:
         device_map = self.args["device_map"] or ("auto" if torch.cuda.is_available() else None)
         on_cpu = not torch.cuda.is_available() or str(device_map) == "cpu"
         self.dtype_choice = resolve_dtype(self.args, on_cpu=on_cpu)
-        load_kwargs: dict[str, Any] = {"dtype": _DTYPES[self.dtype_choice.dtype],
-                                       "trust_remote_code": _as_bool(self.args["trust_remote_code"])}
+        load_kwargs: dict[str, Any] = {
+            "dtype": _DTYPES[self.dtype_choice.dtype],
+            "trust_remote_code": _as_bool(self.args["trust_remote_code"]),
+        }
         if device_map:
             load_kwargs["device_map"] = device_map
         if self.args["attn_implementation"]:
@@ -126,9 +133,15 @@ class HFBackend:
         self.tools.check(self.tokenizer, str(self.model_path))
         parse = HF_TOOL_PARSERS[str(self.tools.tool_parser)]
 
-        yield from local_tool_turns(requests, config, tokenizer=self.tokenizer, chat_template=self.tools.template,
-                                    max_model_len=self.max_model_len, generate=lambda batch: self._batches(batch, config),
-                                    parse=parse)
+        yield from local_tool_turns(
+            requests,
+            config,
+            tokenizer=self.tokenizer,
+            chat_template=self.tools.template,
+            max_model_len=self.max_model_len,
+            generate=lambda batch: self._batches(batch, config),
+            parse=parse,
+        )
 
     def describe(self) -> dict[str, Any]:
         return model_identity(self.name, self.model_path, self.tokenizer, self.max_model_len) | {
@@ -178,9 +191,7 @@ class HFBackend:
             stop_strings=list(config.stop) or None,
         )
 
-    def _generate_batch(
-        self, batch: list[tuple[GenerationRequest, list[int]]], config: GenerationConfig
-    ) -> Iterator[Completion]:
+    def _generate_batch(self, batch: list[tuple[GenerationRequest, list[int]]], config: GenerationConfig) -> Iterator[Completion]:
         width = max(len(ids) for _, ids in batch)
         input_ids = torch.full((len(batch), width), self._pad_id, dtype=torch.long)
         attention = torch.zeros((len(batch), width), dtype=torch.long)
@@ -212,8 +223,15 @@ class HFBackend:
             text, stopped = truncate_at_stop(text, config.stop)
             hit_eos = n_out > 0 and new[n_out - 1] in self._eos_ids
             finish = "stop" if stopped or hit_eos or n_out < config.max_new_tokens else "length"
-            yield Completion(sample_id=request.sample_id, text=text, tokens_in=len(ids), tokens_out=n_out,
-                             latency_s=latency, finish_reason=finish, stop=matched)
+            yield Completion(
+                sample_id=request.sample_id,
+                text=text,
+                tokens_in=len(ids),
+                tokens_out=n_out,
+                latency_s=latency,
+                finish_reason=finish,
+                stop=matched,
+            )
 
     def _generated_length(self, tokens: list[int]) -> int:
         """Tokens the model actually produced: up to and including EOS; padding after an early stop excluded."""

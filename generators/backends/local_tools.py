@@ -89,28 +89,34 @@ def _template_messages(messages: Sequence[dict[str, Any]]) -> list[dict[str, Any
     return out
 
 
-def render_tools(tokenizer: Any, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]],
-                 chat_template: str | None = None) -> str:
+def render_tools(
+    tokenizer: Any, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]], chat_template: str | None = None
+) -> str:
     """The prompt text: the chat template applied to ``messages`` with ``tools``, ending in the generation prompt."""
     kwargs = {"chat_template": chat_template} if chat_template is not None else {}
-    text = tokenizer.apply_chat_template(_template_messages(messages), tools=list(tools), tokenize=False,
-                                         add_generation_prompt=True, **kwargs)
+    text = tokenizer.apply_chat_template(
+        _template_messages(messages), tools=list(tools), tokenize=False, add_generation_prompt=True, **kwargs
+    )
     assert isinstance(text, str), "tokenize=False renders one string"
     return text
 
 
 def check_declares_tools(tokenizer: Any, chat_template: str | None, backend: str, model: str) -> None:
     """Refuse a template that does not render ``tools`` (the model would never see them), naming what to pass."""
-    hint = ("pass --model-args chat_template=FILE with a template that renders `tools` "
-            "(the model family's tool-calling template; tests/data/chatml_tools.jinja is a ChatML one)")
+    hint = (
+        "pass --model-args chat_template=FILE with a template that renders `tools` "
+        "(the model family's tool-calling template; tests/data/chatml_tools.jinja is a ChatML one)"
+    )
     if chat_template is None and not getattr(tokenizer, "chat_template", None):
         raise GqlbenchError(f"{backend} backend: {model} has no chat template, so it cannot be shown tools; {hint}")
     probe = {"type": "function", "function": {"name": _PROBE_TOOL, "description": "", "parameters": {"type": "object", "properties": {}}}}
     try:
         text = render_tools(tokenizer, [{"role": "user", "content": "hi"}], [probe], chat_template)
     except Exception as exc:  # a template that breaks on tools (jinja errors come in many types)
-        raise GqlbenchError(f"{backend} backend: the chat template of {model} fails with tools ({type(exc).__name__}: "
-                            f"{str(exc).splitlines()[0] if str(exc) else ''}); {hint}") from None
+        raise GqlbenchError(
+            f"{backend} backend: the chat template of {model} fails with tools ({type(exc).__name__}: "
+            f"{str(exc).splitlines()[0] if str(exc) else ''}); {hint}"
+        ) from None
     if _PROBE_TOOL not in text:
         raise GqlbenchError(f"{backend} backend: the chat template of {model} does not declare tools; {hint}")
 
@@ -208,9 +214,11 @@ COMMON_PARSERS = {"vllm": ("hermes", "llama3_json", "mistral", "pythonic", "gran
 def missing_parser(backend: str, names: Sequence[str] | None = None) -> GqlbenchError:
     """The one-line error for ``--prompt tools`` on an in-process backend without ``tool_parser``."""
     shown = names if names is not None else COMMON_PARSERS.get(backend, COMMON_PARSERS["vllm"])
-    return GqlbenchError(f"--prompt tools on the {backend} backend needs a tool-call parser for the model's format: "
-                         f"pass --model-args tool_parser=NAME ({', '.join(shown)}), and chat_template=FILE when the model's "
-                         "template does not declare tools")
+    return GqlbenchError(
+        f"--prompt tools on the {backend} backend needs a tool-call parser for the model's format: "
+        f"pass --model-args tool_parser=NAME ({', '.join(shown)}), and chat_template=FILE when the model's "
+        "template does not declare tools"
+    )
 
 
 class ToolSetup:
@@ -234,8 +242,11 @@ class ToolSetup:
     def describe(self) -> dict[str, Any]:
         from gqlbench.generators.backends.models import text_sha256
 
-        return {"tool_parser": self.tool_parser, "chat_template": self.chat_template_path,
-                "chat_template_file_sha256": text_sha256(self.template)}
+        return {
+            "tool_parser": self.tool_parser,
+            "chat_template": self.chat_template_path,
+            "chat_template_file_sha256": text_sha256(self.template),
+        }
 
 
 def local_tool_turns(
@@ -258,15 +269,23 @@ def local_tool_turns(
     for request in requests:
         ids = encode_prompt(tokenizer, render_tools(tokenizer, request.messages, request.tools, chat_template))
         if len(ids) + config.max_new_tokens > max_model_len:
-            yield ToolReply(sample_id=request.sample_id, tokens_in=len(ids), error=(
-                f"prompt of {len(ids)} tokens + {config.max_new_tokens} new tokens exceeds max_model_len={max_model_len}"))
+            yield ToolReply(
+                sample_id=request.sample_id,
+                tokens_in=len(ids),
+                error=(f"prompt of {len(ids)} tokens + {config.max_new_tokens} new tokens exceeds max_model_len={max_model_len}"),
+            )
         else:
             batch.append((GenerationRequest(request.sample_id, ()), ids))
     if not batch:
         return
     for completion in generate(batch):
-        reply = ToolReply(sample_id=completion.sample_id, tokens_in=completion.tokens_in, tokens_out=completion.tokens_out,
-                          latency_s=completion.latency_s, error=completion.error)
+        reply = ToolReply(
+            sample_id=completion.sample_id,
+            tokens_in=completion.tokens_in,
+            tokens_out=completion.tokens_out,
+            latency_s=completion.latency_s,
+            error=completion.error,
+        )
         if completion.error:
             yield reply
             continue

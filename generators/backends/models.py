@@ -109,9 +109,7 @@ def _registered(name: str) -> RegisteredModel:
         return REGISTRY[name]
     except KeyError:
         known = ", ".join(sorted(REGISTRY))
-        raise GqlbenchError(
-            f"unknown model {name!r}: the registered models are {known}"
-        ) from None
+        raise GqlbenchError(f"unknown model {name!r}: the registered models are {known}") from None
 
 
 def _locate_gguf(entry: RegisteredModel) -> Path:
@@ -119,13 +117,10 @@ def _locate_gguf(entry: RegisteredModel) -> Path:
     try:
         dist = importlib.metadata.distribution(entry.distribution)
     except importlib.metadata.PackageNotFoundError:
-        raise GqlbenchError(
-            f"model {entry.name!r} needs the {entry.distribution} package: run `{entry.pip_command}`"
-        ) from None
+        raise GqlbenchError(f"model {entry.name!r} needs the {entry.distribution} package: run `{entry.pip_command}`") from None
     if dist.version != entry.version:
         raise GqlbenchError(
-            f"model {entry.name!r} expects {entry.distribution}=={entry.version}, found {dist.version}: "
-            f"run `{entry.pip_command}`"
+            f"model {entry.name!r} expects {entry.distribution}=={entry.version}, found {dist.version}: run `{entry.pip_command}`"
         )
     for file in dist.files or ():
         if str(file) == entry.gguf_file:
@@ -193,8 +188,7 @@ def prepare(name: str, *, force: bool = False, notify: Callable[[str], None] | N
     tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=target.parent))
     try:
         _convert_gguf(gguf, tmp)
-        marker = {"name": name, "source": f"{entry.distribution}=={entry.version}:{entry.gguf_file}",
-                  "description": entry.description}
+        marker = {"name": name, "source": f"{entry.distribution}=={entry.version}:{entry.gguf_file}", "description": entry.description}
         (tmp / MARKER_FILE).write_text(json.dumps(marker, indent=2) + "\n")
         tmp.chmod(0o755)  # mkdtemp makes it private; a model cache is ordinary readable data
         if target.exists():  # forced re-prepare, or a stale folder without a marker
@@ -211,8 +205,7 @@ def prepare(name: str, *, force: bool = False, notify: Callable[[str], None] | N
 
 def _validate_folder(path: Path) -> Path:
     if not path.is_dir():
-        raise GqlbenchError(f"model folder {path} does not exist: pass a registered name ({', '.join(REGISTRY)}) "
-                            "or a Hugging Face folder")
+        raise GqlbenchError(f"model folder {path} does not exist: pass a registered name ({', '.join(REGISTRY)}) or a Hugging Face folder")
     if not (path / "config.json").is_file():
         raise GqlbenchError(f"{path} has no config.json: pass a Hugging Face model folder")
     if not any(path.glob("*.safetensors")) and not any(path.glob("*.bin")):
@@ -357,8 +350,13 @@ def encode_requests(
     for request in requests:
         ids = encode_prompt(tokenizer, render_chat(tokenizer, request.messages, request.assistant_prefix))
         if len(ids) + max_new_tokens > max_model_len:
-            errors.append(Completion(sample_id=request.sample_id, tokens_in=len(ids), error=(
-                f"prompt of {len(ids)} tokens + {max_new_tokens} new tokens exceeds max_model_len={max_model_len}")))
+            errors.append(
+                Completion(
+                    sample_id=request.sample_id,
+                    tokens_in=len(ids),
+                    error=(f"prompt of {len(ids)} tokens + {max_new_tokens} new tokens exceeds max_model_len={max_model_len}"),
+                )
+            )
         else:
             fitting.append((request, ids))
     return fitting, errors

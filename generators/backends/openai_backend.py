@@ -120,9 +120,7 @@ class OpenAIBackend:
     ) -> None:
         unknown = set(options) - set(MODEL_ARGS)
         if unknown:
-            raise GqlbenchError(
-                f"openai backend: unknown option(s) {', '.join(sorted(unknown))}; known: {', '.join(MODEL_ARGS)}"
-            )
+            raise GqlbenchError(f"openai backend: unknown option(s) {', '.join(sorted(unknown))}; known: {', '.join(MODEL_ARGS)}")
         self.options = {**MODEL_ARGS, **options}
         self.model = model
         self.base_url = redact_url(base_url)  # as recorded and shown; only the client gets the credentials
@@ -181,7 +179,8 @@ class OpenAIBackend:
             "max_model_len": self.max_model_len,
             "max_model_len_source": self.max_model_len_source,
             "tokenizer": str(self.tokenizer_path) if self.tokenizer_path else None,
-            "token_counting": "tokenizer" if self.tokenizer is not None
+            "token_counting": "tokenizer"
+            if self.tokenizer is not None
             else f"estimate: ceil(characters / {CHARS_PER_TOKEN_ESTIMATE}), no tokenizer given",
             "chat_template_sha256": text_sha256(getattr(self.tokenizer, "chat_template", None)),
             "options": dict(self.options),
@@ -276,8 +275,10 @@ class OpenAIBackend:
                 response = self.client.chat.completions.create(**kwargs)
             except Exception as exc:
                 if _fatal(exc):
-                    raise GqlbenchError(f"{self.base_url}: {type(exc).__name__} for model {self.model!r}: "
-                                        f"{_short(exc)}; check --base-url, --model and ${self.api_key_env}") from None
+                    raise GqlbenchError(
+                        f"{self.base_url}: {type(exc).__name__} for model {self.model!r}: "
+                        f"{_short(exc)}; check --base-url, --model and ${self.api_key_env}"
+                    ) from None
                 reason = refused(exc) if refused is not None else None
                 if reason:
                     raise GqlbenchError(reason) from None
@@ -315,10 +316,12 @@ class OpenAIBackend:
         except _BadResponse as exc:
             return ToolReply(sample_id=request.sample_id, error=f"bad response: {exc}")
         if not calls and _TOOL_TEXT.search(content):
-            raise GqlbenchError(f"{self.base_url}: model {self.model!r} wrote a tool call as text instead of returning tool_calls; "
-                                f"{_TOOL_HINT}")
-        return ToolReply(sample_id=request.sample_id, content=content, tool_calls=calls, tokens_in=tokens_in,
-                         tokens_out=tokens_out, latency_s=latency)
+            raise GqlbenchError(
+                f"{self.base_url}: model {self.model!r} wrote a tool call as text instead of returning tool_calls; {_TOOL_HINT}"
+            )
+        return ToolReply(
+            sample_id=request.sample_id, content=content, tool_calls=calls, tokens_in=tokens_in, tokens_out=tokens_out, latency_s=latency
+        )
 
     def _no_tools(self, exc: Exception) -> str | None:
         """The one-line error for a server that refuses ``tools`` (None: another error)."""
@@ -340,8 +343,7 @@ class OpenAIBackend:
             return key
         if urlparse(self.base_url).hostname in _LOCAL_HOSTS:
             return "EMPTY"  # local servers (vllm serve, llama.cpp) accept any key
-        raise GqlbenchError(f"set ${self.api_key_env} to the API key of {self.base_url} "
-                            "(or name another variable with --api-key-env)")
+        raise GqlbenchError(f"set ${self.api_key_env} to the API key of {self.base_url} (or name another variable with --api-key-env)")
 
     @staticmethod
     def _load_tokenizer(path: str | Path) -> Any:
@@ -362,8 +364,9 @@ class OpenAIBackend:
             if card.id == self.model:
                 return card.model_dump()
         served = ", ".join(card.id for card in cards[:10])
-        raise GqlbenchError(f"{self.base_url} does not serve model {self.model!r} (it serves: {served}); "
-                            "pass one of those names as --model")
+        raise GqlbenchError(
+            f"{self.base_url} does not serve model {self.model!r} (it serves: {served}); pass one of those names as --model"
+        )
 
     def _context_length(self, explicit: int | None) -> tuple[int, str]:
         if explicit:
@@ -423,9 +426,11 @@ def _read_response(response: Any) -> tuple[list[tuple[str, str | None, str | Non
 
 
 _TOOL_TEXT = re.compile(r'<tool_call>|\[TOOL_CALLS\]|<\|python_tag\|>|^\s*\[?\s*\{\s*"(name|function)"\s*:', re.MULTILINE)
-_TOOL_HINT = ("--prompt tools needs a server that returns tool_calls: start vLLM with --enable-auto-tool-choice "
-              "--tool-call-parser <hermes|llama3_json|mistral|pythonic|granite> for the model's family "
-              "(see docs/prompt-styles-and-backends.md)")
+_TOOL_HINT = (
+    "--prompt tools needs a server that returns tool_calls: start vLLM with --enable-auto-tool-choice "
+    "--tool-call-parser <hermes|llama3_json|mistral|pythonic|granite> for the model's family "
+    "(see docs/prompt-styles-and-backends.md)"
+)
 
 
 def _read_tool_response(response: Any) -> tuple[str, tuple[ToolCall, ...], int, int]:

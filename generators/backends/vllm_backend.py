@@ -68,9 +68,7 @@ class VLLMBackend:
     name = "vllm"
     supports_n = True  # ``GenerationConfig.n`` completions of one request (``SamplingParams.n``), one prefill
 
-    def __init__(
-        self, model_path: str | Path, *, max_model_len: int | None = None, progress: bool = False, **engine_args: Any
-    ) -> None:
+    def __init__(self, model_path: str | Path, *, max_model_len: int | None = None, progress: bool = False, **engine_args: Any) -> None:
         # vLLM logs every engine setting at INFO on stdout; keep run output readable unless asked otherwise
         os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
         import torch
@@ -78,8 +76,9 @@ class VLLMBackend:
         from vllm.engine.arg_utils import EngineArgs
 
         # --prompt tools: the parser of the model's tool-call format and a template that declares tools (generators/backends/local_tools.py)
-        self.tools = ToolSetup(self.name, engine_args.pop("tool_parser", None), engine_args.pop("chat_template", None),
-                               _vllm_tool_parsers())
+        self.tools = ToolSetup(
+            self.name, engine_args.pop("tool_parser", None), engine_args.pop("chat_template", None), _vllm_tool_parsers()
+        )
         known = {f.name for f in dataclasses.fields(EngineArgs)}
         unknown = sorted(set(engine_args) - known)
         if unknown:
@@ -140,8 +139,9 @@ class VLLMBackend:
         if batch:
             yield from self._generate_ids(batch, config)
 
-    def _generate_ids(self, batch: list[tuple[GenerationRequest, list[int]]], config: GenerationConfig,
-                      skip_special_tokens: bool = True) -> Iterator[Completion]:
+    def _generate_ids(
+        self, batch: list[tuple[GenerationRequest, list[int]]], config: GenerationConfig, skip_special_tokens: bool = True
+    ) -> Iterator[Completion]:
         """Generate from token ids (the prompts as counted); an engine failure is an error per request."""
         from vllm import SamplingParams
         from vllm.inputs import TokensPrompt
@@ -158,8 +158,7 @@ class VLLMBackend:
         started = time.perf_counter()
         try:
             self._warm_prefixes([ids for _, ids in batch])
-            outputs = self.llm.generate([TokensPrompt(prompt_token_ids=ids) for _, ids in batch], params,
-                                        use_tqdm=self.progress)
+            outputs = self.llm.generate([TokensPrompt(prompt_token_ids=ids) for _, ids in batch], params, use_tqdm=self.progress)
         except Exception as exc:  # an engine failure is recorded per request, never loses the run
             for request, ids in batch:
                 yield Completion(sample_id=request.sample_id, tokens_in=len(ids), error=f"{type(exc).__name__}: {exc}")
@@ -169,8 +168,16 @@ class VLLMBackend:
             for index, best in enumerate(output.outputs[: config.n]):
                 stop = getattr(best, "stop_reason", None)
                 stop = stop if isinstance(stop, str) else None  # an int is a stop token's id
-                yield Completion(sample_id=request.sample_id, text=best.text, tokens_in=len(ids), tokens_out=len(best.token_ids),
-                                 latency_s=latency, finish_reason=best.finish_reason, index=index, stop=stop)
+                yield Completion(
+                    sample_id=request.sample_id,
+                    text=best.text,
+                    tokens_in=len(ids),
+                    tokens_out=len(best.token_ids),
+                    latency_s=latency,
+                    finish_reason=best.finish_reason,
+                    index=index,
+                    stop=stop,
+                )
 
     def generate_tools(self, requests: Sequence[ToolRequest], config: GenerationConfig) -> Iterator[ToolReply]:
         """One assistant turn per request (``--prompt tools``), in one batch: the chat template renders the
@@ -179,10 +186,15 @@ class VLLMBackend:
         parser = self._tool_parser()
         skip = {r.sample_id: _skips_special_tokens(parser, r) for r in requests}
         # a parser that reads special tokens (vLLM's adjust_request) gets them in the text; one batch, so one setting
-        yield from local_tool_turns(requests, config, tokenizer=self.tokenizer, chat_template=self.tools.template,
-                                    max_model_len=self.max_model_len,
-                                    generate=lambda batch: self._generate_ids(batch, config, all(skip.values())),
-                                    parse=lambda text, request: _vllm_parse(parser, text, request))
+        yield from local_tool_turns(
+            requests,
+            config,
+            tokenizer=self.tokenizer,
+            chat_template=self.tools.template,
+            max_model_len=self.max_model_len,
+            generate=lambda batch: self._generate_ids(batch, config, all(skip.values())),
+            parse=lambda text, request: _vllm_parse(parser, text, request),
+        )
 
     def _tool_parser(self) -> Any:
         from vllm.tool_parsers import ToolParserManager
@@ -195,8 +207,10 @@ class VLLMBackend:
         try:
             return parser_class(self.tokenizer)
         except Exception as exc:  # e.g. llama3_json on a tokenizer without <|python_tag|>
-            raise GqlbenchError(f"vllm backend: tool_parser={name} does not fit {self.model_path.name} ({exc}); "
-                                "pass the parser of the model's family (`vllm serve --help` lists them)") from None
+            raise GqlbenchError(
+                f"vllm backend: tool_parser={name} does not fit {self.model_path.name} ({exc}); "
+                "pass the parser of the model's family (`vllm serve --help` lists them)"
+            ) from None
 
     def describe(self) -> dict[str, Any]:
         return model_identity(self.name, self.model_path, self.tokenizer, self.max_model_len) | {
@@ -244,8 +258,7 @@ class VLLMBackend:
             return
         prefixes = shared_prefixes(prompts)
         if prefixes:
-            self.llm.generate([TokensPrompt(prompt_token_ids=p) for p in prefixes], SamplingParams(max_tokens=1),
-                              use_tqdm=False)
+            self.llm.generate([TokensPrompt(prompt_token_ids=p) for p in prefixes], SamplingParams(max_tokens=1), use_tqdm=False)
 
     def _resolved_engine_config(self) -> dict[str, Any]:
         """The settings vLLM actually chose (dtype, cache, parallelism), not just those we passed."""
@@ -277,8 +290,9 @@ def _openai_request(request: ToolRequest) -> Any:
     """The request as vLLM's server would have it: its parsers read the tools and settings from it."""
     from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
 
-    return ChatCompletionRequest.model_validate({"model": "gqlbench", "messages": list(request.messages),
-                                                 "tools": list(request.tools), "tool_choice": "auto"})
+    return ChatCompletionRequest.model_validate(
+        {"model": "gqlbench", "messages": list(request.messages), "tools": list(request.tools), "tool_choice": "auto"}
+    )
 
 
 def _skips_special_tokens(parser: Any, request: ToolRequest) -> bool:
@@ -290,6 +304,8 @@ def _vllm_parse(parser: Any, text: str, request: ToolRequest) -> tuple[str, tupl
     info = parser.extract_tool_calls(text, _openai_request(request))
     if not info.tools_called:
         return text, ()
-    calls = tuple(ToolCall(id=call.id or f"call_{i}", name=call.function.name, arguments=call.function.arguments)
-                  for i, call in enumerate(info.tool_calls))
+    calls = tuple(
+        ToolCall(id=call.id or f"call_{i}", name=call.function.name, arguments=call.function.arguments)
+        for i, call in enumerate(info.tool_calls)
+    )
     return info.content or "", calls

@@ -142,8 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         status = cli.main(args=argv, prog_name="gqlbench", standalone_mode=False)
     except Terminated:
         resumes = (sys.argv[1:] if argv is None else argv)[:1] == ["run"]
-        click.echo("terminated (finished samples are kept: the same command resumes)" if resumes else "terminated",
-                   err=True)
+        click.echo("terminated (finished samples are kept: the same command resumes)" if resumes else "terminated", err=True)
         return 143
     except GqlbenchError as exc:
         click.echo(f"error: {escape_controls(str(exc))}", err=True)

@@ -34,8 +34,14 @@ def _where_note(out: Path) -> str:
 @click.argument("openapi_file", type=click.Path(path_type=Path))
 @click.option("--name", required=True, help="Domain name, e.g. openlibrary (letters, digits, _).")
 @click.option("--endpoints", default=None, help='Operations to import, e.g. "GET /a/{id},POST /b" (default: all).')
-@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
-              help="Catalog folder that receives specs/NAME.json and schemas/NAME/.")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Catalog folder that receives specs/NAME.json and schemas/NAME/.",
+)
 @click.option("--force", is_flag=True, help="Overwrite existing files whose content differs.")
 @click.option("--allow-empty", is_flag=True, help="Write the domain even if the file defines no operations (default: an error).")
 def import_openapi(openapi_file: Path, name: str, endpoints: str | None, out: Path, force: bool, allow_empty: bool) -> None:
@@ -51,12 +57,12 @@ def import_openapi(openapi_file: Path, name: str, endpoints: str | None, out: Pa
     def starter_world(specs: list[dict], sdls: dict[str, str]) -> dict[Path, str]:
         return starter_fixture_files(out, name, specs, sdls)
 
-    result = import_openapi_domain(openapi_file, name, out, endpoints, force=force, allow_empty=allow_empty,
-                                   extra_files=starter_world)
+    result = import_openapi_domain(openapi_file, name, out, endpoints, force=force, allow_empty=allow_empty, extra_files=starter_world)
     for warning in result.warnings:  # warnings quote the document's paths and names
         click.echo(f"warning: {escape_controls(warning)}", err=True)
-    click.echo(f"{name}: {len(result.functions)} signatures -> {result.specs_file}; "
-               f"{result.sdl_count} response schemas -> {result.schemas_dir}/")
+    click.echo(
+        f"{name}: {len(result.functions)} signatures -> {result.specs_file}; {result.sdl_count} response schemas -> {result.schemas_dir}/"
+    )
     if result.without_sdl:
         click.echo(f"no JSON response schema (no SDL written): {', '.join(result.without_sdl)}")
     click.echo(f"{len(result.changed)} file(s) written, {result.unchanged} unchanged; {_where_note(out)}")
@@ -67,8 +73,14 @@ def import_openapi(openapi_file: Path, name: str, endpoints: str | None, out: Pa
 @click.option("--name", required=True, help="Domain name, e.g. openlibrary.")
 @click.option("--endpoint", required=True, help='The endpoint the responses came from, e.g. "GET /x/{id}".')
 @click.option("--base-url", default="", help="Server URL for the @rest directive, e.g. https://api.example.com/v1.")
-@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
-              help="Catalog folder that receives schemas/NAME/<function>.graphql.")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Catalog folder that receives schemas/NAME/<function>.graphql.",
+)
 @click.option("--force", is_flag=True, help="Overwrite an existing file whose content differs.")
 def infer_schema(responses: tuple[Path, ...], name: str, endpoint: str, base_url: str, out: Path, force: bool) -> None:
     """Infer an endpoint's response SDL from example JSON responses (like StepZen's import curl).
@@ -80,7 +92,8 @@ def infer_schema(responses: tuple[Path, ...], name: str, endpoint: str, base_url
     result = infer_endpoint_schema(list(responses), name, endpoint, out, base_url, force)
     for where in result.skipped:
         click.echo(f"warning: response field {where!r} is not a GraphQL name; left out", err=True)
-    click.echo(f"{result.function}: schema from {len(responses)} response(s) -> {result.target} "
-               f"({'written' if result.written else 'unchanged'})")
+    click.echo(
+        f"{result.function}: schema from {len(responses)} response(s) -> {result.target} ({'written' if result.written else 'unchanged'})"
+    )
     if not base_url:
         click.echo("note: no --base-url given, so the @rest endpoint is the bare path")

@@ -62,8 +62,10 @@ def signature(spec: FunctionSpec) -> str:
     required = set(spec.parameters.required)
     properties = spec.parameters.properties
     ordered = [n for n in properties if n in required] + [n for n in properties if n not in required]
-    params = [f"{name}: {_PY_TYPES.get(properties[name].type, properties[name].type)}" + ("" if name in required else " = None")
-              for name in ordered]
+    params = [
+        f"{name}: {_PY_TYPES.get(properties[name].type, properties[name].type)}" + ("" if name in required else " = None")
+        for name in ordered
+    ]
     return f"{spec.name}({', '.join(params)})"
 
 

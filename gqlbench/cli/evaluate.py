@@ -55,7 +55,13 @@ def _preview(ids: Sequence[str], limit: int = 10) -> str:
 
 
 def _score(
-    predictions: Path, out: Path | None, data: Path | None, splits: Sequence[str], overwrite: bool, execute: bool, seed: int,
+    predictions: Path,
+    out: Path | None,
+    data: Path | None,
+    splits: Sequence[str],
+    overwrite: bool,
+    execute: bool,
+    seed: int,
     bootstrap: int,
 ) -> tuple[ResultsDocument, Evaluation]:
     """Score the predictions and write ``out`` (when given): the results document and the evaluation."""
@@ -89,9 +95,7 @@ def _score(
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Benchmark folder of <split>.jsonl files [default: the bundled GraphQLRestBench].",
 )
-@click.option(
-    "--split", "splits", multiple=True, help="Split(s) to evaluate [default: the splits of the ids in the file]."
-)
+@click.option("--split", "splits", multiple=True, help="Split(s) to evaluate [default: the splits of the ids in the file].")
 @click.option("--overwrite", is_flag=True, help="Replace results already in --out.")
 @click.option(
     "--exec/--no-exec",

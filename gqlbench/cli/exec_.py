@@ -33,8 +33,10 @@ def format_trace(trace: Trace) -> str:
         lines.append("stdout:")
         lines.extend(f"  {line}" for line in trace.stdout.rstrip("\n").splitlines())
     if trace.error is None:
-        lines.append(f"result: ran to the end, {len(trace.calls) + trace.calls_left_out} call(s) in {trace.elapsed_s:.3f} s; "
-                     f"final world {(trace.world_digest or '-')[:16]}")
+        lines.append(
+            f"result: ran to the end, {len(trace.calls) + trace.calls_left_out} call(s) in {trace.elapsed_s:.3f} s; "
+            f"final world {(trace.world_digest or '-')[:16]}"
+        )
     else:
         where = f" (line {trace.error.line})" if trace.error.line else ""
         lines.append(f"result: failed after {len(trace.calls) + trace.calls_left_out} call(s)")

@@ -47,20 +47,55 @@ def mock() -> None:
 @click.option("--port", type=int, default=8080, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind; keep 127.0.0.1 unless others must reach it.")
 @click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True, help="Seed of the world (same seed, same answers).")
-@click.option("--max-depth", type=click.IntRange(1), default=_LIMITS.max_depth, show_default=True,
-              help="Deepest field nesting a query may have (GraphiQL's introspection needs 15).")
-@click.option("--max-aliases", type=click.IntRange(0), default=_LIMITS.max_aliases, show_default=True,
-              help="Aliased fields a query may have (each aliased endpoint is one more call).")
-@click.option("--max-cost", type=click.IntRange(1), default=_LIMITS.max_cost, show_default=True,
-              help="Cost a query may have: 1 per field, fragments expanded, plus 10 per endpoint call.")
-@click.option("--max-tokens", type=click.IntRange(1), default=_LIMITS.max_tokens, show_default=True,
-              help="Tokens of query text read before a request is refused.")
-@click.option("--max-seconds", type=click.FloatRange(0, min_open=True), default=_LIMITS.max_seconds, show_default=True,
-              help="Time budget of one request; past it the request ends with an error.")
-@click.option("--max-body-bytes", type=click.IntRange(1), default=_LIMITS.max_body_bytes, show_default=True,
-              help="Largest request body; a larger one is refused with 413 before it is read.")
-@click.option("--read-timeout", type=click.FloatRange(0, min_open=True), default=_LIMITS.read_timeout,
-              show_default=True, help="Seconds a client has to send a request's head, then its body (else closed / 408).")
+@click.option(
+    "--max-depth",
+    type=click.IntRange(1),
+    default=_LIMITS.max_depth,
+    show_default=True,
+    help="Deepest field nesting a query may have (GraphiQL's introspection needs 15).",
+)
+@click.option(
+    "--max-aliases",
+    type=click.IntRange(0),
+    default=_LIMITS.max_aliases,
+    show_default=True,
+    help="Aliased fields a query may have (each aliased endpoint is one more call).",
+)
+@click.option(
+    "--max-cost",
+    type=click.IntRange(1),
+    default=_LIMITS.max_cost,
+    show_default=True,
+    help="Cost a query may have: 1 per field, fragments expanded, plus 10 per endpoint call.",
+)
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(1),
+    default=_LIMITS.max_tokens,
+    show_default=True,
+    help="Tokens of query text read before a request is refused.",
+)
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(0, min_open=True),
+    default=_LIMITS.max_seconds,
+    show_default=True,
+    help="Time budget of one request; past it the request ends with an error.",
+)
+@click.option(
+    "--max-body-bytes",
+    type=click.IntRange(1),
+    default=_LIMITS.max_body_bytes,
+    show_default=True,
+    help="Largest request body; a larger one is refused with 413 before it is read.",
+)
+@click.option(
+    "--read-timeout",
+    type=click.FloatRange(0, min_open=True),
+    default=_LIMITS.read_timeout,
+    show_default=True,
+    help="Seconds a client has to send a request's head, then its body (else closed / 408).",
+)
 def serve(domain: str, port: int, host: str, seed: int, **limits: Any) -> None:
     """Serve DOMAIN's mock schema over HTTP until interrupted.
 
@@ -91,5 +126,4 @@ def serve(domain: str, port: int, host: str, seed: int, **limits: Any) -> None:
             super().handle_exit(sig, frame)
 
     protocol = DeadlineH11Protocol.with_timeout(query_limits.read_timeout)
-    Server(uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2,
-                          http=protocol)).run()
+    Server(uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2, http=protocol)).run()

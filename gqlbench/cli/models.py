@@ -70,5 +70,6 @@ def check_cmd(model: str, kind: str, prompt: str) -> None:
     if completion.error:
         raise click.ClickException(f"generation failed: {completion.error}")
     click.echo(completion.text.strip())
-    click.echo(f"[{backend.name}: loaded in {loaded - started:.1f} s, {completion.tokens_out} tokens in "
-               f"{completion.latency_s:.1f} s]", err=True)
+    click.echo(
+        f"[{backend.name}: loaded in {loaded - started:.1f} s, {completion.tokens_out} tokens in {completion.latency_s:.1f} s]", err=True
+    )

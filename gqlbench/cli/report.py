@@ -60,9 +60,13 @@ __all__ = ["report"]
     type=click.IntRange(min=1),
     help="Resamples of the paired bootstrap intervals, and draws of permutation tests too large to enumerate.",
 )
-@click.option("--against", default=None, metavar="paper[:MODEL:PROMPT]",
-              help="Per metric and domain, whether the paper's Table 2 value lies inside each run's 95% interval (from its "
-              "results.json); paper takes the row from the run's --preset or model name, paper:MODEL:PROMPT names it.")
+@click.option(
+    "--against",
+    default=None,
+    metavar="paper[:MODEL:PROMPT]",
+    help="Per metric and domain, whether the paper's Table 2 value lies inside each run's 95% interval (from its "
+    "results.json); paper takes the row from the run's --preset or model name, paper:MODEL:PROMPT names it.",
+)
 @click.option("--price-in", type=click.FloatRange(min=0), default=None, help="USD per million prompt tokens: recompute each run's cost.")
 @click.option("--price-out", type=click.FloatRange(min=0), default=None, help="USD per million completion tokens.")
 @click.option("--gpu-hour-price", type=click.FloatRange(min=0), default=None, help="USD per GPU hour x each run's wall time.")
@@ -152,24 +156,40 @@ def _against_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, st
         if c.implied is not None and c.implied != c.paper:
             inside += f" (implied {c.implied:.4f}: {_yes_no(c.implied_inside)})"
         interval = f"[{c.interval[0]:.4f}, {c.interval[1]:.4f}]" if c.interval else "-"
-        rows.append([c.domain, titles.get(c.metric, c.metric), f"{c.paper:.4f}", "-" if c.run is None else f"{c.run:.4f}", interval,
-                     inside])
+        rows.append(
+            [c.domain, titles.get(c.metric, c.metric), f"{c.paper:.4f}", "-" if c.run is None else f"{c.run:.4f}", interval, inside]
+        )
         if c.note and f"{c.domain}: {c.note}" not in notes:
             notes.append(f"{c.domain}: {c.note}")
     inside_count = sum(c.inside is True for c in checks)
     judged = sum(c.inside is not None for c in checks)
     label = escape_controls(f"{run.model} / {run.prompt} ({run.path})")
-    click.echo(f"\nAgainst the paper's Table 2 ({model}, {prompt}): {label}; "
-               f"the paper's value inside the run's 95% interval for {inside_count} of {judged}\n")
-    click.echo(tabulate(rows, headers=["Domain", "Metric", "Paper", "Run", "95% interval", "Paper inside"], tablefmt=fmt,
-                        disable_numparse=True))
+    click.echo(
+        f"\nAgainst the paper's Table 2 ({model}, {prompt}): {label}; "
+        f"the paper's value inside the run's 95% interval for {inside_count} of {judged}\n"
+    )
+    click.echo(
+        tabulate(rows, headers=["Domain", "Metric", "Paper", "Run", "95% interval", "Paper inside"], tablefmt=fmt, disable_numparse=True)
+    )
     for note in notes:
         click.echo(f"note: the paper's {model} {prompt} row for {note}")
-    return {"run": str(run.path), "model": model, "prompt": prompt,
-            "checks": [{"domain": c.domain, "metric": c.metric, "paper": c.paper, "run": c.run,
-                        "ci": list(c.interval) if c.interval else None, "inside": c.inside,
-                        **({"implied": c.implied, "implied_inside": c.implied_inside, "note": c.note} if c.note else {})}
-                       for c in checks]}
+    return {
+        "run": str(run.path),
+        "model": model,
+        "prompt": prompt,
+        "checks": [
+            {
+                "domain": c.domain,
+                "metric": c.metric,
+                "paper": c.paper,
+                "run": c.run,
+                "ci": list(c.interval) if c.interval else None,
+                "inside": c.inside,
+                **({"implied": c.implied, "implied_inside": c.implied_inside, "note": c.note} if c.note else {}),
+            }
+            for c in checks
+        ],
+    }
 
 
 def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, table2_only: bool) -> None:
@@ -192,6 +212,8 @@ def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, 
     for label, doc in documents:  # runs on generated samples: their metrics by shape and number of calls
         if doc.difficulty:
             click.echo("\n" + escape_controls("\n".join([label, *difficulty_section(doc.difficulty, fmt)])))
+
+
 def _usage(runs: list[RunSummary], prices: Prices, fmt: str) -> tuple[str, list[dict[str, Any]]] | None:
     """The cost and latency table across runs (None: no run recorded usage); given prices replace the runs' own."""
     if not any(r.cost and r.latency for r in runs):

@@ -28,10 +28,14 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
 
 @click.command("run")
 @click.option("--model", required=True, help="Model folder, Hugging Face id, or a bundled name such as smollm2 (see `gqlbench models`).")
-@click.option("--preset", default=None, metavar="NAME",
-              help="Every setting of a published run, e.g. paper:granite-34b-code-instruct:react (paper:<model>:<cot|react> for "
-              "codellama-34b-instruct, deepseek-coder-33b-instruct, granite-34b-code-instruct); --model stays yours, options you "
-              "give win and are recorded as overrides in config.json.")
+@click.option(
+    "--preset",
+    default=None,
+    metavar="NAME",
+    help="Every setting of a published run, e.g. paper:granite-34b-code-instruct:react (paper:<model>:<cot|react> for "
+    "codellama-34b-instruct, deepseek-coder-33b-instruct, granite-34b-code-instruct); --model stays yours, options you "
+    "give win and are recorded as overrides in config.json.",
+)
 @click.option(
     "--backend",
     default=setting_default("backend"),
@@ -48,49 +52,102 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
     help=f"Prompt style: {' | '.join(STYLES.names())} | module:object for your own "
     "(a gqlbench.generators.styles.PromptStyle; installed packages add names through the gqlbench.prompt_styles entry point group).",
 )
-@click.option("--split", default=setting_default("split"), show_default=True,
-              help="Split to evaluate (train needs --shots 0); <split>-relevance is the same as --relevance on <split>.")
-@click.option("--relevance", is_flag=True,
-              help="Cases that cannot be done: each sample twice, with its gold functions and with one of them removed; "
-              "the prompt explains how to decline (raise NotSupported). Scored as their own results.json block. With a wider "
-              "--functions, endpoints that could stand in for the removed function are not offered.")
+@click.option(
+    "--split",
+    default=setting_default("split"),
+    show_default=True,
+    help="Split to evaluate (train needs --shots 0); <split>-relevance is the same as --relevance on <split>.",
+)
+@click.option(
+    "--relevance",
+    is_flag=True,
+    help="Cases that cannot be done: each sample twice, with its gold functions and with one of them removed; "
+    "the prompt explains how to decline (raise NotSupported). Scored as their own results.json block. With a wider "
+    "--functions, endpoints that could stand in for the removed function are not offered.",
+)
 @click.option("--limit", type=int, default=None, help="Only the first N samples.")
 @click.option("--ids", default="", help="Comma-separated sample ids, e.g. test/0,test/3.")
 @click.option(
-    "--shots", type=int, default=setting_default("shots"), show_default=True,
-    help="Few-shot examples from the train split of the same domain."
+    "--shots",
+    type=int,
+    default=setting_default("shots"),
+    show_default=True,
+    help="Few-shot examples from the train split of the same domain.",
 )
-@click.option("--shot-rule", type=click.Choice(SHOT_RULES + tuple(SHOT_RULE_ALIASES)), default=setting_default("shot_rule"),
-              show_default=True,
-              help="fixed: one representative set per domain, the paper's setting (the train samples covering the most "
-              "functions; diverse is its earlier name); similar: per sample, most word overlap with the utterance.")
 @click.option(
-    "--max-steps", type=int, default=setting_default("max_steps"), show_default=True,
-    help="ReAct (a style with steps): most steps per sample."
+    "--shot-rule",
+    type=click.Choice(SHOT_RULES + tuple(SHOT_RULE_ALIASES)),
+    default=setting_default("shot_rule"),
+    show_default=True,
+    help="fixed: one representative set per domain, the paper's setting (the train samples covering the most "
+    "functions; diverse is its earlier name); similar: per sample, most word overlap with the utterance.",
 )
-@click.option("--observe", type=click.Choice(OBSERVE_MODES), default=setting_default("observe"), show_default=True,
-              help="ReAct observation: the GraphQL type of the returned value, or the executed mock response.")
-@click.option("--functions", default=setting_default("functions"), show_default=True,
-              help="Functions the prompt offers: gold (the paper's) | domain (every endpoint of the domain) | distractors:K "
-              "(gold plus K others, seeded) | distractors:K:connected "
-              "(prefer ones a gold response could feed an id to, or that could feed one to a gold call).")
-@click.option("--obfuscate", type=click.Choice(OBFUSCATE_CHOICES), default=setting_default("obfuscate"), show_default=True,
-              help="Hide function names (api_N), parameter names (arg_N), descriptions, or all; answers are mapped back before scoring.")
-@click.option("--schema", type=click.Choice(SCHEMA_CHOICES), default=setting_default("schema"), show_default=True,
-              help="Response schema in the prompt: full SDL, types-only (no descriptions, no @rest), or none.")
+@click.option(
+    "--max-steps",
+    type=int,
+    default=setting_default("max_steps"),
+    show_default=True,
+    help="ReAct (a style with steps): most steps per sample.",
+)
+@click.option(
+    "--observe",
+    type=click.Choice(OBSERVE_MODES),
+    default=setting_default("observe"),
+    show_default=True,
+    help="ReAct observation: the GraphQL type of the returned value, or the executed mock response.",
+)
+@click.option(
+    "--functions",
+    default=setting_default("functions"),
+    show_default=True,
+    help="Functions the prompt offers: gold (the paper's) | domain (every endpoint of the domain) | distractors:K "
+    "(gold plus K others, seeded) | distractors:K:connected "
+    "(prefer ones a gold response could feed an id to, or that could feed one to a gold call).",
+)
+@click.option(
+    "--obfuscate",
+    type=click.Choice(OBFUSCATE_CHOICES),
+    default=setting_default("obfuscate"),
+    show_default=True,
+    help="Hide function names (api_N), parameter names (arg_N), descriptions, or all; answers are mapped back before scoring.",
+)
+@click.option(
+    "--schema",
+    type=click.Choice(SCHEMA_CHOICES),
+    default=setting_default("schema"),
+    show_default=True,
+    help="Response schema in the prompt: full SDL, types-only (no descriptions, no @rest), or none.",
+)
 @click.option("--dry-run", is_flag=True, help="Print the first sample's rendered prompt and its token count; load no model, write nothing.")
-@click.option("--exec/--no-exec", "execute", default=setting_default("execute"), show_default=True,
-              help="Also run gold and predicted programs in the sandbox against mock worlds seeded with --seed (Exec Success, Exec Match).")
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Run folder (default: runs/<model>/<timestamp>_<split>_<prompt>/, resuming the latest with the same settings).")
+@click.option(
+    "--exec/--no-exec",
+    "execute",
+    default=setting_default("execute"),
+    show_default=True,
+    help="Also run gold and predicted programs in the sandbox against mock worlds seeded with --seed (Exec Success, Exec Match).",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Run folder (default: runs/<model>/<timestamp>_<split>_<prompt>/, resuming the latest with the same settings).",
+)
 @click.option("--model-args", default="", help="Backend/engine arguments, k=v,... (e.g. tensor_parallel_size=2,max_model_len=8192).")
-@click.option("--temperature", type=float, default=setting_default("temperature"), show_default=True,
-    help="0 is greedy decoding; the paper used 0.05.")
+@click.option(
+    "--temperature",
+    type=float,
+    default=setting_default("temperature"),
+    show_default=True,
+    help="0 is greedy decoding; the paper used 0.05.",
+)
 @click.option("--top-p", type=float, default=setting_default("top_p"), show_default=True)
 @click.option("--max-new-tokens", type=int, default=None, help=f"Generation budget per call (default: the prompt style's, {_BUDGETS}).")
 @click.option(
-    "--seed", type=int, default=setting_default("seed"), show_default=True,
-    help="Sampling seed, and the seed of the mock worlds (--exec, --observe mock)."
+    "--seed",
+    type=int,
+    default=setting_default("seed"),
+    show_default=True,
+    help="Sampling seed, and the seed of the mock worlds (--exec, --observe mock).",
 )
 @click.option("--base-url", default=None, help="openai backend: the server's URL, e.g. http://localhost:8000/v1.")
 @click.option("--api-key-env", default=None, help="openai backend: environment variable holding the API key.")
@@ -100,24 +157,44 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
     default=None,
     help="Benchmark folder (default: the bundled GraphQLRestBench).",
 )
-@click.option("--samples", "n_samples", type=click.IntRange(min=1), default=setting_default("samples"), show_default=True,
-              help="Completions per sample (K, needs --temperature > 0): pass@k and pass^k for k = 1..K; "
-              "the Table 2 scores are those of completion 0.")
+@click.option(
+    "--samples",
+    "n_samples",
+    type=click.IntRange(min=1),
+    default=setting_default("samples"),
+    show_default=True,
+    help="Completions per sample (K, needs --temperature > 0): pass@k and pass^k for k = 1..K; "
+    "the Table 2 scores are those of completion 0.",
+)
 @bootstrap_option
 @click.option("--price-in", type=click.FloatRange(min=0), default=None, help="USD per million prompt tokens, for the cost estimate.")
 @click.option("--price-out", type=click.FloatRange(min=0), default=None, help="USD per million completion tokens.")
-@click.option("--gpu-hour-price", type=click.FloatRange(min=0), default=None,
-              help="USD per GPU hour: cost = price x the run's wall time (used when no token prices are given).")
-@click.option("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, show_default=True,
-              help="Samples per batched generation; a killed run loses at most one batch.")
+@click.option(
+    "--gpu-hour-price",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="USD per GPU hour: cost = price x the run's wall time (used when no token prices are given).",
+)
+@click.option(
+    "--batch-size",
+    type=int,
+    default=DEFAULT_BATCH_SIZE,
+    show_default=True,
+    help="Samples per batched generation; a killed run loses at most one batch.",
+)
 @click.option("--overwrite", is_flag=True, help="Start the run over (says which files it removes).")
 @click.option("--quiet", is_flag=True, help="No progress bar (batch jobs).")
 @click.option("--verbose", is_flag=True, help="Show the engine's own logs live (by default they go to engine.log in the run folder).")
 @click.option("--html", is_flag=True, help="Also write report.html in the run folder (see `gqlbench view`).")
-@click.option("--matrix", "matrix", multiple=True, metavar="KEY=V1,V2",
-              help="Run a grid over any run setting (repeatable: the product of all), e.g. --matrix shots=0,3 --matrix prompt=cot,react. "
-              "One engine load for every cell; one run folder per cell under --out (default runs/<model>/grid_<keys>); "
-              "prints the ablation table.")
+@click.option(
+    "--matrix",
+    "matrix",
+    multiple=True,
+    metavar="KEY=V1,V2",
+    help="Run a grid over any run setting (repeatable: the product of all), e.g. --matrix shots=0,3 --matrix prompt=cot,react. "
+    "One engine load for every cell; one run folder per cell under --out (default runs/<model>/grid_<keys>); "
+    "prints the ablation table.",
+)
 def run(
     model: str,
     preset: str | None,
@@ -207,8 +284,16 @@ def run(
         click.echo(escape_controls(render_dry_run(settings)))  # quotes a dataset utterance
         return
     prices = Prices(price_in, price_out, gpu_hour_price)
-    options = RunOptions(out=out, overwrite=overwrite, quiet=quiet, batch_size=batch_size, verbose=verbose,
-                         bootstrap=bootstrap, prices=prices, notify=terminal_notices())
+    options = RunOptions(
+        out=out,
+        overwrite=overwrite,
+        quiet=quiet,
+        batch_size=batch_size,
+        verbose=verbose,
+        bootstrap=bootstrap,
+        prices=prices,
+        notify=terminal_notices(),
+    )
     if matrix:
         _run_grid(settings, options, matrix, html)
         return

@@ -23,20 +23,43 @@ def samples() -> None:
 @click.argument("domain")
 @click.option("--n", "n", type=int, default=100, show_default=True, help="How many verified samples to write.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampler: the same seed writes the same file.")
-@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="JSONL file to write (name it test.jsonl in a folder to use it with --data).")
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="JSONL file to write (name it test.jsonl in a folder to use it with --data).",
+)
 @click.option("--shapes", default=",".join(SHAPES), show_default=True, help="Shapes to take in turn, comma-separated.")
 @click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
-@click.option("--paraphrase-model", default=None,
-              help="Also paraphrase each utterance with this model (a bundled name, folder or id; see `gqlbench models`); "
-              "a paraphrase is kept only if every literal of the program survives.")
-@click.option("--paraphrase-backend", default="auto", show_default=True,
-              help="Backend of --paraphrase-model: any name `gqlbench run --backend` takes (openai with --base-url).")
+@click.option(
+    "--paraphrase-model",
+    default=None,
+    help="Also paraphrase each utterance with this model (a bundled name, folder or id; see `gqlbench models`); "
+    "a paraphrase is kept only if every literal of the program survives.",
+)
+@click.option(
+    "--paraphrase-backend",
+    default="auto",
+    show_default=True,
+    help="Backend of --paraphrase-model: any name `gqlbench run --backend` takes (openai with --base-url).",
+)
 @click.option("--paraphrase-args", default="", help="Backend arguments of --paraphrase-model, k=v,...")
 @click.option("--base-url", default=None, help="openai backend of --paraphrase-model: the server's URL.")
 @click.option("--api-key-env", default=None, help="openai backend of --paraphrase-model: variable holding the API key.")
-def generate(domain: str, n: int, seed: int, out: Path, shapes: str, force: bool, paraphrase_model: str | None,
-             paraphrase_backend: str, paraphrase_args: str, base_url: str | None, api_key_env: str | None) -> None:
+def generate(
+    domain: str,
+    n: int,
+    seed: int,
+    out: Path,
+    shapes: str,
+    force: bool,
+    paraphrase_model: str | None,
+    paraphrase_backend: str,
+    paraphrase_args: str,
+    base_url: str | None,
+    api_key_env: str | None,
+) -> None:
     """Write N verified samples of DOMAIN to OUT, in the dataset's line format.
 
     Each gold program ran to the end on DOMAIN's mock world (world seed 0,
@@ -58,8 +81,9 @@ def generate(domain: str, n: int, seed: int, out: Path, shapes: str, force: bool
         from gqlbench.generators.backends.factory import build_backend, parse_model_args
         from gqlbench.synthetic.paraphrase import backend_paraphraser
 
-        backend = build_backend(paraphrase_backend, paraphrase_model, parse_model_args(paraphrase_args), base_url=base_url,
-                                api_key_env=api_key_env)
+        backend = build_backend(
+            paraphrase_backend, paraphrase_model, parse_model_args(paraphrase_args), base_url=base_url, api_key_env=api_key_env
+        )
         try:
             result = generate_samples(domain, n, seed, chosen, paraphrase=backend_paraphraser(backend, seed))
         finally:
@@ -70,11 +94,15 @@ def generate(domain: str, n: int, seed: int, out: Path, shapes: str, force: bool
     for reason, count in sorted(result.drops.items()):
         click.echo(f"  dropped {count}: {escape_controls(reason)}")
     if paraphrase_model is not None:
-        rejected = ", ".join(f"{count} {escape_controls(reason)}" for reason, count in sorted(result.paraphrases.items())
-                             if reason != "kept" and count)
+        rejected = ", ".join(
+            f"{count} {escape_controls(reason)}" for reason, count in sorted(result.paraphrases.items()) if reason != "kept" and count
+        )
         click.echo(f"  paraphrased {result.paraphrases['kept']} of {len(result.rows)} (rejected: {rejected or 'none'})")
     for kind, count in sorted(result.rejected_steps.items()):
         click.echo(f"  steps the world refused while sampling {count}: {escape_controls(kind)}")
     if len(result.rows) < n:
-        click.echo(f"warning: only {len(result.rows)} of {n} samples could be made for {shown}; "
-                   "the domain's graph may have too few edges or starts for these shapes", err=True)
+        click.echo(
+            f"warning: only {len(result.rows)} of {n} samples could be made for {shown}; "
+            "the domain's graph may have too few edges or starts for these shapes",
+            err=True,
+        )

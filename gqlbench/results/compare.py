@@ -49,9 +49,12 @@ def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples
         y = [by_id_b[i] for i in shared]
         ratio = x[0][1] is not None
         result = compare_paired(
-            [v[0] for v in x], [v[0] for v in y],
-            [v[1] for v in x] if ratio else None, [v[1] for v in y] if ratio else None,  # type: ignore[misc]
-            resamples=resamples, seed=seed,
+            [v[0] for v in x],
+            [v[0] for v in y],
+            [v[1] for v in x] if ratio else None,  # type: ignore[misc]
+            [v[1] for v in y] if ratio else None,  # type: ignore[misc]
+            resamples=resamples,
+            seed=seed,
         )
         metrics[name] = {
             "n": len(shared),
@@ -97,8 +100,10 @@ def shared_warning(comparison: Mapping[str, Any]) -> str | None:
     shared, n_a, n_b = comparison["shared"], comparison.get("n_a", comparison["shared"]), comparison.get("n_b", comparison["shared"])
     if shared == n_a == n_b:
         return None
-    return (f"WARNING: the runs share only {shared} samples (A has {n_a}, B has {n_b}); "
-            f"every difference below is over those {shared} samples only.")
+    return (
+        f"WARNING: the runs share only {shared} samples (A has {n_a}, B has {n_b}); "
+        f"every difference below is over those {shared} samples only."
+    )
 
 
 HEADERS = ["Metric", "A", "B", "B - A", "95% CI", "interval", "p", "test", "verdict"]

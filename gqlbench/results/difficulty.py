@@ -48,9 +48,13 @@ def difficulty_section(breakdown: Mapping[str, Mapping[str, Mapping[str, object]
         return []
     from gqlbench.results.files import render_table
 
-    lines = ["", "## By difficulty (synthetic labels)", "",
-             "The overall metrics of the samples grouped by how they were generated; "
-             "a group holds fewer samples than the run, so its numbers are less certain."]
+    lines = [
+        "",
+        "## By difficulty (synthetic labels)",
+        "",
+        "The overall metrics of the samples grouped by how they were generated; "
+        "a group holds fewer samples than the run, so its numbers are less certain.",
+    ]
     for label, groups in breakdown.items():
         rows = {f"{value} (n={group.get('n_samples', 0)})": group for value, group in groups.items()}
         lines += ["", render_table(rows, fmt, first=label.capitalize())]

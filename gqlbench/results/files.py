@@ -78,6 +78,7 @@ RESULTS_FILE = "results.json"
 REPORT_FILE = "report.md"
 CONFIG_FILE = "config.json"  # written by `gqlbench run`: model, prompt, split, ...
 
+
 def run_meta(command: str | None = None, data_hash: str | None = None, **extra: object) -> dict[str, object]:
     """What ties a results file to the code, data and command that produced it."""
     return {
@@ -99,8 +100,7 @@ def ensure_writable(out_dir: Path, overwrite: bool = False) -> None:
     existing = [name for name in (SAMPLES_FILE, RESULTS_FILE, REPORT_FILE) if (out_dir / name).exists()]
     if existing and not overwrite:
         raise GqlbenchError(
-            f"{out_dir} already holds results ({', '.join(existing)}); "
-            "pass --overwrite to replace them or choose another --out"
+            f"{out_dir} already holds results ({', '.join(existing)}); pass --overwrite to replace them or choose another --out"
         )
 
 
@@ -366,9 +366,7 @@ def table_columns(metric_groups: Iterable[Mapping[str, object]], table2_only: bo
     ]
 
 
-def render_table(
-    metrics: Mapping[str, Mapping[str, object]], fmt: str = "github", table2_only: bool = False, first: str = "Domain"
-) -> str:
+def render_table(metrics: Mapping[str, Mapping[str, object]], fmt: str = "github", table2_only: bool = False, first: str = "Domain") -> str:
     """Table 2 of the paper: a row for overall, then one per domain; four decimals.
 
     ``fmt`` is any tabulate format ("github" for Markdown, "latex" for a paper).
@@ -402,9 +400,14 @@ def render_report(document: ResultsDocument, title: str = "gqlbench results") ->
     if document.relevance is not None:
         from gqlbench.scoring.relevance_scores import render_relevance
 
-        lines += ["", "## Cases that cannot be done (relevance)", "",
-                  "The table above scores the possible cases only; these rates are their own block.", "",
-                  render_relevance(document.relevance)]
+        lines += [
+            "",
+            "## Cases that cannot be done (relevance)",
+            "",
+            "The table above scores the possible cases only; these rates are their own block.",
+            "",
+            render_relevance(document.relevance),
+        ]
     lines += repeated_section(metrics, int(document.meta.get("samples") or 1), metric_titles())
     lines += usage_section(document.cost, document.latency)
     if document.meta:

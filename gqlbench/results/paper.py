@@ -53,14 +53,21 @@ class PaperRow:
     implied: Mapping[str, float] = field(default_factory=dict)  # what the rest of the table implies, where it disagrees
 
 
-def _row(model: str, prompt: str, domain: str, *values: float, note: str | None = None,
-         implied: Sequence[float] = ()) -> PaperRow:
-    return PaperRow(model, prompt, domain, dict(zip(TABLE2_METRICS, values, strict=True)), note,
-                    dict(zip(TABLE2_METRICS, implied, strict=True)) if implied else {})
+def _row(model: str, prompt: str, domain: str, *values: float, note: str | None = None, implied: Sequence[float] = ()) -> PaperRow:
+    return PaperRow(
+        model,
+        prompt,
+        domain,
+        dict(zip(TABLE2_METRICS, values, strict=True)),
+        note,
+        dict(zip(TABLE2_METRICS, implied, strict=True)) if implied else {},
+    )
 
 
-_GRANITE_TYPO = ("published as 1.0000 everywhere, but the overall row implies 0.9500 / 0.9783 / 0.9500 / 1.0000 "
-                 "(19 of 20 samples, 45 of 46 calls): most likely a typo")
+_GRANITE_TYPO = (
+    "published as 1.0000 everywhere, but the overall row implies 0.9500 / 0.9783 / 0.9500 / 1.0000 "
+    "(19 of 20 samples, 45 of 46 calls): most likely a typo"
+)
 
 TABLE2: tuple[PaperRow, ...] = (
     _row("codellama-34b-instruct", "cot", "overall", 0.6875, 0.8051, 0.9062, 0.9375),
@@ -77,8 +84,17 @@ TABLE2: tuple[PaperRow, ...] = (
     _row("granite-34b-code-instruct", "react", "spotify", 0.5000, 0.6774, 0.8333, 0.8333),
     _row("codellama-34b-instruct", "cot", "tmdb", 0.7500, 0.8260, 0.9000, 0.9500),
     _row("deepseek-coder-33b-instruct", "cot", "tmdb", 0.8500, 0.9347, 0.9500, 1.0000),
-    _row("granite-34b-code-instruct", "cot", "tmdb", 1.0000, 1.0000, 1.0000, 1.0000, note=_GRANITE_TYPO,
-         implied=(0.9500, 0.9783, 0.9500, 1.0000)),
+    _row(
+        "granite-34b-code-instruct",
+        "cot",
+        "tmdb",
+        1.0000,
+        1.0000,
+        1.0000,
+        1.0000,
+        note=_GRANITE_TYPO,
+        implied=(0.9500, 0.9783, 0.9500, 1.0000),
+    ),
     _row("codellama-34b-instruct", "react", "tmdb", 0.9000, 0.8913, 0.9500, 0.9500),
     _row("deepseek-coder-33b-instruct", "react", "tmdb", 0.9000, 0.8913, 0.9000, 0.9000),
     _row("granite-34b-code-instruct", "react", "tmdb", 0.9500, 0.9783, 0.9000, 0.9000),
@@ -99,8 +115,10 @@ def paper_rows(model: str, prompt: str) -> dict[str, PaperRow]:
     """The paper's rows of ``model`` and ``prompt``, by domain; an unknown pair is a one-line error listing the known ones."""
     rows = {row.domain: row for row in TABLE2 if row.model == model and row.prompt == prompt}
     if not rows:
-        raise GqlbenchError(f"the paper has no Table 2 rows for {model!r} with prompt {prompt!r}; models: "
-                            f"{', '.join(PAPER_MODELS)}; prompts: {', '.join(PAPER_PROMPTS)}")
+        raise GqlbenchError(
+            f"the paper has no Table 2 rows for {model!r} with prompt {prompt!r}; models: "
+            f"{', '.join(PAPER_MODELS)}; prompts: {', '.join(PAPER_PROMPTS)}"
+        )
     return rows
 
 
@@ -126,8 +144,10 @@ def paper_reference(against: str, config: Mapping[str, Any], where: str) -> tupl
         return model, prompt if prompt in PAPER_PROMPTS else preset_prompt  # a --prompt given over the preset is what ran
     found = [model for model, pattern in _MODEL_PATTERNS.items() if pattern.search(name)]
     if len(found) != 1 or prompt not in PAPER_PROMPTS:
-        raise GqlbenchError(f"{where}: model {name!r} with prompt {prompt!r} is not one of the paper's runs; "
-                            f"name the row with --against paper:MODEL:PROMPT (models: {', '.join(PAPER_MODELS)})")
+        raise GqlbenchError(
+            f"{where}: model {name!r} with prompt {prompt!r} is not one of the paper's runs; "
+            f"name the row with --against paper:MODEL:PROMPT (models: {', '.join(PAPER_MODELS)})"
+        )
     return found[0], prompt
 
 
@@ -176,6 +196,15 @@ def check_against_paper(metrics: Mapping[str, Mapping[str, Any]], model: str, pr
         intervals: Mapping[str, Any] = ci if isinstance(ci, Mapping) else {}
         for metric in TABLE2_METRICS:
             value = group.get(metric)
-            checks.append(Check(domain, metric, row.values[metric], float(value) if isinstance(value, (int, float)) else None,
-                                _interval(intervals.get(metric)), row.note, row.implied.get(metric)))
+            checks.append(
+                Check(
+                    domain,
+                    metric,
+                    row.values[metric],
+                    float(value) if isinstance(value, (int, float)) else None,
+                    _interval(intervals.get(metric)),
+                    row.note,
+                    row.implied.get(metric),
+                )
+            )
     return checks

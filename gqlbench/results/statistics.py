@@ -244,14 +244,19 @@ def _swaps(k: int, resamples: int, seed: int) -> tuple[list[np.ndarray], bool]:
     if k <= MAX_EXACT_PAIRS:
         total, block = 2**k, 2**16
         bits = np.arange(k)
-        return [((np.arange(start, min(start + block, total))[:, None] >> bits) & 1).astype(float)
-                for start in range(0, total, block)], True
+        return [
+            ((np.arange(start, min(start + block, total))[:, None] >> bits) & 1).astype(float) for start in range(0, total, block)
+        ], True
     return [np.random.default_rng(seed).integers(0, 2, (resamples, k)).astype(float)], False
 
 
 def paired_permutation(
-    a: Values, b: Values, a_den: Values | None = None, b_den: Values | None = None,
-    resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
+    a: Values,
+    b: Values,
+    a_den: Values | None = None,
+    b_den: Values | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
 ) -> Permutation:
     """Two-sided permutation p-value of B - A on paired samples; with denominators, of a ratio of sums.
 
@@ -324,8 +329,12 @@ class Comparison:
 
 
 def compare_paired(
-    a: Values, b: Values, a_den: Values | None = None, b_den: Values | None = None,
-    resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
+    a: Values,
+    b: Values,
+    a_den: Values | None = None,
+    b_den: Values | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
 ) -> Comparison:
     """Difference, interval and p-value of two runs' per-sample values (see the module docstring).
 
@@ -344,8 +353,9 @@ def compare_paired(
     binary = a_den is None and b_den is None and set(np.unique(np.concatenate([x, y]))) <= {0.0, 1.0}
     if binary:
         ci = _mcnemar_interval(x, y)
-        return Comparison(value_a, value_b, value_b - value_a, ci, mcnemar_exact(x, y), "mcnemar_exact",
-                          "exact_conditional" if ci is not None else "none")
+        return Comparison(
+            value_a, value_b, value_b - value_a, ci, mcnemar_exact(x, y), "mcnemar_exact", "exact_conditional" if ci is not None else "none"
+        )
 
     def difference(weights: np.ndarray) -> np.ndarray:
         return ratio_b(weights) - ratio_a(weights)

@@ -90,8 +90,10 @@ class RunSettings:
         arguments took, so these examples are not built.
         """
         if shots and getattr(get_style(prompt), "executes_calls", False):
-            raise GqlbenchError(f"--shots {shots} with --prompt {prompt}: tool-calling examples (gold trajectories) are not "
-                                "built; the tools carry the signatures, so run it with --shots 0")
+            raise GqlbenchError(
+                f"--shots {shots} with --prompt {prompt}: tool-calling examples (gold trajectories) are not "
+                "built; the tools carry the signatures, so run it with --shots 0"
+            )
 
     @property
     def prompt_setting(self) -> PromptSetting:
@@ -217,8 +219,19 @@ class RunConfig:
         for key in ("model", "prompt", "split"):  # a hand-written config for the reports may leave some out ("")
             if not isinstance(known.get(key, ""), str):
                 raise GqlbenchError(f"{path}: {key!r} is not a string; fix it or use --overwrite")
-        defaults: dict[str, Any] = {"model": "", "prompt": "", "split": "", "settings": {}, "generation": {}, "sample_ids": [],
-                                    "data_hash": None, "versions": {}, "git": None, "command": [], "created": ""}
+        defaults: dict[str, Any] = {
+            "model": "",
+            "prompt": "",
+            "split": "",
+            "settings": {},
+            "generation": {},
+            "sample_ids": [],
+            "data_hash": None,
+            "versions": {},
+            "git": None,
+            "command": [],
+            "created": "",
+        }
         return cls(**{**defaults, **known}, extra={k: v for k, v in data.items() if k not in names})
 
     def to_json(self) -> dict[str, Any]:

@@ -85,8 +85,12 @@ def token_counter(settings: RunSettings) -> TokenCounter:
         tokenizer = AutoTokenizer.from_pretrained(str(folder))
         return TokenCounter(tokenizer, _context(folder, tokenizer, settings.model_args), f"tokens of the model's tokenizer ({folder})")
     length = int(settings.model_args.get("max_model_len", _DEFAULT_CONTEXT))
-    return TokenCounter(None, length, f"estimated tokens ({_CHARS_PER_TOKEN} characters per token; no local tokenizer for "
-                                      f"{settings.model!r} with backend {settings.backend!r}), context assumed {length}")
+    return TokenCounter(
+        None,
+        length,
+        f"estimated tokens ({_CHARS_PER_TOKEN} characters per token; no local tokenizer for "
+        f"{settings.model!r} with backend {settings.backend!r}), context assumed {length}",
+    )
 
 
 def dry_run(settings: RunSettings, counter: TokenCounter | None = None) -> str:

@@ -42,8 +42,10 @@ def refuse_link(path: Path) -> None:
 
 
 def _link_message(path: Path) -> str:
-    return (f"{path}: is a symbolic link; gqlbench never writes through a link in a run folder "
-            "(replace it with a plain file, or use another --out)")
+    return (
+        f"{path}: is a symbolic link; gqlbench never writes through a link in a run folder "
+        "(replace it with a plain file, or use another --out)"
+    )
 
 
 def open_run_file(path: Path, mode: str) -> IO[Any]:

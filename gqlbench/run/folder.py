@@ -180,6 +180,8 @@ def _locked(run_dir: Path) -> Iterator[None]:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise GqlbenchError(f"{run_dir}: another gqlbench run or evaluate is writing this folder; "
-                                "wait for it or use another --out (--overwrite never breaks its lock)") from None
+            raise GqlbenchError(
+                f"{run_dir}: another gqlbench run or evaluate is writing this folder; "
+                "wait for it or use another --out (--overwrite never breaks its lock)"
+            ) from None
         yield

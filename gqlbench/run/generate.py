@@ -113,8 +113,14 @@ def _too_long(sample: Sample, style: str, error: PromptTooLong, shown: dict[str,
     result = score_sample(sample, "")
     prompt = Prompt(sample_id=sample.id, style=style, messages=[], n_tokens=error.n_tokens, dropped=error.dropped)
     return SampleResult.model_validate(
-        {**result.model_dump(mode="json"), "prompt": prompt.model_dump(mode="json"), "raw_output": "", "code": "", "error": str(error),
-         **shown}
+        {
+            **result.model_dump(mode="json"),
+            "prompt": prompt.model_dump(mode="json"),
+            "raw_output": "",
+            "code": "",
+            "error": str(error),
+            **shown,
+        }
     )
 
 
@@ -128,8 +134,14 @@ class Generator:
     """Builds prompts for one run and turns chunks of samples into scored results (K completions each with --samples K)."""
 
     def __init__(
-        self, settings: RunSettings, backend: Backend, observer: Observer | None, pool: Callable[[], SandboxPool],
-        clock: StageClock | None = None, *, offers: Mapping[str, Sequence[str]] | None = None,
+        self,
+        settings: RunSettings,
+        backend: Backend,
+        observer: Observer | None,
+        pool: Callable[[], SandboxPool],
+        clock: StageClock | None = None,
+        *,
+        offers: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
         self.clock = clock or StageClock()
         # told of each completion as the backend returns it, before its chunk is scored and executed: progress
@@ -141,8 +153,14 @@ class Generator:
         self.config = settings.generation_config()
         self.shot_pool = shot_pool(load_split(SHOT_SPLIT, settings.data), load_errata(settings.data)) if settings.shots else []
         self.presenter = Presenter(settings.prompt_setting, settings.seed, offers={k: list(v) for k, v in (offers or {}).items()})
-        self.style = settings.style.start(StyleOptions(max_steps=settings.max_steps, observer=observer_for(observer, self.presenter),
-                                                              abstain=settings.relevance, shown=settings.prompt_setting.shown))
+        self.style = settings.style.start(
+            StyleOptions(
+                max_steps=settings.max_steps,
+                observer=observer_for(observer, self.presenter),
+                abstain=settings.relevance,
+                shown=settings.prompt_setting.shown,
+            )
+        )
 
     def prompt(self, sample: Sample) -> Prompt:
         """The prompt of ``sample`` and its examples, each as the run's prompt setting shows it."""
@@ -151,8 +169,13 @@ class Generator:
         shots = select_shots(sample, self.shot_pool, settings.shots, settings.shot_rule, avoid=avoid) if settings.shots else []
         examples = [self.presenter.example(s, avoid).sample for s in shots]
         return fit_prompt(
-            self.presenter(sample).sample, examples, self.style.messages, self.backend,
-            style=self.settings.prompt, reserve=self.config.max_new_tokens, assistant_prefix=self.style.assistant_prefix,
+            self.presenter(sample).sample,
+            examples,
+            self.style.messages,
+            self.backend,
+            style=self.settings.prompt,
+            reserve=self.config.max_new_tokens,
+            assistant_prefix=self.style.assistant_prefix,
             tools=getattr(self.style, "tools", None),  # --prompt tools: the tools' JSON counts too
         )
 
@@ -195,8 +218,7 @@ class Generator:
         for index in sorted({i for _, _, i in finished}):
             group = [(result, code) for result, code, i in finished if i == index]
             codes = {result.id: code for result, code in group}
-            results = add_exec_scores([r for r, _ in group], {s.id: s for s in chunk}, codes, seed=self.settings.seed,
-                                      pool=self.sandbox())
+            results = add_exec_scores([r for r, _ in group], {s.id: s for s in chunk}, codes, seed=self.settings.seed, pool=self.sandbox())
             done += [self._labelled(result, index) for result in results]
         return done
 
@@ -223,9 +245,7 @@ class Generator:
             for completion in self.style.generate(group, self.backend, config):
                 yield completion, index
 
-    def _complete(
-        self, work: Sequence[tuple[Sample, Prompt, tuple[int, ...]]], sink: Sink, finished: list[_Finished]
-    ) -> Iterator[str]:
+    def _complete(self, work: Sequence[tuple[Sample, Prompt, tuple[int, ...]]], sink: Sink, finished: list[_Finished]) -> Iterator[str]:
         """Generate and statically score ``work`` into ``finished``; yield the ids whose generation failed."""
         by_id = {s.id: (s, p) for s, p, _ in work}
         wanted = {(s.id, i) for s, _, indices in work for i in indices}
@@ -274,8 +294,7 @@ class Generator:
 def _progress(total: int, initial: int, quiet: bool, stream: Any = None, unit: str = "sample") -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=total, initial=initial, unit=unit, disable=quiet, file=stream or sys.stderr, dynamic_ncols=True,
-                desc="gqlbench run")
+    return tqdm(total=total, initial=initial, unit=unit, disable=quiet, file=stream or sys.stderr, dynamic_ncols=True, desc="gqlbench run")
 
 
 def generate(

@@ -183,7 +183,11 @@ def render_ablation(run_dirs: Sequence[Path], metrics: Sequence[str], titles: Ma
         settings = _settings_of(run_dir)
         overall = read_results(run_dir / RESULTS_FILE).metrics.get("overall", {})
         ci = overall.get("ci", {})
-        rows.append([*(json.dumps(settings.get(k)) if not isinstance(settings.get(k), str) else settings[k] for k in keys),
-                     *(with_ci(overall.get(m), ci.get(m)) for m in metrics)])
+        rows.append(
+            [
+                *(json.dumps(settings.get(k)) if not isinstance(settings.get(k), str) else settings[k] for k in keys),
+                *(with_ci(overall.get(m), ci.get(m)) for m in metrics),
+            ]
+        )
     table = tabulate(rows, headers=[*keys, *(titles.get(m, m) for m in metrics)], tablefmt=fmt, disable_numparse=True)
     return f"Ablation: the settings that differ between the runs, overall scores with 95% intervals\n\n{table}"

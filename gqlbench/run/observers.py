@@ -52,8 +52,7 @@ class MockObserver:
     pool: Callable[[], SandboxPool] | None = None
     name: str = "mock"
     explains: str = (
-        "the JSON response your call returned from the API (long responses are cut), "
-        "or the error it raised, so you can fix the action"
+        "the JSON response your call returned from the API (long responses are cut), or the error it raised, so you can fix the action"
     )
     _kept: dict[tuple[str, str, tuple[str, ...]], tuple[str, ...]] = field(default_factory=dict, repr=False)
     _own_pool: SandboxPool | None = field(default=None, repr=False)
@@ -85,8 +84,14 @@ class MockObserver:
             return []
         replays = [self._replayed(sample, actions) for sample, actions, _ in requests]
         jobs = [
-            Job(code="\n".join([*replay, action]), domain=sample.domain, seed=self.seed, sample_id=sample.id, observe_last=True,
-                request=sample.utterance)
+            Job(
+                code="\n".join([*replay, action]),
+                domain=sample.domain,
+                seed=self.seed,
+                sample_id=sample.id,
+                observe_last=True,
+                request=sample.utterance,
+            )
             for (sample, _, action), replay in zip(requests, replays, strict=True)
         ]
         traces = self._sandbox().run_many(jobs)

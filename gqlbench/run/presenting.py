@@ -69,8 +69,10 @@ class RealNamesObserver:
         if not isinstance(self.inner, CallRunner):
             raise GqlbenchError(f"the {self.name} observer does not run calls; --prompt tools needs the mock world")
         outcomes = self.inner.run_calls([m for _, m in mapped])
-        return [CallOutcome(o.value, _shown_text(p, o.error)) if p is not None and o.error is not None else o
-                for (p, _), o in zip(mapped, outcomes, strict=True)]
+        return [
+            CallOutcome(o.value, _shown_text(p, o.error)) if p is not None and o.error is not None else o
+            for (p, _), o in zip(mapped, outcomes, strict=True)
+        ]
 
     def close(self) -> None:
         closer: Any = getattr(self.inner, "close", None)

@@ -60,8 +60,16 @@ def _paper_presets() -> dict[str, Preset]:
     for model, (context, cot_shots, react_shots, react_obfuscate) in _PAPER_MODELS.items():
         for prompt, shots, obfuscate in (("cot", cot_shots, "none"), ("react", react_shots, react_obfuscate)):
             name = f"paper:{model}:{prompt}"
-            settings = {"prompt": prompt, "split": "test", "shots": shots, "shot_rule": "fixed", "temperature": PAPER_TEMPERATURE,
-                        "functions": "gold", "obfuscate": obfuscate, "schema": "full"}
+            settings = {
+                "prompt": prompt,
+                "split": "test",
+                "shots": shots,
+                "shot_rule": "fixed",
+                "temperature": PAPER_TEMPERATURE,
+                "functions": "gold",
+                "obfuscate": obfuscate,
+                "schema": "full",
+            }
             presets[name] = Preset(name, settings, {"max_model_len": context}, (model, prompt))
     return presets
 

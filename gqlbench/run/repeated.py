@@ -70,9 +70,7 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
     return comb(c, k) / comb(n, k)
 
 
-def _correct_counts(
-    samples: Sequence[Sample], completions: Iterable[SampleResult], metric: str
-) -> dict[str, tuple[str, int]]:
+def _correct_counts(samples: Sequence[Sample], completions: Iterable[SampleResult], metric: str) -> dict[str, tuple[str, int]]:
     """Per scorable sample: its domain and how many completions score 1 (a sample whose metric is None is left out)."""
     lines: dict[str, list[SampleResult]] = {}
     for line in completions:

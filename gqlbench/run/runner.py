@@ -302,9 +302,22 @@ def _run(
                 with clock.stage("engine_load"):
                     backend = backend_factory(settings)
                 try:
-                    generate(settings, backend, run_dir=run_dir, config=config, total=len(samples) * settings.samples, planned=planned,
-                             batch_size=options.batch_size, quiet=options.quiet, observer=observer, pool=pool,
-                             console=console, clock=clock, offers=plan.offers, notify=options.notify)
+                    generate(
+                        settings,
+                        backend,
+                        run_dir=run_dir,
+                        config=config,
+                        total=len(samples) * settings.samples,
+                        planned=planned,
+                        batch_size=options.batch_size,
+                        quiet=options.quiet,
+                        observer=observer,
+                        pool=pool,
+                        console=console,
+                        clock=clock,
+                        offers=plan.offers,
+                        notify=options.notify,
+                    )
                 finally:
                     with clock.stage("engine_close"):
                         backend.close()
@@ -318,8 +331,9 @@ def _run(
             clock.mark("startup")
         document, _ = _write_outputs(settings, run_dir, samples, ordered, config, pool, sections, plan.dropped, clock)
         incomplete = [s.id for s, _ in _pending(samples, every, settings.samples)]  # impossible relevance cases too
-    return RunOutcome(run_dir, ordered, document.metrics, incomplete, resumed_from, already_complete=not planned,
-                      timings=document.timings or {})
+    return RunOutcome(
+        run_dir, ordered, document.metrics, incomplete, resumed_from, already_complete=not planned, timings=document.timings or {}
+    )
 
 
 def _pending(samples: Sequence[Sample], done: Sequence[SampleResult], k: int) -> list[Work]:
@@ -338,8 +352,13 @@ def _sections(
     from gqlbench.run.usage import usage_blocks
 
     wall = config.extra.get(WALL_KEY)
-    usage = usage_blocks(every, wall_s=float(wall) if wall is not None else None, backend=(config.backend or {}).get("backend"),
-                         steps=settings.style.uses_steps, prices=options.prices)
+    usage = usage_blocks(
+        every,
+        wall_s=float(wall) if wall is not None else None,
+        backend=(config.backend or {}).get("backend"),
+        steps=settings.style.uses_steps,
+        prices=options.prices,
+    )
     if settings.relevance:  # pass@k, like Table 2, on the possible cases only
         from gqlbench.scoring.relevance import is_impossible_id
 

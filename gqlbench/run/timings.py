@@ -20,7 +20,14 @@ from typing import Any
 __all__ = ["STAGES", "StageClock", "format_timings"]
 
 STAGES: tuple[str, ...] = (
-    "startup", "engine_load", "prompts", "generation", "scoring", "execution", "writing", "engine_close",
+    "startup",
+    "engine_load",
+    "prompts",
+    "generation",
+    "scoring",
+    "execution",
+    "writing",
+    "engine_close",
 )
 _LABELS = {"startup": "start-up", "engine_load": "engine load", "engine_close": "engine close"}
 
@@ -94,6 +101,8 @@ def _engine_note(counters: dict[str, int]) -> str:
         notes.append(f"prefix cache {counters.get('prefix_cache_hit_tokens', 0) / queried:.0%} of prompt tokens")
     preempted = counters.get("preemptions", 0)
     if preempted:
-        notes.append(f"{preempted} preemptions (KV cache full: prompts computed again; "
-                     "a larger kv_cache_memory_bytes or a smaller --batch-size avoids them)")
+        notes.append(
+            f"{preempted} preemptions (KV cache full: prompts computed again; "
+            "a larger kv_cache_memory_bytes or a smaller --batch-size avoids them)"
+        )
     return f"; {'; '.join(notes)}" if notes else ""

@@ -176,8 +176,21 @@ def usage_section(cost: Mapping[str, Any] | None, latency: Mapping[str, Any] | N
     return lines
 
 
-USAGE_HEADERS = ["Model", "Prompt", "Split", "Tokens in", "Tokens out", "In/sample", "Out/sample", "Latency mean s",
-                 "p50 s", "p95 s", "Samples/s", "Out tok/s", "USD"]
+USAGE_HEADERS = [
+    "Model",
+    "Prompt",
+    "Split",
+    "Tokens in",
+    "Tokens out",
+    "In/sample",
+    "Out/sample",
+    "Latency mean s",
+    "p50 s",
+    "p95 s",
+    "Samples/s",
+    "Out tok/s",
+    "USD",
+]
 
 
 def usage_row(label: Sequence[str], cost: Mapping[str, Any] | None, latency: Mapping[str, Any] | None) -> list[str]:

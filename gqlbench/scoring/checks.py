@@ -78,11 +78,17 @@ def check_endpoint_sdl(name: str) -> list[Problem]:
             problems.append(Problem(subject=None, where=str(path), message=f"does not build: {exc}"))
             continue
         if fields != [function]:
-            problems.append(Problem(subject=None, where=str(path),
-                                    message=f"declares Query fields {fields}; an endpoint file declares exactly its own, {function!r}"))
+            problems.append(
+                Problem(
+                    subject=None,
+                    where=str(path),
+                    message=f"declares Query fields {fields}; an endpoint file declares exactly its own, {function!r}",
+                )
+            )
         if specs and function not in specs:
-            problems.append(Problem(subject=None, where=str(path),
-                                    message=f"{function!r} has a response schema but no signature in {specs_path(name)}"))
+            problems.append(
+                Problem(subject=None, where=str(path), message=f"{function!r} has a response schema but no signature in {specs_path(name)}")
+            )
     return problems
 
 
@@ -101,9 +107,10 @@ def check_domain_merge(name: str) -> list[Problem]:
     except (GqlbenchError, TypeError) as exc:
         return [Problem(subject=None, where=name, message=f"the endpoint schemas do not merge: {exc}")]
     problems = [Problem(subject=None, where=name, message=f"endpoints define a type differently: {note}") for note in notes]
-    return problems + [Problem(subject=None, where=name, message=f"the merged schema is not valid GraphQL, so every call "
-                                                                  f"would fail: {error.message}")
-                       for error in validate_schema(schema)]
+    return problems + [
+        Problem(subject=None, where=name, message=f"the merged schema is not valid GraphQL, so every call would fail: {error.message}")
+        for error in validate_schema(schema)
+    ]
 
 
 CATALOG_CHECKS: tuple[Callable[[str], list[Problem]], ...] = (check_specs, check_endpoint_sdl, check_domain_merge)
@@ -146,6 +153,7 @@ def split_known(problems: list[Problem], name: str, data_dir: Path | None = None
 
 # ---------------------------------------------------------------------------
 # Sample-level checks: the gold programs of a benchmark folder against the catalog.
+
 
 class _NoSchema(str):
     """The response of the named endpoint, which has no response schema."""
@@ -365,9 +373,13 @@ def check_gold_executes(name: str, data_dir: Path | None = None, seed: int = 0) 
     for sample, trace in zip(runnable, traces, strict=True):
         if trace.error is not None:
             line = f": line {trace.error.line}" if trace.error.line else ""
-            problems.append(Problem(
-                subject=sample.id, where=f"sample {sample.id} ({sample.benchmark}){line}",
-                message=f"gold code fails on the mocks (seed {seed}) with {trace.error.kind}: {trace.error.message}"))
+            problems.append(
+                Problem(
+                    subject=sample.id,
+                    where=f"sample {sample.id} ({sample.benchmark}){line}",
+                    message=f"gold code fails on the mocks (seed {seed}) with {trace.error.kind}: {trace.error.message}",
+                )
+            )
     return problems
 
 

@@ -36,6 +36,7 @@ def require_known_domains(domains: Iterable[str]) -> None:
         error = unknown_domain(domain)
         raise GqlbenchError(f"the samples' {error}; or pass --no-exec to score without execution")
 
+
 def add_exec_scores(
     results: Sequence[SampleResult],
     samples: Mapping[str, Sample],

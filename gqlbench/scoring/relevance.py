@@ -157,9 +157,7 @@ def stand_in(domain: str, removed: str, other: str, shapes: Shapes | None = None
     return set(get_spec(domain, removed).param_names) == set(get_spec(domain, other).param_names)
 
 
-def _widened(
-    sample: Sample, gold: list[str], removed: str, choice: FunctionsSetting, seed: int, shapes: Shapes
-) -> tuple[str, ...] | None:
+def _widened(sample: Sample, gold: list[str], removed: str, choice: FunctionsSetting, seed: int, shapes: Shapes) -> tuple[str, ...] | None:
     """The possible case's wider offer, with no endpoint that could stand in for ``removed`` (None: nothing else to add)."""
     catalog = load_domain_catalog(sample.domain)
     others = [n for n in catalog.specs if n not in gold]
@@ -196,8 +194,11 @@ def _case(sample: Sample, errata: Errata, choice: FunctionsSetting, seed: int, s
             return RelevanceCase(possible, impossible, removed, offered)
         crowded.append(removed)
     if crowded:
-        return Dropped(sample.id, f"--functions {choice}: every other endpoint of {sample.domain} could stand in for "
-                                  f"{', '.join(crowded)}, so the offer cannot be widened without a stand-in")
+        return Dropped(
+            sample.id,
+            f"--functions {choice}: every other endpoint of {sample.domain} could stand in for "
+            f"{', '.join(crowded)}, so the offer cannot be widened without a stand-in",
+        )
     return Dropped(sample.id, "every gold function has a stand-in among the others")
 
 

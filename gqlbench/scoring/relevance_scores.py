@@ -79,8 +79,15 @@ def relevance_block(
         catalog = load_specs(sample.domain) if sample.domain in domains else {}
         offered = extra.get("offered") or sample.function_names  # a wider --functions records what the prompt offered
         read = read_abstention(str(code), set(offered), set(catalog), answer=str(extra.get("raw_output") or ""))
-        cases.append({"id": sample.id, "case": "impossible" if is_impossible_id(sample.id) else "possible",
-                      "explicit_abstention": read.explicit, "no_call": read.no_call, "unoffered": list(read.unoffered)})
+        cases.append(
+            {
+                "id": sample.id,
+                "case": "impossible" if is_impossible_id(sample.id) else "possible",
+                "explicit_abstention": read.explicit,
+                "no_call": read.no_call,
+                "unoffered": list(read.unoffered),
+            }
+        )
     impossible = [c for c in cases if c["case"] == "impossible"]
     possible = [c for c in cases if c["case"] == "possible"]
     values = {

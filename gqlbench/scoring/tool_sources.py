@@ -61,8 +61,9 @@ def _gold_values(gold: Sequence[ApiCall], call: ApiCall, argument: str) -> list[
     return [g.argument(argument) for g in same]
 
 
-def choose_gold_candidates(sample: Sample, code: str, provenance: Sequence[Mapping[str, Any]],
-                           functions: Mapping[str, FunctionSpec] | None = None) -> tuple[str, list[dict[str, Any]]]:
+def choose_gold_candidates(
+    sample: Sample, code: str, provenance: Sequence[Mapping[str, Any]], functions: Mapping[str, FunctionSpec] | None = None
+) -> tuple[str, list[dict[str, Any]]]:
     """``code`` with each ambiguous argument set to the candidate equal to gold's source, and the updated provenance.
 
     ``provenance`` is the ``tool_arguments`` record of the completion (one
@@ -109,8 +110,9 @@ def choose_gold_candidates(sample: Sample, code: str, provenance: Sequence[Mappi
     standard: dict[tuple[int, str], str] = {}  # (entry, candidate) -> its standardized value in the program
     for j in range(max((len(t) for t in trials.values()), default=0)):
         trial = list(lines)
-        for i, line, _, start, end in sorted((s for s in slots if s[0] in trials and j < len(trials[s[0]])),
-                                             key=lambda s: -s[3]):  # right to left: earlier spans stay valid
+        for i, line, _, start, end in sorted(
+            (s for s in slots if s[0] in trials and j < len(trials[s[0]])), key=lambda s: -s[3]
+        ):  # right to left: earlier spans stay valid
             trial[line] = trial[line][:start] + trials[i][j] + trial[line][end:]
         analysis = analyze("\n".join(trial), functions)
         calls = {c.line: c for c in analysis.calls}

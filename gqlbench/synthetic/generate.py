@@ -69,8 +69,17 @@ def verify(domain: str, code: str, text: str, pool: SandboxPool, world_seed: int
         return f"gold_failed:{trace.error.kind}"
     if any(call.error for call in trace.calls):
         return "gold_call_error"
-    sample = Sample(id="test/0", split="test", index=0, benchmark="synthetic", domain=domain, utterance=text,
-                    gold_code=code, function_specs=[], graphql_schema="")
+    sample = Sample(
+        id="test/0",
+        split="test",
+        index=0,
+        benchmark="synthetic",
+        domain=domain,
+        utterance=text,
+        gold_code=code,
+        function_specs=[],
+        graphql_schema="",
+    )
     scores = score_sample(sample, code).scores
     if scores.arg_match_full != 1 or scores.seq_match_full != 1:
         return "not_self_consistent"
@@ -78,25 +87,44 @@ def verify(domain: str, code: str, text: str, pool: SandboxPool, world_seed: int
 
 
 def _labels(draft: Draft, seed: int, world_seed: int, paraphrased: bool) -> dict[str, Any]:
-    return {"shape": draft.shape, "calls": len(draft.calls), "edges": draft.edges(), "depth": draft.depth(), "seed": seed,
-            "world_seed": world_seed, "paraphrased": paraphrased}
+    return {
+        "shape": draft.shape,
+        "calls": len(draft.calls),
+        "edges": draft.edges(),
+        "depth": draft.depth(),
+        "seed": seed,
+        "world_seed": world_seed,
+        "paraphrased": paraphrased,
+    }
 
 
-def _paraphrased(paraphrase: Paraphrase, text: str, literals: Sequence[str | int], taken: set[str],
-                 counts: Counter[str]) -> str | None:
+def _paraphrased(paraphrase: Paraphrase, text: str, literals: Sequence[str | int], taken: set[str], counts: Counter[str]) -> str | None:
     """``paraphrase(text)`` when it states every literal and copies no human or earlier utterance, else None (counted)."""
     new = paraphrase(text)
-    reason = ("no_answer" if not new
-              else "dropped_literal" if missing_literals(literals, new)
-              else "copies_human" if normalize(new) in human_utterances()
-              else "duplicate" if normalize(new) in taken
-              else None)
+    reason = (
+        "no_answer"
+        if not new
+        else "dropped_literal"
+        if missing_literals(literals, new)
+        else "copies_human"
+        if normalize(new) in human_utterances()
+        else "duplicate"
+        if normalize(new) in taken
+        else None
+    )
     counts[reason or "kept"] += 1
     return None if reason else new
 
 
-def generate_samples(domain: str, n: int, seed: int, shapes: Sequence[str] = SHAPES, world_seed: int = 0,
-                     pool: SandboxPool | None = None, paraphrase: Paraphrase | None = None) -> Generation:
+def generate_samples(
+    domain: str,
+    n: int,
+    seed: int,
+    shapes: Sequence[str] = SHAPES,
+    world_seed: int = 0,
+    pool: SandboxPool | None = None,
+    paraphrase: Paraphrase | None = None,
+) -> Generation:
     """``n`` verified samples of ``domain`` in the dataset's line format, shapes taken in turn.
 
     Deterministic for a given seed, catalog and world. Stops early (fewer
@@ -138,9 +166,12 @@ def generate_samples(domain: str, n: int, seed: int, shapes: Sequence[str] = SHA
                 continue
             text, code = utterance(graph, draft, rng), draft.code()
             reason = (
-                "unfaithful" if missing_literals(draft.literals(), text)
-                else "copies_human" if normalize(text) in human
-                else "duplicate" if normalize(text) in seen_text or code in seen_code
+                "unfaithful"
+                if missing_literals(draft.literals(), text)
+                else "copies_human"
+                if normalize(text) in human
+                else "duplicate"
+                if normalize(text) in seen_text or code in seen_code
                 else None
             )
             if reason is None:
@@ -163,8 +194,9 @@ def generate_samples(domain: str, n: int, seed: int, shapes: Sequence[str] = SHA
                 seen_text.add(normalize(new))
                 text = new
             seen_code.add(code)
-            result.rows.append({"domain": domain, "utterance": text, "output": code,
-                                "synthetic": _labels(draft, seed, world_seed, new is not None)})
+            result.rows.append(
+                {"domain": domain, "utterance": text, "output": code, "synthetic": _labels(draft, seed, world_seed, new is not None)}
+            )
         result.rejected_steps = sampler.rejected
         result.runs += sampler.runs
     finally:

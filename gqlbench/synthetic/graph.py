@@ -106,8 +106,11 @@ class DataflowGraph:
 
     def edges_from(self, producer: str) -> list[Edge]:
         """The edges a response of ``producer`` can feed, each consumer fully fed by it and literals."""
-        return [e for e in self.edges if e.producer == producer and e.param in self.endpoints[e.consumer].param_kinds
-                and self.fed_by_one(e.consumer)]
+        return [
+            e
+            for e in self.edges
+            if e.producer == producer and e.param in self.endpoints[e.consumer].param_kinds and self.fed_by_one(e.consumer)
+        ]
 
     def fed_by_one(self, consumer: str) -> bool:
         """Whether ``consumer`` needs exactly one id from a response (its other required params are literals)."""
@@ -130,15 +133,17 @@ class DataflowGraph:
         for name, endpoint in self.endpoints.items():
             ids = [p for p in endpoint.required if p in endpoint.param_kinds]
             fed = [p for p in (*ids, *endpoint.extra_kinds) if self.edges_into(name, p)]
-            if len(fed) >= 2 and set(ids) <= set(fed) and len(ids) <= 2 \
-                    and all(self.literal_ok(name, p) for p in endpoint.literal_params):
+            if len(fed) >= 2 and set(ids) <= set(fed) and len(ids) <= 2 and all(self.literal_ok(name, p) for p in endpoint.literal_params):
                 found.append(name)
         return found
 
     def starts(self) -> list[str]:
         """Endpoints a program can start with: every required parameter a literal the sampler has values for."""
-        return [name for name, e in self.endpoints.items()
-                if not any(p in e.param_kinds for p in e.required) and all(self.literal_ok(name, p) for p in e.required)]
+        return [
+            name
+            for name, e in self.endpoints.items()
+            if not any(p in e.param_kinds for p in e.required) and all(self.literal_ok(name, p) for p in e.required)
+        ]
 
 
 def _first_sentence(text: str) -> str:
@@ -301,9 +306,18 @@ def _build_graph(domain: str, catalog: str) -> DataflowGraph:
         text = rule.text_param if rule.action == "search" and rule.text_param in required else None
         text = text or next((p for p in required if p in TEXT_PARAMS), None)
         literals = {p: tuple(gold_literals.get((name, p), ())) for p in required}
-        endpoints[name] = Endpoint(name, _first_sentence(spec.description) or name, tuple(required),
-                                   _param_kinds(required, rule, segments), text, rule.kind, literals, _optional(name, spec, gold_literals),
-                                   _extra_kinds(spec, rule, segments), tuple(segments))
+        endpoints[name] = Endpoint(
+            name,
+            _first_sentence(spec.description) or name,
+            tuple(required),
+            _param_kinds(required, rule, segments),
+            text,
+            rule.kind,
+            literals,
+            _optional(name, spec, gold_literals),
+            _extra_kinds(spec, rule, segments),
+            tuple(segments),
+        )
         root = _unwrap(query[name].type) if name in query else None
         if isinstance(root, GraphQLList):
             root = _unwrap(root.of_type)

@@ -33,7 +33,7 @@ def first_line(text: str) -> str:
     line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
     for label in ("Rewritten request:", "Request:", "Paraphrase:"):
         if line.lower().startswith(label.lower()):
-            line = line[len(label):].strip()
+            line = line[len(label) :].strip()
     if len(line) > 1 and line[0] == line[-1] and line[0] in "'`" or line.startswith("“") and line.endswith("”"):
         line = line[1:-1].strip()
     return line

@@ -133,7 +133,7 @@ def _fresh_path(response: Any, path: Path, passed: set[Any]) -> Path | None:
     ``passed`` (a list of similar movies may start with the movie asked about); None when there is none."""
     at = next((i for i, part in enumerate(path) if isinstance(part, int)), None)
     for index in (0, 1, 2) if at is not None else (0,):
-        candidate = path if at is None else (*path[:at], index, *path[at + 1:])
+        candidate = path if at is None else (*path[:at], index, *path[at + 1 :])
         value = resolve(response, candidate)
         if _is_key(value) and value not in passed:
             return candidate
@@ -189,8 +189,13 @@ class Sampler:
             if edge.producer in starts:
                 ways.append((None, edge))
             elif self.graph.fed_by_one(edge.producer) and not self.graph.endpoints[edge.producer].writes:
-                ways += [(first, edge) for first in self.graph.edges if first.consumer == edge.producer
-                         and first.producer in starts and first.param in self.graph.endpoints[edge.producer].param_kinds]
+                ways += [
+                    (first, edge)
+                    for first in self.graph.edges
+                    if first.consumer == edge.producer
+                    and first.producer in starts
+                    and first.param in self.graph.endpoints[edge.producer].param_kinds
+                ]
         return ways
 
     def _fan_in(self, draft: Draft) -> None:
@@ -222,7 +227,8 @@ class Sampler:
             fed[param] = Ref(len(draft.calls) - 1, edge.path)
         literals = {p: self._literal(target, p, None) for p in endpoint.literal_params}
         args = tuple((p, fed.get(p, literals.get(p, ""))) for p in endpoint.required) + tuple(
-            (p, fed[p]) for p in params if p not in endpoint.required)
+            (p, fed[p]) for p in params if p not in endpoint.required
+        )
         draft.calls.append(Call(target, args))
         error, response = self._run(draft)
         if error is not None:
@@ -251,8 +257,9 @@ class Sampler:
         """Run the draft; (error kind or None, the last call's response as JSON)."""
         self.runs += 1
         request = " ".join(str(v) for v in draft.literals())
-        trace = self.pool.run(Job(code=draft.code(assign_last=True), domain=self.graph.domain, seed=self.world_seed,
-                                  observe_last=True, request=request))
+        trace = self.pool.run(
+            Job(code=draft.code(assign_last=True), domain=self.graph.domain, seed=self.world_seed, observe_last=True, request=request)
+        )
         if trace.error is not None:
             return trace.error.kind, None
         try:
@@ -324,8 +331,10 @@ class Sampler:
         did not get (not a read-back of its own id); a static look-ahead, the world decides later."""
         key = (function, steps)
         if key not in self._reach:
-            self._reach[key] = steps <= 0 or (not self.graph.endpoints[function].writes and any(
-                len(e.path) > 1 and self._onward(e.consumer, steps - 1) for e in self.graph.edges_from(function)))
+            self._reach[key] = steps <= 0 or (
+                not self.graph.endpoints[function].writes
+                and any(len(e.path) > 1 and self._onward(e.consumer, steps - 1) for e in self.graph.edges_from(function))
+            )
         return self._reach[key]
 
     def _extend(self, draft: Draft, step: int, onward: int = 0) -> bool:

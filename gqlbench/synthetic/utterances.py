@@ -31,13 +31,74 @@ __all__ = ["utterance"]
 _ORDINALS = ("first", "second", "third", "fourth", "fifth")
 _NOUNS = {"tv": "TV show", "me": "user", "cast": "cast member", "crew": "crew member"}
 """Kinds whose name is not the word a person writes."""
-_VERBS = frozenset({
-    "get", "list", "search", "create", "add", "remove", "delete", "return", "borrow", "check", "change", "update", "discover",
-    "save", "follow", "unfollow", "pause", "start", "resume", "skip", "set", "seek", "transfer", "toggle", "find", "fetch",
-    "show", "retrieve", "replace", "upload", "rate", "navigate", "move", "fly", "dock", "orbit", "refuel", "cancel", "reorder",
-    "view", "attempt", "activate", "command", "jettison", "accept", "deliver", "fulfill", "fulfil", "extract", "purchase",
-    "sell", "refine", "register", "jump", "warp", "chart", "survey", "scan", "buy", "send", "post", "put", "read", "look",
-})
+_VERBS = frozenset(
+    {
+        "get",
+        "list",
+        "search",
+        "create",
+        "add",
+        "remove",
+        "delete",
+        "return",
+        "borrow",
+        "check",
+        "change",
+        "update",
+        "discover",
+        "save",
+        "follow",
+        "unfollow",
+        "pause",
+        "start",
+        "resume",
+        "skip",
+        "set",
+        "seek",
+        "transfer",
+        "toggle",
+        "find",
+        "fetch",
+        "show",
+        "retrieve",
+        "replace",
+        "upload",
+        "rate",
+        "navigate",
+        "move",
+        "fly",
+        "dock",
+        "orbit",
+        "refuel",
+        "cancel",
+        "reorder",
+        "view",
+        "attempt",
+        "activate",
+        "command",
+        "jettison",
+        "accept",
+        "deliver",
+        "fulfill",
+        "fulfil",
+        "extract",
+        "purchase",
+        "sell",
+        "refine",
+        "register",
+        "jump",
+        "warp",
+        "chart",
+        "survey",
+        "scan",
+        "buy",
+        "send",
+        "post",
+        "put",
+        "read",
+        "look",
+    }
+)
 _READ_VERBS = ("get", "list", "fetch", "retrieve", "show", "return", "view", "find", "look up", "read")
 _GERUNDS = {"discover": "discovering", "search": "searching", "check": "checking"}
 """Read verbs whose object is not what they return: ``Discover movies`` returns the results of discovering movies."""
@@ -55,8 +116,9 @@ _BOILERPLATE = (  # API wording no user writes, removed from descriptions
     (re.compile(r"\b(?:a|the) (?:current )?(?:Spotify )?(?:user|patron)(?:'s|’s)"), "my"),
     (re.compile(r"\b(?:the )?current (?:Spotify )?(?:user|patron)\b"), "me"),
 )
-_LEAD = re.compile(r"^(?:(?:a |the )?list of |(?:the )?(?:detailed |primary )?(?:profile )?(?:information|details) (?:about|of|for) )",
-                   re.IGNORECASE)
+_LEAD = re.compile(
+    r"^(?:(?:a |the )?list of |(?:the )?(?:detailed |primary )?(?:profile )?(?:information|details) (?:about|of|for) )", re.IGNORECASE
+)
 _SINGLE = re.compile(r"^(?:a|an|one) (?:single )?")
 _GET = ("Get {np}.", "Show me {np}.", "Find {np}.", "I'd like to see {np}.", "Look up {np}.", "Please get {np}.", "I need {np}.")
 _DO = ("{act}.", "Please {act_l}.", "I want to {act_l}.", "I'd like to {act_l}.")
@@ -102,7 +164,7 @@ def _noun_phrase(description: str) -> str:
     text = _action(description)
     for verb in _READ_VERBS:
         if text.startswith(verb + " "):
-            text = text[len(verb) + 1:]
+            text = text[len(verb) + 1 :]
             break
     verb, _, rest = text.partition(" ")
     if verb in _GERUNDS:
@@ -184,9 +246,9 @@ class _Phraser:
             owner = re.compile(rf"\b(?:an?|the|this|a given) (?:user's |single )?{words}(?:'s|’s) ([^,;]+)", re.IGNORECASE)
             plain = re.compile(rf"\b(?:a given|a single|an?|this|one or more|my) {words}s?\b", re.IGNORECASE)
             if (found := owner.search(phrase)) is not None:
-                phrase = phrase[:found.start()] + f"the {found[1]} of {named}" + phrase[found.end():]
+                phrase = phrase[: found.start()] + f"the {found[1]} of {named}" + phrase[found.end() :]
             elif (found := plain.search(phrase)) is not None:
-                phrase = phrase[:found.start()] + named + phrase[found.end():]
+                phrase = phrase[: found.start()] + named + phrase[found.end() :]
             elif param in self._endpoint(call).extra_kinds:
                 phrase += f" with {named}"
             else:

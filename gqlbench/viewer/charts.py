@@ -60,5 +60,5 @@ def grouped_bars(data: Mapping[str, Mapping[str, float]], title: str, value_form
     return (
         f'<svg class="chart" role="img" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y + 24}">'
         f'<title>{esc(title)}</title><text x="4" y="16" font-size="13" font-weight="600">{esc(title)}</text>'
-        f'{"".join(rows)}{legend}</svg>'
+        f"{''.join(rows)}{legend}</svg>"
     )

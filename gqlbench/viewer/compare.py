@@ -43,9 +43,7 @@ def _metrics(runs: Sequence[RunView]) -> str:
         for domain in domains
     )
     chart_data = {
-        titles.get(c, c): {
-            run.label: run.metrics["overall"][c] for run in runs if is_number(run.metrics.get("overall", {}).get(c))
-        }
+        titles.get(c, c): {run.label: run.metrics["overall"][c] for run in runs if is_number(run.metrics.get("overall", {}).get(c))}
         for c in columns
         if c in titles
     }
@@ -66,8 +64,10 @@ def _paired(runs: Sequence[RunView], comparisons: Sequence[Mapping[str, Any]]) -
         for name, entry in sorted(comparison["metrics"].items(), key=lambda item: order.get(item[0], len(order))):
             cells = comparison_cells(titles.get(name, name), entry, digits=3)
             rows.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
-        table = (f'<table class="metrics compare"><thead><tr>{"".join(f"<th>{esc(h)}</th>" for h in HEADERS)}</tr></thead>'
-                 f"<tbody>{''.join(rows)}</tbody></table>")
+        table = (
+            f'<table class="metrics compare"><thead><tr>{"".join(f"<th>{esc(h)}</th>" for h in HEADERS)}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>"
+        )
         parts.append(head + (table if rows else "<p>Fewer than two shared samples: nothing to compare.</p>"))
     return "".join(parts) + f"<p>{esc(VERDICT_NOTE)}</p>"
 
@@ -116,9 +116,7 @@ def _sample(runs: Sequence[RunView], sample_id: str) -> str:
         run_result = run.result(sample_id)
         assert run_result is not None
         comparison = sample_comparison(run_result, run.samples.get(sample_id))
-        svg = (
-            "" if comparison is None else dataflow_svg(comparison.predicted, f"{run.label} dataflow", safe_id("c", i, sample_id))
-        )
+        svg = "" if comparison is None else dataflow_svg(comparison.predicted, f"{run.label} dataflow", safe_id("c", i, sample_id))
         columns.append(
             f'<div class="run-col"><h3><a href="#r{i}/{esc(sample_id)}">{esc(run.label)}</a></h3>{score_badges(run_result)}'
             f"{_code(predicted_code(run_result))}{svg}</div>"

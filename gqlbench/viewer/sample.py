@@ -143,9 +143,13 @@ def _trace_table(record: Trace | None, diverge: int | None) -> str:
         )
         size += len(rows[-1])
     if len(rows) < len(calls):
-        rows.append(f'<tr><td colspan="5" class="truncated">[truncated: {len(rows)} of {len(calls)} calls shown; the run folder\'s samples.jsonl has the rest]</td></tr>')
+        rows.append(
+            f'<tr><td colspan="5" class="truncated">[truncated: {len(rows)} of {len(calls)} calls shown; the run folder\'s samples.jsonl has the rest]</td></tr>'
+        )
     if diverge is not None and diverge >= min(len(calls), TRACE_CALLS):
-        rows.append(f'<tr class="diverge"><td>{esc(diverge)}</td><td colspan="4">{"(no call here)" if diverge >= len(calls) else "(not shown)"}</td></tr>')
+        rows.append(
+            f'<tr class="diverge"><td>{esc(diverge)}</td><td colspan="4">{"(no call here)" if diverge >= len(calls) else "(not shown)"}</td></tr>'
+        )
     head = "<tr><th>#</th><th>function</th><th>arguments</th><th>response ids</th><th>error</th></tr>"
     error = trace.get("error")
     tail = f"<p><b>error</b>: {esc(error.get('kind'))}: {bounded(error.get('message'))}</p>" if isinstance(error, Mapping) else ""
@@ -227,13 +231,20 @@ def sample_page(run_index: int, result: SampleResult, sample: Sample | None) -> 
     parts.append("<h2>Programs</h2>" + side_by_side(gold, code) + truncation_note(gold_cut) + truncation_note(cut))
     parts.append("<h2>Dataflow</h2>" + _graphs(comparison, safe_id("g", run_index, result.id)))
     tools = result.explanation.tool_arguments
-    parts += [_arguments(comparison), _errors(result), _execution(result),
-              _steps(extra.get("steps") or [], "Tool calls" if tools is not None else "ReAct steps"), _tool_arguments(tools)]
+    parts += [
+        _arguments(comparison),
+        _errors(result),
+        _execution(result),
+        _steps(extra.get("steps") or [], "Tool calls" if tools is not None else "ReAct steps"),
+        _tool_arguments(tools),
+    ]
     cost = {k: extra.get(k) for k in ("tokens_in", "tokens_out", "latency_s", "finish_reason")}
     if any(v is not None for v in cost.values()):
         parts.append("<h2>Generation</h2>" + _kv_table(cost))
     raw = extra.get("raw_output", extra.get("prediction"))
     if raw is not None:
-        parts.append(f"<details><summary>Raw model text ({len(str(raw)):,} characters)</summary><pre>{bounded(raw, TEXT_CHARS)}</pre></details>")
+        parts.append(
+            f"<details><summary>Raw model text ({len(str(raw)):,} characters)</summary><pre>{bounded(raw, TEXT_CHARS)}</pre></details>"
+        )
     parts.append("</section>")
     return "".join(parts)

@@ -117,9 +117,7 @@ def side_by_side(left: str, right: str, left_title: str = "gold", right_title: s
             left_line = a[i] if i < i2 else None
             right_line = b[j] if j < j2 else None
             kind = {"equal": "same", "replace": "chg", "delete": "del", "insert": "ins"}[tag]
-            rows.append(
-                f'<tr class="{kind}">{_cells(i + 1, left_line, kind)}{_cells(j + 1, right_line, kind)}</tr>'
-            )
+            rows.append(f'<tr class="{kind}">{_cells(i + 1, left_line, kind)}{_cells(j + 1, right_line, kind)}</tr>')
     head = f'<tr><th colspan="2">{esc(left_title)}</th><th colspan="2">{esc(right_title)}</th></tr>'
     cols = '<colgroup><col class="ln"><col><col class="ln"><col></colgroup>'
     return f'<table class="diff">{cols}{head}{"".join(rows)}</table>'

@@ -38,14 +38,13 @@ OPERATIONS = ("set", "append", "remove", "insert", "increment")
 def check_effects(effects: Any, where: str) -> None:
     """Raise a one-line error naming ``where`` unless ``effects`` is ``{"set"|"append"|"remove": {path: value}}``."""
     if not isinstance(effects, dict):
-        raise GqlbenchError(f"{where}: effects must be an object like {{\"set\": {{\"accepted\": true}}}}")
+        raise GqlbenchError(f'{where}: effects must be an object like {{"set": {{"accepted": true}}}}')
     for operation, changes in effects.items():
         if operation not in OPERATIONS:
             raise GqlbenchError(f"{where}: effects.{operation}: unknown operation; use {', '.join(OPERATIONS)}")
         if not isinstance(changes, dict) or not all(isinstance(p, str) and p.strip(".") for p in changes):
-            raise GqlbenchError(f"{where}: effects.{operation} must map field paths (\"nav.status\") to values")
-        if operation == "insert" and not all(isinstance(c, dict) and "items" in c and set(c) <= {"items", "at"}
-                                             for c in changes.values()):
+            raise GqlbenchError(f'{where}: effects.{operation} must map field paths ("nav.status") to values')
+        if operation == "insert" and not all(isinstance(c, dict) and "items" in c and set(c) <= {"items", "at"} for c in changes.values()):
             raise GqlbenchError(f'{where}: effects.insert must map field paths to {{"items": "$uris", "at": "$position"}}')
 
 
@@ -57,8 +56,7 @@ def _value(value: Any, arguments: Mapping[str, Any]) -> Any:
     return value
 
 
-def apply_effects(record: dict[str, Any], effects: Mapping[str, Any], arguments: Mapping[str, Any],
-                  shown: Callable[[str], Any]) -> None:
+def apply_effects(record: dict[str, Any], effects: Mapping[str, Any], arguments: Mapping[str, Any], shown: Callable[[str], Any]) -> None:
     """Change ``record`` as ``effects`` say; ``shown(field)`` is the field's value as rendered now.
 
     A field that was derived (never stored) is stored as it was shown before

@@ -73,22 +73,23 @@ def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise GqlbenchError(f"{file}: a world fixture must be a JSON object (keys: {', '.join(sorted(GENERIC_KEYS))})")
     entities = data.get("entities", {})
-    if not isinstance(entities, dict) or not all(isinstance(v, list) and all(isinstance(r, dict) for r in v)
-                                                  for v in entities.values()):
+    if not isinstance(entities, dict) or not all(isinstance(v, list) and all(isinstance(r, dict) for r in v) for v in entities.values()):
         raise GqlbenchError(f'{file}: "entities" must map each kind to a list of objects, e.g. {{"book": [{{"book_id": "B1"}}]}}')
     for kind, records in entities.items():
         for n, record in enumerate(records):
             if not any(name in KEY_WORDS or reference(name) == (kind, "id") for name in record):
-                raise GqlbenchError(f"{file}: entities.{kind}[{n}] has no key ({kind}_id, id, symbol, slug, login, ...); "
-                                    "give each entity the key its API uses")
+                raise GqlbenchError(
+                    f"{file}: entities.{kind}[{n}] has no key ({kind}_id, id, symbol, slug, login, ...); "
+                    "give each entity the key its API uses"
+                )
     return data
 
 
 def starter_fixture(rules: Iterable[Any]) -> dict[str, Any]:
     """A fixture that shows the inferred rule of every endpoint, ready to be edited."""
     return {
-        "description": "Mock world of this domain: add entities under 'entities' ({\"<kind>\": [{\"<kind>_id\": ...}]}) "
-                       "and change an endpoint's rule under 'endpoints'; see docs/add-your-own-api.md",
+        "description": 'Mock world of this domain: add entities under \'entities\' ({"<kind>": [{"<kind>_id": ...}]}) '
+        "and change an endpoint's rule under 'endpoints'; see docs/add-your-own-api.md",
         "entities": {},
         "endpoints": {rule.function: rule.describe() for rule in rules},
     }

@@ -93,9 +93,15 @@ def _plain_args(args: Mapping[str, Any]) -> dict[str, Any]:
 class GenericModel:
     """Handlers for every endpoint of a domain, from its rules (see the module docstring)."""
 
-    def __init__(self, domain: str, rules: Mapping[str, Rule], schema: GraphQLSchema | None,
-                 declared: Declarations | None = None, fixture: Mapping[str, Any] | None = None,
-                 source: str | None = None) -> None:
+    def __init__(
+        self,
+        domain: str,
+        rules: Mapping[str, Rule],
+        schema: GraphQLSchema | None,
+        declared: Declarations | None = None,
+        fixture: Mapping[str, Any] | None = None,
+        source: str | None = None,
+    ) -> None:
         self.domain = domain
         self.declared = declared or Declarations()
         self.rules = dict(rules)
@@ -117,9 +123,9 @@ class GenericModel:
             if rule.checks is not None:
                 check_checks(rule.checks, where)
             if rule.action in ("save", "unsave") and not (rule.collection and rule.kind):
-                raise GqlbenchError(f"{where}: action {rule.action!r} needs \"collection\" (the saved list) and \"kind\"")
+                raise GqlbenchError(f'{where}: action {rule.action!r} needs "collection" (the saved list) and "kind"')
             if rule.action in ("act", "update", "delete", "children", "save", "unsave") and rule.id_param is None:
-                raise GqlbenchError(f"{where}: action {rule.action!r} needs \"id_param\", the parameter that names the entity")
+                raise GqlbenchError(f'{where}: action {rule.action!r} needs "id_param", the parameter that names the entity')
 
             method = getattr(self, f"_{rule.action}")
             self.handlers[function] = self._bind(method, rule)
@@ -153,8 +159,14 @@ class GenericModel:
         for rule in self.rules.values():
             whole = self.entity_types.get(rule.kind or "")
             param = rule.id_param
-            if (rule.action != "lookup" or rule.view or whole is None or param is None or reference(param) is not None
-                    or param.lower().endswith(_NUMBER_PARAMS)):
+            if (
+                rule.action != "lookup"
+                or rule.view
+                or whole is None
+                or param is None
+                or reference(param) is not None
+                or param.lower().endswith(_NUMBER_PARAMS)
+            ):
                 continue
             own = entity_kind(whole, rule.kind)
             name = _name_of_param(param, whole)
@@ -213,8 +225,10 @@ class GenericModel:
     def _load_entity(self, world: World, kind: str, record: dict[str, Any]) -> str:
         id_field = self.key_field(kind, record)
         if id_field not in record:
-            raise GqlbenchError(f"world fixture of {self.domain}: an entity of kind {kind!r} has no {id_field!r}; "
-                                f"give each {kind} its key ({id_field}), or set the endpoint's \"key\" in the fixture")
+            raise GqlbenchError(
+                f"world fixture of {self.domain}: an entity of kind {kind!r} has no {id_field!r}; "
+                f'give each {kind} its key ({id_field}), or set the endpoint\'s "key" in the fixture'
+            )
         entity_id = str(record[id_field])
         values: dict[str, Any] = {}
         for name, value in record.items():
@@ -264,8 +278,7 @@ class GenericModel:
         field = body.fields.get(own[1]) if body is not None and own is not None else None
         return field is not None and getattr(get_named_type(field.type), "name", "") == "Int"
 
-    def resolve_key(self, world: World, rule: Rule, kind: str, key: str, open_: bool,
-                    args: Mapping[str, Any] | None = None) -> str:
+    def resolve_key(self, world: World, rule: Rule, kind: str, key: str, open_: bool, args: Mapping[str, Any] | None = None) -> str:
         """The id of the entity a key names; an entity is made for an open key or one the user's request gives.
 
         A name where the key is a number (``pikachu`` for PokeAPI's ``{id}``,
@@ -307,8 +320,9 @@ class GenericModel:
         whole, field = self.render.named[kind]
         links = world.state.get("links", {})
         for entity_id, record in world.table(kind).items():
-            name = record[field] if field in record else generate_value(
-                whole.fields[field].type, world, f"{kind}:{entity_id}.{field}", field)
+            name = (
+                record[field] if field in record else generate_value(whole.fields[field].type, world, f"{kind}:{entity_id}.{field}", field)
+            )
             if str(name) != key:
                 continue
             mine = links.get(f"{kind}:{entity_id}", {})
@@ -316,8 +330,7 @@ class GenericModel:
                 return entity_id
         return None
 
-    def _object_scope(self, world: World, rule: Rule, kind: str, args: Mapping[str, Any],
-                      open_: bool) -> list[tuple[str, str]]:
+    def _object_scope(self, world: World, rule: Rule, kind: str, args: Mapping[str, Any], open_: bool) -> list[tuple[str, str]]:
         """``(kind, id)`` of each argument that names an object field of the entity shaped like a named kind.
 
         ``owner`` of ``/repos/{owner}/{repo}`` names the repository's owner, a user by its login.
@@ -436,7 +449,7 @@ class GenericModel:
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < (name == "page")):
                 raise BadArguments(f"{name} must be a {'positive' if name == 'page' else 'non-negative'} integer, got {value!r}")
         start = (page - 1) * limit if page is not None and limit is not None else 0
-        shown = ids[start:start + limit] if limit is not None else ids
+        shown = ids[start : start + limit] if limit is not None else ids
         items = [self.render.entity(world, item_type, rule.kind or "item", i) for i in shown]
         if root is None or rule.list_field is None:  # the answer is the list itself
             return items
@@ -452,8 +465,7 @@ class GenericModel:
             out[rule.id_param] = args[rule.id_param]
         return self._wrap(rule, out)
 
-    def _declared_page(self, world: World, rule: Rule, args: dict[str, Any], ids: list[str],
-                       item_type: GraphQLObjectType) -> Any:
+    def _declared_page(self, world: World, rule: Rule, args: dict[str, Any], ids: list[str], item_type: GraphQLObjectType) -> Any:
         """The page the fixture declares (:mod:`gqlbench.mocks.engine.declared.paging`), its items rendered once cut."""
         out = paging.page(ids, rule.paging or {}, args)
         body = out[rule.paging["under"]] if rule.paging and rule.paging.get("under") else out
@@ -488,8 +500,11 @@ class GenericModel:
         text = search_text(args.get(rule.text_param or "q") or "", rule.text_param or "q")
         if not text:
             raise BadArguments(f"{rule.text_param} is empty; pass the words to search for")
-        filters = {_kind_of_param(k): str(v) for k, v in _plain_args(args).items()
-                   if k != rule.text_param and isinstance(v, str) and _kind_of_param(k) in self.render.kinds}
+        filters = {
+            _kind_of_param(k): str(v)
+            for k, v in _plain_args(args).items()
+            if k != rule.text_param and isinstance(v, str) and _kind_of_param(k) in self.render.kinds
+        }
         found = [i for i, r in world.table(kind).items() if self._matches(world, kind, i, r, text, filters)]
         if not found:
             found = [self._create_for(world, rule, text, filters)]
@@ -498,8 +513,7 @@ class GenericModel:
     def _text(self, world: World, kind: str, record: dict[str, Any]) -> str:
         return " ".join(str(v) for v in record.values() if isinstance(v, (str, int)))
 
-    def _matches(self, world: World, kind: str, entity_id: str, record: dict[str, Any], text: str,
-                 filters: dict[str, str]) -> bool:
+    def _matches(self, world: World, kind: str, entity_id: str, record: dict[str, Any], text: str, filters: dict[str, str]) -> bool:
         world.checkpoint()
         words = set(_words(self._text(world, kind, record)))
         if not all(w in words for w in _words(text)):
@@ -584,4 +598,3 @@ class GenericModel:
             return []
         inner = response.of_type if hasattr(response, "of_type") and not isinstance(response, GraphQLList) else response
         return generate_value(inner, world, f"{rule.function}:{sorted(_plain_args(args).items())!r}", rule.function)
-

@@ -17,20 +17,51 @@ import re
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLType
 
 __all__ = [
-    "ENVELOPES", "KEY_WORDS", "singular", "object_of", "list_object_of", "id_fields", "reference", "is_generic",
-    "entity_kind", "envelope_of", "known_kinds", "shape_kind",
+    "ENVELOPES",
+    "KEY_WORDS",
+    "singular",
+    "object_of",
+    "list_object_of",
+    "id_fields",
+    "reference",
+    "is_generic",
+    "entity_kind",
+    "envelope_of",
+    "known_kinds",
+    "shape_kind",
 ]
 
-_GENERIC_HOLDERS = {"entries", "items", "results", "docs", "data", "records", "list", "entry", "item", "result", "doc",
-                    "payload", "response", "content", "values", "value", "nodes", "edges"}
+_GENERIC_HOLDERS = {
+    "entries",
+    "items",
+    "results",
+    "docs",
+    "data",
+    "records",
+    "list",
+    "entry",
+    "item",
+    "result",
+    "doc",
+    "payload",
+    "response",
+    "content",
+    "values",
+    "value",
+    "nodes",
+    "edges",
+}
 ENVELOPES = ("data", "result", "payload", "response")
 """Fields that wrap an answer's payload (``{"data": {...}, "meta": {...}}``)."""
 KEY_WORDS = ("id", "symbol", "slug", "uuid", "login", "username", "key")
 """What an entity's key field may be called (``id``, ``symbol``, a user's ``login``)."""
 _REFERENCE_WORDS = KEY_WORDS[:4]  # ``<kind>_code`` or ``<kind>_key`` are mostly codes (``currency_code``), not references
 _REFERENCE = re.compile(
-    r"^(?P<kind>[a-z][a-z0-9]*(?:_[a-z0-9]+)*?)(?:_(?P<snake>" + "|".join(_REFERENCE_WORDS) + r")|(?P<camel>"
-    + "|".join(w.capitalize() for w in _REFERENCE_WORDS) + r"))$"
+    r"^(?P<kind>[a-z][a-z0-9]*(?:_[a-z0-9]+)*?)(?:_(?P<snake>"
+    + "|".join(_REFERENCE_WORDS)
+    + r")|(?P<camel>"
+    + "|".join(w.capitalize() for w in _REFERENCE_WORDS)
+    + r"))$"
 )
 
 

@@ -30,19 +30,22 @@ __all__ = ["DomainModel", "world_model"]
 class DomainModel:
     """The generic model of a domain plus its behaviour (if any)."""
 
-    def __init__(self, domain: str, generic: GenericModel, behaviour: WorldBehaviour | None,
-                 fixture: dict[str, Any], source: str = "world fixture") -> None:
+    def __init__(
+        self, domain: str, generic: GenericModel, behaviour: WorldBehaviour | None, fixture: dict[str, Any], source: str = "world fixture"
+    ) -> None:
         self.domain = domain
         self.fixture = fixture  # as read: World.create loads a deep copy
         self.generic = generic
         self.behaviour = behaviour
-        shown = {name: view_handler(rule.shows, rule.id_param, rule.collection, fixture, f"{source}: endpoints.{name}")
-                 for name, rule in generic.rules.items() if rule.shows}
+        shown = {
+            name: view_handler(rule.shows, rule.id_param, rule.collection, fixture, f"{source}: endpoints.{name}")
+            for name, rule in generic.rules.items()
+            if rule.shows
+        }
         handlers: dict[str, Handler] = {**generic.handlers, **shown, **(dict(behaviour.handlers) if behaviour else {})}
         responded = {name for name, rule in generic.rules.items() if rule.respond is not None}
         lists_paged = set(behaviour.handlers if behaviour else ()) | set(shown) | responded
-        self.handlers = {name: _declared(handler, generic.rules.get(name), name in lists_paged)
-                         for name, handler in handlers.items()}
+        self.handlers = {name: _declared(handler, generic.rules.get(name), name in lists_paged) for name, handler in handlers.items()}
 
     def load(self, world: World, fixture: dict[str, Any]) -> None:
         self.generic.load(world, fixture, frozenset(self.behaviour.handlers) if self.behaviour else frozenset())

@@ -75,8 +75,7 @@ class Renderer:
                     back.remove(entity_id)
 
     # -- rendering --------------------------------------------------------------------
-    def entity(self, world: World, graphql_type: GraphQLObjectType, kind: str, entity_id: str,
-               depth: int = 0) -> dict[str, Any]:
+    def entity(self, world: World, graphql_type: GraphQLObjectType, kind: str, entity_id: str, depth: int = 0) -> dict[str, Any]:
         """The entity as ``graphql_type``: stored values, links, references, derived values."""
         record = world.table(kind)[entity_id]
         own = entity_kind(graphql_type, kind)
@@ -105,8 +104,9 @@ class Renderer:
         record = world.table(kind)[entity_id]
         return computed(self.fixture, kind, {**record, "id": entity_id, **({id_field: entity_id} if id_field else {})}, world)
 
-    def _reference(self, world: World, record: dict[str, Any], kind: str, entity_id: str, name: str, other: str,
-                   graphql_type: GraphQLType) -> str:
+    def _reference(
+        self, world: World, record: dict[str, Any], kind: str, entity_id: str, name: str, other: str, graphql_type: GraphQLType
+    ) -> str:
         """A ``<kind>_id`` (``<kind>Symbol``) field: an entity of that kind, made once and remembered."""
         if name not in record:
             numeric = getattr(get_named_type(graphql_type), "name", "") == "Int"
@@ -114,8 +114,7 @@ class Renderer:
         self.ensure(world, other, record[name])
         return record[name]
 
-    def nested(self, world: World, graphql_type: GraphQLType, kind: str, entity_id: str, name: str,
-               stored: Any, depth: int) -> Any:
+    def nested(self, world: World, graphql_type: GraphQLType, kind: str, entity_id: str, name: str, stored: Any, depth: int) -> Any:
         """The entity's field ``name`` when it holds objects: linked entities, or plain objects from stored values.
 
         None for a field that holds no objects. An endpoint that shows only
@@ -163,8 +162,10 @@ class Renderer:
                 if isinstance(inner, GraphQLObjectType):
                     out[name] = self.plain(world, inner, None, f"{key}.{name}")
                 elif isinstance(inner, GraphQLList) and list_object_of(inner) is not None:
-                    out[name] = [self.plain(world, list_object_of(inner), None, f"{key}.{name}.{i}")  # type: ignore[arg-type]
-                                 for i in range(CHILDREN)]
+                    out[name] = [
+                        self.plain(world, list_object_of(inner), None, f"{key}.{name}.{i}")  # type: ignore[arg-type]
+                        for i in range(CHILDREN)
+                    ]
                 else:
                     out[name] = generate_value(field.type, world, f"{key}.{name}", name)
         return out

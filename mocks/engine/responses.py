@@ -79,15 +79,15 @@ class Response:
         if isinstance(key, str):
             return _field(self, key)
         path, graphql_type = _get(self, "_path"), _get(self, "_type")
-        raise TypeError(f"{path} is a {graphql_type.name} object, not a list; read one of its fields "
-                        f"({', '.join(list(graphql_type.fields)[:8])})")
+        raise TypeError(
+            f"{path} is a {graphql_type.name} object, not a list; read one of its fields ({', '.join(list(graphql_type.fields)[:8])})"
+        )
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and _get(self, "_data").get(name) is not None
 
     def __iter__(self) -> Any:
-        raise TypeError(f"{_get(self, '_path')} is a {_get(self, '_type').name} object, not a list; "
-                        "iterate over one of its list fields")
+        raise TypeError(f"{_get(self, '_path')} is a {_get(self, '_type').name} object, not a list; iterate over one of its list fields")
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise TypeError(f"responses are read-only ({_get(self, '_path')})")
@@ -133,8 +133,7 @@ class ResponseList(list[Any]):
         if isinstance(index, slice):
             return ResponseList(list.__getitem__(self, index), path)
         if isinstance(index, str):
-            raise TypeError(f"{path} is a list of {len(self)} items, not an object; index it with a number "
-                            f"(e.g. {path}[0].{index})")
+            raise TypeError(f"{path} is a list of {len(self)} items, not an object; index it with a number (e.g. {path}[0].{index})")
         try:
             return list.__getitem__(self, index)
         except IndexError:

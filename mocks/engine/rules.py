@@ -80,8 +80,9 @@ class Rule:
 
     def describe(self) -> dict[str, Any]:
         """The rule as a fixture's ``endpoints`` entry (defaults left out)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name != "function" and getattr(self, f.name) not in (None, False, ())}
+        return {
+            f.name: getattr(self, f.name) for f in fields(self) if f.name != "function" and getattr(self, f.name) not in (None, False, ())
+        }
 
 
 def endpoint_path(function: str, field: GraphQLField | None, params: list[str]) -> list[str]:
@@ -126,7 +127,7 @@ def _bare_items(field: GraphQLField | None, literal: list[str]) -> tuple[None, s
 
 def _items(root: GraphQLObjectType | None, noun: str | None = None) -> tuple[str, str] | None:
     """``(field, kind)`` of the root's first list of entities; a generic holder (``data: [...]``) takes the path's noun."""
-    for name, field in (root.fields.items() if root else ()):
+    for name, field in root.fields.items() if root else ():
         element = list_object_of(field.type)
         hint = noun if is_generic(singular(name)) and noun else singular(name)
         found = entity_kind(element, hint) if element is not None else None
@@ -158,9 +159,18 @@ def infer_rule(function: str, params: list[str], field: GraphQLField | None) -> 
     return replace(rule, envelope=envelope) if envelope and rule.action != "echo" else rule
 
 
-def _infer(function: str, method: str, segments: list[str], where: list[tuple[int, str]], literal: list[str],
-           last_param: tuple[int, str] | None, ends_in_param: bool, params: list[str], root: GraphQLObjectType | None,
-           items: tuple[str | None, str] | None) -> Rule:
+def _infer(
+    function: str,
+    method: str,
+    segments: list[str],
+    where: list[tuple[int, str]],
+    literal: list[str],
+    last_param: tuple[int, str] | None,
+    ends_in_param: bool,
+    params: list[str],
+    root: GraphQLObjectType | None,
+    items: tuple[str | None, str] | None,
+) -> Rule:
     if method == "GET":
         if root is None and items is None:
             return Rule(function, "echo")
@@ -175,8 +185,7 @@ def _infer(function: str, method: str, segments: list[str], where: list[tuple[in
             parent = _kind_before(segments, index, param)
             tail = literal[-1]
             if items and singular(tail) != tail.lower():
-                return Rule(function, "children", kind=items[1], id_param=param, parent=parent, list_field=items[0],
-                            open=not _is_id(param))
+                return Rule(function, "children", kind=items[1], id_param=param, parent=parent, list_field=items[0], open=not _is_id(param))
             return Rule(function, "lookup", kind=parent, id_param=param, open=not _is_id(param))
         if items:
             return Rule(function, "list", kind=items[1], list_field=items[0])
@@ -247,8 +256,9 @@ def _entity_fields(schema: GraphQLSchema | None, rules: Mapping[str, Rule]) -> d
     return found
 
 
-def infer_rules(schema: GraphQLSchema | None, specs: Mapping[str, Any], overrides: Mapping[str, Any] | None = None,
-                where: str = "world fixture") -> dict[str, Rule]:
+def infer_rules(
+    schema: GraphQLSchema | None, specs: Mapping[str, Any], overrides: Mapping[str, Any] | None = None, where: str = "world fixture"
+) -> dict[str, Rule]:
     """Every endpoint's rule, with the fixture's ``endpoints`` overrides applied.
 
     ``specs`` maps a function to its :class:`~gqlbench.records.FunctionSpec`.
@@ -257,14 +267,16 @@ def infer_rules(schema: GraphQLSchema | None, specs: Mapping[str, Any], override
     rules = {name: infer_rule(name, list(spec.parameters.properties), query.get(name)) for name, spec in specs.items()}
     paths = {name: endpoint_path(name, query.get(name), list(spec.parameters.properties)) for name, spec in specs.items()}
     aliases = _aliases(paths)
-    rules = {name: replace(rule, kind=aliases.get(rule.kind or "", rule.kind), parent=aliases.get(rule.parent or "", rule.parent))
-             for name, rule in rules.items()}
+    rules = {
+        name: replace(rule, kind=aliases.get(rule.kind or "", rule.kind), parent=aliases.get(rule.parent or "", rule.parent))
+        for name, rule in rules.items()
+    }
     rules = _views(rules, paths, _entity_fields(schema, rules))
     for function, change in (overrides or {}).items():
         if function not in rules:
             raise GqlbenchError(f"{where}: endpoints.{function}: the domain has no such function; use one of its specs' names")
         if not isinstance(change, dict):
-            raise GqlbenchError(f"{where}: endpoints.{function} must be an object like {{\"action\": \"lookup\", \"kind\": \"book\"}}")
+            raise GqlbenchError(f'{where}: endpoints.{function} must be an object like {{"action": "lookup", "kind": "book"}}')
         allowed = {f.name for f in fields(Rule)} - {"function"}
         unknown = sorted(set(change) - allowed)
         if unknown:

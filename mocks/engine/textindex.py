@@ -59,8 +59,9 @@ class TermIndex:
                 self.postings.setdefault(term, set()).add(position)
             self.keys.append(key)
 
-    def candidates(self, table: dict[str, dict[str, Any]], terms: Iterable[str],
-                   step: Callable[[], None] | None = None) -> list[dict[str, Any]]:
+    def candidates(
+        self, table: dict[str, dict[str, Any]], terms: Iterable[str], step: Callable[[], None] | None = None
+    ) -> list[dict[str, Any]]:
         """Records that have every term (all records when ``terms`` is empty), in insertion order."""
         self.sync(table, step)
         pieces = sorted((self.postings.get(t, set()) for t in set(terms)), key=len)

@@ -113,8 +113,10 @@ def search_text(value: Any, param: str) -> str:
     """A search argument as stripped text, or :class:`BadArguments` when it is over :data:`MAX_SEARCH_CHARS`."""
     text = str(value).strip()
     if len(text) > MAX_SEARCH_CHARS:
-        raise BadArguments(f"{param} is {len(text):,} characters long, over the mock's limit of {MAX_SEARCH_CHARS:,} "
-                           "for a search text; search for fewer words")
+        raise BadArguments(
+            f"{param} is {len(text):,} characters long, over the mock's limit of {MAX_SEARCH_CHARS:,} "
+            "for a search text; search for fewer words"
+        )
     return text
 
 
@@ -200,8 +202,10 @@ class World:
         key = str(entity_id)
         record = self.table(kind).get(key)
         if record is None:
-            raise NotFound(f"no {label or kind} with id {entity_id!r} in the mock world; "
-                           "use an id from the user's request or one returned by an earlier call")
+            raise NotFound(
+                f"no {label or kind} with id {entity_id!r} in the mock world; "
+                "use an id from the user's request or one returned by an earlier call"
+            )
         if (kind, key) not in self.completed:
             self.completed.add((kind, key))
             if self.model is not None:
@@ -216,8 +220,7 @@ class World:
         """Records of a kind that satisfy ``predicate``, in insertion order."""
         return [r for r in self.table(kind).values() if predicate(r)]
 
-    def search(self, kind: str, words: list[str], text_of: Callable[[dict[str, Any]], str],
-               index: str = "text") -> list[dict[str, Any]]:
+    def search(self, kind: str, words: list[str], text_of: Callable[[dict[str, Any]], str], index: str = "text") -> list[dict[str, Any]]:
         """Records of a kind whose ``text_of`` contains every (lowercase) word, in insertion order.
 
         The answer of ``find`` with a substring predicate, through a trigram
@@ -229,7 +232,8 @@ class World:
         distinct = list(dict.fromkeys(words))
         terms = [g for w in distinct for g in trigrams(w)]
         candidates = self._index(kind, f"text:{index}", lambda r: trigrams(text_of(r).lower())).candidates(
-            self.table(kind), terms, self.checkpoint)
+            self.table(kind), terms, self.checkpoint
+        )
         found = []
         for record in candidates:
             self.checkpoint()
@@ -241,8 +245,7 @@ class World:
     def referring(self, kind: str, field_name: str, entity_id: str) -> list[dict[str, Any]]:
         """Records of a kind whose list ``field_name`` holds ``entity_id`` (albums of an artist), in insertion order."""
         index = self._index(kind, f"refs:{field_name}", lambda r: map(str, r.get(field_name) or ()))
-        return [r for r in index.candidates(self.table(kind), [str(entity_id)], self.checkpoint)
-                if entity_id in (r.get(field_name) or ())]
+        return [r for r in index.candidates(self.table(kind), [str(entity_id)], self.checkpoint) if entity_id in (r.get(field_name) or ())]
 
     def _index(self, kind: str, name: str, terms_of: Callable[[dict[str, Any]], Any]) -> TermIndex:
         index = self.indexes.get((kind, name))

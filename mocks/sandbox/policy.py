@@ -99,8 +99,7 @@ __all__ = [
 # attributes: no getattr/vars/type/format/open/eval/exec/compile/__import__.
 # In the sandbox ``range`` is bounded and ``print`` writes to a capped buffer.
 SAFE_BUILTINS: frozenset[str] = frozenset(
-    "abs all any bool dict enumerate float int isinstance len list max min print range reversed round set sorted "
-    "str sum tuple zip".split()
+    "abs all any bool dict enumerate float int isinstance len list max min print range reversed round set sorted str sum tuple zip".split()
 )
 
 # Callable as methods, on whatever object has them: string, list and dict
@@ -293,8 +292,7 @@ class _Checker(cst.CSTVisitor):
     def visit_Name(self, node: cst.Name) -> None:
         name = python_name(node.value)
         if name != node.value:  # every identifier: names, attributes, keywords, definitions, aliases
-            self._refuse(node, f"the identifier {node.value!r} is not written as Python reads it ({name!r}): "
-                               "write it in plain form")
+            self._refuse(node, f"the identifier {node.value!r} is not written as Python reads it ({name!r}): write it in plain form")
         if id(node) in self.labels:
             return
         if name.startswith("__"):

@@ -97,6 +97,7 @@ __all__ = [
 
 DEFAULT_RUNTIME = "gqlbench.mocks.endpoints:make_runtime"
 
+
 @dataclass(frozen=True)
 class Job:
     """One program to run against a fresh runtime of ``domain`` built from ``seed``."""
@@ -234,8 +235,7 @@ class SandboxPool:
                 if worker.busy and not worker.ready and worker.failure is None:
                     status = worker.stop()
                     said = worker.stderr_line() or f"exit status {status}"
-                    raise GqlbenchError(f"a sandbox worker could not start: {said}; check that gqlbench is installed "
-                                        f"in {sys.executable}")
+                    raise GqlbenchError(f"a sandbox worker could not start: {said}; check that gqlbench is installed in {sys.executable}")
                 if worker.busy:
                     index, elapsed = worker.finish()
                     error = worker.failure or death_error(worker.stop(), worker.stderr_line())
@@ -248,8 +248,10 @@ class SandboxPool:
                     raise GqlbenchError(f"a sandbox worker did not start within {STARTUP_SECONDS:.0f} s")
                 if not worker.running:
                     job = jobs[worker.index]  # type: ignore[index]
-                    raise GqlbenchError(f"runtime {job.runtime!r} did not set up domain {job.domain!r} "
-                                        f"within {STARTUP_SECONDS:.0f} s (sample {job.sample_id})")
+                    raise GqlbenchError(
+                        f"runtime {job.runtime!r} did not set up domain {job.domain!r} "
+                        f"within {STARTUP_SECONDS:.0f} s (sample {job.sample_id})"
+                    )
                 index, elapsed = worker.finish()
                 stopped = f"the program ran longer than {self._wall_seconds:g} s (wall clock) and was stopped"
                 yield index, _trace(jobs[index], ExecError(kind="timeout", message=stopped), elapsed)
@@ -264,8 +266,14 @@ def run_program(job: Job, **limits: Any) -> Trace:
 
 def _request(job: Job) -> dict[str, Any]:
     """The JSON line a worker reads for ``job``."""
-    return {"code": job.code, "domain": job.domain, "seed": job.seed, "runtime": job.runtime, "observe_last": job.observe_last,
-            "request": job.request}
+    return {
+        "code": job.code,
+        "domain": job.domain,
+        "seed": job.seed,
+        "runtime": job.runtime,
+        "observe_last": job.observe_last,
+        "request": job.request,
+    }
 
 
 def _trace(job: Job, error: ExecError | None, elapsed: float, **fields: Any) -> Trace:

@@ -216,6 +216,7 @@ def short_repr(value: Any, limit: int) -> str:
         text = f"<unprintable {type(value).__name__}>"
     return text[:limit]
 
+
 _ARGS_STR = {BaseException.__str__: str, KeyError.__str__: _REPR.repr}  # how these types write one argument
 
 

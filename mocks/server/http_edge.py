@@ -54,12 +54,10 @@ def load_json(body: bytes | str, what: str = "the request body") -> Any:
     except UnicodeDecodeError:
         raise BadJSON(f"{what} is not UTF-8 text") from None
     except ValueError as error:  # a number of more than 4,300 digits, NaN, Infinity
-        raise BadJSON(f"{what} holds {'a number too long to read' if 'digits' in str(error) else error}; "
-                      "send plain JSON numbers") from None
+        raise BadJSON(f"{what} holds {'a number too long to read' if 'digits' in str(error) else error}; send plain JSON numbers") from None
     level = [value]
     for _ in range(MAX_JSON_DEPTH):
-        level = [v for item in level if isinstance(item, (dict, list))
-                 for v in (item.values() if isinstance(item, dict) else item)]
+        level = [v for item in level if isinstance(item, (dict, list)) for v in (item.values() if isinstance(item, dict) else item)]
         if not level:
             return value
     raise BadJSON(f"{what} nests deeper than {MAX_JSON_DEPTH} levels; send flatter JSON")
@@ -72,9 +70,13 @@ def _not_json(constant: str) -> Any:
 async def refuse(send: Send, status: int, message: str) -> None:
     """Answer ``{"error": message}`` with ``status`` and close the connection."""
     body = json.dumps({"error": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), (b"connection", b"close")],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -87,8 +89,7 @@ class ReadLimits:
         self.read_timeout = read_timeout
 
     def _too_large(self) -> str:
-        return (f"the request body is over the server's limit of {self.max_body_bytes:,} bytes (--max-body-bytes); "
-                "send a smaller request")
+        return f"the request body is over the server's limit of {self.max_body_bytes:,} bytes (--max-body-bytes); send a smaller request"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -105,8 +106,7 @@ class ReadLimits:
             try:
                 message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
             except TimeoutError:
-                await refuse(send, 408, f"the request body did not arrive within {self.read_timeout:g} s "
-                                        "(--read-timeout); send it whole")
+                await refuse(send, 408, f"the request body did not arrive within {self.read_timeout:g} s (--read-timeout); send it whole")
                 return
             if message["type"] == "http.disconnect":
                 return
@@ -140,8 +140,11 @@ class JSONOnly:
             media = types[0].split(b";")[0].strip().lower() if types else b""
             if media != b"application/json":
                 shown = media.decode("latin-1")[:60].encode("unicode_escape").decode() or "none"
-                await refuse(send, 415, f"the content type is {shown}; send the GraphQL request as application/json "
-                                        '({"query": ..., "variables": ...})')
+                await refuse(
+                    send,
+                    415,
+                    f'the content type is {shown}; send the GraphQL request as application/json ({{"query": ..., "variables": ...}})',
+                )
                 return
         await self.app(scope, receive, send)
 

@@ -120,10 +120,13 @@ def limit_errors(found: QueryMeasure, limits: QueryLimits) -> list[GraphQLError]
     for name, value in (("max_depth", found.depth), ("max_aliases", found.aliases), ("max_cost", found.cost)):
         maximum = getattr(limits, name)
         if value > maximum:
-            errors.append(GraphQLError(
-                f"{_SAYING[name].format(value)}, over the server's limit of {maximum} ({_OPTIONS[name]}); "
-                "split it into smaller requests",
-                extensions={"kind": "limit", "limit": name, "value": value, "maximum": maximum}))
+            errors.append(
+                GraphQLError(
+                    f"{_SAYING[name].format(value)}, over the server's limit of {maximum} ({_OPTIONS[name]}); "
+                    "split it into smaller requests",
+                    extensions={"kind": "limit", "limit": name, "value": value, "maximum": maximum},
+                )
+            )
     return errors
 
 
@@ -147,8 +150,13 @@ def validate_limited(limits: QueryLimits) -> Callable[..., list[GraphQLError]]:
     """
     rule = limits_rule(limits)
 
-    def run(schema: GraphQLSchema, document: DocumentNode, rules: Collection[type[ASTValidationRule]] | None = None,
-            max_errors: int | None = None, **kwargs: Any) -> list[GraphQLError]:
+    def run(
+        schema: GraphQLSchema,
+        document: DocumentNode,
+        rules: Collection[type[ASTValidationRule]] | None = None,
+        max_errors: int | None = None,
+        **kwargs: Any,
+    ) -> list[GraphQLError]:
         errors = validate(schema, document, rules=[rule])
         if errors:
             return errors
@@ -168,8 +176,8 @@ def parse_limited(limits: QueryLimits) -> Callable[[Any, dict[str, Any]], Docume
             if "tokens" not in error.message:
                 raise
             raise GraphQLError(
-                f"the query has more than {limits.max_tokens} tokens, the server's limit (--max-tokens); "
-                "split it into smaller requests",
-                extensions={"kind": "limit", "limit": "max_tokens", "maximum": limits.max_tokens}) from None
+                f"the query has more than {limits.max_tokens} tokens, the server's limit (--max-tokens); split it into smaller requests",
+                extensions={"kind": "limit", "limit": "max_tokens", "maximum": limits.max_tokens},
+            ) from None
 
     return run

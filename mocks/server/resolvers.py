@@ -309,8 +309,9 @@ def _scalar(scalar: str, world: World, key: str, name: str) -> Any:
     return None  # JSON: StepZen typed a field JSON when every value it saw was null
 
 
-def build_mock_schema(domain: str, extra_type_defs: str = "", bindables: tuple[Any, ...] = (),
-                      specs: Mapping[str, FunctionSpec] | None = None) -> GraphQLSchema:
+def build_mock_schema(
+    domain: str, extra_type_defs: str = "", bindables: tuple[Any, ...] = (), specs: Mapping[str, FunctionSpec] | None = None
+) -> GraphQLSchema:
     """The executable schema of a domain: endpoint resolvers plus the schema filler.
 
     ``extra_type_defs`` and ``bindables`` let the HTTP server add its

@@ -65,6 +65,7 @@ T = TypeVar("T")
 _GRAPHQL_NAME = re.compile(r"^[_A-Za-z][_0-9A-Za-z]*$")
 _GRAPHQL_TYPES = {"string": "String", "integer": "Int", "number": "Float", "boolean": "Boolean"}
 
+
 def parse_seed(value: Any) -> int | None:
     """A seed from a client (None: keep the current one), or ValueError saying what a seed must be."""
     if value is None:
@@ -102,9 +103,12 @@ class MockServer:
         self.world = World.create(domain, seed)
         mutation = MutationType()
         mutation.set_field("resetWorld", lambda _obj, _info, seed=None: self._reset(seed))  # the guard holds the lock
-        lines = ["type Acknowledgement {\n  ok: Boolean\n  status_code: Int\n}", "type Mutation {",
-                 "  \"Put the world back to its fresh state (optionally with another seed).\"",
-                 "  resetWorld(seed: Int): Boolean!"]
+        lines = [
+            "type Acknowledgement {\n  ok: Boolean\n  status_code: Int\n}",
+            "type Mutation {",
+            '  "Put the world back to its fresh state (optionally with another seed)."',
+            "  resetWorld(seed: Int): Boolean!",
+        ]
         from gqlbench.schemas import build_schema
 
         query_type = build_schema(domain).query_type  # None when no endpoint of the domain has a response schema
@@ -112,8 +116,7 @@ class MockServer:
         for name, spec in self.specs.items():
             if name in with_schema:
                 continue
-            args = [f"{p}: {_GRAPHQL_TYPES.get(s.type, 'JSON')}" for p, s in spec.parameters.properties.items()
-                    if _GRAPHQL_NAME.match(p)]
+            args = [f"{p}: {_GRAPHQL_TYPES.get(s.type, 'JSON')}" for p, s in spec.parameters.properties.items() if _GRAPHQL_NAME.match(p)]
             lines.append(f"  {name}{'(' + ', '.join(args) + ')' if args else ''}: Acknowledgement")
             mutation.set_field(name, self._acknowledging(name))
         lines.append("}")
@@ -138,8 +141,11 @@ class MockServer:
         """GraphQL arguments -> checked call arguments (raises BadArguments like a Python call)."""
         spec = self.specs[function]
         properties = spec.parameters.properties
-        kwargs = {k: (_coerce(v, properties[k].type) if k in properties else v) for k, v in graphql_args.items()
-                  if not k.endswith("_access_token")}
+        kwargs = {
+            k: (_coerce(v, properties[k].type) if k in properties else v)
+            for k, v in graphql_args.items()
+            if not k.endswith("_access_token")
+        }
         return check_arguments(spec, (), kwargs)
 
     def _acknowledging(self, function: str) -> Any:
@@ -163,11 +169,14 @@ class MockServer:
             # it would scan the query's text up to the field, which made stopping 5,000 aliases take minutes.
             path = info.path.as_list()
             if self.stopping.is_set():
-                raise GraphQLError("the server is stopping; send the request again when it is back",
-                                   path=path, extensions={"kind": "stopping"})
-            raise GraphQLError(f"the request ran over its time budget of {self.limits.max_seconds:g} s (--max-seconds); "
-                               "split it into smaller requests", path=path,
-                               extensions={"kind": "limit", "limit": "max_seconds"})
+                raise GraphQLError(
+                    "the server is stopping; send the request again when it is back", path=path, extensions={"kind": "stopping"}
+                )
+            raise GraphQLError(
+                f"the request ran over its time budget of {self.limits.max_seconds:g} s (--max-seconds); split it into smaller requests",
+                path=path,
+                extensions={"kind": "limit", "limit": "max_seconds"},
+            )
 
     def guard(self, next_: Any, root: Any, info: Any, **args: Any) -> Any:
         """graphql-core middleware: the time budget and the stop signal before each field, the lock around calls.
@@ -276,23 +285,33 @@ class _ThreadedHandler(GraphQLHTTPHandler):
         except BadJSON as error:
             raise HttpBadRequestError(str(error)) from None
 
-    async def execute_graphql_query(self, request: Any, data: Any, *, context_value: Any = None,
-                                    query_document: Any = None) -> Any:
+    async def execute_graphql_query(self, request: Any, data: Any, *, context_value: Any = None, query_document: Any = None) -> Any:
         if context_value is None:
             context_value = await self.get_context_for_request(request, data)
         middleware = await self.get_middleware_for_request(request, context_value)
         if self.schema is None:
             raise GqlbenchError("the mock GraphQL handler was used before the app gave it a schema")
         success, result = await _in_daemon_thread(
-            graphql_sync, self.schema, data, context_value=context_value, query_parser=self.query_parser,
-            query_validator=self.query_validator, query_document=query_document,
-            require_query=getattr(request, "method", "") == "GET", debug=self.debug, introspection=self.introspection,
-            logger=self.logger, error_formatter=self.error_formatter, middleware=middleware)
+            graphql_sync,
+            self.schema,
+            data,
+            context_value=context_value,
+            query_parser=self.query_parser,
+            query_validator=self.query_validator,
+            query_document=query_document,
+            require_query=getattr(request, "method", "") == "GET",
+            debug=self.debug,
+            introspection=self.introspection,
+            logger=self.logger,
+            error_formatter=self.error_formatter,
+            middleware=middleware,
+        )
         if isinstance(context_value, dict) and context_value.get("over_budget") and isinstance(result, dict):
             # one error for the whole request, not one per field that did not run
             errors = result.get("errors", [])
-            first = next((e for e in errors if e.get("extensions", {}).get("kind") in ("limit", "stopping")),
-                         {"message": "the request was stopped"})
+            first = next(
+                (e for e in errors if e.get("extensions", {}).get("kind") in ("limit", "stopping")), {"message": "the request was stopped"}
+            )
             result = {"data": None, "errors": [first]}
         return success, result
 
@@ -300,11 +319,17 @@ class _ThreadedHandler(GraphQLHTTPHandler):
 def create_app(domain: str, seed: int = 0, limits: QueryLimits | None = None) -> Starlette:
     """The ASGI app: GraphQL at ``/`` (and ``/graphql``), ``POST /reset``."""
     server = MockServer(domain, seed, limits)
-    graphql_app = GraphQL(server.schema, context_value=server.context, debug=False,
-                          logger=_LOGGER.name, error_formatter=_format_error,
-                          query_parser=parse_limited(server.limits), query_validator=validate_limited(server.limits),
-                          http_handler=_ThreadedHandler(middleware=[_function(server.guard)]),
-                          explorer=OfflineExplorer(f"{domain} mock (seed {seed})"))  # no CDN: works offline
+    graphql_app = GraphQL(
+        server.schema,
+        context_value=server.context,
+        debug=False,
+        logger=_LOGGER.name,
+        error_formatter=_format_error,
+        query_parser=parse_limited(server.limits),
+        query_validator=validate_limited(server.limits),
+        http_handler=_ThreadedHandler(middleware=[_function(server.guard)]),
+        explorer=OfflineExplorer(f"{domain} mock (seed {seed})"),
+    )  # no CDN: works offline
 
     async def reset(request: Request) -> JSONResponse:
         body = await request.body()

@@ -85,9 +85,7 @@ class SpotifyModel:
     domain = "spotify"
 
     def __init__(self) -> None:
-        self.handlers: dict[str, Handler] = {
-            name[len("h_") :]: getattr(self, name) for name in dir(self) if name.startswith("h_")
-        }
+        self.handlers: dict[str, Handler] = {name[len("h_") :]: getattr(self, name) for name in dir(self) if name.startswith("h_")}
 
     # -- loading -------------------------------------------------------------------
     def load(self, world: World, fixture: dict[str, Any]) -> None:
@@ -96,36 +94,59 @@ class SpotifyModel:
         world.put("user", user, complete=True)
         world.state["me"] = user["id"]
         for artist in fixture.get("artists", []):
-            self._new_artist(world, artist["name"], artist.get("id"), genres=artist.get("genres"),
-                             popularity=artist.get("popularity"))
+            self._new_artist(world, artist["name"], artist.get("id"), genres=artist.get("genres"), popularity=artist.get("popularity"))
         for album in fixture.get("albums", []):
             artist_ids = [self._ref(world, "artist", a, where) for a in album.get("artists", [])]
             tracks = [t if isinstance(t, dict) else {"name": t} for t in album.get("tracks", [])]
             for t in tracks:
                 if "artists" in t:
                     t["artists"] = [self._ref(world, "artist", a, where) for a in t["artists"]]
-            self._new_album(world, album["name"], artist_ids, tracks, album_id=album.get("id"),
-                            release_date=album.get("release_date"), album_type=album.get("album_type"),
-                            label=album.get("label"))
+            self._new_album(
+                world,
+                album["name"],
+                artist_ids,
+                tracks,
+                album_id=album.get("id"),
+                release_date=album.get("release_date"),
+                album_type=album.get("album_type"),
+                label=album.get("label"),
+            )
         for playlist in fixture.get("playlists", []):
             track_ids = [self._ref(world, "track", t, where) for t in playlist.get("tracks", [])]
-            self._new_playlist(world, playlist["name"], track_ids, public=playlist.get("public", True),
-                               description=playlist.get("description", ""), playlist_id=playlist.get("id"))
+            self._new_playlist(
+                world,
+                playlist["name"],
+                track_ids,
+                public=playlist.get("public", True),
+                description=playlist.get("description", ""),
+                playlist_id=playlist.get("id"),
+            )
         world.state["playlists"] = list(world.table("playlist"))
         world.state["lists"] = {
-            "saved_tracks": [{"id": self._ref(world, "track", t, where), "added_at": world.tick()}
-                             for t in fixture.get("saved_tracks", [])],
-            "saved_albums": [{"id": self._ref(world, "album", a, where), "added_at": world.tick()}
-                             for a in fixture.get("saved_albums", [])],
-            "following": [{"id": self._ref(world, "artist", a, where)} for a in fixture.get("following", [])]}
+            "saved_tracks": [
+                {"id": self._ref(world, "track", t, where), "added_at": world.tick()} for t in fixture.get("saved_tracks", [])
+            ],
+            "saved_albums": [
+                {"id": self._ref(world, "album", a, where), "added_at": world.tick()} for a in fixture.get("saved_albums", [])
+            ],
+            "following": [{"id": self._ref(world, "artist", a, where)} for a in fixture.get("following", [])],
+        }
         world.state["top_artists"] = [self._ref(world, "artist", a, where) for a in fixture.get("top_artists", [])]
         world.state["top_tracks"] = [self._ref(world, "track", t, where) for t in fixture.get("top_tracks", [])]
         devices = []
         for device in fixture.get("devices", []):
-            devices.append({"id": device.get("id") or world.token("device", device["name"], length=40).lower(),
-                            "name": device["name"], "type": device.get("type", "Computer"),
-                            "volume_percent": device.get("volume_percent", 50), "is_active": False,
-                            "is_private_session": False, "is_restricted": False, "supports_volume": True})
+            devices.append(
+                {
+                    "id": device.get("id") or world.token("device", device["name"], length=40).lower(),
+                    "name": device["name"],
+                    "type": device.get("type", "Computer"),
+                    "volume_percent": device.get("volume_percent", 50),
+                    "is_active": False,
+                    "is_private_session": False,
+                    "is_restricted": False,
+                    "supports_volume": True,
+                }
+            )
         world.state["devices"] = devices
         player = fixture.get("player") or {}
         active = next((d for d in devices if d["name"] == player.get("device")), devices[0] if devices else None)
@@ -158,31 +179,52 @@ class SpotifyModel:
         return found[0]
 
     # -- creating entities -----------------------------------------------------------------
-    def _new_artist(self, world: World, name: str, artist_id: str | None = None, *,
-                    genres: list[str] | None = None, popularity: int | None = None) -> str:
+    def _new_artist(
+        self, world: World, name: str, artist_id: str | None = None, *, genres: list[str] | None = None, popularity: int | None = None
+    ) -> str:
         artist_id = artist_id or world.token("artist", name)
-        world.put("artist", {
-            "id": artist_id, "name": name,
-            "genres": genres if genres is not None else [world.pick(["pop", "indie", "rock", "electronic", "soul"], artist_id)],
-            "popularity": popularity if popularity is not None else world.int(artist_id, "popularity", lo=20, hi=80),
-            "followers": world.int(artist_id, "followers", lo=1_000, hi=5_000_000),
-        })
+        world.put(
+            "artist",
+            {
+                "id": artist_id,
+                "name": name,
+                "genres": genres if genres is not None else [world.pick(["pop", "indie", "rock", "electronic", "soul"], artist_id)],
+                "popularity": popularity if popularity is not None else world.int(artist_id, "popularity", lo=20, hi=80),
+                "followers": world.int(artist_id, "followers", lo=1_000, hi=5_000_000),
+            },
+        )
         return artist_id
 
-    def _new_album(self, world: World, name: str, artist_ids: list[str], tracks: list[dict[str, Any]], *,
-                   album_id: str | None = None, release_date: str | None = None,
-                   album_type: str | None = None, label: str | None = None) -> str:
+    def _new_album(
+        self,
+        world: World,
+        name: str,
+        artist_ids: list[str],
+        tracks: list[dict[str, Any]],
+        *,
+        album_id: str | None = None,
+        release_date: str | None = None,
+        album_type: str | None = None,
+        label: str | None = None,
+    ) -> str:
         album_id = album_id or world.token("album", name, *artist_ids)
         track_ids = []
         for number, track in enumerate(tracks, start=1):
             track_id = track.get("id") or world.token("track", album_id, track["name"])
-            world.put("track", {
-                "id": track_id, "name": track["name"], "album": album_id,
-                "artists": track.get("artists") or list(artist_ids), "track_number": number,
-                "duration_ms": world.int(track_id, "duration", lo=150_000, hi=330_000),
-                "popularity": world.int(track_id, "popularity", lo=30, hi=95),
-                "explicit": False,
-            }, complete=True)
+            world.put(
+                "track",
+                {
+                    "id": track_id,
+                    "name": track["name"],
+                    "album": album_id,
+                    "artists": track.get("artists") or list(artist_ids),
+                    "track_number": number,
+                    "duration_ms": world.int(track_id, "duration", lo=150_000, hi=330_000),
+                    "popularity": world.int(track_id, "popularity", lo=30, hi=95),
+                    "explicit": False,
+                },
+                complete=True,
+            )
             track_ids.append(track_id)
         year = world.int(album_id, "year", lo=1995, hi=2023)
         world.put(
@@ -202,15 +244,32 @@ class SpotifyModel:
         )
         return album_id
 
-    def _new_playlist(self, world: World, name: str, track_ids: list[str], *, public: bool = True,
-                      description: str = "", playlist_id: str | None = None, collaborative: bool = False) -> str:
+    def _new_playlist(
+        self,
+        world: World,
+        name: str,
+        track_ids: list[str],
+        *,
+        public: bool = True,
+        description: str = "",
+        playlist_id: str | None = None,
+        collaborative: bool = False,
+    ) -> str:
         playlist_id = playlist_id or world.token("playlist", name, world.state.get("clock", 0))
-        world.put("playlist", {
-            "id": playlist_id, "name": name, "description": description, "public": public,
-            "collaborative": collaborative, "owner": world.state["me"],
-            "tracks": [{"id": t, "added_at": world.tick()} for t in track_ids],
-            "version": 1,
-        }, complete=True)
+        world.put(
+            "playlist",
+            {
+                "id": playlist_id,
+                "name": name,
+                "description": description,
+                "public": public,
+                "collaborative": collaborative,
+                "owner": world.state["me"],
+                "tracks": [{"id": t, "added_at": world.tick()} for t in track_ids],
+                "version": 1,
+            },
+            complete=True,
+        )
         return playlist_id
 
     def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:
@@ -218,8 +277,7 @@ class SpotifyModel:
         if kind == "artist" and not world.referring("album", "artists", record["id"]):
             for n in (1, 2):
                 name = f"{record['name']} {'Vol. ' + str(n) if n > 1 else ''}".strip()
-                self._new_album(world, name, [record["id"]],
-                                [{"name": f"{name} - Track {i}"} for i in range(1, 6)])
+                self._new_album(world, name, [record["id"]], [{"name": f"{name} - Track {i}"} for i in range(1, 6)])
 
     # -- rendering ---------------------------------------------------------------------
     def _playlist(self, world: World, playlist_id: str) -> dict[str, Any]:
@@ -325,11 +383,15 @@ class SpotifyModel:
             kind, entity_id = player["context_uri"].split(":")[1:]
             links = _links(world, kind, {"id": entity_id})
             context = {name: links[name] for name in ("type", "uri", "href", "external_urls")}
-        return {"timestamp": 1717243200000 + world.state.get("clock", 0) * 1000, "context": context,
-                "progress_ms": player["progress_ms"], "is_playing": player["is_playing"],
-                "item": _view(world, "track", player["item"]) if player["item"] else None,
-                "currently_playing_type": "track" if player["item"] else "unknown",
-                "actions": {"disallows": {"resuming": player["is_playing"], "skipping_prev": False}}}
+        return {
+            "timestamp": 1717243200000 + world.state.get("clock", 0) * 1000,
+            "context": context,
+            "progress_ms": player["progress_ms"],
+            "is_playing": player["is_playing"],
+            "item": _view(world, "track", player["item"]) if player["item"] else None,
+            "currently_playing_type": "track" if player["item"] else "unknown",
+            "actions": {"disallows": {"resuming": player["is_playing"], "skipping_prev": False}},
+        }
 
     def _context_tracks(self, world: World, context_uri: str) -> list[str]:
         kind, entity_id = _parse_uri(context_uri, expect=("album", "playlist", "artist", "track"))
@@ -437,9 +499,14 @@ class SpotifyModel:
         if args["user_id"] != world.state["me"]:
             world.get("user", args["user_id"])
             raise BadArguments(f"user_id {args['user_id']!r} is not the current user; only your own playlists can be created (GET_me().id)")
-        playlist_id = self._new_playlist(world, args["name"], [], public=args.get("public", True),
-                                         description=args.get("description") or "",
-                                         collaborative=args.get("collaborative", False))
+        playlist_id = self._new_playlist(
+            world,
+            args["name"],
+            [],
+            public=args.get("public", True),
+            description=args.get("description") or "",
+            collaborative=args.get("collaborative", False),
+        )
         world.state["playlists"].insert(0, playlist_id)
         world.tick()
         return self._playlist(world, playlist_id)

@@ -52,8 +52,13 @@ class TmdbModel:
 
     def __init__(self) -> None:
         self.vocab: dict[str, Any] = {}
-        self.functions = {"search": self.search, "named_list": self.named_list, "latest": self.latest,
-                          "person": self.person, "air_date": air_date}
+        self.functions = {
+            "search": self.search,
+            "named_list": self.named_list,
+            "latest": self.latest,
+            "person": self.person,
+            "air_date": air_date,
+        }
 
     # -- ids and names ------------------------------------------------------------------
     def new_id(self, world: World, kind: str, *key: Any) -> int:
@@ -119,8 +124,9 @@ class TmdbModel:
         for name, titles in (fixture.get("lists") or {}).items():
             kind = name.split("_")[1 if name.startswith("trending_") else 0]
             if kind not in ("movie", "tv", "person"):
-                raise GqlbenchError(f"mocks/worlds/tmdb.json: list {name!r} must start with movie_, tv_, person_ "
-                                    "or trending_<movie|tv|person>_")
+                raise GqlbenchError(
+                    f"mocks/worlds/tmdb.json: list {name!r} must start with movie_, tv_, person_ or trending_<movie|tv|person>_"
+                )
             lists[name] = [self.named(world, kind, t, create=False) for t in titles]
         world.state["lists"] = lists
 
@@ -143,13 +149,21 @@ class TmdbModel:
         wid, is_movie, v = r["id"], kind == "movie", self.vocab
         while len(r["cast"]) < 4:
             n = len(r["cast"])
-            r["cast"].append({"person": self.partial_person(world, kind, wid, "cast", n),
-                              "character": self.person_name(world, kind, wid, "character", n)})
+            r["cast"].append(
+                {
+                    "person": self.partial_person(world, kind, wid, "cast", n),
+                    "character": self.person_name(world, kind, wid, "character", n),
+                }
+            )
         if not any(c["job"] == "Director" for c in r["crew"]):
             r["crew"].insert(0, {"person": self.partial_person(world, kind, wid, "director", department="Directing"), "job": "Director"})
         if not any(c["job"] in ("Producer", "Executive Producer") for c in r["crew"]):
-            r["crew"].append({"person": self.partial_person(world, kind, wid, "producer", department="Production"),
-                              "job": "Producer" if is_movie else "Executive Producer"})
+            r["crew"].append(
+                {
+                    "person": self.partial_person(world, kind, wid, "producer", department="Production"),
+                    "job": "Producer" if is_movie else "Executive Producer",
+                }
+            )
         if not r.get("companies"):
             company = f"{world.pick(v['adjectives'], wid, 'co')} {world.pick(v['nouns'], wid, 'co')} Pictures"
             r["companies"] = [self.named(world, "company", company)]
@@ -166,8 +180,11 @@ class TmdbModel:
         crew_job = {"Directing": "Director", "Writing": "Screenplay"}.get(r["known_for_department"], "Producer")
         for kind, relation, minimum in (("movie", "cast", 2), ("movie", "crew", 2), ("tv", "cast", 2), ("tv", "crew", 1)):
             for n in range(len(referring(world, kind, relation, "person", pid)), minimum):
-                entry = ({"person": pid, "character": self.person_name(world, pid, kind, "role", n)}
-                         if relation == "cast" else {"person": pid, "job": crew_job})
+                entry = (
+                    {"person": pid, "character": self.person_name(world, pid, kind, "role", n)}
+                    if relation == "cast"
+                    else {"person": pid, "job": crew_job}
+                )
                 self.partial_work(world, kind, pid, relation, n, **{"cast": [], "crew": [], relation: [entry]})
 
     # -- template functions ------------------------------------------------------------------
@@ -198,8 +215,12 @@ class TmdbModel:
     def named_list(self, scope: Scope, name: str, kind: str) -> list[int]:
         lists = scope.world.state.setdefault("lists", {})
         if name not in lists:
-            lists[name] = [self.partial_work(scope.world, kind, "list", name, i) if kind != "person"
-                           else self.partial_person(scope.world, "list", name, i) for i in range(5)]
+            lists[name] = [
+                self.partial_work(scope.world, kind, "list", name, i)
+                if kind != "person"
+                else self.partial_person(scope.world, "list", name, i)
+                for i in range(5)
+            ]
         return list(lists[name])
 
     def latest(self, scope: Scope) -> int:

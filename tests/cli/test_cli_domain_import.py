@@ -144,9 +144,11 @@ def test_an_exponential_document_is_one_line_and_writes_nothing(tmp_path: Path, 
 
 def test_warnings_show_the_documents_control_characters_escaped(tmp_path: Path, capsys) -> None:
     doc = tmp_path / "api.yaml"
-    doc.write_text('openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths:\n  "/x\\e]0;owned\\a":\n    get:\n'
-                   '      parameters: [{name: class, in: query, schema: {type: string}}]\n'
-                   '      responses: {"200": {description: ok, content: {application/json: {schema: {type: string}}}}}\n')
+    doc.write_text(
+        'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths:\n  "/x\\e]0;owned\\a":\n    get:\n'
+        "      parameters: [{name: class, in: query, schema: {type: string}}]\n"
+        '      responses: {"200": {description: ok, content: {application/json: {schema: {type: string}}}}}\n'
+    )
     code, _, err = run(["domains", "import-openapi", str(doc), "--name", "x", "--out", str(tmp_path / "out")], capsys)
     assert code == 0 and "parameter 'class' is called 'class_'" in err and "no absolute server URL" in err
     assert "\x1b" not in err and "\x07" not in err and "\\x1b]0;owned\\x07" in err

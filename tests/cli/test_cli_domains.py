@@ -129,8 +129,15 @@ def test_check_output_escapes_control_characters(tmp_path, monkeypatch, capsys) 
 
 
 def test_show_puts_required_parameters_first_as_python_needs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    spec = {"name": "GET_things", "description": "d", "parameters": {"type": "dict", "properties": {
-        "limit": {"type": "integer", "description": "l"}, "q": {"type": "string", "description": "q"}}, "required": ["q"]}}
+    spec = {
+        "name": "GET_things",
+        "description": "d",
+        "parameters": {
+            "type": "dict",
+            "properties": {"limit": {"type": "integer", "description": "l"}, "q": {"type": "string", "description": "q"}},
+            "required": ["q"],
+        },
+    }
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "things.json").write_text(json.dumps([spec]))
     monkeypatch.setenv(CATALOG_ENV, str(tmp_path))
@@ -145,8 +152,9 @@ def test_check_flags_dunder_and_keyword_names_an_old_import_kept(tmp_path: Path,
     (tmp_path / "specs" / "odd.json").write_text(json.dumps([spec]))
     (tmp_path / "schemas" / "odd").mkdir(parents=True)
     (tmp_path / "schemas" / "odd" / "GET_things.graphql").write_text(
-        'type GET_things_Root {\n  id: String\n}\n\ntype Query {\n  GET_things(__class__: String, class: String): GET_things_Root\n'
-        '    @rest(endpoint: "https://odd.example.org/things")\n}\n')
+        "type GET_things_Root {\n  id: String\n}\n\ntype Query {\n  GET_things(__class__: String, class: String): GET_things_Root\n"
+        '    @rest(endpoint: "https://odd.example.org/things")\n}\n'
+    )
     monkeypatch.setenv(CATALOG_ENV, str(tmp_path))
     code, out = run("domains", "check", "odd")
     assert code == 1

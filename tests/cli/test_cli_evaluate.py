@@ -62,14 +62,13 @@ def test_invalid_gold_is_skipped_with_a_warning(tmp_path: Path, capsys: pytest.C
 
 
 @pytest.mark.parametrize("text", ["", "\n  \n"])
-def test_a_file_without_predictions_is_an_error_not_a_table_of_zeros(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
-) -> None:
+def test_a_file_without_predictions_is_an_error_not_a_table_of_zeros(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
     (tmp_path / "p.jsonl").write_text(text)
     assert main(["evaluate", str(tmp_path / "p.jsonl"), "--out", str(tmp_path / "out")]) == 2
     captured = capsys.readouterr()
-    assert captured.err.strip().splitlines() == [f"error: {tmp_path / 'p.jsonl'}: has no predictions; "
-                                                 'write one {"id": "test/0", "prediction": "..."} object per line']
+    assert captured.err.strip().splitlines() == [
+        f'error: {tmp_path / "p.jsonl"}: has no predictions; write one {{"id": "test/0", "prediction": "..."}} object per line'
+    ]
     assert "arg_match" not in captured.out.lower() and not (tmp_path / "out").exists()
 
 
@@ -177,7 +176,9 @@ def test_exec_scores_and_traces_are_reported(tmp_path: Path, capsys: pytest.Capt
     assert (by_id["test/12"].scores.exec_success, by_id["test/12"].scores.exec_match) == (1, 1)
     assert by_id["test/13"].explanation.exec.error.kind == "unknown_field"
     assert [c.function for c in by_id["test/12"].explanation.exec.pred_trace.calls] == [
-        "GET_tv_popular", "GET_tv__tv_id_", "GET_company__company_id_"
+        "GET_tv_popular",
+        "GET_tv__tv_id_",
+        "GET_company__company_id_",
     ]
     assert "Exec Success" in capsys.readouterr().out
 

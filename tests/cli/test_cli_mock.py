@@ -19,21 +19,35 @@ from click.testing import CliRunner
 
 from gqlbench.cli import cli
 
-_RESULT_FIELDS = ("adult backdrop_path genre_ids id original_language original_title overview popularity "
-                  "poster_path release_date title video vote_average vote_count")
+_RESULT_FIELDS = (
+    "adult backdrop_path genre_ids id original_language original_title overview popularity "
+    "poster_path release_date title video vote_average vote_count"
+)
 
 
 def _searches(count: int) -> str:
     """``count`` aliased movie searches with every result field: 5,000 run for about 19 s on 2 idle AVX2 cores."""
-    return "{ " + " ".join(f'a{i}: GET_search_movie(query: "Titanic {i}", tmdb_access_token: "t") '
-                           f"{{ page total_pages results {{ {_RESULT_FIELDS} }} }}" for i in range(count)) + " }"
+    return (
+        "{ "
+        + " ".join(
+            f'a{i}: GET_search_movie(query: "Titanic {i}", tmdb_access_token: "t") {{ page total_pages results {{ {_RESULT_FIELDS} }} }}'
+            for i in range(count)
+        )
+        + " }"
+    )
 
 
 def test_help_documents_the_limits_and_their_defaults() -> None:
     text = CliRunner().invoke(cli, ["mock", "serve", "--help"], terminal_width=200).output
-    for option, default in [("--max-depth", "20"), ("--max-aliases", "100"), ("--max-cost", "5000"),
-                            ("--max-tokens", "10000"), ("--max-seconds", "30"), ("--max-body-bytes", "1048576"),
-                            ("--read-timeout", "10")]:
+    for option, default in [
+        ("--max-depth", "20"),
+        ("--max-aliases", "100"),
+        ("--max-cost", "5000"),
+        ("--max-tokens", "10000"),
+        ("--max-seconds", "30"),
+        ("--max-body-bytes", "1048576"),
+        ("--read-timeout", "10"),
+    ]:
         lines = [line for line in text.splitlines() if line.lstrip().startswith(option)]
         assert lines, text
         line = lines[0]
@@ -46,9 +60,29 @@ def test_sigterm_stops_a_server_busy_with_a_heavy_query_before_the_query_ends() 
         port = probe.getsockname()[1]
     code = "from gqlbench.cli import main; import sys; sys.exit(main())"
     process = subprocess.Popen(
-        [sys.executable, "-c", code, "mock", "serve", "--domain", "tmdb", "--port", str(port),
-         "--max-aliases", "5000", "--max-cost", "100000000", "--max-tokens", "100000000", "--max-seconds", "600"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        [
+            sys.executable,
+            "-c",
+            code,
+            "mock",
+            "serve",
+            "--domain",
+            "tmdb",
+            "--port",
+            str(port),
+            "--max-aliases",
+            "5000",
+            "--max-cost",
+            "100000000",
+            "--max-tokens",
+            "100000000",
+            "--max-seconds",
+            "600",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     url = f"http://127.0.0.1:{port}/graphql"
     answers: list[httpx.Response] = []
     try:
@@ -96,8 +130,12 @@ def _mock_server(*options: str) -> Iterator[tuple[int, subprocess.Popen[str]]]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     code = "from gqlbench.cli import main; import sys; sys.exit(main())"
-    process = subprocess.Popen([sys.executable, "-c", code, "mock", "serve", "--port", str(port), *options],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, "mock", "serve", "--port", str(port), *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -138,12 +176,15 @@ def test_stalled_requests_are_closed_and_a_huge_declared_body_is_refused_unread(
             heads.append(connection)
         for _ in range(5):
             connection = socket.create_connection(("127.0.0.1", port), timeout=30)
-            connection.sendall(b"POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                               b"Content-Length: 100\r\n\r\n{\"query\": ")  # 10 of 100 bytes, then nothing
+            connection.sendall(
+                b'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query": '
+            )  # 10 of 100 bytes, then nothing
             bodies.append(connection)
         with socket.create_connection(("127.0.0.1", port), timeout=30) as huge:
-            huge.sendall(b"POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: 104857600\r\n\r\n" + b" " * 1000)
+            huge.sendall(
+                b"POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 104857600\r\n\r\n" + b" " * 1000
+            )
             assert _read_all(huge).startswith(b"HTTP/1.1 413 ")
         answer = httpx.post(f"http://127.0.0.1:{port}/", json={"query": "{ __typename }"}, timeout=30)
         assert answer.json() == {"data": {"__typename": "Query"}}  # others are served meanwhile
@@ -180,8 +221,13 @@ def test_client_text_in_what_the_server_logs_is_escaped(monkeypatch: pytest.Monk
             raise RuntimeError(f"handler failed on {kwargs['query']}")
 
         monkeypatch.setattr(server_module, "check_arguments", crash)
-        answer = client.post("/graphql", json={"query": "query Q($q: String!) { GET_search_movie(query: $q, "
-                                                        'tmdb_access_token: "t") { page } }', "variables": {"q": hostile}})
+        answer = client.post(
+            "/graphql",
+            json={
+                "query": 'query Q($q: String!) { GET_search_movie(query: $q, tmdb_access_token: "t") { page } }',
+                "variables": {"q": hostile},
+            },
+        )
         assert answer.json()["errors"][0]["message"].startswith("handler failed on")
     finally:
         logger.removeHandler(handler)

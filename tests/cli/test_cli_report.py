@@ -178,8 +178,12 @@ def test_a_run_on_generated_samples_shows_its_breakdown_and_the_papers_runs_do_n
     folder.mkdir()
     labels = [{"shape": "single", "calls": 1}, {"shape": "chain", "calls": 2}]
     codes = ['GET_search(q="Adele", type="artist")', 'r = GET_search(q="Muse", type="artist")\nGET_artists__id_(id=r.artists.items[0].id)']
-    (folder / "test.jsonl").write_text("".join(json.dumps({"domain": "spotify", "utterance": f"u{i}", "output": c, "synthetic": lab}) + "\n"
-                                               for i, (c, lab) in enumerate(zip(codes, labels, strict=True))))
+    (folder / "test.jsonl").write_text(
+        "".join(
+            json.dumps({"domain": "spotify", "utterance": f"u{i}", "output": c, "synthetic": lab}) + "\n"
+            for i, (c, lab) in enumerate(zip(codes, labels, strict=True))
+        )
+    )
     (tmp_path / "p.jsonl").write_text(json.dumps({"id": "test/0", "prediction": codes[0]}) + "\n")
     made = tmp_path / "made-run"
     assert main(["evaluate", str(tmp_path / "p.jsonl"), "--data", str(folder), "--out", str(made), "--no-exec"]) == 0

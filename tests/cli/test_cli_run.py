@@ -33,8 +33,22 @@ def test_run_prints_the_report_and_the_folder(tmp_path: Path, capsys: pytest.Cap
 
 
 def test_failed_generations_exit_nonzero_with_a_retry_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["run", "--model", "stub", "--backend", STUB, "--limit", "2", "--out", str(tmp_path / "r"),
-                 "--model-args", "fail=test/1", "--quiet"])
+    code = main(
+        [
+            "run",
+            "--model",
+            "stub",
+            "--backend",
+            STUB,
+            "--limit",
+            "2",
+            "--out",
+            str(tmp_path / "r"),
+            "--model-args",
+            "fail=test/1",
+            "--quiet",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "1 of 2 samples failed to generate" in err and "re-run the same command" in err
 
@@ -47,8 +61,20 @@ def test_bad_options_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_shots_asked_for_with_tools_are_refused_not_dropped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["run", "--model", "m", "--prompt", "tools", "--backend", "hf", "--model-args", "tool_parser=hermes",
-            "--out", str(tmp_path / "r"), "--dry-run"]
+    args = [
+        "run",
+        "--model",
+        "m",
+        "--prompt",
+        "tools",
+        "--backend",
+        "hf",
+        "--model-args",
+        "tool_parser=hermes",
+        "--out",
+        str(tmp_path / "r"),
+        "--dry-run",
+    ]
     assert main([*args, "--shots", "2"]) == 2
     err = capsys.readouterr().err
     assert "--shots 2 with --prompt tools: tool-calling examples (gold trajectories) are not built" in err and "--shots 0" in err
@@ -57,9 +83,25 @@ def test_shots_asked_for_with_tools_are_refused_not_dropped(tmp_path: Path, caps
 
 def test_a_killed_run_resumes_without_lost_or_duplicated_samples(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    command = [sys.executable, "-c", "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
-               "run", "--model", "stub", "--backend", STUB, "--limit", "12", "--batch-size", "2",
-               "--model-args", "delay=0.25", "--out", str(out), "--quiet"]
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
+        "run",
+        "--model",
+        "stub",
+        "--backend",
+        STUB,
+        "--limit",
+        "12",
+        "--batch-size",
+        "2",
+        "--model-args",
+        "delay=0.25",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     samples = out / "samples.jsonl"

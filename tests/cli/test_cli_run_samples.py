@@ -14,9 +14,32 @@ STUB = f"{Path(__file__).parent.parent / 'stub_backends.py'}:StubBackend"
 
 def test_run_with_three_samples_then_report_with_prices(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
-    code = main(["run", "--model", "stub", "--backend", STUB, "--limit", "3", "--samples", "3", "--temperature", "0.7",
-                 "--model-args", "wrong=@2", "--out", str(out), "--bootstrap", "300", "--price-in", "1", "--price-out", "4",
-                 "--quiet"])
+    code = main(
+        [
+            "run",
+            "--model",
+            "stub",
+            "--backend",
+            STUB,
+            "--limit",
+            "3",
+            "--samples",
+            "3",
+            "--temperature",
+            "0.7",
+            "--model-args",
+            "wrong=@2",
+            "--out",
+            str(out),
+            "--bootstrap",
+            "300",
+            "--price-in",
+            "1",
+            "--price-out",
+            "4",
+            "--quiet",
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 0
     assert "pass@3" in printed and "Cost and latency" in printed and "completion 0" in printed

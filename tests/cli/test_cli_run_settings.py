@@ -25,8 +25,16 @@ def test_an_obfuscated_distractor_run_scores_the_mapped_back_answers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = ["--functions", "distractors:3", "--obfuscate", "all", "--seed", "4",
-            "--model-args", "obfuscate=all,functions=distractors:3,seed=4"]
+    args = [
+        "--functions",
+        "distractors:3",
+        "--obfuscate",
+        "all",
+        "--seed",
+        "4",
+        "--model-args",
+        "obfuscate=all,functions=distractors:3,seed=4",
+    ]
     run_dir = _run(args, capsys)
     assert run_dir.name.endswith("_test_cot_functions-distractors_3_obfuscate-all")
     settings = json.loads((run_dir / "config.json").read_text())["settings"]
@@ -50,8 +58,10 @@ def test_react_with_mock_observations_under_obfuscation(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    run_dir = _run(["--prompt", "react", "--observe", "mock", "--obfuscate", "names", "--schema", "types-only",
-                    "--model-args", "obfuscate=names"], capsys)
+    run_dir = _run(
+        ["--prompt", "react", "--observe", "mock", "--obfuscate", "names", "--schema", "types-only", "--model-args", "obfuscate=names"],
+        capsys,
+    )
     for line in _lines(run_dir):
         assert line["scores"]["seq_match_full"] == 1
         observations = [step["observation"] for step in line["steps"] if step.get("observation")]
@@ -62,8 +72,9 @@ def test_dry_run_prints_the_prompt_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    assert main(["run", "--model", "stub", "--backend", STUB, "--functions", "domain", "--schema", "none",
-                 "--dry-run", "--limit", "1"]) == 0
+    assert (
+        main(["run", "--model", "stub", "--backend", STUB, "--functions", "domain", "--schema", "none", "--dry-run", "--limit", "1"]) == 0
+    )
     out = capsys.readouterr().out
     assert "Utterance:" in out and "GET_search" in out
     assert "--- test/0:" in out and "estimated tokens" in out and "34 functions offered" in out
@@ -115,9 +126,7 @@ def test_a_preset_sets_the_papers_run_records_itself_and_yields_to_explicit_opti
     assert len(err.strip().splitlines()) == 1 and "did you mean paper:granite-34b-code-instruct:react" in err
 
 
-def test_dry_run_escapes_a_datasets_utterance(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_dry_run_escapes_a_datasets_utterance(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """A benchmark folder is third-party text: the prompt it makes reaches the terminal escaped."""
     from gqlbench.dataset import default_data_dir
 

@@ -22,8 +22,9 @@ def test_generate_writes_a_split_whose_gold_scores_one_when_evaluated(tmp_path: 
     assert len(samples) == 6 and all(s.function_specs for s in samples)
     predictions = tmp_path / "predictions.jsonl"
     predictions.write_text("".join(json.dumps({"id": s.id, "prediction": s.gold_code}) + "\n" for s in samples))
-    scored = CliRunner().invoke(cli, ["evaluate", str(predictions), "--data", str(out.parent), "--bootstrap", "0",
-                                      "--out", str(tmp_path / "scored")])  # with execution: gold runs as predictions
+    scored = CliRunner().invoke(
+        cli, ["evaluate", str(predictions), "--data", str(out.parent), "--bootstrap", "0", "--out", str(tmp_path / "scored")]
+    )  # with execution: gold runs as predictions
     assert scored.exit_code == 0, scored.output
     overall = json.loads((tmp_path / "scored" / "results.json").read_text())["metrics"]["overall"]
     assert (overall["arg_match_full"], overall["seq_match_full"], overall["exec_success"], overall["exec_match"]) == (1.0, 1.0, 1.0, 1.0)

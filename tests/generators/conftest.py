@@ -13,9 +13,11 @@ from gqlbench.records import Message
 
 def _check_cot_stop(backend: Backend) -> None:
     """With the CoT stops, the text after the closing fence is not generated (it is without them)."""
-    request = GenerationRequest("fence", (Message(role="user", content=(
-        "Write a Python function that adds two numbers, then explain it in three sentences.")),),
-        "```python\ndef add(a, b):\n    return a + b")
+    request = GenerationRequest(
+        "fence",
+        (Message(role="user", content=("Write a Python function that adds two numbers, then explain it in three sentences.")),),
+        "```python\ndef add(a, b):\n    return a + b",
+    )
     (free,) = backend.generate([request], GenerationConfig(max_new_tokens=48))
     after = free.text.split("```", 1)
     assert len(after) == 2 and after[1].strip(), free.text  # left alone, the model writes on after the block

@@ -38,18 +38,24 @@ def test_vllm_backend_missing_is_explained(monkeypatch: pytest.MonkeyPatch, tmp_
 
 
 def test_parse_model_args_types() -> None:
-    parsed = parse_model_args("tensor_parallel_size=2, gpu_memory_utilization=0.85,enforce_eager=true,"
-                              "dtype=bfloat16,max_num_seqs=None")
-    assert parsed == {"tensor_parallel_size": 2, "gpu_memory_utilization": 0.85, "enforce_eager": True,
-                      "dtype": "bfloat16", "max_num_seqs": None}
+    parsed = parse_model_args("tensor_parallel_size=2, gpu_memory_utilization=0.85,enforce_eager=true,dtype=bfloat16,max_num_seqs=None")
+    assert parsed == {
+        "tensor_parallel_size": 2,
+        "gpu_memory_utilization": 0.85,
+        "enforce_eager": True,
+        "dtype": "bfloat16",
+        "max_num_seqs": None,
+    }
     assert parse_model_args("") == {} and parse_model_args(None) == {}
     with pytest.raises(GqlbenchError, match="'dtype' is not key=value"):
         parse_model_args("dtype")
 
 
 def test_importing_generators_loads_no_engine() -> None:
-    code = ("import sys, gqlbench.generators, gqlbench.generators.backends.factory, gqlbench.generators.backends.models; "
-            "print(sorted(m for m in ('vllm', 'torch', 'transformers', 'openai') if m in sys.modules))")
+    code = (
+        "import sys, gqlbench.generators, gqlbench.generators.backends.factory, gqlbench.generators.backends.models; "
+        "print(sorted(m for m in ('vllm', 'torch', 'transformers', 'openai') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -83,8 +83,7 @@ def test_float32_batches_match_one_at_a_time() -> None:
     assert together == alone
 
 
-@pytest.mark.parametrize("flags, expected", [(frozenset({"avx2"}), "float32"),
-                                             (frozenset({"avx2", "avx512f", "avx512_bf16"}), "bfloat16")])
+@pytest.mark.parametrize("flags, expected", [(frozenset({"avx2"}), "float32"), (frozenset({"avx2", "avx512f", "avx512_bf16"}), "bfloat16")])
 def test_dtype_follows_the_cpu(monkeypatch: pytest.MonkeyPatch, flags: frozenset[str], expected: str) -> None:
     from gqlbench.generators.backends import cpu
 

@@ -28,10 +28,18 @@ Reply = tuple[int, dict[str, Any], dict[str, str]]
 
 
 def ok(text: str, prompt_tokens: int = 5, completion_tokens: int = 3) -> Reply:
-    body = {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens}}
+    body = {
+        "id": "x",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
     return 200, body, {}
 
 
@@ -40,8 +48,7 @@ def fail(status: int, headers: dict[str, str] | None = None) -> Reply:
 
 
 class FakeServer:
-    def __init__(self, script: Callable[[int, dict[str, Any]], Reply], delay_s: float = 0.0,
-                 max_model_len: int | None = 4096) -> None:
+    def __init__(self, script: Callable[[int, dict[str, Any]], Reply], delay_s: float = 0.0, max_model_len: int | None = 4096) -> None:
         self.script, self.delay_s, self.max_model_len = script, delay_s, max_model_len
         self.bodies: list[dict[str, Any]] = []
         self.in_flight = self.max_in_flight = 0
@@ -173,8 +180,7 @@ def test_request_carries_sampling_config_and_prefix_continuation(serve: Callable
     config = GenerationConfig(temperature=0.05, top_p=0.9, max_new_tokens=77, stop=("Observation:",), seed=3)
     list(backend(server).generate([request("a", prefix="Thought: ")], config))
     body = server.bodies[0]
-    assert (body["temperature"], body["top_p"], body["max_tokens"], body["stop"], body["seed"]) == (
-        0.05, 0.9, 77, ["Observation:"], 3)
+    assert (body["temperature"], body["top_p"], body["max_tokens"], body["stop"], body["seed"]) == (0.05, 0.9, 77, ["Observation:"], 3)
     assert body["messages"][-1] == {"role": "assistant", "content": "Thought: "}
     assert body["continue_final_message"] is True and body["add_generation_prompt"] is False
     list(backend(server, continue_final_message=False).generate([request("b", prefix="Thought: ")], config))
@@ -248,8 +254,10 @@ def test_a_run_records_the_length_and_a_note_of_a_cut_completion(
     text = "```python\nGET_me()\n```\n" + "y" * (10 * MAX_COMPLETION_CHARS)
     server = serve(lambda n, body: ok(text))
     out = tmp_path / "run"
-    assert main(["run", "--backend", "openai", "--model", "m", "--base-url", server.url, "--ids", "test/0", "--no-exec",
-                 "--out", str(out)]) == 0
+    assert (
+        main(["run", "--backend", "openai", "--model", "m", "--base-url", server.url, "--ids", "test/0", "--no-exec", "--out", str(out)])
+        == 0
+    )
     line = json.loads((out / "samples.jsonl").read_text())
     assert line["raw_output_chars"] == len(text) and f"{len(text):,} characters" in line["generation_note"]
     assert (out / "samples.jsonl").stat().st_size < 5 * MAX_COMPLETION_CHARS  # the text is stored a few times, each bounded
@@ -273,8 +281,9 @@ def test_real_vllm_server(vllm_server: tuple[str, Path]) -> None:
     requests = [
         GenerationRequest("capital", (Message(role="user", content="What is the capital of France?"),)),
         GenerationRequest("count", (Message(role="user", content="Count from 1 to 20, separated by commas."),)),
-        GenerationRequest("code", (Message(role="user", content="Write a Python function that adds two numbers."),),
-                          assistant_prefix="def add("),
+        GenerationRequest(
+            "code", (Message(role="user", content="Write a Python function that adds two numbers."),), assistant_prefix="def add("
+        ),
     ]
     config = GenerationConfig(max_new_tokens=40, stop=("7",))
     out = {c.sample_id: c for c in served.generate(requests, config)}
@@ -294,8 +303,10 @@ def choices(body: dict[str, Any], count: int | None = None) -> Reply:
     """`count` choices (default: as many as the body asks for), the usage summed over them."""
     n = body.get("n", 1) if count is None else count
     status, reply, headers = ok("x", completion_tokens=3 * n + 1)
-    reply["choices"] = [{"index": i, "message": {"role": "assistant", "content": f"seed {body['seed']} choice {i}"},
-                         "finish_reason": "stop"} for i in range(n)]
+    reply["choices"] = [
+        {"index": i, "message": {"role": "assistant", "content": f"seed {body['seed']} choice {i}"}, "finish_reason": "stop"}
+        for i in range(n)
+    ]
     return status, reply, headers
 
 
@@ -319,9 +330,7 @@ def test_a_server_without_n_gets_one_request_per_completion(serve: Callable[...,
     client = backend(server, concurrency=1)
     config = GenerationConfig(temperature=0.7, n=3, seed=5)
     out = list(client.generate([request("a"), request("b")], config))
-    assert sorted((c.sample_id, c.index, c.text) for c in out) == [
-        (s, i, f"seed {5 + i} choice 0") for s in "ab" for i in range(3)
-    ]
+    assert sorted((c.sample_id, c.index, c.text) for c in out) == [(s, i, f"seed {5 + i} choice 0") for s in "ab" for i in range(3)]
     assert all(c.error is None for c in out) and client.describe()["n_supported"] is False
     assert [b.get("n") for b in server.bodies] == [3, None, None, None, None, None, None]  # asked with n once only
 

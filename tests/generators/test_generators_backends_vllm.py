@@ -86,8 +86,7 @@ def test_unknown_engine_arg_is_refused_before_loading() -> None:
         make_backend("vllm", "smollm2", model_args={"tensor_paralel_size": 2})
 
 
-def test_a_shared_prefix_is_prefilled_once_first_without_changing_answers(vllm: Backend,
-                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_shared_prefix_is_prefilled_once_first_without_changing_answers(vllm: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
     shared = "Here are the rules of a word game. " + "Each word must start with the last letter of the previous one. " * 60
     requests = [ask("a", shared + "Give one word that starts with a."), ask("b", shared + "Give one word that starts with e.")]
     config = GenerationConfig(max_new_tokens=8)

@@ -107,8 +107,9 @@ def test_the_tools_json_counts_and_long_tools_lose_descriptions_then_are_refused
     short = WordBackend(full + 9)  # one token short: the functions' descriptions go first
     prompt = fit_prompt(SAMPLE, [], build, short, style="tools", reserve=10, tools=tool_specs)
     assert prompt.dropped == ["function descriptions"] and not detail_of(prompt).descriptions
-    assert all(SAMPLE.function_specs[0].description.strip() not in t["function"]["description"]
-               for t in tool_specs(SAMPLE, detail_of(prompt)))
+    assert all(
+        SAMPLE.function_specs[0].description.strip() not in t["function"]["description"] for t in tool_specs(SAMPLE, detail_of(prompt))
+    )
     with pytest.raises(PromptTooLong):
         fit_prompt(SAMPLE, [], build, WordBackend(messages_only + 10), style="tools", reserve=10, tools=tool_specs)
 

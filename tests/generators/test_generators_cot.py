@@ -38,8 +38,9 @@ class ScriptedBackend:
         for request in requests:
             self.asked.append((request.assistant_prefix, config))
             text, finish, stop, tokens = self.script(request.assistant_prefix)
-            yield Completion(sample_id=request.sample_id, text=text, tokens_in=10, tokens_out=tokens, latency_s=1.0,
-                             finish_reason=finish, stop=stop)
+            yield Completion(
+                sample_id=request.sample_id, text=text, tokens_in=10, tokens_out=tokens, latency_s=1.0, finish_reason=finish, stop=stop
+            )
 
     def describe(self) -> dict[str, Any]:
         return {"backend": self.name}
@@ -59,6 +60,7 @@ def _generate(script: Script, max_new_tokens: int = 64) -> tuple[Completion, Scr
 
 def test_a_bare_opening_fence_cut_from_the_text_is_continued() -> None:
     """vLLM and a vLLM server report the stop string: it fired while no block was open, so it opened one."""
+
     def script(prefix: str) -> tuple[str, str, str | None, int]:
         if not prefix:
             return "I need one call.", "stop", CLOSING_FENCE, 5

@@ -16,8 +16,10 @@ AMX = AVX2_ONLY | {"avx512f", "amx_tile", "amx_bf16"}
 
 def test_flags_are_read_from_the_flags_line(tmp_path: Path) -> None:
     info = tmp_path / "cpuinfo"
-    info.write_text("processor\t: 0\nmodel name\t: Some CPU\nflags\t\t: fpu avx avx2 fma\nbugs\t\t: spectre\n"
-                    "processor\t: 1\nflags\t\t: fpu avx avx2 fma\n")
+    info.write_text(
+        "processor\t: 0\nmodel name\t: Some CPU\nflags\t\t: fpu avx avx2 fma\nbugs\t\t: spectre\n"
+        "processor\t: 1\nflags\t\t: fpu avx avx2 fma\n"
+    )
     assert cpu_flags(info) == frozenset({"fpu", "avx", "avx2", "fma"})
     info.write_text("processor\t: 0\nFeatures\t: fp asimd\n")
     assert cpu_flags(info) is None

@@ -26,8 +26,9 @@ from gqlbench.generators.tools import _CONTEXT, ToolRequest
 from gqlbench.records import Completion
 
 TOOLS_TEMPLATE = Path(__file__).parents[1] / "data" / "chatml_tools.jinja"
-PLAIN_TEMPLATE = ("{% for m in messages %}<{{ m['role'] }}>{{ m['content'] }}{% endfor %}"
-                  "{% if add_generation_prompt %}<assistant>{% endif %}")
+PLAIN_TEMPLATE = (
+    "{% for m in messages %}<{{ m['role'] }}>{{ m['content'] }}{% endfor %}{% if add_generation_prompt %}<assistant>{% endif %}"
+)
 
 
 class JinjaTokenizer:
@@ -37,8 +38,14 @@ class JinjaTokenizer:
         self.chat_template = chat_template
         self.rendered: list[str] = []
 
-    def apply_chat_template(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None, tokenize: bool = True,
-                            add_generation_prompt: bool = False, chat_template: str | None = None) -> str:
+    def apply_chat_template(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None = None,
+        tokenize: bool = True,
+        add_generation_prompt: bool = False,
+        chat_template: str | None = None,
+    ) -> str:
         source = chat_template or self.chat_template
         assert source is not None
         env = jinja2.Environment()
@@ -60,8 +67,10 @@ def _request(*messages: dict[str, Any]) -> ToolRequest:
 
 
 def test_hermes_reads_every_call_block_and_keeps_the_text_before() -> None:
-    text = ('Let me look.\n<tool_call>\n{"name": "GET_me", "arguments": {}}\n</tool_call>\n'
-            '<tool_call>{"name": "GET_search", "arguments": {"q": "Évora", "limit": 2}}</tool_call>')
+    text = (
+        'Let me look.\n<tool_call>\n{"name": "GET_me", "arguments": {}}\n</tool_call>\n'
+        '<tool_call>{"name": "GET_search", "arguments": {"q": "Évora", "limit": 2}}</tool_call>'
+    )
     content, calls = parse_hermes(text)
     assert content == "Let me look."
     assert [(c.name, json.loads(c.arguments)) for c in calls] == [("GET_me", {}), ("GET_search", {"q": "Évora", "limit": 2})]
@@ -73,23 +82,29 @@ def test_hermes_unclosed_block_at_the_end_still_counts() -> None:  # generation 
     assert [(c.name, c.arguments) for c in calls] == [("GET_me", '{"a": 1}')]
 
 
-@pytest.mark.parametrize("text", [
-    "no call here",
-    '<tool_call>{"name": "GET_me", "arguments": </tool_call>',  # broken JSON: the whole answer is text
-    '<tool_call>{"arguments": {}}</tool_call>',  # no name
-    '<tool_call>["GET_me"]</tool_call>',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no call here",
+        '<tool_call>{"name": "GET_me", "arguments": </tool_call>',  # broken JSON: the whole answer is text
+        '<tool_call>{"arguments": {}}</tool_call>',  # no name
+        '<tool_call>["GET_me"]</tool_call>',
+    ],
+)
 def test_hermes_without_a_readable_call_is_text(text: str) -> None:
     assert parse_hermes(text) == (text, ())
 
 
-@pytest.mark.parametrize("text,expected", [
-    ('{"name": "GET_me", "parameters": {"a": 1}}', [("GET_me", {"a": 1})]),
-    ('<|python_tag|>{"name": "GET_me", "arguments": {}}', [("GET_me", {})]),
-    ('[{"name": "A", "arguments": {}}, {"name": "B", "arguments": {"x": "y"}}]', [("A", {}), ("B", {"x": "y"})]),
-    ('{"name": "A", "parameters": {}}; {"name": "B", "parameters": {"n": 2}}', [("A", {}), ("B", {"n": 2})]),
-    ('```json\n{"name": "A", "arguments": {}}\n```', [("A", {})]),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ('{"name": "GET_me", "parameters": {"a": 1}}', [("GET_me", {"a": 1})]),
+        ('<|python_tag|>{"name": "GET_me", "arguments": {}}', [("GET_me", {})]),
+        ('[{"name": "A", "arguments": {}}, {"name": "B", "arguments": {"x": "y"}}]', [("A", {}), ("B", {"x": "y"})]),
+        ('{"name": "A", "parameters": {}}; {"name": "B", "parameters": {"n": 2}}', [("A", {}), ("B", {"n": 2})]),
+        ('```json\n{"name": "A", "arguments": {}}\n```', [("A", {})]),
+    ],
+)
 def test_bare_json_calls(text: str, expected: list[tuple[str, dict[str, Any]]]) -> None:
     content, calls = parse_json_calls(text)
     assert content == "" and [(c.name, json.loads(c.arguments)) for c in calls] == expected
@@ -103,13 +118,21 @@ def test_bare_json_that_is_not_a_call_is_text(text: str) -> None:
 def test_pythonic_calls_become_json_arguments() -> None:
     content, calls = parse_pythonic('[GET_search(q="Évora", limit=2, tags=["a"]), GET_me()]')
     assert content == ""
-    assert [(c.name, json.loads(c.arguments)) for c in calls] == [("GET_search", {"q": "Évora", "limit": 2, "tags": ["a"]}),
-                                                                  ("GET_me", {})]
+    assert [(c.name, json.loads(c.arguments)) for c in calls] == [("GET_search", {"q": "Évora", "limit": 2, "tags": ["a"]}), ("GET_me", {})]
 
 
-@pytest.mark.parametrize("text", [
-    "print(1)", "[GET_me(x)]", "[GET_me(a=b)]", "[obj.GET_me()]", "[1, 2]", "[GET_me(a=1]", "[__import__('os').system('x')]",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "print(1)",
+        "[GET_me(x)]",
+        "[GET_me(a=b)]",
+        "[obj.GET_me()]",
+        "[1, 2]",
+        "[GET_me(a=1]",
+        "[__import__('os').system('x')]",
+    ],
+)
 def test_pythonic_that_is_not_literal_calls_is_text(text: str) -> None:
     assert parse_pythonic(text) == (text, ())  # never evaluated: only literal keyword values are read
 
@@ -118,8 +141,11 @@ def test_pythonic_that_is_not_literal_calls_is_text(text: str) -> None:
 
 
 def test_a_template_without_tools_is_refused_naming_chat_template() -> None:
-    with pytest.raises(GqlbenchError, match=r"hf backend: the chat template of m1 does not declare tools; pass --model-args "
-                                            r"chat_template=FILE"):
+    with pytest.raises(
+        GqlbenchError,
+        match=r"hf backend: the chat template of m1 does not declare tools; pass --model-args "
+        r"chat_template=FILE",
+    ):
         check_declares_tools(JinjaTokenizer(PLAIN_TEMPLATE), None, "hf", "m1")
 
 
@@ -155,11 +181,14 @@ def test_tool_call_arguments_reach_the_template_as_objects() -> None:
     """Templates write ``arguments | tojson``: JSON text there would be quoted twice."""
     tokenizer = JinjaTokenizer(read_chat_template(str(TOOLS_TEMPLATE)))
     call = {"id": "c0", "type": "function", "function": {"name": "GET_me", "arguments": '{"q": "x"}'}}
-    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "tool_calls": [call]},
-                {"role": "tool", "tool_call_id": "c0", "content": '{"id": 1}'}]
+    messages = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c0", "content": '{"id": 1}'},
+    ]
     text = render_tools(tokenizer, messages, _request().tools)
     assert '{"name": "GET_me", "arguments": {"q": "x"}}' in text and '"{\\"q' not in text
-    assert "<tool_response>\n{\"id\": 1}\n</tool_response>" in text and text.endswith("<|im_start|>assistant\n")
+    assert '<tool_response>\n{"id": 1}\n</tool_response>' in text and text.endswith("<|im_start|>assistant\n")
     assert messages[1]["tool_calls"][0]["function"]["arguments"] == '{"q": "x"}'  # the loop's own messages are unchanged
 
 
@@ -173,13 +202,27 @@ def test_turns_render_generate_and_parse_and_refuse_an_overlong_prompt() -> None
     def generate(batch: list[tuple[GenerationRequest, list[int]]]) -> Iterator[Completion]:
         for request, ids in batch:
             asked.append(ids)
-            yield Completion(sample_id=request.sample_id, text='<tool_call>{"name": "GET_me", "arguments": {}}</tool_call>',
-                             tokens_in=len(ids), tokens_out=7)
+            yield Completion(
+                sample_id=request.sample_id,
+                text='<tool_call>{"name": "GET_me", "arguments": {}}</tool_call>',
+                tokens_in=len(ids),
+                tokens_out=7,
+            )
 
     short = _request({"role": "user", "content": "hi"})
     long = ToolRequest("s2", ({"role": "user", "content": "x" * 5000},), short.tools)
-    replies = {r.sample_id: r for r in local_tool_turns([short, long], GenerationConfig(max_new_tokens=100), tokenizer=tokenizer,
-                                                          chat_template=None, max_model_len=2000, generate=generate, parse=parse_hermes)}
+    replies = {
+        r.sample_id: r
+        for r in local_tool_turns(
+            [short, long],
+            GenerationConfig(max_new_tokens=100),
+            tokenizer=tokenizer,
+            chat_template=None,
+            max_model_len=2000,
+            generate=generate,
+            parse=parse_hermes,
+        )
+    }
     assert len(asked) == 1 and replies["s1"].tokens_in == len(asked[0]) and replies["s1"].tokens_out == 7
     assert [c.name for c in replies["s1"].tool_calls] == ["GET_me"] and replies["s1"].error is None
     assert replies["s2"].error is not None and _CONTEXT.search(replies["s2"].error)  # scored as a context stop, as a server's
@@ -191,6 +234,13 @@ def test_an_engine_error_is_a_reply_error() -> None:
             yield Completion(sample_id=request.sample_id, tokens_in=len(ids), error="RuntimeError: engine died")
 
     tokenizer = JinjaTokenizer(read_chat_template(str(TOOLS_TEMPLATE)))
-    (reply,) = local_tool_turns([_request({"role": "user", "content": "hi"})], GenerationConfig(), tokenizer=tokenizer,
-                                chat_template=None, max_model_len=10_000, generate=generate, parse=parse_hermes)
+    (reply,) = local_tool_turns(
+        [_request({"role": "user", "content": "hi"})],
+        GenerationConfig(),
+        tokenizer=tokenizer,
+        chat_template=None,
+        max_model_len=10_000,
+        generate=generate,
+        parse=parse_hermes,
+    )
     assert reply.error == "RuntimeError: engine died" and not reply.tool_calls

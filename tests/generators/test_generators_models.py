@@ -114,7 +114,6 @@ def test_weights_fingerprint_tracks_weight_files(tmp_path: Path) -> None:
     assert weights_fingerprint(a) != weights_fingerprint(b)  # an index, when present, is what is hashed
 
 
-
 def test_local_backends_describe_their_model_the_same_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """hf and vllm once wrote these keys each in their own describe(); both now start from model_identity."""
     folder = fake_model_folder(tmp_path / "m", b"1" * 10)
@@ -128,6 +127,7 @@ def test_local_backends_describe_their_model_the_same_way(tmp_path: Path, monkey
     for name in ("hf_backend.py", "vllm_backend.py"):  # read, not imported: importing them loads torch
         source = (Path(__file__).resolve().parents[2] / "generators" / name).read_text(encoding="utf-8")
         assert "model_identity(" in source and "weights_fingerprint(" not in source, name
+
 
 @pytest.mark.parametrize(
     ("text", "stop", "expected"),
@@ -174,8 +174,7 @@ def test_real_prepare_of_the_bundled_model(home: Path) -> None:
     assert [p.name for p in (home / "models").iterdir()] == ["smollm2"]  # no temp dir left behind
 
 
-def test_models_cli_lists_and_explains(home: Path, monkeypatch: pytest.MonkeyPatch,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_models_cli_lists_and_explains(home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from gqlbench.cli import main
 
     assert main(["models", "list"]) == 0

@@ -30,9 +30,9 @@ def test_choices_parse_to_what_they_hide() -> None:
 
 
 def test_rename_touches_only_called_names_and_keywords() -> None:
-    code = 'r = f(a=1, b=x.a)\ng(r.f, a=f)\nprint(z)  # f(a=2)\n'
+    code = "r = f(a=1, b=x.a)\ng(r.f, a=f)\nprint(z)  # f(a=2)\n"
     renamed = rename_calls(code, {"f": "api_1"}, {"f": {"a": "arg_1"}})
-    assert renamed == 'r = api_1(arg_1=1, b=x.a)\ng(r.f, a=f)\nprint(z)  # f(a=2)\n'
+    assert renamed == "r = api_1(arg_1=1, b=x.a)\ng(r.f, a=f)\nprint(z)  # f(a=2)\n"
 
 
 def test_unparsable_code_gets_whole_word_function_renames() -> None:

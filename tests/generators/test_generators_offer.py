@@ -69,8 +69,9 @@ def test_connected_distractors_are_the_most_connected_ones() -> None:
     for sample in load_split("test")[:12]:
         catalog = load_domain_catalog(sample.domain)
         others = [n for n in catalog.specs if n not in sample.function_names]
-        chosen = [n for n in offered_functions(sample, catalog, parse_functions("distractors:4:connected"), 0)
-                  if n not in sample.function_names]
+        chosen = [
+            n for n in offered_functions(sample, catalog, parse_functions("distractors:4:connected"), 0) if n not in sample.function_names
+        ]
         left = [n for n in others if n not in chosen]
         assert min(connectedness(sample, catalog, n) for n in chosen) >= max(connectedness(sample, catalog, n) for n in left)
         drawn = [n for n in offered_functions(sample, catalog, parse_functions("distractors:4"), 0) if n not in sample.function_names]
@@ -93,8 +94,13 @@ def _id_fields_of(sdl: str) -> list[tuple[str, str]]:
     from graphql.language import ObjectTypeDefinitionNode
 
     definitions = parse(sdl).definitions if sdl.strip() else []
-    return [(f.name.value, d.name.value) for d in definitions if isinstance(d, ObjectTypeDefinitionNode) and d.name.value != "Query"
-            for f in d.fields or () if _ID_LIKE.search(f.name.value)]
+    return [
+        (f.name.value, d.name.value)
+        for d in definitions
+        if isinstance(d, ObjectTypeDefinitionNode) and d.name.value != "Query"
+        for f in d.fields or ()
+        if _ID_LIKE.search(f.name.value)
+    ]
 
 
 def _id_fields(catalog: DomainCatalog, name: str) -> list[tuple[str, str]]:
@@ -110,6 +116,7 @@ def _could_fill(param: str, field: str, owner: str) -> bool:
 
 def _value_flows(sample: Sample, catalog: DomainCatalog, candidate: str) -> bool:
     """A value of a gold response could fill an id-like parameter of ``candidate``, or the other way round."""
+
     def params(name: str) -> list[str]:
         spec = next((s for s in sample.function_specs if s.name == name), None) or catalog.specs[name]
         return [p for p in spec.param_names if _ID_LIKE.search(p)]
@@ -126,8 +133,11 @@ def test_connected_distractors_could_take_a_value_from_a_gold_response_or_give_o
     for sample in load_split("test"):
         catalog = load_domain_catalog(sample.domain)
         others = [n for n in catalog.specs if n not in sample.function_names]
-        distractors = [n for n in offered_functions(sample, catalog, parse_functions(f"distractors:{k}:connected"), 0)
-                       if n not in sample.function_names]
+        distractors = [
+            n
+            for n in offered_functions(sample, catalog, parse_functions(f"distractors:{k}:connected"), 0)
+            if n not in sample.function_names
+        ]
         available = sum(_value_flows(sample, catalog, n) for n in others)
         chosen += len(distractors)
         flowing += sum(_value_flows(sample, catalog, n) for n in distractors)
@@ -144,12 +154,29 @@ def test_generic_parameters_and_fields_alone_never_connect() -> None:
         return FunctionSpec.model_validate({"name": name, "parameters": {"type": "dict", "properties": properties}})
 
     gold = spec("GET_gold", "page", "limit", "region", "movie_id")
-    sdl = {"GET_gold": "type GET_gold_Root { page: Int limit: Int region: String title: String }",
-           "GET_generic": "type GET_generic_Root { page: Int offset: Int }",
-           "GET_movie_": "type GET_movie_Root { id: Int }"}
-    catalog = DomainCatalog("d", {"GET_gold": gold, "GET_generic": spec("GET_generic", "page", "limit", "region", "offset"),
-                                  "GET_movie_": spec("GET_movie_", "page")}, sdl)
-    sample = Sample(id="test/0", split="test", index=0, domain="d", utterance="u", gold_code="GET_gold(page=1)",
-                    function_specs=[gold], graphql_schema=sdl["GET_gold"])
+    sdl = {
+        "GET_gold": "type GET_gold_Root { page: Int limit: Int region: String title: String }",
+        "GET_generic": "type GET_generic_Root { page: Int offset: Int }",
+        "GET_movie_": "type GET_movie_Root { id: Int }",
+    }
+    catalog = DomainCatalog(
+        "d",
+        {
+            "GET_gold": gold,
+            "GET_generic": spec("GET_generic", "page", "limit", "region", "offset"),
+            "GET_movie_": spec("GET_movie_", "page"),
+        },
+        sdl,
+    )
+    sample = Sample(
+        id="test/0",
+        split="test",
+        index=0,
+        domain="d",
+        utterance="u",
+        gold_code="GET_gold(page=1)",
+        function_specs=[gold],
+        graphql_schema=sdl["GET_gold"],
+    )
     assert connectedness(sample, catalog, "GET_generic") == 0  # shares page, limit and region, and page as a field
     assert connectedness(sample, catalog, "GET_movie_") == 1  # its response's movie id could fill GET_gold's movie_id

@@ -64,8 +64,11 @@ def test_the_prompt_offers_exactly_the_offered_functions(functions: str, obfusca
 def test_the_default_setting_is_the_dataset_prompt_byte_for_byte() -> None:
     for sample in load_split("test")[:5]:
         presented = present(sample, PromptSetting(), 0)
-        assert presented.sample is sample and render_task(presented.sample) == sample.input and presented.record()["obfuscation"] == {
-            "functions": {}, "params": {}}
+        assert (
+            presented.sample is sample
+            and render_task(presented.sample) == sample.input
+            and presented.record()["obfuscation"] == {"functions": {}, "params": {}}
+        )
 
 
 def test_schema_views() -> None:

@@ -92,11 +92,13 @@ def test_parse_step_reads_the_first_action_only() -> None:
 
 
 def test_samples_advance_together_one_batched_call_per_step() -> None:
-    backend = ScriptedBackend({
-        "test/0": [FINISH],
-        "test/1": [_act("a = GET_a()"), FINISH],
-        "test/2": [_act("a = GET_a()"), _act("GET_b(x=a.id)"), FINISH],
-    })
+    backend = ScriptedBackend(
+        {
+            "test/0": [FINISH],
+            "test/1": [_act("a = GET_a()"), FINISH],
+            "test/2": [_act("a = GET_a()"), _act("GET_b(x=a.id)"), FINISH],
+        }
+    )
     observer = RecordingObserver()
     done = {c.sample_id: c for c in run_react(_work("test/0", "test/1", "test/2"), backend, CONFIG, observer, max_steps=8)}
     assert [[r.sample_id for r in call] for call in backend.calls] == [["test/0", "test/1", "test/2"], ["test/1", "test/2"], ["test/2"]]

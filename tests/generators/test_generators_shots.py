@@ -20,8 +20,16 @@ def pool() -> list[Sample]:
 
 def _sample(sample_id: str, utterance: str, domain: str = "tmdb", gold: str = "GET_x()") -> Sample:
     split, index = sample_id.split("/")
-    return Sample(id=sample_id, split=split, index=int(index), domain=domain, utterance=utterance, gold_code=gold,
-                  function_specs=[], graphql_schema="")
+    return Sample(
+        id=sample_id,
+        split=split,
+        index=int(index),
+        domain=domain,
+        utterance=utterance,
+        gold_code=gold,
+        function_specs=[],
+        graphql_schema="",
+    )
 
 
 def test_errata_samples_are_never_in_the_pool(pool: list[Sample]) -> None:

@@ -11,7 +11,9 @@ def test_a_value_found_at_two_paths_keeps_both_candidates_shortest_path_first() 
     response = {"items": [{"album": {"id": "A1"}}, {"id": "A1"}]}
     assert value_paths("A1", response, "response_obj") == ["response_obj.items[1].id", "response_obj.items[0].album.id"]
     assert argument_source("A1", [Earlier("response_obj", response)], "play it") == [
-        "response_obj.items[1].id", "response_obj.items[0].album.id"]
+        "response_obj.items[1].id",
+        "response_obj.items[0].album.id",
+    ]
 
 
 def test_the_latest_response_comes_first_but_a_response_that_echoes_its_own_input_comes_last() -> None:

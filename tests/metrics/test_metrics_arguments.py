@@ -17,6 +17,9 @@ def test_an_index_that_reads_a_response_is_written_with_its_token() -> None:
 def test_literals_carry_their_value_and_read_nothing() -> None:
     (call,) = analyze("GET_x(a=3.0, b=[1, 'x'], c=-2, d=y)\n", {}).calls
     assert {k: (a.literal, a.value) for k, a in call.arguments.items()} == {
-        "a": (True, 3), "b": (True, [1, "x"]), "c": (True, -2), "d": (False, None)
+        "a": (True, 3),
+        "b": (True, [1, "x"]),
+        "c": (True, -2),
+        "d": (False, None),
     }
     assert all(a.references == () for a in call.arguments.values())

@@ -85,8 +85,7 @@ def test_nested_call_equals_the_same_call_through_a_variable() -> None:
 
 def test_plain_locals_are_inlined() -> None:
     inlined = calls(
-        "r = GET_search_movie(query='Up')\nfirst = r.results[0]\nname = 'Up'\n"
-        "GET_movie__movie_id__credits(movie_id=first.id, title=name)\n"
+        "r = GET_search_movie(query='Up')\nfirst = r.results[0]\nname = 'Up'\nGET_movie__movie_id__credits(movie_id=first.id, title=name)\n"
     )
     assert inlined[1] == "GET_movie__movie_id__credits(movie_id=GET_search_movie#1.results[0].id, title='Up')"
 
@@ -134,10 +133,7 @@ def test_formatting_quotes_and_numbers_do_not_matter() -> None:
 
 
 def test_dependencies_through_locals_and_nesting() -> None:
-    code = (
-        "a = GET_a()\nb = GET_b()\nids = [x.id for x in a.items]\n"
-        "GET_c(ids=ids, n=GET_d(q=b.q).total)\n"
-    )
+    code = "a = GET_a()\nb = GET_b()\nids = [x.id for x in a.items]\nGET_c(ids=ids, n=GET_d(q=b.q).total)\n"
     analysis = analyze(code, FUNCTIONS)
     assert analysis.edges == [(1, 2), (0, 3), (2, 3)]
     assert analysis.components() == [("GET_a", "GET_b", "GET_d", "GET_c")]

@@ -34,9 +34,9 @@ PROGRAMS: dict[str, str] = {
     "wrong_value": GOLD.replace('"Love Mariah"', '"Mariah Mix"'),
     "wrong_source": GOLD.replace("user_id=me.id", "user_id=r.tracks.items[0].id"),
     "invalid_field": GOLD + "print(r.tracks.items[0].nam)\n",
-    "wrong_order": GOLD.replace("me = GET_me()\np = ", "p = ").replace("p.id, uris", "p.id, uris").replace(
-        '"Love Mariah")\n', '"Love Mariah")\nme = GET_me()\n'
-    ),
+    "wrong_order": GOLD.replace("me = GET_me()\np = ", "p = ")
+    .replace("p.id, uris", "p.id, uris")
+    .replace('"Love Mariah")\n', '"Love Mariah")\nme = GET_me()\n'),
 }
 
 

@@ -6,7 +6,7 @@ from gqlbench.metrics import extract_code
 
 
 def test_text_without_fences_is_taken_whole() -> None:
-    text = 'r = GET_me()\nPUT_x(id=r.id)\n'
+    text = "r = GET_me()\nPUT_x(id=r.id)\n"
     assert extract_code(text) == text
 
 
@@ -15,9 +15,7 @@ def test_fenced_blocks_are_joined_in_order_and_prose_dropped() -> None:
         "First find the movie:\n```python\nr = GET_search_movie(query='Up')\n```\n"
         "Then its credits:\n```\nGET_movie__movie_id__credits(movie_id=r.results[0].id)\n```\nDone."
     )
-    assert extract_code(text) == (
-        "r = GET_search_movie(query='Up')\nGET_movie__movie_id__credits(movie_id=r.results[0].id)\n"
-    )
+    assert extract_code(text) == ("r = GET_search_movie(query='Up')\nGET_movie__movie_id__credits(movie_id=r.results[0].id)\n")
 
 
 def test_indented_block_is_dedented() -> None:

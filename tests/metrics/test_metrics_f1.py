@@ -23,9 +23,7 @@ def functions():
 
 
 def test_references_follow_comprehension_variables_into_elements() -> None:
-    assert references("','.join([$0.uri for $0 in GET_search#1.tracks.items[:3]])") == (
-        ("GET_search#1", ".tracks.items[:3][*].uri"),
-    )
+    assert references("','.join([$0.uri for $0 in GET_search#1.tracks.items[:3]])") == (("GET_search#1", ".tracks.items[:3][*].uri"),)
     assert references("GET_me#1.id.upper()") == (("GET_me#1", ".id"),)
     assert references("len(GET_search#1.tracks.items)") == (("GET_search#1", ".tracks.items"),)
     assert references("'Love #1 hits'") == ()

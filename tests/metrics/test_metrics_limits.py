@@ -30,8 +30,7 @@ def recording(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list
     return seen
 
 
-def test_a_hundred_thousand_lines_are_too_large_and_refused_before_any_parser_reads_them(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_hundred_thousand_lines_are_too_large_and_refused_before_any_parser_reads_them(monkeypatch: pytest.MonkeyPatch) -> None:
     # unbounded, parsing and analysing these took 20 s and 70 s
     parsed_by_libcst = recording(monkeypatch, calls.cst, "parse_module")
     parsed_by_python = recording(monkeypatch, calls, "_python_syntax_error")

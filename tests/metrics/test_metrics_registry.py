@@ -27,7 +27,10 @@ def test_built_ins_come_in_the_papers_column_order_then_execution() -> None:
     assert names[:4] == paper and [m.name for m in all_metrics() if m.table2] == paper  # Table 2's columns, first
     assert names.index("seq_match_conn") < names.index("exec_success") < names.index("exec_match")
     assert [(get_metric(n).reads, get_metric(n).aggregation, get_metric(n).optional) for n in paper] == [
-        ("analyses", "mean", False), ("analyses", "ratio", False), ("analyses", "mean", False), ("analyses", "mean", False),
+        ("analyses", "mean", False),
+        ("analyses", "ratio", False),
+        ("analyses", "mean", False),
+        ("analyses", "mean", False),
     ]
     assert all(get_metric(n).reads == "traces" and get_metric(n).optional for n in ("exec_success", "exec_match"))
     assert get_metric("arg_match_functions").title == "Arg Match (functions)"

@@ -31,8 +31,14 @@ GOLD = (
 def sample(gold: str = GOLD, domain: str = "tmdb", sample_id: str = "test/0") -> Sample:
     split, _, index = sample_id.partition("/")
     return Sample(
-        id=sample_id, split=split, index=int(index), domain=domain, utterance="u",
-        gold_code=gold, function_specs=SPECS, graphql_schema="",
+        id=sample_id,
+        split=split,
+        index=int(index),
+        domain=domain,
+        utterance="u",
+        gold_code=gold,
+        function_specs=SPECS,
+        graphql_schema="",
     )
 
 
@@ -100,7 +106,7 @@ def test_hallucinated_function_counts_as_a_call() -> None:
 
 
 def test_int_and_float_and_quote_style() -> None:
-    gold = "GET_search_movie(query=\"Up\", page=2)\n"
+    gold = 'GET_search_movie(query="Up", page=2)\n'
     assert scores("GET_search_movie(query='Up', page=2.0)\n", gold)[0] == 1
     assert scores("GET_search_movie(query='Up', page=2.5)\n", gold)[0] == 0
     assert scores("GET_search_movie(query='UP', page=2)\n", gold)[0] == 0
@@ -148,8 +154,14 @@ def test_aggregate_sums_calls_and_averages_samples() -> None:
     ]
     metrics = aggregate(results)
     assert list(metrics) == ["overall", "a", "b"]
-    expected = {"arg_match_full": 0.5, "arg_match_functions": 0.5, "seq_match_full": 0.5, "seq_match_conn": 1.0,
-                "n_samples": 2, "n_gold_calls": 6}
+    expected = {
+        "arg_match_full": 0.5,
+        "arg_match_functions": 0.5,
+        "seq_match_full": 0.5,
+        "seq_match_conn": 1.0,
+        "n_samples": 2,
+        "n_gold_calls": 6,
+    }
     assert {k: metrics["overall"][k] for k in expected} == expected
     assert "exec_success" not in metrics["overall"]  # optional, and no sample has it
     assert metrics["b"]["arg_match_functions"] == 0.25

@@ -20,8 +20,13 @@ from gqlbench.mocks.errors import BadArguments, NotFound
 
 BOOKS = [
     {"book_id": "B1", "title": "Dune", "year": 1965, "genres": ["sf"], "contributors": [{"person": "P1", "role": "author"}]},
-    {"book_id": "B2", "title": "Dune Messiah", "year": 1969, "genres": ["sf", "drama"],
-     "contributors": [{"person": "P1", "role": "author"}, {"person": "P2", "role": "editor"}]},
+    {
+        "book_id": "B2",
+        "title": "Dune Messiah",
+        "year": 1969,
+        "genres": ["sf", "drama"],
+        "contributors": [{"person": "P1", "role": "author"}, {"person": "P2", "role": "editor"}],
+    },
     {"book_id": "B3", "title": "Emma", "year": 1815, "genres": ["drama"], "contributors": [{"person": "P3", "role": "author"}]},
 ]
 
@@ -40,14 +45,23 @@ def call(world: World, function: str, **args: Any) -> Any:
 
 
 def test_a_relation_reads_the_same_graph_both_ways(tmp_path: Path) -> None:
-    world = world_with(tmp_path, {
-        "GET_books__book_id_": {"$let": {"b": {"$get": "book", "id": "$book_id"}},
-                                "in": {"people": {"$each": "$b.contributors", "do": "$it.person"}}},
-        "GET_authors__author_id__books": {"$each": {"$referring": "$author_id", "kind": "book", "in": "contributors", "by": "person"},
-                                          "do": {"title": "$it.of.title", "role": "$it.entry.role"}},
-    })
+    world = world_with(
+        tmp_path,
+        {
+            "GET_books__book_id_": {
+                "$let": {"b": {"$get": "book", "id": "$book_id"}},
+                "in": {"people": {"$each": "$b.contributors", "do": "$it.person"}},
+            },
+            "GET_authors__author_id__books": {
+                "$each": {"$referring": "$author_id", "kind": "book", "in": "contributors", "by": "person"},
+                "do": {"title": "$it.of.title", "role": "$it.entry.role"},
+            },
+        },
+    )
     assert call(world, "GET_authors__author_id__books", author_id="P1") == [
-        {"title": "Dune", "role": "author"}, {"title": "Dune Messiah", "role": "author"}]
+        {"title": "Dune", "role": "author"},
+        {"title": "Dune Messiah", "role": "author"},
+    ]
     assert call(world, "GET_authors__author_id__books", author_id="P2") == [{"title": "Dune Messiah", "role": "editor"}]
     for book in BOOKS:  # every book a person's list names lists that person, and the other way round
         people = call(world, "GET_books__book_id_", book_id=book["book_id"])["people"]
@@ -58,11 +72,16 @@ def test_a_relation_reads_the_same_graph_both_ways(tmp_path: Path) -> None:
 
 def test_a_number_outside_an_entitys_parts_is_not_found_with_the_declared_message(tmp_path: Path) -> None:
     check = {"$within": "$n", "count": {"$count": "$b.contributors"}, "message": "{b.title} has contributors 1 to {count}, not {value}"}
-    world = world_with(tmp_path, {
-        "GET_books__book_id_": {"$let": {"b": {"$get": "book", "id": "$book_id"}, "n": check},
-                                "in": {"$at": "$b.contributors", "index": {"$add": ["$n", -1]}}},
-        "GET_me_loans": {"$one_of": "$window", "options": ["day", "week"], "message": "window must be day or week, got {value}"},
-    })
+    world = world_with(
+        tmp_path,
+        {
+            "GET_books__book_id_": {
+                "$let": {"b": {"$get": "book", "id": "$book_id"}, "n": check},
+                "in": {"$at": "$b.contributors", "index": {"$add": ["$n", -1]}},
+            },
+            "GET_me_loans": {"$one_of": "$window", "options": ["day", "week"], "message": "window must be day or week, got {value}"},
+        },
+    )
     assert call(world, "GET_books__book_id_", book_id="B2", n=2) == {"person": "P2", "role": "editor"}
     with pytest.raises(NotFound, match="^Dune Messiah has contributors 1 to 2, not 3$"):
         call(world, "GET_books__book_id_", book_id="B2", n=3)
@@ -74,11 +93,20 @@ def test_a_number_outside_an_entitys_parts_is_not_found_with_the_declared_messag
 
 
 def test_a_query_filters_sorts_and_pages_by_the_arguments_given(tmp_path: Path) -> None:
-    query = {"$query": "book", "filters": {"since": {"field": "year", "op": "gte"}, "before": {"field": "year", "op": "lte"},
-                                            "with_genres": {"field": "genres", "op": "has_all", "vocab": "genre_ids"}},
-             "sort": {"param": "sort_by", "default": "year.desc"}}
-    world = world_with(tmp_path, {"GET_search_books": {"$page": {"$each": query, "do": "$it.title"}, "size": 2, "max": 3}},
-                       vocab={"genre_ids": {"sf": 1, "drama": 2}})
+    query = {
+        "$query": "book",
+        "filters": {
+            "since": {"field": "year", "op": "gte"},
+            "before": {"field": "year", "op": "lte"},
+            "with_genres": {"field": "genres", "op": "has_all", "vocab": "genre_ids"},
+        },
+        "sort": {"param": "sort_by", "default": "year.desc"},
+    }
+    world = world_with(
+        tmp_path,
+        {"GET_search_books": {"$page": {"$each": query, "do": "$it.title"}, "size": 2, "max": 3}},
+        vocab={"genre_ids": {"sf": 1, "drama": 2}},
+    )
 
     def titles(**args: Any) -> list[str]:
         return call(world, "GET_search_books", **args)["results"]
@@ -122,11 +150,14 @@ def test_an_unknown_operation_is_refused_when_the_fixture_loads_naming_where(tmp
         world_with(tmp_path, {}, shapes={"card": {"x": {"$nope": 1}}})
 
 
-@pytest.mark.parametrize(("template", "message"), [
-    ("$missing", "unknown name 'missing'"),
-    ({"$shape": "absent", "of": {}}, "no shape 'absent'"),
-    ({"$call": "absent"}, "no function 'absent'"),
-])
+@pytest.mark.parametrize(
+    ("template", "message"),
+    [
+        ("$missing", "unknown name 'missing'"),
+        ({"$shape": "absent", "of": {}}, "no shape 'absent'"),
+        ({"$call": "absent"}, "no function 'absent'"),
+    ],
+)
 def test_a_template_mistake_is_one_line_naming_it(tmp_path: Path, template: Any, message: str) -> None:
     world = world_with(tmp_path, {"GET_me_loans": template})
     with pytest.raises(GqlbenchError, match=message):

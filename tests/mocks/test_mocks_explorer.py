@@ -47,7 +47,7 @@ def test_a_browser_get_gets_the_offline_page() -> None:
 
 
 def test_the_title_and_query_are_escaped() -> None:
-    page = explorer_page("<b>x</b>", "{ a(q: \"</textarea><script>\") }")
+    page = explorer_page("<b>x</b>", '{ a(q: "</textarea><script>") }')
     assert "<b>x</b>" not in page and "</textarea><script>" not in page
 
 
@@ -57,8 +57,17 @@ def served() -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [sys.executable, "-c", "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
-               "mock", "serve", "--domain", "tmdb", "--port", str(port)]
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
+        "mock",
+        "serve",
+        "--domain",
+        "tmdb",
+        "--port",
+        str(port),
+    ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 60

@@ -32,54 +32,103 @@ def _path(name: str) -> dict[str, Any]:
 
 
 SONG = {"$ref": "#/components/schemas/Song"}
-MIX = {"type": "object", "properties": {"id": {"type": "string"}, "songs": {"type": "array", "items": {"type": "string"}},
-                                        "version": {"type": "integer"}, "snapshot_id": {"type": "string"}}}
-PAGE = {"type": "object", "properties": {
-    "href": {"type": "string"}, "items": {"type": "array", "items": SONG}, "limit": {"type": "integer"},
-    "offset": {"type": "integer"}, "total": {"type": "integer"}, "next": {"type": "string"},
-    "previous": {"type": "string"},
-    "cursors": {"type": "object", "properties": {"after": {"type": "string"}}}}}
+MIX = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "songs": {"type": "array", "items": {"type": "string"}},
+        "version": {"type": "integer"},
+        "snapshot_id": {"type": "string"},
+    },
+}
+PAGE = {
+    "type": "object",
+    "properties": {
+        "href": {"type": "string"},
+        "items": {"type": "array", "items": SONG},
+        "limit": {"type": "integer"},
+        "offset": {"type": "integer"},
+        "total": {"type": "integer"},
+        "next": {"type": "string"},
+        "previous": {"type": "string"},
+        "cursors": {"type": "object", "properties": {"after": {"type": "string"}}},
+    },
+}
 JUKEBOX = {
-    "openapi": "3.0.0", "info": {"title": "Jukebox", "version": "1"},
+    "openapi": "3.0.0",
+    "info": {"title": "Jukebox", "version": "1"},
     "paths": {
         "/songs/{id}": {
-            "get": {"parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
-                    "responses": _ok(SONG)},
-            "put": {"parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
-                                   _query("name")], "responses": _ok(SONG)}},
+            "get": {"parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}], "responses": _ok(SONG)},
+            "put": {
+                "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}, _query("name")],
+                "responses": _ok(SONG),
+            },
+        },
         "/me/songs": {
             "get": {"parameters": [_query("limit", "integer"), _query("offset", "integer")], "responses": _ok(PAGE)},
             "put": {"parameters": [_query("ids")], "responses": {"200": {"description": "ok"}}},
-            "delete": {"parameters": [_query("ids")], "responses": {"200": {"description": "ok"}}}},
+            "delete": {"parameters": [_query("ids")], "responses": {"200": {"description": "ok"}}},
+        },
         "/me/recent": {"get": {"parameters": [_query("limit", "integer"), _query("after")], "responses": _ok(PAGE)}},
         "/mixes/{mix_id}": {"get": {"parameters": [_path("mix_id")], "responses": _ok(MIX)}},
-        "/mixes/{mix_id}/songs": {"post": {"parameters": [_path("mix_id"), _query("uri"), _query("position", "integer")],
-                                           "responses": _ok(MIX)}},
-        "/me/volume": {"put": {"parameters": [_query("volume_percent", "integer"), _query("state")],
-                               "responses": {"200": {"description": "ok"}}}},
+        "/mixes/{mix_id}/songs": {
+            "post": {"parameters": [_path("mix_id"), _query("uri"), _query("position", "integer")], "responses": _ok(MIX)}
+        },
+        "/me/volume": {
+            "put": {"parameters": [_query("volume_percent", "integer"), _query("state")], "responses": {"200": {"description": "ok"}}}
+        },
     },
-    "components": {"schemas": {"Song": {"type": "object", "properties": {
-        "id": {"type": "string"}, "name": {"type": "string"}, "uri": {"type": "string"}, "href": {"type": "string"},
-        "etag": {"type": "string"}, "links": {"type": "object", "properties": {"web": {"type": "string"}}}}}}},
+    "components": {
+        "schemas": {
+            "Song": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "name": {"type": "string"},
+                    "uri": {"type": "string"},
+                    "href": {"type": "string"},
+                    "etag": {"type": "string"},
+                    "links": {"type": "object", "properties": {"web": {"type": "string"}}},
+                },
+            }
+        }
+    },
 }
 SONGS = [{"id": f"s{n}", "name": f"Song {n}"} for n in range(1, 6)]
 FIXTURE: dict[str, Any] = {
     "entities": {"song": SONGS, "mix": [{"id": "m1", "songs": ["a", "b", "c"], "version": 1}]},
-    "computed": {"song": {"uri": "jukebox:song:{id}", "href": "https://api.jukebox.example/songs/{id}",
-                          "links": {"web": "https://jukebox.example/song/{id}?{{raw}}"},
-                          "etag": {"$token": ["etag", "$id", "$name"], "length": 12}},
-                 "mix": {"snapshot_id": {"$token": ["mix", "$id", "$version"], "length": 16}}},
+    "computed": {
+        "song": {
+            "uri": "jukebox:song:{id}",
+            "href": "https://api.jukebox.example/songs/{id}",
+            "links": {"web": "https://jukebox.example/song/{id}?{{raw}}"},
+            "etag": {"$token": ["etag", "$id", "$name"], "length": 12},
+        },
+        "mix": {"snapshot_id": {"$token": ["mix", "$id", "$version"], "length": 16}},
+    },
     "endpoints": {
         "PUT_me_songs": {"action": "save", "kind": "song", "id_param": "ids", "collection": "saved", "stamp": "added_at"},
         "DELETE_me_songs": {"action": "unsave", "kind": "song", "id_param": "ids", "collection": "saved"},
-        "GET_me_songs": {"action": "list", "kind": "song", "collection": "saved",
-                         "paging": {"href": "https://api.jukebox.example/me/songs", "limit": 2, "max_limit": 3}},
-        "GET_me_recent": {"action": "list", "kind": "song", "list_field": "items",
-                          "paging": {"style": "cursor", "href": "https://api.jukebox.example/me/recent", "limit": 2}},
-        "POST_mixes__mix_id__songs": {"action": "act", "kind": "mix", "id_param": "mix_id", "effects": {
-            "increment": {"version": 1}, "insert": {"songs": {"items": "$uri", "at": "$position"}}}},
-        "PUT_me_volume": {"checks": {"volume_percent": {"min": 0, "max": 100},
-                                     "state": {"one_of": ["track", "context", "off"]}}},
+        "GET_me_songs": {
+            "action": "list",
+            "kind": "song",
+            "collection": "saved",
+            "paging": {"href": "https://api.jukebox.example/me/songs", "limit": 2, "max_limit": 3},
+        },
+        "GET_me_recent": {
+            "action": "list",
+            "kind": "song",
+            "list_field": "items",
+            "paging": {"style": "cursor", "href": "https://api.jukebox.example/me/recent", "limit": 2},
+        },
+        "POST_mixes__mix_id__songs": {
+            "action": "act",
+            "kind": "mix",
+            "id_param": "mix_id",
+            "effects": {"increment": {"version": 1}, "insert": {"songs": {"items": "$uri", "at": "$position"}}},
+        },
+        "PUT_me_volume": {"checks": {"volume_percent": {"min": 0, "max": 100}, "state": {"one_of": ["track", "context", "off"]}}},
     },
 }
 
@@ -160,18 +209,22 @@ def test_declared_checks_refuse_values_the_api_refuses(tmp_path: Path, monkeypat
         api["PUT_me_volume"](state="loop")
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"computed": {"song": {"uri": "x:{0.__class__}"}}}, "computed.song.uri: {0.__class__} is not a name"),
-    ({"computed": ["uri"]}, "computed must map each kind"),
-    ({"computed": {"song": {"uri": {"$tokn": ["$id"]}}}}, "computed.song.uri: unknown operation '$tokn'"),
-    ({"views": {"card": {"kind": "song", "fields": {"n": {"$cnt": "$id"}}}}}, "views.card.fields.n: unknown operation '$cnt'"),
-    ({"endpoints": {"GET_me_songs": {"paging": {"size": 3}}}}, "paging.size: unknown key"),
-    ({"endpoints": {"GET_me_songs": {"paging": {"style": "pages"}}}}, "paging.style 'pages' is not one of"),
-    ({"endpoints": {"PUT_me_volume": {"checks": {"state": {"among": []}}}}}, "checks must map each parameter"),
-    ({"endpoints": {"PUT_me_songs": {"action": "save", "kind": "song", "id_param": "ids"}}}, "needs \"collection\""),
-])
-def test_a_bad_declaration_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                               change: dict[str, Any], message: str) -> None:
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"computed": {"song": {"uri": "x:{0.__class__}"}}}, "computed.song.uri: {0.__class__} is not a name"),
+        ({"computed": ["uri"]}, "computed must map each kind"),
+        ({"computed": {"song": {"uri": {"$tokn": ["$id"]}}}}, "computed.song.uri: unknown operation '$tokn'"),
+        ({"views": {"card": {"kind": "song", "fields": {"n": {"$cnt": "$id"}}}}}, "views.card.fields.n: unknown operation '$cnt'"),
+        ({"endpoints": {"GET_me_songs": {"paging": {"size": 3}}}}, "paging.size: unknown key"),
+        ({"endpoints": {"GET_me_songs": {"paging": {"style": "pages"}}}}, "paging.style 'pages' is not one of"),
+        ({"endpoints": {"PUT_me_volume": {"checks": {"state": {"among": []}}}}}, "checks must map each parameter"),
+        ({"endpoints": {"PUT_me_songs": {"action": "save", "kind": "song", "id_param": "ids"}}}, 'needs "collection"'),
+    ],
+)
+def test_a_bad_declaration_is_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: dict[str, Any], message: str
+) -> None:
     fixture = {**FIXTURE, **{k: v for k, v in change.items() if k != "endpoints"}}
     fixture["endpoints"] = {**FIXTURE["endpoints"], **change.get("endpoints", {})}
     with pytest.raises(GqlbenchError, match=re.escape(message)) as error:
@@ -182,12 +235,25 @@ def test_a_bad_declaration_is_a_one_line_error(tmp_path: Path, monkeypatch: pyte
 VIEWS = {
     "singer": {"kind": "singer", "fields": {"id": "$id", "name": "$name"}},
     "song_short": {"kind": "song", "fields": {"id": "$id", "name": "$name", "by": {"$view": "singer", "of": "$singers"}}},
-    "song": {"kind": "song", "base": "song_short", "complete": True,
-             "fields": {"album": {"$view": "album_short", "of": "$album"}, "explicit": False}},
+    "song": {
+        "kind": "song",
+        "base": "song_short",
+        "complete": True,
+        "fields": {"album": {"$view": "album_short", "of": "$album"}, "explicit": False},
+    },
     "album_short": {"kind": "album", "fields": {"title": "$title", "size": {"$count": "$songs"}}},
-    "album": {"kind": "album", "base": "album_short", "complete": True,
-              "fields": {"songs": {"$offset_page": {"$view": "song_short", "of": "$songs"},
-                                   "href": "https://api.jukebox.example/albums/{id}/songs", "limit": 2}}},
+    "album": {
+        "kind": "album",
+        "base": "album_short",
+        "complete": True,
+        "fields": {
+            "songs": {
+                "$offset_page": {"$view": "song_short", "of": "$songs"},
+                "href": "https://api.jukebox.example/albums/{id}/songs",
+                "limit": 2,
+            }
+        },
+    },
 }
 
 
@@ -235,8 +301,11 @@ def test_an_edit_inserts_at_a_position_and_changes_the_snapshot(tmp_path: Path, 
 
 def test_an_endpoint_answers_with_a_view(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     views = {"card": {"kind": "song", "complete": True, "fields": {"id": "$id", "name": "$name", "href": "card:{id}"}}}
-    endpoints = {**FIXTURE["endpoints"], "GET_songs__id_": {"shows": "card", "id_param": "id"},
-                 "GET_me_songs": {**FIXTURE["endpoints"]["GET_me_songs"], "shows": "card"}}
+    endpoints = {
+        **FIXTURE["endpoints"],
+        "GET_songs__id_": {"shows": "card", "id_param": "id"},
+        "GET_me_songs": {**FIXTURE["endpoints"]["GET_me_songs"], "shows": "card"},
+    }
     api = _jukebox(tmp_path, monkeypatch, {**FIXTURE, "views": views, "endpoints": endpoints})
     song = api["GET_songs__id_"](id="s3")
     assert (song.name, song.href, song.uri) == ("Song 3", "card:s3", "jukebox:song:s3")  # the view's href wins
@@ -255,12 +324,17 @@ def test_showing_an_undefined_view_is_a_one_line_error(tmp_path: Path, monkeypat
 
 
 def test_a_declared_response_shows_views_of_what_refers_to_an_entity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    mixes = [{"id": "m1", "songs": ["s1", "s2", "s3"], "version": 1}, {"id": "m2", "songs": ["s4"], "version": 1},
-             {"id": "m3", "songs": ["s5", "s1"], "version": 1}]
+    mixes = [
+        {"id": "m1", "songs": ["s1", "s2", "s3"], "version": 1},
+        {"id": "m2", "songs": ["s4"], "version": 1},
+        {"id": "m3", "songs": ["s5", "s1"], "version": 1},
+    ]
     views = {"card": {"kind": "song", "complete": True, "fields": {"id": "$id", "href": "card:{id}"}}}
     songs_with_s1 = {"$unique": {"$flat": {"$each": {"$referring": "s1", "kind": "mix", "in": "songs"}, "do": "$it.songs"}}}
-    endpoints = {**FIXTURE["endpoints"],
-                 "GET_me_songs": {**FIXTURE["endpoints"]["GET_me_songs"], "respond": {"$view": "card", "of": songs_with_s1}}}
+    endpoints = {
+        **FIXTURE["endpoints"],
+        "GET_me_songs": {**FIXTURE["endpoints"]["GET_me_songs"], "respond": {"$view": "card", "of": songs_with_s1}},
+    }
     fixture = {**FIXTURE, "entities": {**FIXTURE["entities"], "mix": mixes}, "views": views, "endpoints": endpoints}
     api = _jukebox(tmp_path, monkeypatch, fixture)
     page = api["GET_me_songs"]()  # the mixes holding s1 are m1 and m3: their songs, once each, paged as declared

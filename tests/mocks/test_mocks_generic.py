@@ -99,9 +99,19 @@ def _catalog_copy(tmp_path: Path, fixture: dict) -> Path:
 
 
 def test_fixture_entities_are_found_and_rules_can_be_overridden(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    fixture = {"entities": {"book": [{"book_id": "OL1W", "title": "The Left Hand of Darkness", "first_publish_year": 1969,
-                                      "authors": [{"author_id": "OL2A", "name": "Ursula K. Le Guin"}]}]},
-               "endpoints": {"GET_subjects__subject_": {"open": False}}}
+    fixture = {
+        "entities": {
+            "book": [
+                {
+                    "book_id": "OL1W",
+                    "title": "The Left Hand of Darkness",
+                    "first_publish_year": 1969,
+                    "authors": [{"author_id": "OL2A", "name": "Ursula K. Le Guin"}],
+                }
+            ]
+        },
+        "endpoints": {"GET_subjects__subject_": {"open": False}},
+    }
     monkeypatch.setenv("GQLBENCH_CATALOG", str(_catalog_copy(tmp_path, fixture)))
     api = library().namespace
     doc = api["GET_search_books"](q="left hand darkness").docs[0]
@@ -112,15 +122,19 @@ def test_fixture_entities_are_found_and_rules_can_be_overridden(tmp_path: Path, 
         api["GET_subjects__subject_"](subject="poetry")
 
 
-@pytest.mark.parametrize(("fixture", "message"), [
-    ({"entities": {"book": [{"title": "x"}]}}, "entities.book[0] has no key"),
-    ({"endpoints": {"GET_nothing": {}}}, "endpoints.GET_nothing: the domain has no such function"),
-    ({"endpoints": {"GET_me_loans": {"action": "fly"}}}, "action 'fly' is not one of"),
-    ({"artists": []}, "unknown key 'artists'"),
-    ({"behaviour": "no_such_module_xyz:THING"}, "cannot import 'no_such_module_xyz'"),
-])
-def test_a_bad_fixture_is_a_one_line_error_naming_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                            fixture: dict, message: str) -> None:
+@pytest.mark.parametrize(
+    ("fixture", "message"),
+    [
+        ({"entities": {"book": [{"title": "x"}]}}, "entities.book[0] has no key"),
+        ({"endpoints": {"GET_nothing": {}}}, "endpoints.GET_nothing: the domain has no such function"),
+        ({"endpoints": {"GET_me_loans": {"action": "fly"}}}, "action 'fly' is not one of"),
+        ({"artists": []}, "unknown key 'artists'"),
+        ({"behaviour": "no_such_module_xyz:THING"}, "cannot import 'no_such_module_xyz'"),
+    ],
+)
+def test_a_bad_fixture_is_a_one_line_error_naming_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixture: dict, message: str
+) -> None:
     monkeypatch.setenv("GQLBENCH_CATALOG", str(_catalog_copy(tmp_path, fixture)))
     with pytest.raises(GqlbenchError, match=re.escape(message)) as error:
         library()
@@ -165,13 +179,24 @@ type Query {
 }
 """,
 }
-PET_PARAMS = {"GET_pets__pet_id_": {"pet_id": "integer"}, "GET_pets": {"name": "string"}, "POST_pets": {"name": "string"},
-              "PUT_pets__pet_id_": {"pet_id": "integer", "name": "string"}, "DELETE_pets__pet_id_": {"pet_id": "integer"}}
+PET_PARAMS = {
+    "GET_pets__pet_id_": {"pet_id": "integer"},
+    "GET_pets": {"name": "string"},
+    "POST_pets": {"name": "string"},
+    "PUT_pets__pet_id_": {"pet_id": "integer", "name": "string"},
+    "DELETE_pets__pet_id_": {"pet_id": "integer"},
+}
 
 
 def test_an_api_with_integer_ids_and_bare_id_fields(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    functions = [{"name": n, "description": n, "parameters": {"type": "dict", "required": list(p)[:1],
-                  "properties": {k: {"type": t, "description": k} for k, t in p.items()}}} for n, p in PET_PARAMS.items()]
+    functions = [
+        {
+            "name": n,
+            "description": n,
+            "parameters": {"type": "dict", "required": list(p)[:1], "properties": {k: {"type": t, "description": k} for k, t in p.items()}},
+        }
+        for n, p in PET_PARAMS.items()
+    ]
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "pets.json").write_text(json.dumps({"domain": "pets", "functions": functions}))
     (tmp_path / "schemas" / "pets").mkdir(parents=True)
@@ -195,25 +220,45 @@ def test_an_api_with_integer_ids_and_bare_id_fields(tmp_path: Path, monkeypatch:
 
 
 HERD_OPENAPI = {
-    "openapi": "3.0.0", "info": {"title": "Herd", "version": "1"},
+    "openapi": "3.0.0",
+    "info": {"title": "Herd", "version": "1"},
     "paths": {
-        "/goats": {"get": {"parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer"}}],
-                           "responses": {"200": {"description": "ok", "content": {"application/json": {
-                               "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Goat"}}}}}}}},
-        "/goats/search": {"get": {"parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}],
-                                  "responses": {"200": {"description": "ok", "content": {"application/json": {
-                                      "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Goat"}}}}}}}},
-        "/goats/{goat_id}": {"get": {"parameters": [{"name": "goat_id", "in": "path", "required": True,
-                                                     "schema": {"type": "integer"}}],
-                                     "responses": {"200": {"description": "ok", "content": {"application/json": {
-                                         "schema": {"$ref": "#/components/schemas/Goat"}}}}}}},
+        "/goats": {
+            "get": {
+                "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer"}}],
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Goat"}}}},
+                    }
+                },
+            }
+        },
+        "/goats/search": {
+            "get": {
+                "parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}],
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Goat"}}}},
+                    }
+                },
+            }
+        },
+        "/goats/{goat_id}": {
+            "get": {
+                "parameters": [{"name": "goat_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+                "responses": {
+                    "200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Goat"}}}}
+                },
+            }
+        },
     },
     "components": {"schemas": {"Goat": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}},
 }
 
 
-def test_endpoints_that_answer_with_a_bare_list_list_and_search_entities(tmp_path: Path,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_endpoints_that_answer_with_a_bare_list_list_and_search_entities(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # An OpenAPI list endpoint often answers `[Goat]`, not an object holding the list; once answered {}.
     from gqlbench.schemas.domain_import import import_openapi_domain
 

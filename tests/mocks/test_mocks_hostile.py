@@ -123,10 +123,7 @@ def test_bombs_are_stopped_by_limits(guarded: SandboxPool, code: str, tmp_path: 
 # -- with the static check off, the run-time walls hold on their own --------------------------------
 
 # Reach the os module's globals through the class hierarchy: the classic escape.
-WALK = (
-    "w = [c for c in ().__class__.__base__.__subclasses__() if c.__name__ == '_wrap_close'][0]\n"
-    "g = w.__init__.__globals__\n"
-)
+WALK = "w = [c for c in ().__class__.__base__.__subclasses__() if c.__name__ == '_wrap_close'][0]\ng = w.__init__.__globals__\n"
 
 # name: (code, what must stop it: a regex matched against "kind: message")
 ATTACKS = {
@@ -191,8 +188,7 @@ SECRETS = {"GQLBENCH_TEST_SECRET": "hunter2", "OPENAI_API_KEY": "sk-test-hunter3
 NORMALIZED = {
     "fullwidth attribute format": "ｆ = str.ｆｏｒｍａｔ\nprint(ｆ('{0.__globals__[os].environ}', range))",
     "fullwidth format on a response": (
-        "r = GET_search_movie(query='x')\n"
-        "print(str.ｆｏｒｍａｔ('{0.__class__.__init__.__globals__[__builtins__][open]}', r))"
+        "r = GET_search_movie(query='x')\nprint(str.ｆｏｒｍａｔ('{0.__class__.__init__.__globals__[__builtins__][open]}', r))"
     ),
     "fullwidth format on an API function": "print(str.ｆｏｒｍａｔ('{0.__globals__}', GET_search_movie))",
     "fullwidth mro": "print(str.ｍｒｏ())",
@@ -231,9 +227,7 @@ def assert_nothing_leaked(trace: Trace) -> None:
 
 
 @pytest.mark.parametrize("code", NORMALIZED.values(), ids=NORMALIZED.keys())
-def test_normalized_names_are_refused_as_python_reads_them(
-    secret_pools: tuple[SandboxPool, SandboxPool], code: str
-) -> None:
+def test_normalized_names_are_refused_as_python_reads_them(secret_pools: tuple[SandboxPool, SandboxPool], code: str) -> None:
     trace = secret_pools[0].run(Job(code=code, domain="tmdb"))
     # the compiler itself refuses some spellings (U+FF3F is no identifier character): a parse error
     assert trace.error is not None and trace.error.kind in {"refused", "parse_error"}, trace.error
@@ -242,9 +236,7 @@ def test_normalized_names_are_refused_as_python_reads_them(
 
 
 @pytest.mark.parametrize("code", NORMALIZED.values(), ids=NORMALIZED.keys())
-def test_normalized_names_are_contained_without_the_static_check(
-    secret_pools: tuple[SandboxPool, SandboxPool], code: str
-) -> None:
+def test_normalized_names_are_contained_without_the_static_check(secret_pools: tuple[SandboxPool, SandboxPool], code: str) -> None:
     """Sealed API functions and range, responses without private attributes, a worker without secrets."""
     trace = secret_pools[1].run(Job(code=code, domain="tmdb"))
     assert_nothing_leaked(trace)

@@ -72,14 +72,17 @@ def test_a_body_within_the_limits_reaches_the_app_whole() -> None:
     assert sent[0]["status"] == 200 and sent[1]["body"] == b"4"
 
 
-@pytest.mark.parametrize(("text", "says"), [
-    ("[" * 100_000 + "]" * 100_000, f"nests deeper than {MAX_JSON_DEPTH} levels"),
-    ("[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1), f"nests deeper than {MAX_JSON_DEPTH} levels"),
-    ("1" * 5000, "a number too long to read"),
-    ('{"a": Infinity}', "Infinity, which is not JSON"),
-    ("{", "is not valid JSON (Expecting property name"),
-    (b"\xff", "is not UTF-8 text"),
-])
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("[" * 100_000 + "]" * 100_000, f"nests deeper than {MAX_JSON_DEPTH} levels"),
+        ("[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1), f"nests deeper than {MAX_JSON_DEPTH} levels"),
+        ("1" * 5000, "a number too long to read"),
+        ('{"a": Infinity}', "Infinity, which is not JSON"),
+        ("{", "is not valid JSON (Expecting property name"),
+        (b"\xff", "is not UTF-8 text"),
+    ],
+)
 def test_bad_json_is_one_line_saying_what_is_wrong(text: str | bytes, says: str) -> None:
     with pytest.raises(BadJSON) as error:
         load_json(text)

@@ -82,7 +82,8 @@ def test_a_reference_in_a_response_names_an_entity_that_exists(catalog: Path) ->
     fleet = api(request="")
     nav = fleet["GET_my_ships"]().data[0].nav
     waypoint = fleet["GET_systems__systemSymbol__waypoints__waypointSymbol_"](
-        systemSymbol=nav.systemSymbol, waypointSymbol=nav.waypointSymbol).data
+        systemSymbol=nav.systemSymbol, waypointSymbol=nav.waypointSymbol
+    ).data
     assert (waypoint.symbol, waypoint.systemSymbol) == (nav.waypointSymbol, nav.systemSymbol)
 
 
@@ -95,9 +96,15 @@ def test_a_key_under_a_scope_is_a_compound_key(catalog: Path) -> None:
 
 
 def test_declared_effects_are_seen_by_later_reads_and_fixture_values_win(catalog: Path) -> None:
-    _fixture(catalog, entities={"ship": [{"symbol": "ALPHA-1", "registration": {"name": "Alpha", "role": "COMMAND"}}]},
-             endpoints={"POST_my_ships__shipSymbol__navigate": {
-                 "effects": {"set": {"nav.waypointSymbol": "$waypointSymbol", "nav.status": "IN_TRANSIT"}}}})
+    _fixture(
+        catalog,
+        entities={"ship": [{"symbol": "ALPHA-1", "registration": {"name": "Alpha", "role": "COMMAND"}}]},
+        endpoints={
+            "POST_my_ships__shipSymbol__navigate": {
+                "effects": {"set": {"nav.waypointSymbol": "$waypointSymbol", "nav.status": "IN_TRANSIT"}}
+            }
+        },
+    )
     fleet = api()
     before = fleet["GET_my_ships__shipSymbol_"](shipSymbol="ALPHA-1").data
     assert (before.registration.name, before.registration.role) == ("Alpha", "COMMAND")
@@ -109,9 +116,18 @@ def test_declared_effects_are_seen_by_later_reads_and_fixture_values_win(catalog
 
 
 def test_append_and_remove_change_a_list_from_what_it_showed(catalog: Path) -> None:
-    _fixture(catalog, endpoints={"POST_playlists__playlist_id__tracks": {"effects": {"append": {"uris": "$uris"}}},
-                                 "DELETE_playlists__playlist_id__tracks": {"action": "act", "kind": "playlist", "id_param": "playlist_id",
-                                                                           "effects": {"remove": {"uris": "$uris"}}}})
+    _fixture(
+        catalog,
+        endpoints={
+            "POST_playlists__playlist_id__tracks": {"effects": {"append": {"uris": "$uris"}}},
+            "DELETE_playlists__playlist_id__tracks": {
+                "action": "act",
+                "kind": "playlist",
+                "id_param": "playlist_id",
+                "effects": {"remove": {"uris": "$uris"}},
+            },
+        },
+    )
     fleet = api(request="Add a song to my playlist PL-1")
     shown = unwrap(fleet["GET_playlists__playlist_id_"](playlist_id="PL-1").uris)
     fleet["POST_playlists__playlist_id__tracks"](playlist_id="PL-1", uris=["spotify:track:new"])
@@ -120,11 +136,14 @@ def test_append_and_remove_change_a_list_from_what_it_showed(catalog: Path) -> N
     assert unwrap(fleet["GET_playlists__playlist_id_"](playlist_id="PL-1").uris) == [*shown[1:], "spotify:track:new"]
 
 
-@pytest.mark.parametrize("effects, message", [
-    ({"toggle": {"a": 1}}, "unknown operation"),
-    ({"set": ["nav"]}, "must map field paths"),
-    ("accepted", "must be an object"),
-])
+@pytest.mark.parametrize(
+    "effects, message",
+    [
+        ({"toggle": {"a": 1}}, "unknown operation"),
+        ({"set": ["nav"]}, "must map field paths"),
+        ("accepted", "must be an object"),
+    ],
+)
 def test_bad_effects_are_one_line_errors(catalog: Path, effects: object, message: str) -> None:
     _fixture(catalog, endpoints={"POST_my_ships__shipSymbol__navigate": {"effects": effects}})
     with pytest.raises(GqlbenchError, match=message):
@@ -150,20 +169,37 @@ def test_bare_scalars_and_lists_of_scalars_are_served(catalog: Path) -> None:
     assert isinstance(unwrap(fleet["GET_version"]()), str)
 
 
-@pytest.mark.parametrize(("word", "kind"), [
-    ("books", "book"), ("pokemon-species", "pokemon-species"), ("evolution-chains", "evolution-chain"),
-    ("series", "series"), ("categories", "category"), ("top_tracks", "top_track"), ("status", "status"),
-])
+@pytest.mark.parametrize(
+    ("word", "kind"),
+    [
+        ("books", "book"),
+        ("pokemon-species", "pokemon-species"),
+        ("evolution-chains", "evolution-chain"),
+        ("series", "series"),
+        ("categories", "category"),
+        ("top_tracks", "top_track"),
+        ("status", "status"),
+    ],
+)
 def test_kind_names_are_singular_words(word: str, kind: str) -> None:
     from gqlbench.mocks.engine.kinds import singular
 
     assert singular(word) == kind
 
 
-@pytest.mark.parametrize(("name", "found"), [
-    ("book_id", ("book", "id")), ("shipSymbol", ("ship", "symbol")), ("contractId", ("contract", "id")),
-    ("waypoint_symbol", ("waypoint", "symbol")), ("id", None), ("symbol", None), ("track_number", None), ("currency_code", None),
-])
+@pytest.mark.parametrize(
+    ("name", "found"),
+    [
+        ("book_id", ("book", "id")),
+        ("shipSymbol", ("ship", "symbol")),
+        ("contractId", ("contract", "id")),
+        ("waypoint_symbol", ("waypoint", "symbol")),
+        ("id", None),
+        ("symbol", None),
+        ("track_number", None),
+        ("currency_code", None),
+    ],
+)
 def test_a_reference_is_a_kind_and_a_key_word(name: str, found: tuple[str, str] | None) -> None:
     from gqlbench.mocks.engine.kinds import reference
 

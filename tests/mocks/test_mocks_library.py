@@ -41,8 +41,20 @@ def pool(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     with pytest.MonkeyPatch.context() as patch:
         if request.param == "imported":
             catalog = tmp_path_factory.mktemp("catalog")
-            assert main(["domains", "import-openapi", str(REPO / "examples" / "library" / "openapi.yaml"),
-                         "--name", "library", "--out", str(catalog)]) == 0
+            assert (
+                main(
+                    [
+                        "domains",
+                        "import-openapi",
+                        str(REPO / "examples" / "library" / "openapi.yaml"),
+                        "--name",
+                        "library",
+                        "--out",
+                        str(catalog),
+                    ]
+                )
+                == 0
+            )
             patch.setenv("GQLBENCH_CATALOG", str(catalog))
         with SandboxPool(workers=2) as sandbox:
             yield sandbox
@@ -79,4 +91,3 @@ def test_an_id_from_the_wrong_response_does_not_match(pool: SandboxPool) -> None
     scores = _scores(pool, _mutated(WRONG_RESPONSE))
     assert all(match == 0 for _, match in scores.values()) and len(scores) == len(WRONG_RESPONSE)
     assert all(success == 0 for success, _ in scores.values())  # an id of another kind is not found
-

@@ -27,9 +27,7 @@ def test_valid_gold_programs_are_admitted_except_the_undefined_builtin_name() ->
             refused[sample.id] = violations
     # errata: GET_me_following(type) / PUT_me_following(type, ...) pass the builtin `type`
     assert set(refused) == {"train/2", "test/1"}
-    assert all(
-        v == [Violation(v[0].line, "the builtin 'type' is not available in the sandbox")] for v in refused.values()
-    )
+    assert all(v == [Violation(v[0].line, "the builtin 'type' is not available in the sandbox")] for v in refused.values())
 
 
 ADMITTED = {

@@ -30,20 +30,30 @@ pytestmark = pytest.mark.skipif(not SPACETRADERS.is_file(), reason=f"{SPACETRADE
 
 GOLD = [
     ("Show me what my ship ALPHA-1 carries.", 'GET_my_ships__shipSymbol__cargo(shipSymbol="ALPHA-1")'),
-    ("Send my first ship to waypoint X1-DF55-20250Z.",
-     'ships = GET_my_ships()\nPOST_my_ships__shipSymbol__navigate(shipSymbol=ships.data[0].symbol, waypointSymbol="X1-DF55-20250Z")'),
-    ("Accept the first of my contracts.",
-     "contracts = GET_my_contracts()\nPOST_my_contracts__contractId__accept(contractId=contracts.data[0].id)"),
-    ("Tell me about the waypoint where my ship ALPHA-1 is.",
-     'ship = GET_my_ships__shipSymbol_(shipSymbol="ALPHA-1")\n'
-     "GET_systems__systemSymbol__waypoints__waypointSymbol_(systemSymbol=ship.data.nav.systemSymbol, "
-     "waypointSymbol=ship.data.nav.waypointSymbol)"),
-    ("What does the market at X1-DF55-20250Z in system X1-DF55 trade?",
-     'GET_systems__systemSymbol__waypoints__waypointSymbol__market(systemSymbol="X1-DF55", waypointSymbol="X1-DF55-20250Z")'),
+    (
+        "Send my first ship to waypoint X1-DF55-20250Z.",
+        'ships = GET_my_ships()\nPOST_my_ships__shipSymbol__navigate(shipSymbol=ships.data[0].symbol, waypointSymbol="X1-DF55-20250Z")',
+    ),
+    (
+        "Accept the first of my contracts.",
+        "contracts = GET_my_contracts()\nPOST_my_contracts__contractId__accept(contractId=contracts.data[0].id)",
+    ),
+    (
+        "Tell me about the waypoint where my ship ALPHA-1 is.",
+        'ship = GET_my_ships__shipSymbol_(shipSymbol="ALPHA-1")\n'
+        "GET_systems__systemSymbol__waypoints__waypointSymbol_(systemSymbol=ship.data.nav.systemSymbol, "
+        "waypointSymbol=ship.data.nav.waypointSymbol)",
+    ),
+    (
+        "What does the market at X1-DF55-20250Z in system X1-DF55 trade?",
+        'GET_systems__systemSymbol__waypoints__waypointSymbol__market(systemSymbol="X1-DF55", waypointSymbol="X1-DF55-20250Z")',
+    ),
 ]
 FIXTURE = {
-    "entities": {"contract": [{"id": "CONTRACT-1", "accepted": False, "factionSymbol": "COSMIC"}],
-                 "ship": [{"symbol": "ALPHA-1", "registration": {"name": "Alpha", "factionSymbol": "COSMIC", "role": "COMMAND"}}]},
+    "entities": {
+        "contract": [{"id": "CONTRACT-1", "accepted": False, "factionSymbol": "COSMIC"}],
+        "ship": [{"symbol": "ALPHA-1", "registration": {"name": "Alpha", "factionSymbol": "COSMIC", "role": "COMMAND"}}],
+    },
     "endpoints": {
         "POST_my_ships__shipSymbol__navigate": {"effects": {"set": {"nav.waypointSymbol": "$waypointSymbol", "nav.status": "IN_TRANSIT"}}},
         "POST_my_contracts__contractId__accept": {"effects": {"set": {"accepted": True}}},

@@ -17,12 +17,10 @@ from gqlbench.specs import list_domains, load_specs
 @pytest.mark.parametrize("module", [spotify, tmdb], ids=lambda m: m.__name__)
 def test_every_handler_answers_an_endpoint_of_the_catalog(module) -> None:
     model = module.MODEL
-    assert set(model.handlers) <= set(load_specs(model.domain)), sorted(
-        set(model.handlers) - set(load_specs(model.domain))
-    )
+    assert set(model.handlers) <= set(load_specs(model.domain)), sorted(set(model.handlers) - set(load_specs(model.domain)))
     # and no method is left over from a removed handler's naming convention
     names = {n.name for n in ast.walk(ast.parse(inspect.getsource(module))) if isinstance(n, ast.FunctionDef)}
-    assert {n[len("h_"):] for n in names if n.startswith("h_")} == set(model.handlers)
+    assert {n[len("h_") :] for n in names if n.startswith("h_")} == set(model.handlers)
 
 
 def test_tmdb_endpoints_are_answered_from_its_fixture_not_by_python_handlers() -> None:
@@ -60,12 +58,15 @@ def test_register_world_puts_its_handlers_over_the_rules() -> None:
     assert World.create("library").handler("GET_me_loans")(World.create("library"), {}) != {"loans": []}
 
 
-@pytest.mark.parametrize(("reference", "message"), [
-    ("no-colon", "no-colon: write module:object or path/to/file.py:object, naming the object with the handlers"),
-    ("gqlbench.mocks.worlds.spotify:NOPE", "has no 'NOPE'"),
-    ("gqlbench.mocks.worlds.spotify:API", "has no 'handlers' mapping"),
-    ("missing_file.py:X", "behaviour missing_file.py:X: missing_file.py does not exist"),
-])
+@pytest.mark.parametrize(
+    ("reference", "message"),
+    [
+        ("no-colon", "no-colon: write module:object or path/to/file.py:object, naming the object with the handlers"),
+        ("gqlbench.mocks.worlds.spotify:NOPE", "has no 'NOPE'"),
+        ("gqlbench.mocks.worlds.spotify:API", "has no 'handlers' mapping"),
+        ("missing_file.py:X", "behaviour missing_file.py:X: missing_file.py does not exist"),
+    ],
+)
 def test_bad_behaviour_references_are_clear_errors(reference: str, message: str) -> None:
     with pytest.raises(GqlbenchError, match=message):
         resolve(reference, "here")

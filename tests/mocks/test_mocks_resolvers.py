@@ -15,7 +15,7 @@ from gqlbench.mocks.errors import NotFound
 from gqlbench.mocks.server.resolvers import make_mock_schema
 
 SHELF_SDL = {
-    "GET_shelves__shelf_id_": '''
+    "GET_shelves__shelf_id_": """
 type GET_shelves__shelf_id__BooksEntry {
   book_id: String
   title: String
@@ -34,14 +34,16 @@ type GET_shelves__shelf_id__Owner {
 type Query {
   GET_shelves__shelf_id_(shelf_id: String!, shelf_access_token: String!): GET_shelves__shelf_id__Root
 }
-''',
+""",
 }
 
 
 def _spec(name: str, params: dict[str, str], required: list[str]) -> dict:
-    return {"name": name, "description": name,
-            "parameters": {"type": "dict", "properties": {p: {"type": t, "description": p} for p, t in params.items()},
-                           "required": required}}
+    return {
+        "name": name,
+        "description": name,
+        "parameters": {"type": "dict", "properties": {p: {"type": t, "description": p} for p, t in params.items()}, "required": required},
+    }
 
 
 @pytest.fixture
@@ -50,8 +52,7 @@ def shelf_domain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     domain = "shelfmock"
     (tmp_path / "specs").mkdir()
     (tmp_path / "schemas" / domain).mkdir(parents=True)
-    specs = [_spec("GET_shelves__shelf_id_", {"shelf_id": "string"}, ["shelf_id"]),
-             _spec("POST_shelves", {"label": "string"}, ["label"])]
+    specs = [_spec("GET_shelves__shelf_id_", {"shelf_id": "string"}, ["shelf_id"]), _spec("POST_shelves", {"label": "string"}, ["label"])]
     (tmp_path / "specs" / f"{domain}.json").write_text(json.dumps({"domain": domain, "functions": specs}))
     for name, sdl in SHELF_SDL.items():
         (tmp_path / "schemas" / domain / f"{name}.graphql").write_text(sdl)
@@ -113,6 +114,10 @@ def test_fields_the_world_lacks_are_filled_per_entity() -> None:
 
 def test_fields_of_unsearched_types_are_null() -> None:
     world = World.create("spotify")
-    data = _query("spotify", world, '{ GET_search(q: "x", type: "x", spotify_access_token: "x") { albums { total } tracks { total } } }',
-                  {"q": "Mojito", "type": ["album"]})
+    data = _query(
+        "spotify",
+        world,
+        '{ GET_search(q: "x", type: "x", spotify_access_token: "x") { albums { total } tracks { total } } }',
+        {"q": "Mojito", "type": ["album"]},
+    )
     assert data["GET_search"]["tracks"] is None and data["GET_search"]["albums"]["total"] >= 1

@@ -157,9 +157,7 @@ def test_the_sandbox_does_not_get_in_the_real_runtimes_way() -> None:
     errata = load_errata()
     samples = [s for s in load_samples() if not errata.why_invalid(s.id)]
     with SandboxPool(workers=2, wall_seconds=30) as pool:
-        traces = pool.run_many(
-            [Job(code=s.gold_code, domain=s.domain, sample_id=s.id, runtime=DEFAULT_RUNTIME) for s in samples]
-        )
+        traces = pool.run_many([Job(code=s.gold_code, domain=s.domain, sample_id=s.id, runtime=DEFAULT_RUNTIME) for s in samples])
     for trace in traces:
         if trace.error is not None:
             assert trace.error.kind not in ("timeout", "resource_limit"), (trace.sample_id, trace.error)
@@ -224,9 +222,7 @@ def test_pythonpath_adds_plugins_to_workers_but_cannot_shadow_gqlbench(tmp_path:
     fake.mkdir()
     (fake / "__init__.py").write_text("raise SystemExit('the fake gqlbench package was imported')\n")
     (tmp_path / "plugin_runtime.py").write_text(
-        "from gqlbench.mocks.endpoints import make_runtime\n\n"
-        "def make(domain, seed):\n"
-        "    return make_runtime(domain, seed)\n"
+        "from gqlbench.mocks.endpoints import make_runtime\n\ndef make(domain, seed):\n    return make_runtime(domain, seed)\n"
     )
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))
     trace = run_program(job("GET_search_movie(query='x')\nprint('plugin')", runtime="plugin_runtime:make"))
@@ -243,9 +239,7 @@ def test_a_worker_that_dies_says_why(tmp_path: Path) -> None:
     )
     trace = run_program(job("x = 1", runtime=f"{dying}:make"))
     assert trace.error is not None and trace.error.kind == "other"
-    assert trace.error.message == (
-        "the sandbox worker died unexpectedly (exit status 3): dying runtime: the fixture store is unreachable"
-    )
+    assert trace.error.message == ("the sandbox worker died unexpectedly (exit status 3): dying runtime: the fixture store is unreachable")
 
 
 def test_a_worker_that_cannot_start_says_why(monkeypatch: pytest.MonkeyPatch) -> None:

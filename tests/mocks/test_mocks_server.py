@@ -54,8 +54,14 @@ def _graphql(url: str, query: str, timeout: float = 10) -> dict:
 
 def _searches(count: int, first: int = 0) -> str:
     """The probe's input: one query of ``count`` aliased TMDB searches, each for a new title."""
-    return "{ " + " ".join(f'a{i}: GET_search_movie(query: "Titanic {i}", tmdb_access_token: "t") {{ results {{ id title }} }}'
-                           for i in range(first, first + count)) + " }"
+    return (
+        "{ "
+        + " ".join(
+            f'a{i}: GET_search_movie(query: "Titanic {i}", tmdb_access_token: "t") {{ results {{ id title }} }}'
+            for i in range(first, first + count)
+        )
+        + " }"
+    )
 
 
 def _refused(url: str, query: str) -> dict[str, dict]:
@@ -116,9 +122,12 @@ def test_too_many_aliases_too_deep_or_too_costly_is_an_error_naming_the_limit_an
         assert errors["max_aliases"]["extensions"] == {"kind": "limit", "limit": "max_aliases", "value": 150, "maximum": 100}
         assert errors["max_aliases"]["message"].startswith("the query has 150 aliases, over the server's limit of 100 (--max-aliases)")
         assert list(_refused(url, _searches(1))) == ["max_depth"]  # GET_search_movie { results { id } } is 3 deep
-        assert _refused(url, _lookups(42)) == {"max_cost": {
-            "message": "the query costs 504, over the server's limit of 500 (--max-cost); split it into smaller requests",
-            "extensions": {"kind": "limit", "limit": "max_cost", "value": 504, "maximum": 500}}}
+        assert _refused(url, _lookups(42)) == {
+            "max_cost": {
+                "message": "the query costs 504, over the server's limit of 500 (--max-cost); split it into smaller requests",
+                "extensions": {"kind": "limit", "limit": "max_cost", "value": 504, "maximum": 500},
+            }
+        }
         within = _graphql(url, _lookups(41))  # cost 492: it runs (ids the world lacks are not found, as a real API says)
         assert len(within["data"]) == 41
         assert {e["extensions"]["kind"] for e in within.get("errors", [])} <= {"not_found"}
@@ -172,6 +181,7 @@ def test_a_stopping_server_ends_each_field_left_without_locating_it_in_the_query
 
 # -- hostile clients (issue 20, items 8 to 12) -----------------------------------------------------
 
+
 def _client(limits: QueryLimits | None = None, domain: str = "tmdb") -> TestClient:
     return TestClient(create_app(domain, 0, limits), raise_server_exceptions=False)
 
@@ -194,8 +204,7 @@ def test_a_search_over_its_time_budget_is_stopped_inside_the_resolver(monkeypatc
     assert error["extensions"] == {"kind": "limit", "limit": "max_seconds"}, error
     assert now[0] < 20  # it stopped at the first candidate past the budget, not after the hundreds it has
     tick[0] = 0.0  # the index keeps the text reader it was made with
-    again = client.post("/graphql", json={"query": '{ GET_search_movie(query: "the", tmdb_access_token: "t") '
-                                                   "{ results { id } } }"}).json()
+    again = client.post("/graphql", json={"query": '{ GET_search_movie(query: "the", tmdb_access_token: "t") { results { id } } }'}).json()
     assert again["data"] and again["data"]["GET_search_movie"]["results"], again
 
 
@@ -211,8 +220,11 @@ def test_a_one_field_query_waits_for_a_field_or_two_of_a_long_request_not_all_of
         if info.parent_type is info.schema.query_type:
             order.append(str(info.path.key))
             if info.path.key == "a5":
-                started.append(threading.Thread(target=run, args=('{ small: GET_movie__movie_id_(movie_id: 603, '
-                                                                  'tmdb_access_token: "t") { id } }', small_asking)))
+                started.append(
+                    threading.Thread(
+                        target=run, args=('{ small: GET_movie__movie_id_(movie_id: 603, tmdb_access_token: "t") { id } }', small_asking)
+                    )
+                )
                 started[0].start()
                 small_asking.wait(timeout=30)
         return next_(root, info, **args)
@@ -223,8 +235,7 @@ def test_a_one_field_query_waits_for_a_field_or_two_of_a_long_request_not_all_of
                 asking.set()
             return server.guard(next_, root, info, **args)
 
-        return graphql_sync(server.schema, {"query": query}, context_value=server.context(None),
-                            middleware=[recorder, guard])[1]
+        return graphql_sync(server.schema, {"query": query}, context_value=server.context(None), middleware=[recorder, guard])[1]
 
     lookups = " ".join(f'a{i}: GET_movie__movie_id_(movie_id: 603, tmdb_access_token: "t") {{ id }}' for i in range(300))
     big = run("{ " + lookups + " }")
@@ -238,26 +249,39 @@ def test_a_body_over_the_size_limit_is_refused_with_413_whether_or_not_it_says_i
     big = {"query": "{ __typename }", "variables": {"pad": "x" * 20_000}}
     declared = client.post("/graphql", json=big)
     assert declared.status_code == 413
-    assert declared.json() == {"error": "the request body is over the server's limit of 10,000 bytes (--max-body-bytes); "
-                                        "send a smaller request"}
+    assert declared.json() == {
+        "error": "the request body is over the server's limit of 10,000 bytes (--max-body-bytes); send a smaller request"
+    }
     chunked = client.post("/graphql", content=(b"x" * 1000 for _ in range(30)), headers={"content-type": "application/json"})
     assert chunked.status_code == 413
     assert client.post("/reset", content=b" " * 20_000).status_code == 413
     assert client.post("/graphql", json={"query": "{ __typename }"}).json() == {"data": {"__typename": "Query"}}
 
 
-@pytest.mark.parametrize(("body", "content_type", "status", "says"), [
-    (b"[" * 100_000 + b"]" * 100_000, "application/json", 400, "the request body nests deeper than 64 levels"),
-    (b'{"query": "{ __typename }", "variables": {"a": ' + b"[" * 65 + b"]" * 65 + b"}}", "application/json", 400,
-     "the request body nests deeper than 64 levels"),
-    (b'{"query": "{ __typename }", "variables": {"n": NaN}}', "application/json", 400, "NaN, which is not JSON"),
-    (b"--b\r\nContent-Disposition: form-data; name=\"operations\"\r\n\r\n{}\r\n--b--\r\n", "multipart/form-data; boundary=b",
-     415, "the content type is multipart/form-data; send the GraphQL request as application/json"),
-    (b"query=%7B__typename%7D", "application/x-www-form-urlencoded", 415, "the content type is application/x-www-form-urlencoded"),
-    (b'{"query": "{ __typename }"}', "text/plain", 415, "the content type is text/plain"),
-])
-def test_a_body_that_is_not_json_the_server_takes_is_a_clean_4xx(body: bytes, content_type: str, status: int, says: str,
-                                                                  caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize(
+    ("body", "content_type", "status", "says"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "application/json", 400, "the request body nests deeper than 64 levels"),
+        (
+            b'{"query": "{ __typename }", "variables": {"a": ' + b"[" * 65 + b"]" * 65 + b"}}",
+            "application/json",
+            400,
+            "the request body nests deeper than 64 levels",
+        ),
+        (b'{"query": "{ __typename }", "variables": {"n": NaN}}', "application/json", 400, "NaN, which is not JSON"),
+        (
+            b'--b\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{}\r\n--b--\r\n',
+            "multipart/form-data; boundary=b",
+            415,
+            "the content type is multipart/form-data; send the GraphQL request as application/json",
+        ),
+        (b"query=%7B__typename%7D", "application/x-www-form-urlencoded", 415, "the content type is application/x-www-form-urlencoded"),
+        (b'{"query": "{ __typename }"}', "text/plain", 415, "the content type is text/plain"),
+    ],
+)
+def test_a_body_that_is_not_json_the_server_takes_is_a_clean_4xx(
+    body: bytes, content_type: str, status: int, says: str, caplog: pytest.LogCaptureFixture
+) -> None:
     # Nested 100,000 deep it was a 500 with a RecursionError traceback; multipart an AssertionError (a library
     # the mock does not use).
     answer = _client().post("/graphql", content=body, headers={"content-type": content_type})
@@ -266,11 +290,21 @@ def test_a_body_that_is_not_json_the_server_takes_is_a_clean_4xx(body: bytes, co
     assert "Traceback" not in caplog.text
 
 
-@pytest.mark.parametrize("body", [
-    b'{"query": 1}', b'{"query": "{ __typename }", "variables": [1]}', b'{"query": "{ __typename }", "operationName": {"a": 1}}',
-    b"[1]", b'"x"', b"null", b'{"query": "{ __typename }", "variables": "x"}', b'{"query": "{ nope }"}',
-    b'{"query": "query q($a: String!) { __typename }", "variables": {"a": [1]}}', b'{"query": "{ __typename }", "operationName": "x"}',
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"query": 1}',
+        b'{"query": "{ __typename }", "variables": [1]}',
+        b'{"query": "{ __typename }", "operationName": {"a": 1}}',
+        b"[1]",
+        b'"x"',
+        b"null",
+        b'{"query": "{ __typename }", "variables": "x"}',
+        b'{"query": "{ nope }"}',
+        b'{"query": "query q($a: String!) { __typename }", "variables": {"a": [1]}}',
+        b'{"query": "{ __typename }", "operationName": "x"}',
+    ],
+)
 def test_wrong_json_types_for_the_request_fields_are_400s_and_not_logged(body: bytes, caplog: pytest.LogCaptureFixture) -> None:
     answer = _client().post("/graphql", content=body, headers={"content-type": "application/json"})
     assert answer.status_code == 400 and answer.json()["errors"][0]["message"], answer.text
@@ -283,8 +317,9 @@ def test_reset_takes_only_an_integer_seed_in_range(seed: str, caplog: pytest.Log
     answer = client.post("/reset", content=f'{{"seed": {seed}}}'.encode())
     assert answer.status_code == 400, answer.text
     message = answer.json()["error"]
-    assert "\n" not in message and ("seed must be an integer from -2147483648 to 2147483647" in message
-                                    or "not JSON" in message or "number too long" in message), message
+    assert "\n" not in message and (
+        "seed must be an integer from -2147483648 to 2147483647" in message or "not JSON" in message or "number too long" in message
+    ), message
     assert "Traceback" not in caplog.text
     assert client.post("/reset", content=b'{"seed": 2147483647}').json()["seed"] == 2**31 - 1
     assert client.post("/reset", content=b'{"seed": -7}').json()["seed"] == -7
@@ -293,8 +328,11 @@ def test_reset_takes_only_an_integer_seed_in_range(seed: str, caplog: pytest.Log
 
 def test_error_messages_quoting_a_huge_value_are_cut_so_aliases_do_not_multiply_it() -> None:
     # Each of 20 aliases quoted the whole 500 KB variable in its error: a 10 MB answer to a 500 KB request.
-    query = "query q($v: String!) { " + " ".join(
-        f'a{i}: GET_me_following(type: $v, spotify_access_token: "t") {{ __typename }}' for i in range(20)) + " }"
+    query = (
+        "query q($v: String!) { "
+        + " ".join(f'a{i}: GET_me_following(type: $v, spotify_access_token: "t") {{ __typename }}' for i in range(20))
+        + " }"
+    )
     answer = _client(domain="spotify").post("/graphql", json={"query": query, "variables": {"v": "x" * 500_000}})
     errors = answer.json()["errors"]
     assert len(errors) == 20 and len(answer.content) < 40_000
@@ -315,6 +353,7 @@ def test_the_served_fields_take_the_signatures_parameters_and_no_credential_is_n
     assert movie["tmdb_access_token"]["kind"] == "SCALAR"  # optional now
     found = client.post("/graphql", json={"query": '{ GET_search_movie(query: "Alien") { results { id } } }'}).json()
     movie_id = found["data"]["GET_search_movie"]["results"][0]["id"]
-    answer = client.post("/graphql", json={"query": "query($id: Int!) { GET_movie__movie_id_(movie_id: $id) { id } }",
-                                           "variables": {"id": movie_id}}).json()
+    answer = client.post(
+        "/graphql", json={"query": "query($id: Int!) { GET_movie__movie_id_(movie_id: $id) { id } }", "variables": {"id": movie_id}}
+    ).json()
     assert answer["data"]["GET_movie__movie_id_"]["id"] == movie_id  # the integer a search returned, passed as one

@@ -17,8 +17,9 @@ from gqlbench.mocks.server.resolvers import answer
 
 def test_stable_values_do_not_depend_on_the_process() -> None:
     code = "from gqlbench.mocks.engine.world import stable_int, stable_token; print(stable_int('a', 1), stable_token('a', 1))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={"PYTHONHASHSEED": "123"}).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env={"PYTHONHASHSEED": "123"}
+    ).stdout.split()
     assert out == [str(stable_int("a", 1)), stable_token("a", 1)]
 
 
@@ -74,8 +75,10 @@ def test_lazy_completion_does_not_depend_on_call_order() -> None:
         world = World.create("tmdb")
         movie = world.handler("GET_search_movie")(world, {"query": "Titanic"})["results"][0]["id"]
         person = world.handler("GET_search_person")(world, {"query": "Kate Winslet"})["results"][0]["id"]
-        calls = {"credits": lambda: world.handler("GET_movie__movie_id__credits")(world, {"movie_id": movie}),
-                 "person": lambda: world.handler("GET_person__person_id__movie_credits")(world, {"person_id": person})}
+        calls = {
+            "credits": lambda: world.handler("GET_movie__movie_id__credits")(world, {"movie_id": movie}),
+            "person": lambda: world.handler("GET_person__person_id__movie_credits")(world, {"person_id": person}),
+        }
         for name in order:
             calls[name]()
         return world.digest()
@@ -99,8 +102,10 @@ def test_a_fixture_that_is_not_json_names_the_line(tmp_path) -> None:
         World.create("tmdb", fixture=path)
 
 
-@pytest.mark.parametrize(("domain", "function", "param"), [
-    ("tmdb", "GET_search_movie", "query"), ("spotify", "GET_search", "q"), ("library", "GET_search_books", "q")])
+@pytest.mark.parametrize(
+    ("domain", "function", "param"),
+    [("tmdb", "GET_search_movie", "query"), ("spotify", "GET_search", "q"), ("library", "GET_search_books", "q")],
+)
 def test_a_search_text_over_the_limit_is_bad_arguments_naming_the_parameter(domain: str, function: str, param: str) -> None:
     world = World.create(domain)
     extra = {"type": "artist"} if domain == "spotify" else {}
@@ -122,8 +127,7 @@ def test_an_interrupt_never_stops_a_record_half_completed(budget: Any) -> None:
     # Completion marks the record complete first; stopped inside it (a Spotify artist made by a search looks up
     # its albums there), the record would stay half-filled for good: an artist without albums.
     world = World.create("spotify")
-    found = world.put("artist", {"id": "QuokkaParade", "name": "Quokka Parade", "genres": [], "popularity": 1,
-                                 "followers": 1})
+    found = world.put("artist", {"id": "QuokkaParade", "name": "Quokka Parade", "genres": [], "popularity": 1, "followers": 1})
     world.interrupt = checks = budget(1)  # the lookup's own check passes, any inside its completion would not
     world.get("artist", found["id"])
     world.interrupt = None

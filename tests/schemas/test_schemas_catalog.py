@@ -116,8 +116,7 @@ def test_each_sample_sdl_splits_into_disjoint_endpoint_shares(sample) -> None:
     document = parse_sdl(sample.graphql_schema)
     all_types = {d.name.value for d in document.definitions if d.name.value != "Query"}
     shares = [
-        {d.name.value for d in doc.definitions if d.name.value != "Query"}
-        for doc in endpoint_documents(sample.graphql_schema).values()
+        {d.name.value for d in doc.definitions if d.name.value != "Query"} for doc in endpoint_documents(sample.graphql_schema).values()
     ]
     assert set().union(*shares) == all_types
     assert sum(map(len, shares)) == len(all_types)

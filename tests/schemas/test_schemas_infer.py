@@ -15,11 +15,21 @@ from gqlbench.schemas.infer import NULL_ONLY, ListOf, Obj, RestField, Scalar, in
 SEARCH_A = {
     "tracks": {
         "items": [
-            {"album": {"artists": [{"external_urls": {"spotify": "u"}, "id": "a1"}], "external_urls": {"spotify": "u"}},
-             "artists": [{"external_urls": {"spotify": "u"}, "id": "a1"}], "external_urls": {"spotify": "u"},
-             "popularity": 3, "preview_url": None, "release": "2020-01-31"},
-            {"album": {"artists": [], "external_urls": {"spotify": "u"}}, "popularity": 4.5, "preview_url": None,
-             "release": "unknown", "disc": 1},
+            {
+                "album": {"artists": [{"external_urls": {"spotify": "u"}, "id": "a1"}], "external_urls": {"spotify": "u"}},
+                "artists": [{"external_urls": {"spotify": "u"}, "id": "a1"}],
+                "external_urls": {"spotify": "u"},
+                "popularity": 3,
+                "preview_url": None,
+                "release": "2020-01-31",
+            },
+            {
+                "album": {"artists": [], "external_urls": {"spotify": "u"}},
+                "popularity": 4.5,
+                "preview_url": None,
+                "release": "unknown",
+                "disc": 1,
+            },
         ],
         "next": None,
         "total": 2,
@@ -47,9 +57,18 @@ def test_render_names_types_like_stepzen() -> None:
     sdl, skipped = render_endpoint_sdl(rest, infer_shape([SEARCH_A]))
     assert skipped == []
     # depth-first over sorted fields: album.artists is ArtistsEntry, items[].artists is Artists1Entry
-    for name in ["GET_search_Root", "GET_search_Tracks", "GET_search_ItemsEntry", "GET_search_Album",
-                 "GET_search_ArtistsEntry", "GET_search_Artists1Entry", "GET_search_ExternalUrls",
-                 "GET_search_ExternalUrls1", "GET_search_ExternalUrls2", "GET_search_ExternalUrls3"]:
+    for name in [
+        "GET_search_Root",
+        "GET_search_Tracks",
+        "GET_search_ItemsEntry",
+        "GET_search_Album",
+        "GET_search_ArtistsEntry",
+        "GET_search_Artists1Entry",
+        "GET_search_ExternalUrls",
+        "GET_search_ExternalUrls1",
+        "GET_search_ExternalUrls2",
+        "GET_search_ExternalUrls3",
+    ]:
         assert f"type {name} {{" in sdl
     assert "  album: GET_search_Album\n  artists: [GET_search_Artists1Entry]\n  disc: Int\n" in sdl
     assert '  """\n  Field "next" is defined as JSON since its value was always \'null\'\n  """\n  next: JSON' in sdl

@@ -33,9 +33,11 @@ def _endpoint_texts(endpoint: str) -> tuple[str, ...]:
 
 
 def _variants_with(endpoint: str, type_name: str, field: str, type_text: str) -> list[str]:
-    return [t for t in _endpoint_texts(endpoint) if any(
-        line.strip() == f"{field}: {type_text}" for line in _type_block(t, type_name).splitlines()
-    )]
+    return [
+        t
+        for t in _endpoint_texts(endpoint)
+        if any(line.strip() == f"{field}: {type_text}" for line in _type_block(t, type_name).splitlines())
+    ]
 
 
 def _type_block(sdl: str, type_name: str) -> str:

@@ -247,8 +247,12 @@ def nested_refs(levels: int, fan_out: int) -> dict[str, Any]:
             "properties": {f"p{i}": {"$ref": f"#/components/schemas/L{level + 1}"} for i in range(fan_out)},
         }
     ok = {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/L0"}}}}
-    return {"openapi": "3.0.3", "info": {"title": "nest", "version": "1"}, "components": {"schemas": schemas},
-            "paths": {"/x": {"get": {"responses": {"200": ok}}}}}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "nest", "version": "1"},
+        "components": {"schemas": schemas},
+        "paths": {"/x": {"get": {"responses": {"200": ok}}}},
+    }
 
 
 def test_exponential_references_are_refused_at_the_node_bound(tmp_path: Path, monkeypatch) -> None:
@@ -306,5 +310,6 @@ def test_several_security_schemes_make_one_credential_and_dunders_are_renamed(tm
     args = list(schema.query_type.fields["GET_ships__class_"].args)
     assert args == ["class_", "typename", "globals_", "globals", "fleet_access_token"]
     assert [a for a in args if a.startswith("fleet_")] == ["fleet_access_token"]
-    assert ('endpoint: "https://fleet.example.org/v2/ships/$class_;'
-            '?__typename=$typename;&__globals__=$globals_;"') in result.sdl  # the request keeps its names
+    assert (
+        'endpoint: "https://fleet.example.org/v2/ships/$class_;?__typename=$typename;&__globals__=$globals_;"'
+    ) in result.sdl  # the request keeps its names

@@ -40,8 +40,12 @@ def test_no_other_copy_of_the_rule() -> None:
 
 @pytest.mark.parametrize(
     ("method", "path", "expected"),
-    [("GET", "/", "GET_root"), ("post", "//", "POST_root"), ("GET", "/users/{id}.json", "GET_users__id__json"),
-     ("GET", "/api/v2/pokemon/{id}/", "GET_api_v2_pokemon__id__")],
+    [
+        ("GET", "/", "GET_root"),
+        ("post", "//", "POST_root"),
+        ("GET", "/users/{id}.json", "GET_users__id__json"),
+        ("GET", "/api/v2/pokemon/{id}/", "GET_api_v2_pokemon__id__"),
+    ],
 )
 def test_every_path_gives_a_python_name(method: str, path: str, expected: str) -> None:
     name = endpoint_function_name(method, path)
@@ -50,8 +54,17 @@ def test_every_path_gives_a_python_name(method: str, path: str, expected: str) -
 
 @pytest.mark.parametrize(
     ("name", "expected"),
-    [("class", "class_"), ("__class__", "class_"), ("__typename", "typename"), ("__globals__", "globals"),
-     ("None", "None_"), ("__", "param"), ("_id", "_id"), ("limit", "limit"), ("match", "match")],
+    [
+        ("class", "class_"),
+        ("__class__", "class_"),
+        ("__typename", "typename"),
+        ("__globals__", "globals"),
+        ("None", "None_"),
+        ("__", "param"),
+        ("_id", "_id"),
+        ("limit", "limit"),
+        ("match", "match"),
+    ],
 )
 def test_parameter_names_become_plain(name: str, expected: str) -> None:
     assert parameter_name(name) == expected

@@ -36,8 +36,14 @@ def response(doc: dict) -> object:
 
 def test_files_are_read_relative_to_the_file_that_refers_to_them() -> None:
     doc = load_openapi(MULTIFILE)
-    ship = resolve(doc, {"$ref": doc["paths"]["/my/ships/{shipSymbol}"]["get"]["responses"]["200"]["content"][
-        "application/json"]["schema"]["properties"]["data"]["$ref"]})
+    ship = resolve(
+        doc,
+        {
+            "$ref": doc["paths"]["/my/ships/{shipSymbol}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"][
+                "properties"
+            ]["data"]["$ref"]
+        },
+    )
     assert ship["description"] == "A ship of an agent's fleet."
     nav = resolve(doc, ship["properties"]["nav"])  # ./ShipNav.json, relative to models/Ship.json
     destination = resolve(doc, nav["properties"]["destination"])  # ./Waypoint.yaml#/components/schemas/Waypoint

@@ -25,8 +25,10 @@ APIS = Path(os.environ.get("GQLBENCH_TEST_APIS") or Path(sys.prefix) / "share" /
 SPACETRADERS = APIS / "api" / "spacetraders.io.json"
 BUNDLED = ("spotify", "tmdb", "library")
 N = 15
-MISSING = {"tmdb": {"fan_in"},  # no TMDB endpoint takes two ids (discover's with_* want strings, the ids are integers)
-           "library": {"long_chain"}}  # ten endpoints: no walk of five calls without reading back a value it passed
+MISSING = {
+    "tmdb": {"fan_in"},  # no TMDB endpoint takes two ids (discover's with_* want strings, the ids are integers)
+    "library": {"long_chain"},
+}  # ten endpoints: no walk of five calls without reading back a value it passed
 
 
 @pytest.fixture(scope="module")
@@ -49,13 +51,19 @@ def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 def _call_literals(code: str) -> list[str | int]:
     """Every string or number passed as an argument (list indices are positions, not literals)."""
-    return [kw.value.value for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Call) for kw in node.keywords
-            if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str | int) and not isinstance(kw.value.value, bool)]
+    return [
+        kw.value.value
+        for node in ast.walk(ast.parse(code))
+        if isinstance(node, ast.Call)
+        for kw in node.keywords
+        if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str | int) and not isinstance(kw.value.value, bool)
+    ]
 
 
 def _assert_gold_runs(rows: list[dict], pool: SandboxPool) -> None:
-    traces = pool.run_many([Job(code=r["output"], domain=r["domain"], seed=r["synthetic"]["world_seed"], request=r["utterance"])
-                            for r in rows])
+    traces = pool.run_many(
+        [Job(code=r["output"], domain=r["domain"], seed=r["synthetic"]["world_seed"], request=r["utterance"]) for r in rows]
+    )
     for row, trace in zip(rows, traces, strict=True):
         assert trace.error is None, (row["output"], trace.error)
         assert not [c.error for c in trace.calls if c.error], row["output"]

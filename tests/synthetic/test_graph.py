@@ -27,8 +27,10 @@ def test_starts_take_only_literals() -> None:
 
 def test_a_parameter_named_for_a_kind_keeps_its_kind_whatever_the_endpoint_creates() -> None:
     create = Rule(function="POST_playlists__playlist_id__tracks", action="create", kind="track", id_param="playlist_id")
-    assert _param_kinds(["playlist_id", "uris"], create, ["playlists", "{playlist_id}", "tracks"]) == \
-        {"playlist_id": "playlist", "uris": "track"}  # uris are the uris of what the endpoint adds
+    assert _param_kinds(["playlist_id", "uris"], create, ["playlists", "{playlist_id}", "tracks"]) == {
+        "playlist_id": "playlist",
+        "uris": "track",
+    }  # uris are the uris of what the endpoint adds
     children = Rule(function="GET_artists__id__albums", action="children", kind="album", id_param="id", parent="artist")
     assert _param_kinds(["id"], children, ["artists", "{id}", "albums"]) == {"id": "artist"}
 

@@ -54,9 +54,26 @@ def test_the_paraphrase_is_read_from_the_first_line_of_the_answer() -> None:
 def test_the_cli_paraphrases_with_any_backend_and_counts_kept_and_rejected(tmp_path: Path) -> None:
     out = tmp_path / "test.jsonl"
     log = tmp_path / "asked.txt"
-    result = CliRunner().invoke(cli, ["samples", "generate", "library", "--n", "6", "--seed", "3", "--out", str(out),
-                                      "--paraphrase-model", "stub", "--paraphrase-backend", STUB,
-                                      "--paraphrase-args", f"drop=2,log={log}"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "samples",
+            "generate",
+            "library",
+            "--n",
+            "6",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--paraphrase-model",
+            "stub",
+            "--paraphrase-backend",
+            STUB,
+            "--paraphrase-args",
+            f"drop=2,log={log}",
+        ],
+    )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     kept = sum(r["synthetic"]["paraphrased"] for r in rows)

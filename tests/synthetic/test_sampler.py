@@ -9,8 +9,14 @@ from gqlbench.synthetic.sampler import Call, Draft, Ref, Sampler, _fresh_path, r
 
 
 def test_a_draft_renders_numbered_responses_and_leaves_the_last_call_unassigned() -> None:
-    draft = Draft("fan_out", [Call("GET_a", (("q", 'say "hi"'),)), Call("GET_b", (("id", Ref(0, ("items", 0, "id"))),)),
-                              Call("GET_c", (("c_id", Ref(0, ("items", 0, "c_id"))), ("limit", 5)))])
+    draft = Draft(
+        "fan_out",
+        [
+            Call("GET_a", (("q", 'say "hi"'),)),
+            Call("GET_b", (("id", Ref(0, ("items", 0, "id"))),)),
+            Call("GET_c", (("c_id", Ref(0, ("items", 0, "c_id"))), ("limit", 5))),
+        ],
+    )
     assert draft.code().splitlines() == [
         'response_obj = GET_a(q="say \\"hi\\"")',
         "response_obj1 = GET_b(id=response_obj.items[0].id)",
@@ -39,8 +45,11 @@ def test_a_lookup_feeds_on_only_with_what_the_list_it_was_picked_from_lacked() -
     sampler = Sampler(build_graph("spotify"), pool=None, rng=random.Random(0))  # type: ignore[arg-type]  # no run here
     top = {"tracks": [{"id": "t1", "album": {"id": "a1"}}]}
     track = {"id": "t1", "album": {"id": "a1"}, "artists": [{"id": "r1"}]}
-    draft = Draft("chain", [Call("GET_artists__id__top_tracks", (("id", "x"),)),
-                            Call("GET_tracks__id_", (("id", Ref(0, ("tracks", 0, "id"))),))], [top, track])
+    draft = Draft(
+        "chain",
+        [Call("GET_artists__id__top_tracks", (("id", "x"),)), Call("GET_tracks__id_", (("id", Ref(0, ("tracks", 0, "id"))),))],
+        [top, track],
+    )
     paths = {e.path for e in sampler._candidates(draft, 1)}
     assert ("artists", 0, "id") in paths
     assert ("album", "id") not in paths  # the top tracks already gave the album: the lookup would be a detour

@@ -111,7 +111,7 @@ def executed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # -- run folders edited by hand, or by someone hostile --------------------------------------------------------------
 
 XSS = "\"'><img src=x onerror=\"document.title='pwned';window.pwned=1\">"  # markup that runs if it reaches the page raw
-BAD_ID = "t\"><img src=x onerror=\"document.title='pwned';window.pwned=1\">/1"  # a sample id the id parser accepts
+BAD_ID = 't"><img src=x onerror="document.title=\'pwned\';window.pwned=1">/1'  # a sample id the id parser accepts
 PERCENT_ID = "t%zz/2"  # a link to it is no valid percent-encoding
 BIG = '"@BIG@"'  # replaced by a 5,000-digit number once written (json.dumps cannot write one)
 
@@ -162,8 +162,17 @@ def _hostile_samples(lines: list[dict[str, Any]]) -> None:
 
 def hostile_copy(source: Path, dest: Path) -> Path:
     """A run folder with markup in every value a person could edit: metrics, ids, names, messages, traces, config."""
-    config = {"model": XSS, "prompt": XSS, "split": XSS, "settings": {XSS: XSS}, "backend": {"name": XSS}, "git": {"commit": XSS},
-              "data_hash": XSS, "created": XSS, "versions": XSS}
+    config = {
+        "model": XSS,
+        "prompt": XSS,
+        "split": XSS,
+        "settings": {XSS: XSS},
+        "backend": {"name": XSS},
+        "git": {"commit": XSS},
+        "data_hash": XSS,
+        "created": XSS,
+        "versions": XSS,
+    }
     return edited_copy(source, dest, results=_hostile_results, samples=_hostile_samples, config=lambda c: c.update(config))
 
 

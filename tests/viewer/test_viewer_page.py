@@ -121,8 +121,17 @@ def test_the_metrics_table_has_metrics_as_rows_in_sections() -> None:
     """Registered scores, then the finer scores, then the counts; one column per domain."""
     from gqlbench.viewer.runpage import metrics_table
 
-    group = {"arg_match_full": 0.5, "arg_match_functions": 0.25, "seq_match_full": 0.0, "seq_match_conn": 1.0,
-             "n_samples": 2, "n_gold_calls": 4, "dataflow_f1": 0.75, "argument_f1": 0.5, "ci": {"dataflow_f1": [0.5, 1.0]}}
+    group = {
+        "arg_match_full": 0.5,
+        "arg_match_functions": 0.25,
+        "seq_match_full": 0.0,
+        "seq_match_conn": 1.0,
+        "n_samples": 2,
+        "n_gold_calls": 4,
+        "dataflow_f1": 0.75,
+        "argument_f1": 0.5,
+        "ci": {"dataflow_f1": [0.5, 1.0]},
+    }
     html = metrics_table([("overall", group), ("tmdb", group), ("spotify", None)])
     head = html[html.index("<thead>") : html.index("</thead>")]
     assert head.count("<th>") == 4 and "tmdb" in head
@@ -135,7 +144,7 @@ def test_the_metrics_table_has_metrics_as_rows_in_sections() -> None:
 
 def test_the_configuration_shows_a_mapping_one_setting_per_line_as_json(awkward_run: Path) -> None:
     html = render_report([load_run_view(awkward_run)])
-    overview = html[html.index('<section class="page overview" id="r0">'):]
+    overview = html[html.index('<section class="page overview" id="r0">') :]
     overview = overview[: overview.index("</section>")]
     assert "<code>seed: 0</code>" in overview and "<code>name: &quot;stub&quot;</code>" in overview, overview[:2000]
     assert "{&#x27;" not in overview and "{'" not in overview  # no Python dict reprs
@@ -143,6 +152,7 @@ def test_the_configuration_shows_a_mapping_one_setting_per_line_as_json(awkward_
 
 def test_the_comparison_page_shows_paired_differences_and_warns_about_unshared_samples(awkward_run: Path, gold_run: Path) -> None:
     """A 32-sample run beside a 6-sample run: the difference, interval, p-value and verdict on the 6 shared, said loudly."""
+
     def overview(html: str) -> str:
         start = html.index('<section class="page" id="compare">')
         return html[start : html.index("</section>", start)]

@@ -6,7 +6,7 @@ from gqlbench.viewer.text import esc, highlight_line, side_by_side
 
 
 def test_markup_control_characters_and_lone_surrogates_are_neutralised() -> None:
-    out = esc("<script>\x00\x1b[31m\ud800 & \"q\"")
+    out = esc('<script>\x00\x1b[31m\ud800 & "q"')
     assert "<script>" not in out and "&lt;script&gt;" in out
     assert "\\x00" in out and "\\x1b" in out and "\x1b" not in out
     assert "\ufffd" in out and "\ud800" not in out

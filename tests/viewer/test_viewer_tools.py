@@ -28,7 +28,7 @@ def test_a_tools_run_shows_tool_calls_and_argument_sources_escaped(tmp_path: Pat
         srv.close()
     html = render_report([load_run_view(run_dir)])
     assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)" in html
-    hostile = html[html.index('id="r0/test/3"'):]
+    hostile = html[html.index('id="r0/test/3"') :]
     assert "Tool calls" in hostile and "Tool-call arguments" in hostile and "ReAct steps" not in hostile.split("</section>")[0]
-    ambiguous = html[html.index('id="r0/test/5"'):].split("</section>")[0]
+    ambiguous = html[html.index('id="r0/test/5"') :].split("</section>")[0]
     assert "response_obj.items[0].id" in ambiguous and "response_obj1.id" in ambiguous  # the chosen source and the other candidate

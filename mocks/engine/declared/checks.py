@@ -52,6 +52,7 @@ def apply_checks(checks: Mapping[str, Any], arguments: Mapping[str, Any]) -> Non
         if (low is not None or high is not None) and not isinstance(value, (int, float)):
             raise BadArguments(f"{param} must be a number, got {value!r}")
         if (low is not None and value < low) or (high is not None and value > high):
-            bounds = f"between {low} and {high}" if low is not None and high is not None else (
-                f">= {low}" if low is not None else f"<= {high}")
+            bounds = (
+                f"between {low} and {high}" if low is not None and high is not None else (f">= {low}" if low is not None else f"<= {high}")
+            )
             raise BadArguments(f"{param} must be {bounds}, got {value}")

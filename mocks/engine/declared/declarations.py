@@ -49,8 +49,7 @@ class Declarations:
                 raise GqlbenchError(f"{where}: {key!r} must be an object of name -> template")
         for key in ("shapes", "generate"):
             check(fixture.get(key, {}), f"{where}: {key}")
-        return cls(fixture.get("shapes", {}), fixture.get("vocab", {}), fixture.get("generate", {}), dict(functions or {}),
-                   fixture)
+        return cls(fixture.get("shapes", {}), fixture.get("vocab", {}), fixture.get("generate", {}), dict(functions or {}), fixture)
 
     def scope(self, world: World, names: Mapping[str, Any]) -> Scope:
         return Scope(world, dict(names), self.shapes, self.vocab, self.functions, self.fixture)

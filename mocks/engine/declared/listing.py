@@ -53,10 +53,13 @@ def page(template: dict[str, Any], scope: Scope) -> dict[str, Any]:
     number = scope.names.get(param) or 1
     if not 1 <= number <= most:
         raise BadArguments(f"{param} must be between 1 and {most}, got {number}")
-    names = {"page": "page", "items": "results", "total_pages": "total_pages", "total": "total_results",
-             **template.get("names", {})}
-    return {names["page"]: number, names["items"]: items[(number - 1) * size : number * size],
-            names["total_pages"]: max(1, -(-len(items) // size)), names["total"]: len(items)}
+    names = {"page": "page", "items": "results", "total_pages": "total_pages", "total": "total_results", **template.get("names", {})}
+    return {
+        names["page"]: number,
+        names["items"]: items[(number - 1) * size : number * size],
+        names["total_pages"]: max(1, -(-len(items) // size)),
+        names["total"]: len(items),
+    }
 
 
 @operation("interleave")
@@ -84,8 +87,10 @@ def query(template: dict[str, Any], scope: Scope) -> list[dict[str, Any]]:
         name, _, order = str(wanted).partition(".")
         name = sort.get("fields", {}).get(name, name)
         if records and name not in records[0]:
-            raise BadArguments(f"{sort.get('param', 'sort_by')} {wanted!r} is not supported; use e.g. "
-                               + ", ".join(sort.get("examples", [sort["default"]])))
+            raise BadArguments(
+                f"{sort.get('param', 'sort_by')} {wanted!r} is not supported; use e.g. "
+                + ", ".join(sort.get("examples", [sort["default"]]))
+            )
         keys = {id(r): r.get("id", key) for key, r in keyed.items()}
         records.sort(key=lambda r: (r[name], keys[id(r)]), reverse=order != "asc")
     return records

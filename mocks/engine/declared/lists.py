@@ -66,7 +66,9 @@ def change(world: World, name: str, kind: str, wanted: Iterable[str], *, add: bo
     world.tick()
 
 
-OPERATIONS.update({
-    "saved": lambda t, scope: list(entries(scope.world, evaluate(t["$saved"], scope))),
-    "state": lambda t, scope: scope.world.state.get(evaluate(t["$state"], scope)),
-})
+OPERATIONS.update(
+    {
+        "saved": lambda t, scope: list(entries(scope.world, evaluate(t["$saved"], scope))),
+        "state": lambda t, scope: scope.world.state.get(evaluate(t["$state"], scope)),
+    }
+)

@@ -47,8 +47,7 @@ def check_paging(paging: Any, where: str) -> None:
             raise GqlbenchError(f"{where}: paging.{name} must be a positive integer")
 
 
-def offset_page(items: list[Any], href: str, args: Mapping[str, Any], limit: int = 20,
-                max_limit: int | None = None) -> dict[str, Any]:
+def offset_page(items: list[Any], href: str, args: Mapping[str, Any], limit: int = 20, max_limit: int | None = None) -> dict[str, Any]:
     """One offset page of ``items`` (see the module docstring); a bad offset or limit is :class:`BadArguments`."""
     most = max(50, limit) if max_limit is None else max_limit
     size = args.get("limit") or limit
@@ -69,8 +68,15 @@ def offset_page(items: list[Any], href: str, args: Mapping[str, Any], limit: int
     }
 
 
-def cursor_page(items: list[Any], href: str, args: Mapping[str, Any], cursor: str = "after", key: str = "id",
-                limit: int = 20, max_limit: int | None = None) -> dict[str, Any]:
+def cursor_page(
+    items: list[Any],
+    href: str,
+    args: Mapping[str, Any],
+    cursor: str = "after",
+    key: str = "id",
+    limit: int = 20,
+    max_limit: int | None = None,
+) -> dict[str, Any]:
     """One cursor page: the items after the one whose ``key`` is ``args[cursor]``."""
     after = args.get(cursor)
     if after:

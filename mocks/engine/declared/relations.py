@@ -24,8 +24,12 @@ __all__ = ["referring"]
 
 def referring(world: World, kind: str, field: str, by: str, entity_id: Any) -> list[dict[str, Any]]:
     """``{"of": record, "entry": entry}`` for each entry of ``kind``'s list ``field`` whose ``by`` is ``entity_id``."""
-    return [{"of": record, "entry": entry} for record in world.table(kind).values()
-            for entry in record.get(field) or () if entry.get(by) == entity_id]
+    return [
+        {"of": record, "entry": entry}
+        for record in world.table(kind).values()
+        for entry in record.get(field) or ()
+        if entry.get(by) == entity_id
+    ]
 
 
 @operation("referring")

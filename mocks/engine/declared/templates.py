@@ -81,9 +81,11 @@ OPERATIONS: dict[str, Operation] = {}
 
 def operation(name: str) -> Callable[[Operation], Operation]:
     """Register ``{"$<name>": ...}`` (the whole object is passed, with the scope)."""
+
     def add(function: Operation) -> Operation:
         OPERATIONS[name] = function
         return function
+
     return add
 
 
@@ -178,7 +180,7 @@ def _get(t: dict[str, Any], scope: Scope) -> dict[str, Any]:
 def _shape(t: dict[str, Any], scope: Scope) -> Any:
     name = evaluate(t["$shape"], scope)
     if name not in scope.shapes:
-        raise GqlbenchError(f"world template: no shape {name!r} in the fixture's \"shapes\" ({', '.join(sorted(scope.shapes))})")
+        raise GqlbenchError(f'world template: no shape {name!r} in the fixture\'s "shapes" ({", ".join(sorted(scope.shapes))})')
     if "kind" not in t:
         record = evaluate(t.get("of", "$it"), scope)
         return evaluate(scope.shapes[name], scope.having(**{**record, "this": record}))
@@ -219,20 +221,22 @@ def _sort(t: dict[str, Any], scope: Scope) -> list[Any]:
     return sorted(evaluate(t["$sort"], scope), key=lambda item: item[by], reverse=bool(t.get("desc")))
 
 
-OPERATIONS.update({
-    "count": lambda t, scope: len(evaluate(t["$count"], scope) or ()),  # a missing list counts 0
-    "sum": lambda t, scope: sum(evaluate(t["$sum"], scope)),
-    "add": lambda t, scope: functools.reduce(operator.add, evaluate(t["$add"], scope)),  # numbers, or lists joined
-    "eq": lambda t, scope: operator.eq(*evaluate(t["$eq"], scope)),
-    "ne": lambda t, scope: operator.ne(*evaluate(t["$ne"], scope)),
-    "gte": lambda t, scope: operator.ge(*evaluate(t["$gte"], scope)),
-    "at": lambda t, scope: evaluate(t["$at"], scope)[evaluate(t["index"], scope)],
-    "slice": lambda t, scope: evaluate(t["$slice"], scope)[t.get("start", 0):t.get("stop")],
-    "numbers": lambda t, scope: list(range(1, evaluate(t["$numbers"], scope) + 1)),
-    "lower": lambda t, scope: str(evaluate(t["$lower"], scope)).lower(),
-    "alnum": lambda t, scope: re.sub(r"[^a-z0-9]", "", str(evaluate(t["$alnum"], scope)).lower()),
-    "join": lambda t, scope: str(t.get("sep", "")).join(str(v) for v in evaluate(t["$join"], scope)),
-    "unique": lambda t, scope: list(dict.fromkeys(evaluate(t["$unique"], scope))),
-    "flat": lambda t, scope: [item for items in evaluate(t["$flat"], scope) for item in items],  # a list of lists, joined
-    "if": lambda t, scope: evaluate(t["then"] if evaluate(t["$if"], scope) else t.get("else"), scope),
-})
+OPERATIONS.update(
+    {
+        "count": lambda t, scope: len(evaluate(t["$count"], scope) or ()),  # a missing list counts 0
+        "sum": lambda t, scope: sum(evaluate(t["$sum"], scope)),
+        "add": lambda t, scope: functools.reduce(operator.add, evaluate(t["$add"], scope)),  # numbers, or lists joined
+        "eq": lambda t, scope: operator.eq(*evaluate(t["$eq"], scope)),
+        "ne": lambda t, scope: operator.ne(*evaluate(t["$ne"], scope)),
+        "gte": lambda t, scope: operator.ge(*evaluate(t["$gte"], scope)),
+        "at": lambda t, scope: evaluate(t["$at"], scope)[evaluate(t["index"], scope)],
+        "slice": lambda t, scope: evaluate(t["$slice"], scope)[t.get("start", 0) : t.get("stop")],
+        "numbers": lambda t, scope: list(range(1, evaluate(t["$numbers"], scope) + 1)),
+        "lower": lambda t, scope: str(evaluate(t["$lower"], scope)).lower(),
+        "alnum": lambda t, scope: re.sub(r"[^a-z0-9]", "", str(evaluate(t["$alnum"], scope)).lower()),
+        "join": lambda t, scope: str(t.get("sep", "")).join(str(v) for v in evaluate(t["$join"], scope)),
+        "unique": lambda t, scope: list(dict.fromkeys(evaluate(t["$unique"], scope))),
+        "flat": lambda t, scope: [item for items in evaluate(t["$flat"], scope) for item in items],  # a list of lists, joined
+        "if": lambda t, scope: evaluate(t["then"] if evaluate(t["$if"], scope) else t.get("else"), scope),
+    }
+)

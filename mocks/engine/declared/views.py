@@ -86,12 +86,14 @@ def render_view(world: World, fixture: Mapping[str, Any], name: str, entity_id: 
     return out
 
 
-def view_handler(shows: str, id_param: str | None, collection: str | None, fixture: Mapping[str, Any],
-                 where: str) -> Callable[[World, dict[str, Any]], Any]:
+def view_handler(
+    shows: str, id_param: str | None, collection: str | None, fixture: Mapping[str, Any], where: str
+) -> Callable[[World, dict[str, Any]], Any]:
     """An endpoint that answers with a view (its rule's ``shows``): of the entity ``id_param`` names, or a saved list's."""
     if shows not in (fixture.get("views") or {}) or not (id_param or collection):
-        raise GqlbenchError(f"{where}: shows {shows!r} needs a view of that name under \"views\" and an "
-                            "\"id_param\" (or a \"collection\" to list)")
+        raise GqlbenchError(
+            f'{where}: shows {shows!r} needs a view of that name under "views" and an "id_param" (or a "collection" to list)'
+        )
 
     def answer(world: World, args: dict[str, Any]) -> Any:
         if collection:
