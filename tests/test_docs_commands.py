@@ -51,6 +51,8 @@ CANNOT_RUN: dict[str, str] = {
     "--base-url http://NODE1:8000/v1": "needs a running model server on a cluster (same backend test as above)",
     "gqlbench mock serve": "serves until stopped, on a fixed port; tests/cli/test_cli_mock.py serves it on a free port and queries it",
     "python bench/": "a measurement: loads engines or runs thousands of programs, minutes to hours, and its figures are the machine's",
+    "runs/fc-vs-code/": "a measurement: 2 x 16 samples on the bundled model, 10 min here and far longer on an AVX2 CPU; "
+    "tests/test_tools_local.py runs the same tools path in-process (vllm, hf) and README's run the code path (slow tests)",
     "--matrix functions=gold,distractors:3 --matrix obfuscate=none,all": "a measurement: 8 generations under 4 prompt settings "
     "(15 min on the AVX2 machine); settings.md's grid runs the same path (slow test)",
 }
