@@ -29,6 +29,8 @@ and can be slowed down or made to fail through model args:
 - ``n``: any non-empty value makes the stub honour ``GenerationConfig.n`` (``supports_n``), completion j of a
   request drawn with seed ``seed + j``; without it the run asks once per completion index.
 - ``data``: the benchmark folder the run reads (its ``--data``), whose gold the stub answers [default: the bundled one].
+- ``engine``: any non-empty value makes a batch finish whole before any completion is handed over, as vLLM's
+  engine does, telling each finished request to ``on_progress`` (what a run's bar shows inside a batch);
 - ``guarded``: any non-empty value waits out ``delay`` inside ``except Exception`` that records the exception as the
   request's error, as the real backends guard their engine calls (a signal must pass through it).
 
@@ -49,6 +51,7 @@ from typing import Any
 from gqlbench.dataset import get_sample
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
+from gqlbench.generators.backends.progress import CallProgress, ProgressListener
 from gqlbench.records import Completion, Message
 
 
@@ -78,6 +81,7 @@ class StubBackend:
         unoffered: str = "",
         guarded: str = "",
         data: str = "",
+        engine: str = "",
     ) -> None:
         if loads:
             with open(loads, "a", encoding="utf-8") as fh:
@@ -105,6 +109,8 @@ class StubBackend:
         self.unoffered = bool(unoffered)
         self.guarded = bool(guarded)
         self.data = data or None
+        self.engine = bool(engine)
+        self.on_progress: ProgressListener | None = None
 
     def render(self, messages: Sequence[Message], assistant_prefix: str = "") -> str:
         return "".join(f"<{m.role}> {m.content}\n" for m in messages) + "<assistant> " + assistant_prefix
@@ -144,32 +150,45 @@ class StubBackend:
             with open(self.log, "a", encoding="utf-8") as fh:
                 sampling = f" seed={config.seed} n={config.n}" if self.wrong or self.supports_n else ""
                 fh.write(" ".join(r.sample_id for r in requests) + sampling + "\n")
+        if not self.engine:
+            for request in requests:
+                yield from self._request(request, config)
+            return
+        call = CallProgress(self.on_progress, len(requests))
+        finished: list[Completion] = []
         for request in requests:
-            if self.delay and self.guarded:
-                try:
-                    time.sleep(self.delay)
-                except Exception as exc:  # the real backends' guard around an engine call
-                    yield Completion(sample_id=request.sample_id, error=f"{type(exc).__name__}: {exc}")
-                    continue
-            elif self.delay:
+            answers = list(self._request(request, config))
+            call.finished(1, sum(c.tokens_out or 0 for c in answers))
+            finished += answers
+        yield from finished
+
+    def _request(self, request: GenerationRequest, config: GenerationConfig) -> Iterator[Completion]:
+        """The completions of one request."""
+        if self.delay and self.guarded:
+            try:
                 time.sleep(self.delay)
-            prompt_tokens = self.count_tokens(self.render(request.messages, request.assistant_prefix))
-            if request.sample_id in self.fail or (self.fail_while and Path(self.fail_while).exists()):
-                yield Completion(sample_id=request.sample_id, tokens_in=prompt_tokens, error="stub failure")
-                continue
-            for index in range(config.n if self.supports_n else 1):
-                seed = config.seed + index
-                wrong = {f"{request.sample_id}@{seed}", f"@{seed}"} & self.wrong
-                text = "I do not know how to answer this." if wrong else self.answer(request)
-                yield Completion(
-                    sample_id=request.sample_id,
-                    text=text,
-                    tokens_in=prompt_tokens,
-                    tokens_out=self.count_tokens(text),
-                    latency_s=self.delay,
-                    finish_reason="stop",
-                    index=index,
-                )
+            except Exception as exc:  # the real backends' guard around an engine call
+                yield Completion(sample_id=request.sample_id, error=f"{type(exc).__name__}: {exc}")
+                return
+        elif self.delay:
+            time.sleep(self.delay)
+        prompt_tokens = self.count_tokens(self.render(request.messages, request.assistant_prefix))
+        if request.sample_id in self.fail or (self.fail_while and Path(self.fail_while).exists()):
+            yield Completion(sample_id=request.sample_id, tokens_in=prompt_tokens, error="stub failure")
+            return
+        for index in range(config.n if self.supports_n else 1):
+            seed = config.seed + index
+            wrong = {f"{request.sample_id}@{seed}", f"@{seed}"} & self.wrong
+            text = "I do not know how to answer this." if wrong else self.answer(request)
+            yield Completion(
+                sample_id=request.sample_id,
+                text=text,
+                tokens_in=prompt_tokens,
+                tokens_out=self.count_tokens(text),
+                latency_s=self.delay,
+                finish_reason="stop",
+                index=index,
+            )
 
     def describe(self) -> dict[str, Any]:
         return {"backend": self.name, "model": self.model, "max_model_len": self.max_model_len}

@@ -64,7 +64,9 @@ class Backend(Protocol):
     0..n-1); without it, ``run --samples K`` calls ``generate`` once per
     completion index with seed ``seed + index``. A backend with an
     ``engine_counters()`` method reports its engine's cumulative counters
-    (see :func:`engine_counters`).
+    (see :func:`engine_counters`). A backend with an ``on_progress``
+    attribute (None by default) tells a listener set there how far each
+    ``generate`` call is (:mod:`gqlbench.generators.backends.progress`).
     """
 
     name: str  # "vllm", "openai", "hf"

@@ -17,6 +17,7 @@ from typing import Any
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 from transformers import GenerationConfig as HFGenerationConfig
+from transformers.generation.streamers import BaseStreamer
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
@@ -30,6 +31,7 @@ from gqlbench.generators.backends.models import (
     render_chat,
     truncate_at_stop,
 )
+from gqlbench.generators.backends.progress import CallProgress, ProgressListener
 from gqlbench.generators.tools import ToolReply, ToolRequest
 from gqlbench.provenance import package_versions
 from gqlbench.records import Completion, Message
@@ -71,6 +73,7 @@ class HFBackend:
         if self.args["dtype"] is not None and str(self.args["dtype"]) not in _DTYPES:
             raise GqlbenchError(f"hf backend: dtype={self.args['dtype']!r}; use one of {', '.join(_DTYPES)}")
         self.model_path = Path(model_path)
+        self.on_progress: ProgressListener | None = None  # told each generation step and finished request (a run's progress bar)
         self.tools = ToolSetup(self.name, self.args["tool_parser"], self.args["chat_template"], list(HF_TOOL_PARSERS))
         if self.tools.tool_parser and self.tools.tool_parser not in HF_TOOL_PARSERS:
             raise GqlbenchError(f"hf backend: unknown tool_parser={self.tools.tool_parser!r}; use one of {', '.join(HF_TOOL_PARSERS)}")
@@ -124,8 +127,9 @@ class HFBackend:
     def _batches(self, encoded: list[tuple[GenerationRequest, list[int]]], config: GenerationConfig) -> Iterator[Completion]:
         """Batches of ``batch_size`` prompts of similar length (less padding)."""
         encoded = sorted(encoded, key=lambda pair: len(pair[1]))
+        call = CallProgress(self.on_progress, len(encoded)) if self.on_progress is not None and encoded else None
         for start in range(0, len(encoded), self.batch_size):
-            yield from self._generate_batch(encoded[start : start + self.batch_size], config)
+            yield from self._generate_batch(encoded[start : start + self.batch_size], config, call)
 
     def generate_tools(self, requests: Sequence[ToolRequest], config: GenerationConfig) -> Iterator[ToolReply]:
         """One assistant turn per request (``--prompt tools``): the chat template renders the tools, the
@@ -191,7 +195,10 @@ class HFBackend:
             stop_strings=list(config.stop) or None,
         )
 
-    def _generate_batch(self, batch: list[tuple[GenerationRequest, list[int]]], config: GenerationConfig) -> Iterator[Completion]:
+    def _generate_batch(
+        self, batch: list[tuple[GenerationRequest, list[int]]], config: GenerationConfig, call: CallProgress | None = None
+    ) -> Iterator[Completion]:
+        """One ``model.generate``; ``call`` is told each step's tokens, then the batch's exact count."""
         width = max(len(ids) for _, ids in batch)
         input_ids = torch.full((len(batch), width), self._pad_id, dtype=torch.long)
         attention = torch.zeros((len(batch), width), dtype=torch.long)
@@ -201,6 +208,7 @@ class HFBackend:
         if config.temperature > 0:
             torch.manual_seed(config.seed)
         started = time.perf_counter()
+        before = call.tokens_out if call is not None else 0
         try:
             with torch.inference_mode():
                 output = self.model.generate(
@@ -208,15 +216,21 @@ class HFBackend:
                     attention_mask=attention.to(self.device),
                     generation_config=self._generation_config(config),
                     tokenizer=self.tokenizer,
+                    streamer=_StepCounter(call, self._eos_ids, self._pad_id) if call is not None else None,
                 )
         except Exception as exc:  # one failed batch is recorded, never loses the run
+            if call is not None:
+                call.settle(call.done + len(batch), before)
             for request, ids in batch:
                 yield Completion(sample_id=request.sample_id, tokens_in=len(ids), error=f"{type(exc).__name__}: {exc}")
             return
         latency = time.perf_counter() - started
+        lengths = [self._generated_length(output[row, width:].tolist()) for row in range(len(batch))]
+        if call is not None:  # the exact count replaces the steps' (a stop string ends a row the steps still count)
+            call.settle(call.done + len(batch), before + sum(lengths))
         for row, (request, ids) in enumerate(batch):
             new = output[row, width:].tolist()
-            n_out = self._generated_length(new)
+            n_out = lengths[row]
             text = self.tokenizer.decode(new[:n_out], skip_special_tokens=True)
             assert isinstance(text, str), "decoding one sequence of token ids gives one string"
             matched = first_stop(text, config.stop)
@@ -241,6 +255,39 @@ class HFBackend:
             if token == self._pad_id:
                 return i
         return len(tokens)
+
+
+class _StepCounter(BaseStreamer):
+    """A ``model.generate`` streamer counting each step's new tokens for a :class:`CallProgress`.
+
+    It counts as :meth:`HFBackend._generated_length` does: a row's EOS counts
+    and ends it, padding ends it uncounted. The first ``put`` is the prompts.
+    """
+
+    def __init__(self, call: CallProgress, eos_ids: set[int], pad_id: int) -> None:
+        self.call, self.eos_ids, self.pad_id = call, eos_ids, pad_id
+        self.prompts_seen = False
+        self.ended: set[int] = set()
+
+    def put(self, value: torch.Tensor) -> None:
+        if not self.prompts_seen:
+            self.prompts_seen = True
+            return
+        new = 0
+        for row, token in enumerate(value.reshape(-1).tolist()):
+            if row in self.ended:
+                continue
+            if token in self.eos_ids:
+                self.ended.add(row)
+                new += 1
+            elif token == self.pad_id:
+                self.ended.add(row)
+            else:
+                new += 1
+        self.call.generated(new)
+
+    def end(self) -> None:
+        pass
 
 
 def _as_bool(value: Any) -> bool:

@@ -51,6 +51,7 @@ import openai
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.backends.models import encode_prompt, render_chat, text_sha256
+from gqlbench.generators.backends.progress import CallProgress, ProgressListener
 from gqlbench.generators.tools import ToolCall, ToolReply, ToolRequest
 from gqlbench.provenance import package_versions, redact_url, redact_urls
 from gqlbench.records import Completion, Message
@@ -139,6 +140,7 @@ class OpenAIBackend:
         self._served = self._served_model_card()
         self.max_model_len, self.max_model_len_source = self._context_length(max_model_len)
         self.n_supported: bool | None = None  # whether the server honours `n` (None: not asked yet)
+        self.on_progress: ProgressListener | None = None  # told each finished request of a batch (a run's progress bar)
 
     # -- the Backend protocol -------------------------------------------------------------------
 
@@ -153,18 +155,27 @@ class OpenAIBackend:
 
     def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
         """All requests on a pool of ``concurrency`` threads; completions are yielded as they finish."""
-        for completions in self._pooled(self._complete_n, requests, config):
+        for completions in self._pooled(self._complete_n, requests, config, lambda done: sum(c.tokens_out or 0 for c in done)):
             yield from completions
 
-    def _pooled(self, task: Callable[[R, GenerationConfig], T], requests: Sequence[R], config: GenerationConfig) -> Iterator[T]:
-        """``task`` for every request on a pool of ``concurrency`` threads, each result as it finishes."""
+    def _pooled(
+        self, task: Callable[[R, GenerationConfig], T], requests: Sequence[R], config: GenerationConfig, tokens: Callable[[T], int]
+    ) -> Iterator[T]:
+        """``task`` for every request on a pool of ``concurrency`` threads, each result as it finishes.
+
+        Each finished request, with its ``tokens`` out, is told to ``on_progress`` from this thread.
+        """
         if not requests:
             return
+        call = CallProgress(self.on_progress, len(requests)) if self.on_progress is not None else None
         with ThreadPoolExecutor(max_workers=min(self.concurrency, len(requests))) as pool:
             futures = [pool.submit(task, request, config) for request in requests]
             try:
                 for future in as_completed(futures):
-                    yield future.result()
+                    result = future.result()
+                    if call is not None:
+                        call.finished(1, tokens(result))
+                    yield result
             finally:  # the consumer stopped early, or a fatal error: do not start what is still queued
                 for future in futures:
                     future.cancel()
@@ -294,7 +305,7 @@ class OpenAIBackend:
 
     def generate_tools(self, requests: Sequence[ToolRequest], config: GenerationConfig) -> Iterator[ToolReply]:
         """One assistant turn per request, with ``tools`` and ``tool_choice: auto``, on the thread pool."""
-        return self._pooled(self._tool_turn, requests, config)
+        return self._pooled(self._tool_turn, requests, config, lambda reply: reply.tokens_out or 0)
 
     def _tool_turn(self, request: ToolRequest, config: GenerationConfig) -> ToolReply:
         kwargs: dict[str, Any] = {

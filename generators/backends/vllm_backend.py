@@ -46,6 +46,7 @@ from gqlbench.generators.backends.models import (
     render_chat,
 )
 from gqlbench.generators.backends.prefix import shared_prefixes
+from gqlbench.generators.backends.progress import CallProgress, ProgressListener, engine_bar
 from gqlbench.generators.tools import ToolCall, ToolReply, ToolRequest
 from gqlbench.provenance import package_versions
 from gqlbench.records import Completion, Message
@@ -87,7 +88,8 @@ class VLLMBackend:
                 "(use underscores, e.g. tensor_parallel_size=2)"
             )
         self.model_path = Path(model_path)
-        self.progress = progress
+        self.progress = progress  # vLLM's own bar on stderr, when no one listens to on_progress
+        self.on_progress: ProgressListener | None = None  # told each finished request of a batch (a run's progress bar)
         # prefill shared prompt prefixes alone before a batch: off, measured 1.14x slower than without on CPU (README)
         self.warm_prefixes = False
         args = dict(engine_args)
@@ -156,14 +158,20 @@ class VLLMBackend:
             skip_special_tokens=skip_special_tokens,
         )
         started = time.perf_counter()
+        call = CallProgress(self.on_progress, len(batch)) if self.on_progress is not None else None
+        bar: Any = engine_bar(call) if call is not None else self.progress
         try:
             self._warm_prefixes([ids for _, ids in batch])
-            outputs = self.llm.generate([TokensPrompt(prompt_token_ids=ids) for _, ids in batch], params, use_tqdm=self.progress)
+            outputs = self.llm.generate([TokensPrompt(prompt_token_ids=ids) for _, ids in batch], params, use_tqdm=bar)
         except Exception as exc:  # an engine failure is recorded per request, never loses the run
+            if call is not None:
+                call.settle(len(batch), call.tokens_out)
             for request, ids in batch:
                 yield Completion(sample_id=request.sample_id, tokens_in=len(ids), error=f"{type(exc).__name__}: {exc}")
             return
         latency = time.perf_counter() - started
+        if call is not None:  # the exact count replaces the one read from vLLM's speeds
+            call.settle(len(batch), sum(len(best.token_ids) for output in outputs for best in output.outputs[: config.n]))
         for (request, ids), output in zip(batch, outputs, strict=True):
             for index, best in enumerate(output.outputs[: config.n]):
                 stop = getattr(best, "stop_reason", None)

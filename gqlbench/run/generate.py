@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from gqlbench.dataset import load_errata, load_split
 from gqlbench.generators.backends.backend import Backend, engine_counters
+from gqlbench.generators.backends.progress import listening
 from gqlbench.generators.budget import PromptTooLong, fit_prompt
 from gqlbench.generators.present import Presenter
 from gqlbench.generators.shots import SHOT_SPLIT, select_shots, shot_pool
@@ -30,6 +30,7 @@ from gqlbench.run.config import RunConfig, RunSettings
 from gqlbench.run.files import open_run_file
 from gqlbench.run.folder import write_json
 from gqlbench.run.presenting import observer_for, real_program, shown_record
+from gqlbench.run.progress import RunBar
 from gqlbench.run.timings import StageClock
 from gqlbench.scoring.relevance import lacking
 
@@ -291,12 +292,6 @@ class Generator:
             yield item
 
 
-def _progress(total: int, initial: int, quiet: bool, stream: Any = None, unit: str = "sample") -> Any:
-    from tqdm import tqdm
-
-    return tqdm(total=total, initial=initial, unit=unit, disable=quiet, file=stream or sys.stderr, dynamic_ncols=True, desc="gqlbench run")
-
-
 def generate(
     settings: RunSettings,
     backend: Backend,
@@ -337,34 +332,22 @@ def generate(
         generator = Generator(settings, backend, observer, pool, clock, offers=offers)
     sink = Sink(run_dir)
     pending = sum(len(indices) for _, indices in planned)
-    bar = _progress(total, total - pending, quiet, console, "sample" if settings.samples == 1 else "completion")
+    bar = RunBar(total, total - pending, pending, quiet=quiet, stream=console, unit="sample" if settings.samples == 1 else "completion")
     counted = engine_counters(backend)
-    started, failed = time.perf_counter(), 0
-    made = {"completions": 0, "tokens_out": 0}  # generated so far in this session, scored or not yet
-
-    def postfix(refresh: bool) -> None:
-        rate = made["tokens_out"] / max(time.perf_counter() - started, 1e-9)
-        bar.set_postfix({"generated": f"{made['completions']}/{pending}", "tok/s": f"{rate:.1f}", "failed": failed}, refresh=refresh)
-
-    def generated(completion: Completion) -> None:  # the bar moves inside a batch, before the batch is scored
-        made["completions"] += 1
-        made["tokens_out"] += completion.tokens_out or 0
-        postfix(refresh=True)
-
-    generator.on_generated = generated
+    generator.on_generated = bar.generated  # the bar moves inside a batch, before the batch is scored
     wall = float(config.extra.get(WALL_KEY) or 0.0)
     try:
-        for start in range(0, len(planned), batch_size):
-            chunk_started = time.perf_counter()
-            for item in generator.run_chunk(planned[start : start + batch_size], sink):
-                if isinstance(item, str):
-                    failed += 1
-                else:
-                    bar.update(1)
-                postfix(refresh=False)
-            wall += time.perf_counter() - chunk_started
-            config.extra[WALL_KEY] = round(wall, 4)
-            write_json(run_dir / "config.json", config.to_json())
+        with listening(backend, None if quiet else bar.progressed):  # and inside the backend's call, for a backend that reports it
+            for start in range(0, len(planned), batch_size):
+                chunk_started = time.perf_counter()
+                for item in generator.run_chunk(planned[start : start + batch_size], sink):
+                    if isinstance(item, str):
+                        bar.count_failure()
+                    else:
+                        bar.written()
+                wall += time.perf_counter() - chunk_started
+                config.extra[WALL_KEY] = round(wall, 4)
+                write_json(run_dir / "config.json", config.to_json())
     finally:
         bar.close()
         clock.add_engine_counters(counted, engine_counters(backend))

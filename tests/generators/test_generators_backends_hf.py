@@ -10,6 +10,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import Backend, GenerationConfig, GenerationRequest
 from gqlbench.generators.backends.cpu import choose_dtype, cpu_flags
 from gqlbench.generators.backends.factory import make_backend
+from gqlbench.generators.backends.progress import BatchProgress, listening
 from gqlbench.records import Message
 
 pytestmark = pytest.mark.slow
@@ -42,6 +43,16 @@ def test_answers_stops_and_continues_prefixes(hf: Backend) -> None:
         completion = out[request.sample_id]
         assert completion.tokens_in == hf.count_tokens(hf.render(request.messages, request.assistant_prefix))
         assert 0 < completion.tokens_out <= 40 and completion.latency_s > 0
+
+
+def test_progress_is_told_each_step_and_each_finished_request(hf: Backend) -> None:
+    told: list[BatchProgress] = []
+    requests = [ask("a", "Count from 1 to 20, separated by commas."), ask("b", "Name three colours.")]
+    with listening(hf, told.append):
+        out = list(hf.generate(requests, GenerationConfig(max_new_tokens=12)))
+    steps = [p.tokens_out for p in told if p.done == 0]
+    assert len(steps) > 2 and steps == sorted(steps)  # tokens move before the first request is done
+    assert (told[-1].done, told[-1].total) == (2, 2) and told[-1].tokens_out == sum(c.tokens_out for c in out)
 
 
 def test_cot_stop_ends_generation_at_the_closing_fence(hf: Backend, check_cot_stop: Callable[[Backend], None]) -> None:

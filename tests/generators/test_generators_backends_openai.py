@@ -17,6 +17,7 @@ import pytest
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.backends.openai_backend import OpenAIBackend
+from gqlbench.generators.backends.progress import BatchProgress
 from gqlbench.records import Message
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
@@ -173,6 +174,22 @@ def test_concurrency_is_bounded(serve: Callable[..., FakeServer]) -> None:
     assert sorted(c.sample_id for c in out) == [str(i) for i in range(9)]
     assert all(c.text == f"question {c.sample_id}" for c in out)  # answers are matched to their requests
     assert server.max_in_flight == 3
+
+
+def test_each_finished_request_is_told_with_its_tokens_before_it_is_handed_over(serve: Callable[..., FakeServer]) -> None:
+    server = serve(lambda n, body: ok("x", completion_tokens=int(body["messages"][0]["content"].split()[-1])))
+    told: list[BatchProgress] = []
+    client = backend(server, concurrency=2)
+    client.on_progress = told.append
+    handed = []
+    for completion in client.generate([request(str(i)) for i in (4, 6, 9)], GenerationConfig()):
+        handed.append((completion.tokens_out, told[-1].done, told[-1].tokens_out))
+    assert [(p.done, p.total) for p in told] == [(0, 3), (1, 3), (2, 3), (3, 3)]
+    assert told[-1].tokens_out == 19
+    running = 0
+    for number, (tokens, done, total_tokens) in enumerate(handed, 1):
+        running += tokens
+        assert (done, total_tokens) == (number, running)  # told as it finished, in the order it was handed over
 
 
 def test_request_carries_sampling_config_and_prefix_continuation(serve: Callable[..., FakeServer]) -> None:
