@@ -233,7 +233,8 @@ class FieldProblem:
         return self.detail if self.kind == "wrong_order" else f"{self.access}: {self.detail}"
 
 
-_LIST_METHODS = {"index", "count", "copy"}
+_LIST_METHODS = frozenset(name for name in dir(list) if not name.startswith("_"))
+"""What a response list has besides its items (it is a Python list); a response object has only its fields."""
 
 
 @dataclass(frozen=True)
@@ -338,12 +339,7 @@ class _Checker(ast.NodeVisitor):
         self.type_of(node)
 
     def visit_Call(self, node: ast.Call) -> None:
-        if isinstance(node.func, ast.Attribute):  # a method call: its receiver is the chain
-            self.visit(node.func.value)
-            for arg in [*node.args, *(k.value for k in node.keywords)]:
-                self.visit(arg)
-        else:
-            self.type_of(node)
+        self.type_of(node)  # a method is read like a field: a response object has none, a list has a list's
 
     def visit_comprehension_expression(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
         self.type_of(node)

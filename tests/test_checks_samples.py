@@ -100,3 +100,10 @@ def test_a_gold_program_and_a_prediction_with_the_same_mistake_get_the_same_diag
     line, _, detail = record.detail.partition(": ")
     assert (line, problem.message) == ("line 3", f"{record.got}: {detail}")
     assert "has no field 'titel'; closest: title" in detail
+
+
+def test_gold_code_the_metrics_cannot_analyze_is_a_problem(tmp_path: Path) -> None:
+    """Python parses it, but the dataflow gives up (every prediction would be scored against nothing)."""
+    deep = "r = GET_search_books(q=" + "+".join(["'a'"] * 500) + ")\n"
+    (problem,) = check_gold_code("library", benchmark(tmp_path, deep))
+    assert str(problem) == "sample test/0 (library): gold code cannot be analyzed: too deeply nested to analyze"

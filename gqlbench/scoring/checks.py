@@ -195,8 +195,11 @@ def gold_code_problems(code: str, catalog: Catalog) -> list[tuple[int | None, st
         if program.problem is not None:
             return [(program.problem.line, f"gold code does not parse: {program.problem.message}")]
         functions = catalog.functions
+        analysis = analyze(code, functions, limits=None)
         found: list[tuple[int | None, str]] = []
-        for call in analyze(code, functions, limits=None).calls:
+        if analysis.parse_error is not None:  # e.g. nested too deeply for the dataflow: the metrics cannot score against it
+            found.append((None, f"gold code cannot be analyzed: {analysis.parse_error}"))
+        for call in analysis.calls:
             found += [(call.line, message) for message in _call_problems(call, functions)]
         fields = check_fields(program, catalog, lambda name: is_api_name(name, functions))
     found += [(p.line, str(p)) for p in fields if p.kind in _GOLD_FIELD_KINDS]

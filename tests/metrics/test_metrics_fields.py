@@ -79,3 +79,11 @@ def test_the_walk_types_comprehensions_and_notes_reads_of_responses_without_a_sc
     )
     found = [(p.kind, p.line, p.access) for p in check_fields(read_program(code), catalog, lambda name: name in catalog.functions)]
     assert found == [("invalid_field", 3, "first.titel"), ("no_schema", 5, "d.ok"), ("no_schema", 5, "d[0]")]
+
+
+def test_a_method_of_a_response_object_is_an_invalid_field_and_a_list_method_is_not() -> None:
+    """Response objects have only their fields (mocks/engine/responses.py); response lists are lists."""
+    catalog = load_catalog("library", load_specs("library"))
+    code = "r = GET_search_books(q='x')\nprint(r.docs[0].get('title'))\nr.docs.sort(key=len)\nprint(r.docs.index(r.docs[0]))\n"
+    found = [(p.line, p.access) for p in check_fields(read_program(code), catalog, lambda name: name in catalog.functions)]
+    assert found == [(2, "r.docs[0].get")]
