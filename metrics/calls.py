@@ -64,6 +64,7 @@ class ApiCall:
     line: int = 0
     source: str = ""  # the call as written
     arguments: Mapping[str, Argument] = field(default_factory=dict, compare=False, repr=False)  # args, read structurally
+    positional: int = field(default=0, compare=False, repr=False)  # arguments passed by position (``*xs`` not counted)
 
     def argument(self, key: str) -> Argument:
         """The argument passed as ``key``, with the responses it reads and its literal value (read when it was standardized)."""
@@ -408,6 +409,7 @@ class DataflowVisitor(_ComprehensionScopes, cst.CSTVisitor):
                 line=where.start.line if (where := self.positions.get(original_node)) is not None else 0,
                 source=_EMPTY_MODULE.code_for_node(original_node),
                 arguments=args,
+                positional=sum(1 for arg in original_node.args if arg.keyword is None and not arg.star),
             )
         )
 

@@ -302,6 +302,10 @@ def _mark_consequences(errors: list[ErrorRecord], problems: Sequence[FieldProble
     return marked
 
 
+_FIELD_KINDS = ("invalid_field", "wrong_order")
+"""The walk's kinds that are error records; a read of a response without a schema is left to the sandbox's verdict."""
+
+
 def _field_problems(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: Catalog) -> list[FieldProblem]:
     """Response accesses the types forbid, and responses read too early; what the gold program
     does the same way is the dataset's defect (see the errata), not the prediction's."""
@@ -310,7 +314,7 @@ def _field_problems(gold: ProgramAnalysis, predicted: ProgramAnalysis, catalog: 
     def is_api(name: str) -> bool:
         return name in catalog.functions or name in names
 
-    found = check_fields(read_program(predicted.code), catalog, is_api)
+    found = [p for p in check_fields(read_program(predicted.code), catalog, is_api) if p.kind in _FIELD_KINDS]
     if not found:
         return []
     in_gold = {(p.kind, p.access) for p in check_fields(read_program(gold.code), catalog, is_api)}

@@ -5,10 +5,16 @@ A program reads responses by attribute and index chains (``r.results[0].id``,
 program's syntax tree in statement order, gives every expression it can a
 GraphQL type (an API call has its endpoint's response type, a field access
 the field's type, an index into a list its element type, a loop or
-comprehension variable the element type of what it iterates over) and
-reports each access the type does not allow, with the closest valid fields.
-Nothing is executed. It also reports a response variable read before the
-statement that assigns it (a call used before the call producing it).
+comprehension variable the element type of what it iterates over, a list
+comprehension the list of its element's type) and reports each access the type
+does not allow, with the closest valid fields, and each read of the response
+of an endpoint that has no response schema. Nothing is executed. It also
+reports a response variable read before the statement that assigns it (a
+call used before the call producing it).
+
+The one walk serves predictions (:mod:`.errors`) and gold programs
+(``gqlbench domains check``, :mod:`gqlbench.scoring.checks`), so a mistake
+gets the same diagnosis in both.
 
 The mocks check the same thing at run time (:mod:`gqlbench.mocks.engine.responses`);
 checking it here covers programs that are never run and every access of a
@@ -21,7 +27,7 @@ import ast
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from graphql import GraphQLSyntaxError
@@ -30,7 +36,7 @@ from gqlbench.errors import closest
 from gqlbench.program import ParsedProgram
 from gqlbench.records import FunctionSpec
 
-__all__ = ["Catalog", "FieldProblem", "ObjectShape", "ListShape", "Shape", "load_catalog", "shapes_from_sdl", "check_fields"]
+__all__ = ["Catalog", "FieldProblem", "NoSchema", "ObjectShape", "ListShape", "Shape", "load_catalog", "shapes_from_sdl", "check_fields"]
 
 
 @dataclass(eq=False)
@@ -153,23 +159,28 @@ def shapes_from_sdl(sdl: str) -> dict[str, Shape]:
     return _link({name: ObjectShape(name) for name in fields}, fields)
 
 
-@cache
-def _sdl_folder(domain: str) -> Path | None:
+def _endpoint_path(domain: str, function: str) -> Path | None:
     from gqlbench.specs import schemas_path  # the catalog layer, below metrics
 
-    return schemas_path(domain)
-
-
-@cache
-def _endpoint_shape(domain: str, function: str) -> Shape:
-    folder = _sdl_folder(domain)
+    folder = schemas_path(domain)  # looked up each time: GQLBENCH_CATALOG may change within a process
     path = folder / f"{function}.graphql" if folder is not None else None
-    if path is None or not path.is_file():
-        return None  # no response schema (StepZen saw no response), or not a catalog endpoint
+    return path if path is not None and path.is_file() else None  # None: no response schema (StepZen saw no response)
+
+
+@lru_cache(maxsize=1024)
+def _shape_at(path: Path, mtime_ns: int, function: str) -> Shape:
+    """The response shape of ``function`` in one SDL file, read once per version of the file."""
     try:
         return shapes_from_sdl(path.read_text(encoding="utf-8")).get(function)
     except GraphQLSyntaxError:
         return None
+
+
+@dataclass(frozen=True)
+class NoSchema:
+    """The response of a catalog endpoint that has no response schema: nothing can be read from it."""
+
+    function: str
 
 
 @dataclass(frozen=True)
@@ -181,7 +192,14 @@ class Catalog:
 
     def response_type(self, function: str) -> Shape:
         """The endpoint's response shape, from its SDL in the catalog; None when it has none."""
-        return _endpoint_shape(self.domain, function) if self.domain is not None else None
+        path = _endpoint_path(self.domain, function) if self.domain is not None else None
+        return _shape_at(path, path.stat().st_mtime_ns, function) if path is not None else None
+
+    def response_of(self, function: str) -> Shape | NoSchema:
+        """Like :meth:`response_type`, but a signature without a response schema is :class:`NoSchema`."""
+        if self.domain is not None and function in self.functions and _endpoint_path(self.domain, function) is None:
+            return NoSchema(function)
+        return self.response_type(function)
 
 
 def load_catalog(domain: str, functions: Mapping[str, FunctionSpec]) -> Catalog:
@@ -198,15 +216,25 @@ def _known_domains() -> frozenset[str]:
 
 @dataclass(frozen=True)
 class FieldProblem:
-    """One access a response's type does not allow, or a response read before it exists."""
+    """One access a response's type does not allow, or a response read before it exists.
 
-    kind: str  # "invalid_field" or "wrong_order"
+    ``kind`` is ``invalid_field`` (the type has no such field, or a list is read
+    as an object or an object as a list), ``no_schema`` (a read of the response
+    of an endpoint that has no response schema) or ``wrong_order``.
+    """
+
+    kind: str
     line: int
     access: str  # the chain as written
     detail: str
 
+    def __str__(self) -> str:
+        """``r.docs[0].titel: type X has no field 'titel'; closest: title`` (the access, then why)."""
+        return self.detail if self.kind == "wrong_order" else f"{self.access}: {self.detail}"
 
-_LIST_METHODS = {"index", "count", "copy"}
+
+_LIST_METHODS = frozenset(name for name in dir(list) if not name.startswith("_"))
+"""What a response list has besides its items (it is a Python list); a response object has only its fields."""
 
 
 @dataclass(frozen=True)
@@ -216,32 +244,36 @@ class _Pending:
     function: str
 
 
+Typed = Shape | NoSchema
+"""What the walk knows of an expression: a shape, or the response of an endpoint without one."""
+
+
 class _Checker(ast.NodeVisitor):
     """Give expressions GraphQL types in statement order and record what the types forbid."""
 
-    def __init__(self, is_api: Callable[[str], bool], response_type: Callable[[str], Shape], response_vars: set[str]) -> None:
+    def __init__(self, is_api: Callable[[str], bool], response_type: Callable[[str], Typed], response_vars: set[str]) -> None:
         self.is_api = is_api
         self.response_type = response_type
         self.response_vars = response_vars  # names some statement assigns an API response to
-        self.env: dict[str, ObjectShape | ListShape | _Pending] = {}
+        self.env: dict[str, ObjectShape | ListShape | NoSchema | _Pending] = {}
         self.bound: set[str] = set()
         self.problems: list[FieldProblem] = []
-        self._types: dict[int, Shape | _Pending] = {}
+        self._types: dict[int, Typed | _Pending] = {}
 
     # -- types -------------------------------------------------------------
 
-    def type_of(self, node: ast.expr) -> Shape:
+    def type_of(self, node: ast.expr) -> Typed:
         """The node's GraphQL type (None: unknown or not a response), each node judged once."""
         found = self._held(node)
         return self.response_type(found.function) if isinstance(found, _Pending) else found
 
-    def _held(self, node: ast.expr) -> Shape | _Pending:
+    def _held(self, node: ast.expr) -> Typed | _Pending:
         """Like :meth:`type_of`, but a call's response stays unread (for assignments)."""
         if id(node) not in self._types:
             self._types[id(node)] = self._compute(node)
         return self._types[id(node)]
 
-    def _compute(self, node: ast.expr) -> Shape | _Pending:
+    def _compute(self, node: ast.expr) -> Typed | _Pending:
         if isinstance(node, ast.Name):
             self._load(node)
             return self.env.get(node.id)
@@ -260,17 +292,19 @@ class _Checker(ast.NodeVisitor):
                 return base if isinstance(key, ast.Slice) else base.of
             if isinstance(base, ObjectShape):
                 self._report(node, f"{base.name} is an object, not a list; read one of its fields ({_fields(base)})")
+            elif isinstance(base, NoSchema):
+                self._report(node, f"{base.function} has no response schema, so its response cannot be indexed", "no_schema")
             return None
         if isinstance(node, ast.NamedExpr):
             self.visit_NamedExpr(node)
             return self.env.get(node.target.id)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            self._comprehension(node)
-        else:
-            self.generic_visit(node)
+            item = self._comprehension(node)
+            return ListShape(item) if isinstance(item, (ObjectShape, ListShape)) else None
+        self.generic_visit(node)
         return None
 
-    def _field(self, node: ast.expr, base: Shape, name: str, is_attribute: bool) -> Shape:
+    def _field(self, node: ast.expr, base: Typed, name: str, is_attribute: bool) -> Shape:
         if isinstance(base, ObjectShape):
             if name in base.fields:
                 return base.fields[name]
@@ -282,10 +316,12 @@ class _Checker(ast.NodeVisitor):
             example = f"[0].{name}" if isinstance(inner, ObjectShape) and name in inner.fields else "[0]"
             what = inner.name if isinstance(inner, ObjectShape) else "values"
             self._report(node, f"a list of {what}, not an object: index it first ({example})")
+        elif isinstance(base, NoSchema):
+            self._report(node, f"{base.function} has no response schema, so no field of its response can be read", "no_schema")
         return None  # scalars, JSON and unknown types are not checked further
 
-    def _report(self, node: ast.expr, detail: str) -> None:
-        self.problems.append(FieldProblem("invalid_field", node.lineno, ast.unparse(node), detail))
+    def _report(self, node: ast.expr, detail: str, kind: str = "invalid_field") -> None:
+        self.problems.append(FieldProblem(kind, node.lineno, ast.unparse(node), detail))
 
     def _load(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load) and node.id in self.response_vars and node.id not in self.bound:
@@ -303,16 +339,16 @@ class _Checker(ast.NodeVisitor):
         self.type_of(node)
 
     def visit_Call(self, node: ast.Call) -> None:
-        if isinstance(node.func, ast.Attribute):  # a method call: its receiver is the chain
-            self.visit(node.func.value)
-            for arg in [*node.args, *(k.value for k in node.keywords)]:
-                self.visit(arg)
-        else:
-            self.type_of(node)
+        self.type_of(node)  # a method is read like a field: a response object has none, a list has a list's
+
+    def visit_comprehension_expression(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        self.type_of(node)
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_comprehension_expression
 
     # -- statements that bind names ----------------------------------------
 
-    def _bind(self, target: ast.expr, t: Shape | _Pending) -> None:
+    def _bind(self, target: ast.expr, t: Typed | _Pending) -> None:
         if isinstance(target, ast.Name):
             self.bound.add(target.id)
             if t is None:
@@ -343,20 +379,24 @@ class _Checker(ast.NodeVisitor):
         for statement in [*node.body, *node.orelse]:
             self.visit(statement)
 
-    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> Typed:
+        """Walk a comprehension in its own scope; the type of its element (None for a dict)."""
         saved = dict(self.env)
         for generator in node.generators:
             self._bind(generator.target, _element(self.type_of(generator.iter)))
             for condition in generator.ifs:
                 self.visit(condition)
-        for part in (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,):
-            self.visit(part)
+        item: Typed = None
+        if isinstance(node, ast.DictComp):
+            self.visit(node.key)
+            self.visit(node.value)
+        else:
+            item = self.type_of(node.elt)
         self.env = saved
+        return item
 
-    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
-
-def _element(t: Shape) -> Shape:
+def _element(t: Typed) -> Shape:
     return t.of if isinstance(t, ListShape) else None
 
 
@@ -384,7 +424,7 @@ def check_fields(program: ParsedProgram, catalog: Catalog, is_api: Callable[[str
     tree = program.tree
     if tree is None:
         return []
-    checker = _Checker(is_api, catalog.response_type, _response_vars(tree, is_api))
+    checker = _Checker(is_api, catalog.response_of, _response_vars(tree, is_api))
     try:
         checker.visit(tree)
     except RecursionError:

@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from gqlbench.metrics.calls import analyze
+from gqlbench.metrics.errors import classify
+from gqlbench.metrics.fields import load_catalog
 from gqlbench.scoring.checks import check_domain, check_gold_code, check_gold_executes
+from gqlbench.specs import load_specs
 
 GOOD = """response_obj = GET_search_books(q="Dune")
 editions = GET_books__book_id__editions(book_id=response_obj.docs[0].book_id)
@@ -41,6 +45,9 @@ def test_each_kind_of_mistake_is_one_line_naming_sample_and_line(tmp_path: Path)
         "r = GET_search_books(q='x')\nprint([d.rating for d in r.docs])",
         "r = GET_search_books(q='x')\nfor d in r.docs:\n    print(d.authors[0].born)",
         "r = DELETE_loans__loan_id_(loan_id='l1')\nprint(r.status)",
+        "GET_books__book_id_('b1', 'b2')",
+        "opts = {'q': 'x'}\nr = GET_search_books(**opts)\nprint(r['docs'][0]['titel'])",
+        "r = GET_search_books(q='x')\nprint([d.authors for d in r.docs][0][0].born)",
     )
     problems = check_gold_code("library", data)
     expected = [
@@ -49,12 +56,14 @@ def test_each_kind_of_mistake_is_one_line_naming_sample_and_line(tmp_path: Path)
         "sample test/2 (library): line 1: GET_search_books has no parameter 'query'",
         "sample test/2 (library): line 1: GET_search_books is called without its required parameter(s) q",
         "sample test/3 (library): line 1: GET_books__book_id_ is called without its required parameter(s) book_id",
-        "sample test/4 (library): line 2: r.docs[0].author: type GET_search_books_DocsEntry has no field 'author'; did you mean authors?",
-        "sample test/5 (library): line 2: reads .title of r.docs, which is a list ([GET_search_books_DocsEntry]); "
-        "index or loop over it first",
+        "sample test/4 (library): line 2: r.docs[0].author: type GET_search_books_DocsEntry has no field 'author'; closest: authors",
+        "sample test/5 (library): line 2: r.docs.title: a list of GET_search_books_DocsEntry, not an object: index it first ([0].title)",
         "sample test/6 (library): line 2: d.rating: type GET_search_books_DocsEntry has no field 'rating'",
         "sample test/7 (library): line 3: d.authors[0].born: type GET_search_books_AuthorsEntry has no field 'born'",
-        "sample test/8 (library): line 2: reads .status of r, but DELETE_loans__loan_id_ has no response schema",
+        "sample test/8 (library): line 2: r.status: DELETE_loans__loan_id_ has no response schema",
+        "sample test/9 (library): line 1: GET_books__book_id_ takes 1 parameter(s) but is called with 2 positional argument(s)",
+        "sample test/10 (library): line 3: r['docs'][0]['titel']: type GET_search_books_DocsEntry has no field 'titel'; closest: title",
+        "sample test/11 (library): line 2: [d.authors for d in r.docs][0][0].born: type GET_search_books_AuthorsEntry has no field 'born'",
     ]
     assert len(problems) == len(expected), problems
     for problem, start in zip(problems, expected, strict=True):
@@ -77,3 +86,24 @@ def test_gold_code_must_run_on_the_mocks(tmp_path: Path) -> None:
     assert len(problems) == 2, problems
     assert str(problems[0]).startswith("sample test/1 (library): line 1: gold code fails on the mocks (seed 0) with refused")
     assert str(problems[1]).startswith("sample test/2 (library): line 2: gold code fails on the mocks (seed 0) with index")
+
+
+def test_a_gold_program_and_a_prediction_with_the_same_mistake_get_the_same_diagnosis(tmp_path: Path) -> None:
+    """One type walk (metrics.fields) serves ``domains check`` and the prediction's error records."""
+    mistake = "r = GET_search_books(q='x')\nfound = [d for d in r.docs if d.title]\nprint(found[0].titel)\n"
+    (problem,) = check_gold_code("library", benchmark(tmp_path, mistake))
+    assert problem.subject == "test/0" and problem.where == "sample test/0 (library): line 3"
+    functions = load_specs("library")
+    gold = analyze("r = GET_search_books(q='x')\nprint(r.docs[0].title)\n", functions)
+    (record,) = [e for e in classify(gold, analyze(mistake, functions), load_catalog("library", functions)) if e.kind == "invalid_field"]
+    assert record.got == "found[0].titel" and record.detail is not None
+    line, _, detail = record.detail.partition(": ")
+    assert (line, problem.message) == ("line 3", f"{record.got}: {detail}")
+    assert "has no field 'titel'; closest: title" in detail
+
+
+def test_gold_code_the_metrics_cannot_analyze_is_a_problem(tmp_path: Path) -> None:
+    """Python parses it, but the dataflow gives up (every prediction would be scored against nothing)."""
+    deep = "r = GET_search_books(q=" + "+".join(["'a'"] * 500) + ")\n"
+    (problem,) = check_gold_code("library", benchmark(tmp_path, deep))
+    assert str(problem) == "sample test/0 (library): gold code cannot be analyzed: too deeply nested to analyze"

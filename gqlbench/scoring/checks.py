@@ -10,23 +10,16 @@ catalog) take the benchmark folder as well.
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
-from graphql import (
-    GraphQLList,
-    GraphQLObjectType,
-    GraphQLSchema,
-    build_ast_schema,
-    get_nullable_type,
-    validate_schema,
-)
+from graphql import build_ast_schema, validate_schema
 
 from gqlbench.dataset import Errata, default_data_dir, load_errata, load_samples
 from gqlbench.errors import GqlbenchError, closest
-from gqlbench.program import read_program
+from gqlbench.metrics.calls import ApiCall, analyze, is_api_name
+from gqlbench.metrics.fields import Catalog, check_fields
+from gqlbench.program import one_reading, read_program
 from gqlbench.records import FunctionSpec, Problem, Sample
 from gqlbench.schemas import (
     build_schema,
@@ -39,7 +32,6 @@ from gqlbench.schemas.catalog import endpoint_sdl_path
 from gqlbench.schemas.merge import PRELUDE
 from gqlbench.specs import list_domains, load_specs, spec_problems, specs_path
 from gqlbench.specs.catalog import unknown_domain
-from gqlbench.specs.names import looks_like_endpoint_name
 
 __all__ = [
     "CATALOG_CHECKS",
@@ -49,6 +41,7 @@ __all__ = [
     "check_domain_merge",
     "check_gold_code",
     "check_gold_executes",
+    "gold_code_problems",
     "check_domain",
     "known_reason",
     "split_known",
@@ -155,10 +148,6 @@ def split_known(problems: list[Problem], name: str, data_dir: Path | None = None
 # Sample-level checks: the gold programs of a benchmark folder against the catalog.
 
 
-class _NoSchema(str):
-    """The response of the named endpoint, which has no response schema."""
-
-
 def _domain_samples(name: str, data_dir: Path | None) -> tuple[list[Sample], Errata]:
     """The samples of domain ``name`` in ``data_dir`` (see :func:`check_domain` for the default)."""
     if data_dir is None and (default_data_dir().parent / name).is_dir():
@@ -166,158 +155,55 @@ def _domain_samples(name: str, data_dir: Path | None) -> tuple[list[Sample], Err
     return [s for s in load_samples(data_dir) if s.domain == name], load_errata(data_dir)
 
 
-def _unwrap(kind: Any) -> Any:
-    return get_nullable_type(kind) if kind is not None and not isinstance(kind, _NoSchema) else kind
+_GOLD_FIELD_KINDS = ("invalid_field", "no_schema")
+"""What the metrics' field walk finds that is certain in a gold program; a read before the
+assigning statement is left out (in a loop it may read the previous iteration's response)."""
 
 
-class _GoldWalker:
-    """Follows response values through a gold program and reports what does not exist.
+def _call_problems(call: ApiCall, functions: Mapping[str, FunctionSpec]) -> list[str]:
+    """What ``call`` does that its signature forbids (an unknown function, an unknown or missing parameter)."""
+    spec = functions.get(call.name)
+    if spec is None:
+        close = closest(call.name, functions, n=1, cutoff=0.6)
+        return [f"calls {call.name}, which the domain does not have" + (f"; did you mean {close[0]}?" if close else "")]
+    params = spec.param_names
+    found = []
+    if call.positional > len(params):
+        found.append(f"{call.name} takes {len(params)} parameter(s) but is called with {call.positional} positional argument(s)")
+    by_position = {*params[: call.positional], *(f"_{i}" for i in range(len(params), call.positional)), "*", "**"}
+    for key in call.args:
+        if key not in by_position and key not in spec.parameters.properties:
+            close = closest(key, params, n=1, cutoff=0.6)
+            found.append(f"{call.name} has no parameter {key!r}" + (f"; did you mean {close[0]!r}?" if close else ""))
+    missing = [p for p in spec.parameters.required if p not in call.args]
+    if missing and "*" not in call.args and "**" not in call.args:
+        found.append(f"{call.name} is called without its required parameter(s) {', '.join(missing)}")
+    return found
 
-    Types flow from a call's response (its ``Query`` field type) into variables,
-    loop and comprehension variables, attribute reads and subscripts; each
-    attribute read on an object type must name one of its fields. Anything the
-    walker cannot type (string methods, ``len(...)``, ``JSON`` values) is not
-    checked, so every reported problem is certain.
+
+def gold_code_problems(code: str, catalog: Catalog) -> list[tuple[int | None, str]]:
+    """``(line, message)`` for each thing a gold program does that the catalog does not allow, by line.
+
+    Read off the shared reading of the program: its calls from the metrics'
+    dataflow (:func:`gqlbench.metrics.calls.analyze`), its response reads from
+    the metrics' type walk (:func:`gqlbench.metrics.fields.check_fields`), the
+    one that diagnoses predictions. Anything the walk cannot type (string
+    methods, ``len(...)``, ``JSON`` values) is not checked, so every problem is certain.
     """
-
-    def __init__(self, subject: str, where: str, functions: dict[str, FunctionSpec], schema: GraphQLSchema | None) -> None:
-        self.subject = subject
-        self.where = where
-        self.functions = functions
-        self.queries = schema.query_type.fields if schema is not None and schema.query_type else {}
-        self.env: dict[str, Any] = {}
-        self.problems: list[Problem] = []
-
-    def report(self, node: ast.AST, text: str) -> None:
-        self.problems.append(Problem(subject=self.subject, where=f"{self.where}: line {getattr(node, 'lineno', '?')}", message=text))
-
-    # statements ---------------------------------------------------------
-    def run(self, tree: ast.Module) -> list[Problem]:
-        for statement in tree.body:
-            self.statement(statement)
-        return self.problems
-
-    def statement(self, node: ast.stmt) -> None:
-        if isinstance(node, ast.Assign):
-            kind = self.type_of(node.value)
-            for target in node.targets:
-                self.bind(target, kind)
-        elif isinstance(node, ast.For):
-            self.bind(node.target, self.element(self.type_of(node.iter)))
-            for inner in [*node.body, *node.orelse]:
-                self.statement(inner)
-        elif isinstance(node, ast.If):
-            self.type_of(node.test)
-            for inner in [*node.body, *node.orelse]:
-                self.statement(inner)
-        else:
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.stmt):
-                    self.statement(child)
-                elif isinstance(child, ast.expr):
-                    self.type_of(child)
-
-    def bind(self, target: ast.expr, kind: Any) -> None:
-        if isinstance(target, ast.Name):
-            self.env[target.id] = kind
-        else:  # tuples, attributes, subscripts: no type to follow, but their reads are checked
-            for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
-                self.env[name] = None
-            if not isinstance(target, (ast.Tuple, ast.List)):
-                self.type_of(target)
-
-    # expressions --------------------------------------------------------
-    def element(self, kind: Any) -> Any:
-        kind = _unwrap(kind)
-        return _unwrap(kind.of_type) if isinstance(kind, GraphQLList) else None
-
-    def type_of(self, node: ast.expr) -> Any:
-        if isinstance(node, ast.Name):
-            return self.env.get(node.id)
-        if isinstance(node, ast.Call):
-            return self.call(node)
-        if isinstance(node, ast.Attribute):
-            return self.attribute(node)
-        if isinstance(node, ast.Subscript):
-            kind = _unwrap(self.type_of(node.value))
-            self.type_of(node.slice)
-            if isinstance(kind, _NoSchema):
-                self.report(node, f"indexes {ast.unparse(node.value)}, but {kind} has no response schema")
-            elif isinstance(kind, GraphQLList):
-                return kind if isinstance(node.slice, ast.Slice) else _unwrap(kind.of_type)
-            return None
-        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            return self.comprehension(node)
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.expr):
-                self.type_of(child)
-            elif isinstance(child, ast.comprehension):  # pragma: no cover - handled above
-                self.type_of(child.iter)
-        return None
-
-    def comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> Any:
-        saved = dict(self.env)
-        for generator in node.generators:
-            self.bind(generator.target, self.element(self.type_of(generator.iter)))
-            for condition in generator.ifs:
-                self.type_of(condition)
-        if isinstance(node, ast.DictComp):
-            self.type_of(node.key)
-            self.type_of(node.value)
-            result = None
-        else:
-            item = self.type_of(node.elt)
-            result = GraphQLList(item) if item is not None and not isinstance(item, _NoSchema) else None
-        self.env = saved
-        return result
-
-    def attribute(self, node: ast.Attribute) -> Any:
-        kind = _unwrap(self.type_of(node.value))
-        source = ast.unparse(node.value)
-        if isinstance(kind, _NoSchema):
-            self.report(node, f"reads .{node.attr} of {source}, but {kind} has no response schema")
-        elif isinstance(kind, GraphQLList):
-            self.report(node, f"reads .{node.attr} of {source}, which is a list ({kind}); index or loop over it first")
-        elif isinstance(kind, GraphQLObjectType):
-            field = kind.fields.get(node.attr)
-            if field is None:
-                close = closest(node.attr, kind.fields)
-                hint = f"did you mean {', '.join(close)}?" if close else f"its fields: {', '.join(sorted(kind.fields))}"
-                self.report(node, f"{source}.{node.attr}: type {kind.name} has no field {node.attr!r}; {hint}")
-                return None
-            return _unwrap(field.type)
-        return None
-
-    def call(self, node: ast.Call) -> Any:
-        for arg in [*node.args, *(k.value for k in node.keywords)]:
-            self.type_of(arg)
-        if not isinstance(node.func, ast.Name):
-            self.type_of(node.func)
-            return None
-        name = node.func.id
-        spec = self.functions.get(name)
-        if spec is None:
-            if looks_like_endpoint_name(name):
-                close = closest(name, self.functions, n=1, cutoff=0.6)
-                self.report(node, f"calls {name}, which the domain does not have" + (f"; did you mean {close[0]}?" if close else ""))
-            return None
-        params = spec.param_names
-        given = params[: len(node.args)]
-        if len(node.args) > len(params):
-            self.report(node, f"{name} takes {len(params)} parameter(s) but is called with {len(node.args)} positional argument(s)")
-        for keyword in node.keywords:
-            if keyword.arg is None:
-                continue  # **mapping: counted in has_star below
-            if keyword.arg not in spec.parameters.properties:
-                close = closest(keyword.arg, params, n=1, cutoff=0.6)
-                self.report(node, f"{name} has no parameter {keyword.arg!r}" + (f"; did you mean {close[0]!r}?" if close else ""))
-            given.append(keyword.arg)
-        has_star = any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args)
-        missing = [p for p in spec.parameters.required if p not in given]
-        if missing and not has_star:
-            self.report(node, f"{name} is called without its required parameter(s) {', '.join(missing)}")
-        query = self.queries.get(name)
-        return _unwrap(query.type) if query is not None else _NoSchema(name)
+    with one_reading():  # parsed once, for the dataflow and the walk
+        program = read_program(code)
+        if program.problem is not None:
+            return [(program.problem.line, f"gold code does not parse: {program.problem.message}")]
+        functions = catalog.functions
+        analysis = analyze(code, functions, limits=None)
+        found: list[tuple[int | None, str]] = []
+        if analysis.parse_error is not None:  # e.g. nested too deeply for the dataflow: the metrics cannot score against it
+            found.append((None, f"gold code cannot be analyzed: {analysis.parse_error}"))
+        for call in analysis.calls:
+            found += [(call.line, message) for message in _call_problems(call, functions)]
+        fields = check_fields(program, catalog, lambda name: is_api_name(name, functions))
+    found += [(p.line, str(p)) for p in fields if p.kind in _GOLD_FIELD_KINDS]
+    return sorted(found, key=lambda problem: problem[0] or 0)
 
 
 def check_gold_code(name: str, data_dir: Path | None = None) -> list[Problem]:
@@ -328,27 +214,16 @@ def check_gold_code(name: str, data_dir: Path | None = None) -> list[Problem]:
     """
     samples, errata = _domain_samples(name, data_dir)
     try:
-        functions = load_specs(name)
+        catalog = Catalog(load_specs(name), name)
     except GqlbenchError:
         return []  # check_specs reports the missing or unreadable specs
     problems: list[Problem] = []
     for sample in samples:
-        where = f"sample {sample.id} ({sample.benchmark})"
         if errata.why_invalid(sample.id):
             continue
-        program = read_program(sample.gold_code)
-        if program.tree is None:
-            assert program.problem is not None
-            line = f": line {program.problem.line}" if program.problem.line is not None else ""
-            message = f"gold code does not parse: {program.problem.message}"
-            problems.append(Problem(subject=sample.id, where=f"{where}{line}", message=message))
-            continue
-        try:
-            schema = build_schema(name, [c.name for c in program.calls if c.name in functions])
-        except GqlbenchError as exc:
-            problems.append(Problem(subject=sample.id, where=where, message=f"the schema of its endpoints does not build: {exc}"))
-            schema = None
-        problems += _GoldWalker(sample.id, where, functions, schema).run(program.tree)
+        where = f"sample {sample.id} ({sample.benchmark})"
+        for line, message in gold_code_problems(sample.gold_code, catalog):
+            problems.append(Problem(subject=sample.id, where=where if line is None else f"{where}: line {line}", message=message))
     return problems
 
 
