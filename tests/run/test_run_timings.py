@@ -11,7 +11,7 @@ import pytest
 from gqlbench.run.runner import RunOptions, RunSettings, load_backend, run
 from gqlbench.run.timings import STAGES, StageClock, format_timings
 
-STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+STUB = f"{Path(__file__).parents[1] / 'stub_backends.py'}:StubBackend"
 
 
 def test_stages_accumulate_and_unclaimed_time_goes_to_the_marked_stage() -> None:

@@ -13,7 +13,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.run.files import open_run_file, write_files, write_json
 from gqlbench.run.folder import exclusive
 
-STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+STUB = f"{Path(__file__).parents[1] / 'stub_backends.py'}:StubBackend"
 
 
 def _run(out: Path, failing: Path) -> int:

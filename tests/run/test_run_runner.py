@@ -13,7 +13,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.results.files import read_samples
 from gqlbench.run.runner import RunOptions, RunSettings, load_backend, model_slug, plan_samples, run
 
-STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+STUB = f"{Path(__file__).parents[1] / 'stub_backends.py'}:StubBackend"
 
 
 def _settings(**changes: object) -> RunSettings:

@@ -12,7 +12,7 @@ from gqlbench.generators.backends.backend import Backend
 from gqlbench.run.matrix import cell_name, grid_cells, parse_matrix, run_matrix, varying_settings
 from gqlbench.run.runner import RunOptions, RunSettings, load_backend
 
-STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+STUB = f"{Path(__file__).parents[1] / 'stub_backends.py'}:StubBackend"
 
 
 def _base(**changes: object) -> RunSettings:

@@ -12,7 +12,7 @@ from gqlbench.cli import main
 from gqlbench.run.runner import RunOptions, RunSettings, plan_samples, run
 from gqlbench.scoring.relevance import is_impossible_id
 
-STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+STUB = f"{Path(__file__).parents[1] / 'stub_backends.py'}:StubBackend"
 
 
 def _settings(**changes: object) -> RunSettings:

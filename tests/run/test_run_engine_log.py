@@ -13,7 +13,7 @@ import pytest
 
 from gqlbench.run.engine_log import ENGINE_LOG, summary_line
 
-STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+STUB = f"{Path(__file__).parents[1] / 'stub_backends.py'}:StubBackend"
 CHATTER = ("STUB-ENGINE stdout chatter", "STUB-ENGINE python warning", "STUB-ENGINE child stderr")
 
 
