@@ -51,6 +51,11 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
 from gqlbench.records import Completion, Message
 
+STUB = f"{Path(__file__).resolve()}:StubBackend"
+"""The ``--backend`` value that selects :class:`StubBackend`, wherever the tests are run from."""
+STUB_RUN = ("run", "--model", "stub", "--backend", STUB)
+"""``gqlbench run`` on the stub backend: the arguments every stub run starts with."""
+
 
 class StubBackend:
     name = "stub"
