@@ -54,6 +54,11 @@ from gqlbench.generators.backends.backend import GenerationConfig, GenerationReq
 from gqlbench.generators.backends.progress import CallProgress, ProgressListener
 from gqlbench.records import Completion, Message
 
+STUB = f"{Path(__file__).resolve()}:StubBackend"
+"""The ``--backend`` value that selects :class:`StubBackend`, wherever the tests are run from."""
+STUB_RUN = ("run", "--model", "stub", "--backend", STUB)
+"""``gqlbench run`` on the stub backend: the arguments every stub run starts with."""
+
 
 class StubBackend:
     name = "stub"

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_process import run_gqlbench
 
 TESTS = Path(__file__).resolve().parent
 
@@ -97,8 +98,7 @@ def plugin_path(tmp_path: Path) -> Path:
 
 def _gqlbench(plugin_path: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_path), str(TESTS), os.environ.get("PYTHONPATH", "")])}
-    command = [sys.executable, "-c", "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))", *args]
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    return run_gqlbench(*args, cwd=cwd, env=env)
 
 
 def _check_toy_run(out: Path) -> None:

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from cli_process import run_gqlbench  # noqa: E402
+from tests.cli_process import run_gqlbench
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,9 +21,8 @@ from gqlbench.dataset import load_split
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import Sample
 from gqlbench.run.runner import RunOptions, RunSettings, run
-
-sys.path.insert(0, str(Path(__file__).parent))
-from tool_server import ToolServer, gold_steps, reply  # noqa: E402
+from tests.stub_backends import STUB
+from tests.tool_server import ToolServer, gold_steps, reply
 
 SAMPLES = {s.id: s for s in load_split("test")}
 
@@ -192,9 +190,8 @@ def test_an_in_process_backend_without_a_tool_parser_is_refused_before_any_model
 
 
 def test_a_backend_without_tool_calling_is_a_one_line_error(tmp_path: Path) -> None:
-    stub = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
     with pytest.raises(GqlbenchError, match="--prompt tools needs a backend with native tool calling; the stub backend") as info:
-        run(RunSettings(model="m", backend=stub, prompt="tools", ids=("test/3",)), RunOptions(runs_root=tmp_path, quiet=True))
+        run(RunSettings(model="m", backend=STUB, prompt="tools", ids=("test/3",)), RunOptions(runs_root=tmp_path, quiet=True))
     assert "\n" not in str(info.value)
 
 

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import httpx
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from cli_process import run_gqlbench  # noqa: E402
-from vllm_serve import vllm_serve  # noqa: E402
+from tests.cli_process import run_gqlbench
+from tests.vllm_serve import vllm_serve
 
 pytestmark = pytest.mark.slow
 

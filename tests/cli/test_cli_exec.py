@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from gqlbench.cli import cli, main
 from gqlbench.dataset import get_sample
+from tests.cli_process import gqlbench_command
 
 
 def test_exec_prints_the_trace_of_a_gold_program(tmp_path: Path) -> None:
@@ -48,9 +48,8 @@ def _exec_in_a_process(tmp_path: Path, code: str, *options: str) -> subprocess.C
     """``gqlbench exec`` as a user runs it: its own process, stdout a pipe encoded as UTF-8."""
     program = tmp_path / "prog.py"
     program.write_text(code, encoding="utf-8")
-    command = [sys.executable, "-c", "import sys; from gqlbench.cli import main; sys.exit(main())"]
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    return subprocess.run([*command, "exec", str(program), "--domain", "tmdb", *options], capture_output=True, env=env, timeout=120)
+    return subprocess.run(gqlbench_command("exec", str(program), "--domain", "tmdb", *options), capture_output=True, env=env, timeout=120)
 
 
 def test_exec_shows_terminal_control_sequences_instead_of_sending_them(tmp_path: Path) -> None:

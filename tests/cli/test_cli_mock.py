@@ -7,7 +7,6 @@ import logging
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -18,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from gqlbench.cli import cli
+from tests.cli_process import gqlbench_command
 
 _RESULT_FIELDS = (
     "adult backdrop_path genre_ids id original_language original_title overview popularity "
@@ -58,12 +58,8 @@ def test_sigterm_stops_a_server_busy_with_a_heavy_query_before_the_query_ends() 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    code = "from gqlbench.cli import main; import sys; sys.exit(main())"
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            code,
+        gqlbench_command(
             "mock",
             "serve",
             "--domain",
@@ -78,7 +74,7 @@ def test_sigterm_stops_a_server_busy_with_a_heavy_query_before_the_query_ends() 
             "100000000",
             "--max-seconds",
             "600",
-        ],
+        ),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -129,9 +125,8 @@ def _mock_server(*options: str) -> Iterator[tuple[int, subprocess.Popen[str]]]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    code = "from gqlbench.cli import main; import sys; sys.exit(main())"
     process = subprocess.Popen(
-        [sys.executable, "-c", code, "mock", "serve", "--port", str(port), *options],
+        gqlbench_command("mock", "serve", "--port", str(port), *options),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -11,8 +11,7 @@ import pytest
 from gqlbench.cli import main
 from gqlbench.cli.evaluate import evaluate
 from gqlbench.cli.run import run
-
-STUB = f"{Path(__file__).parent.parent / 'stub_backends.py'}:StubBackend"
+from tests.stub_backends import STUB_RUN
 
 
 def _option(command: click.Command, name: str) -> click.Option:
@@ -27,7 +26,7 @@ def test_run_and_evaluate_take_the_same_bootstrap_option() -> None:
 
 def test_a_run_with_bootstrap_0_has_no_intervals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
-    args = ["run", "--model", "stub", "--backend", STUB, "--ids", "test/2,test/20", "--no-exec", "--quiet", "--out", str(out)]
+    args = [*STUB_RUN, "--ids", "test/2,test/20", "--no-exec", "--quiet", "--out", str(out)]
     assert main([*args, "--bootstrap", "0"]) == 0, capsys.readouterr().err
     document = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert document["meta"]["bootstrap"] == 0 and "ci" not in document["metrics"]["overall"]

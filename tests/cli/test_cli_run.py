@@ -5,16 +5,14 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from gqlbench.cli import main
-
-STUB = f"{Path(__file__).parent.parent / 'stub_backends.py'}:StubBackend"
+from tests.cli_process import run_gqlbench, start_gqlbench
+from tests.stub_backends import STUB_RUN
 
 
 def _ids(run_dir: Path) -> list[str]:
@@ -23,7 +21,7 @@ def _ids(run_dir: Path) -> list[str]:
 
 def test_run_prints_the_report_and_the_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    code = main(["run", "--model", "stub", "--backend", STUB, "--ids", "test/0,test/20", "--quiet"])
+    code = main([*STUB_RUN, "--ids", "test/0,test/20", "--quiet"])
     out = capsys.readouterr().out
     assert code == 0
     assert "| overall" in out and "Arg Match (full)" in out
@@ -35,11 +33,7 @@ def test_run_prints_the_report_and_the_folder(tmp_path: Path, capsys: pytest.Cap
 def test_failed_generations_exit_nonzero_with_a_retry_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
         [
-            "run",
-            "--model",
-            "stub",
-            "--backend",
-            STUB,
+            *STUB_RUN,
             "--limit",
             "2",
             "--out",
@@ -54,7 +48,7 @@ def test_failed_generations_exit_nonzero_with_a_retry_hint(tmp_path: Path, capsy
 
 
 def test_bad_options_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["run", "--model", "stub", "--backend", STUB, "--split", "train", "--out", str(tmp_path / "r")]) == 2
+    assert main([*STUB_RUN, "--split", "train", "--out", str(tmp_path / "r")]) == 2
     assert "--shots 0" in capsys.readouterr().err
     assert main(["run", "--model", "stub", "--backend", "nope_module:X", "--out", str(tmp_path / "r2"), "--limit", "1"]) == 2
     assert "cannot import" in capsys.readouterr().err
@@ -83,26 +77,8 @@ def test_shots_asked_for_with_tools_are_refused_not_dropped(tmp_path: Path, caps
 
 def test_a_killed_run_resumes_without_lost_or_duplicated_samples(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    command = [
-        sys.executable,
-        "-c",
-        "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
-        "run",
-        "--model",
-        "stub",
-        "--backend",
-        STUB,
-        "--limit",
-        "12",
-        "--batch-size",
-        "2",
-        "--model-args",
-        "delay=0.25",
-        "--out",
-        str(out),
-        "--quiet",
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    command = (*STUB_RUN, "--limit", "12", "--batch-size", "2", "--model-args", "delay=0.25", "--out", str(out), "--quiet")
+    process = start_gqlbench(*command)
     deadline = time.monotonic() + 60
     samples = out / "samples.jsonl"
     while time.monotonic() < deadline and (not samples.exists() or samples.read_text().count("\n") < 3):
@@ -112,7 +88,7 @@ def test_a_killed_run_resumes_without_lost_or_duplicated_samples(tmp_path: Path)
     killed_with = _ids(out)
     assert 3 <= len(killed_with) < 12, "the run must be killed mid-way"
 
-    resumed = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    resumed = run_gqlbench(*command, timeout_s=120)
     assert resumed.returncode == 0, resumed.stderr
     assert f"{len(killed_with)} of 12 samples done" in resumed.stderr
     ids = _ids(out)
@@ -124,7 +100,7 @@ def test_a_killed_run_resumes_without_lost_or_duplicated_samples(tmp_path: Path)
 
 
 def test_exec_scores_are_reported_and_no_exec_leaves_them_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    base = ["run", "--model", "stub", "--backend", STUB, "--ids", "test/0,test/2", "--quiet"]
+    base = [*STUB_RUN, "--ids", "test/0,test/2", "--quiet"]
     assert main([*base, "--out", str(tmp_path / "a")]) == 0
     assert "Exec Success" in capsys.readouterr().out
     line = json.loads((tmp_path / "a" / "samples.jsonl").read_text().splitlines()[0])

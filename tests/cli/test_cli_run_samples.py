@@ -8,19 +8,14 @@ from pathlib import Path
 import pytest
 
 from gqlbench.cli import main
-
-STUB = f"{Path(__file__).parent.parent / 'stub_backends.py'}:StubBackend"
+from tests.stub_backends import STUB_RUN
 
 
 def test_run_with_three_samples_then_report_with_prices(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
     code = main(
         [
-            "run",
-            "--model",
-            "stub",
-            "--backend",
-            STUB,
+            *STUB_RUN,
             "--limit",
             "3",
             "--samples",
@@ -62,6 +57,6 @@ def test_run_with_three_samples_then_report_with_prices(tmp_path: Path, capsys: 
 
 
 def test_samples_without_temperature_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["run", "--model", "stub", "--backend", STUB, "--limit", "1", "--samples", "2", "--out", str(tmp_path / "r")]) == 2
+    assert main([*STUB_RUN, "--limit", "1", "--samples", "2", "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--temperature > 0" in err

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.cli import main
-
-STUB = f"{Path(__file__).parent.parent / 'stub_backends.py'}:StubBackend"
+from tests.stub_backends import STUB_RUN
 
 
 def _lines(run_dir: Path) -> list[dict]:
@@ -17,7 +16,7 @@ def _lines(run_dir: Path) -> list[dict]:
 
 
 def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> Path:
-    assert main(["run", "--model", "stub", "--backend", STUB, "--ids", "test/2,test/20", "--quiet", *args]) == 0
+    assert main([*STUB_RUN, "--ids", "test/2,test/20", "--quiet", *args]) == 0
     return Path(capsys.readouterr().out.split("run folder: ")[1].splitlines()[0].strip())
 
 
@@ -72,9 +71,7 @@ def test_dry_run_prints_the_prompt_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    assert (
-        main(["run", "--model", "stub", "--backend", STUB, "--functions", "domain", "--schema", "none", "--dry-run", "--limit", "1"]) == 0
-    )
+    assert main([*STUB_RUN, "--functions", "domain", "--schema", "none", "--dry-run", "--limit", "1"]) == 0
     out = capsys.readouterr().out
     assert "Utterance:" in out and "GET_search" in out
     assert "--- test/0:" in out and "estimated tokens" in out and "34 functions offered" in out
@@ -82,7 +79,7 @@ def test_dry_run_prints_the_prompt_and_writes_nothing(
 
 
 def test_a_bad_setting_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["run", "--model", "stub", "--backend", STUB, "--functions", "distractors:many", "--dry-run"]) == 2
+    assert main([*STUB_RUN, "--functions", "distractors:many", "--dry-run"]) == 2
     assert "--functions 'distractors:many'" in capsys.readouterr().err
 
 
@@ -98,7 +95,7 @@ def test_a_prompt_that_cannot_fit_is_a_per_sample_record(
 
 def test_the_default_shots_are_the_fixed_set_of_the_domain(capsys: pytest.CaptureFixture[str]) -> None:
     def shots(*args: str) -> str:
-        assert main(["run", "--model", "stub", "--backend", STUB, "--ids", "test/0", "--dry-run", *args]) == 0
+        assert main([*STUB_RUN, "--ids", "test/0", "--dry-run", *args]) == 0
         return capsys.readouterr().out.rsplit("shots: ", 1)[1]
 
     default = shots()
@@ -110,7 +107,7 @@ def test_a_preset_sets_the_papers_run_records_itself_and_yields_to_explicit_opti
 ) -> None:
     monkeypatch.chdir(tmp_path)
     preset = ["--preset", "paper:granite-34b-code-instruct:react"]
-    assert main(["run", "--model", "stub", "--backend", STUB, "--ids", "test/20", "--dry-run", *preset]) == 0
+    assert main([*STUB_RUN, "--ids", "test/20", "--dry-run", *preset]) == 0
     out = capsys.readouterr().out
     assert "preset paper:granite-34b-code-instruct:react: prompt=react" in out and "obfuscate=function-descriptions" in out
     task = out.rsplit("Function Signatures:", 1)[1].split("Utterance:")[0]  # the sample's own block
@@ -137,6 +134,6 @@ def test_dry_run_escapes_a_datasets_utterance(tmp_path: Path, capsys: pytest.Cap
         row = json.loads((default_data_dir() / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()[0])
         row["utterance"] = "Play music\x1b]0;owned\x07\x1b[2J"
         (data / f"{split}.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
-    assert main(["run", "--model", "stub", "--backend", STUB, "--data", str(data), "--dry-run", "--limit", "1"]) == 0
+    assert main([*STUB_RUN, "--data", str(data), "--dry-run", "--limit", "1"]) == 0
     out = capsys.readouterr().out
     assert "Play music\\x1b]0;owned\\x07\\x1b[2J" in out and "\x1b" not in out and "\x07" not in out

@@ -3,39 +3,20 @@
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-STUB = f"{Path(__file__).parent.parent / 'stub_backends.py'}:StubBackend"
+from tests.cli_process import start_gqlbench
+from tests.stub_backends import STUB_RUN
 
 
 @pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_during_a_backend_call_stops_the_run_without_failing_the_sample(tmp_path: Path, signum: int, status: int) -> None:
     out, calls = tmp_path / "r", tmp_path / "calls.log"
-    command = [
-        sys.executable,
-        "-c",
-        "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
-        "run",
-        "--model",
-        "stub",
-        "--backend",
-        STUB,
-        "--limit",
-        "2",
-        "--batch-size",
-        "1",
-        "--no-exec",
-        "--out",
-        str(out),
-        "--model-args",
-        f"delay=15,guarded=1,log={calls}",
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    options = ("--limit", "2", "--batch-size", "1", "--no-exec", "--out", str(out), "--model-args", f"delay=15,guarded=1,log={calls}")
+    process = start_gqlbench(*STUB_RUN, *options)
     deadline = time.monotonic() + 60  # a safety net for a broken build, not a measurement
     while not calls.exists() and time.monotonic() < deadline:
         time.sleep(0.05)

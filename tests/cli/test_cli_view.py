@@ -9,6 +9,7 @@ import pytest
 
 from gqlbench.cli import main
 from gqlbench.dataset import load_split
+from tests.stub_backends import STUB_RUN
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "predictions_example.jsonl"
 
@@ -54,12 +55,8 @@ def test_the_test_split_of_one_run_stays_under_5_mb(tmp_path: Path) -> None:
 
 
 def test_run_html_writes_the_report_into_the_run_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    stub = f"{Path(__file__).parent.parent / 'stub_backends.py'}:StubBackend"
     out = tmp_path / "run"
-    assert (
-        main(["run", "--model", "stub", "--backend", stub, "--ids", "test/0,test/20", "--no-exec", "--out", str(out), "--quiet", "--html"])
-        == 0
-    )
+    assert main([*STUB_RUN, "--ids", "test/0,test/20", "--no-exec", "--out", str(out), "--quiet", "--html"]) == 0
     assert f"html report: {out / 'report.html'}" in capsys.readouterr().out
     html = (out / "report.html").read_text(encoding="utf-8")
     assert 'id="r0/test/0"' in html and 'id="r0/test/20"' in html and "stub" in html

@@ -11,8 +11,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import Backend
 from gqlbench.run.matrix import cell_name, grid_cells, parse_matrix, run_matrix, varying_settings
 from gqlbench.run.runner import RunOptions, RunSettings, load_backend
-
-STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+from tests.stub_backends import STUB
 
 
 def _base(**changes: object) -> RunSettings:

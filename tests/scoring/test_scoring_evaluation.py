@@ -11,7 +11,7 @@ from gqlbench.dataset import default_data_dir, load_split
 from gqlbench.errors import GqlbenchError
 from gqlbench.scoring.evaluation import Prediction, choose_splits, evaluate_predictions, read_predictions, score_predictions
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "predictions_example.jsonl"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "predictions_example.jsonl"
 
 
 def test_evaluating_a_file_returns_every_sample_and_writes_nothing(

@@ -10,8 +10,7 @@ import pytest
 
 from gqlbench.run.runner import RunOptions, RunSettings, load_backend, run
 from gqlbench.run.timings import STAGES, StageClock, format_timings
-
-STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+from tests.stub_backends import STUB
 
 
 def test_stages_accumulate_and_unclaimed_time_goes_to_the_marked_stage() -> None:

@@ -51,12 +51,8 @@ def test_the_papers_prompt_promises_the_schema_it_shows_and_a_wider_offer_says_n
 
 def test_each_completion_is_reported_as_it_is_generated_before_its_batch_is_scored(tmp_path: Path) -> None:
     """A batch's progress shows requests finished (and their tokens) while the batch is still being scored and written."""
-    import sys
-
     from gqlbench.run.generate import Sink
-
-    sys.path.insert(0, str(Path(__file__).parent))
-    from stub_backends import StubBackend
+    from tests.stub_backends import StubBackend
 
     settings = RunSettings(model="stub", backend="stub", limit=3, shots=0, execute=False)
 

@@ -12,18 +12,14 @@ from gqlbench.cli import main
 from gqlbench.errors import GqlbenchError
 from gqlbench.run.files import open_run_file, write_files, write_json
 from gqlbench.run.folder import exclusive
-
-STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+from tests.cli_process import start_gqlbench
+from tests.stub_backends import STUB_RUN
 
 
 def _run(out: Path, failing: Path) -> int:
     return main(
         [
-            "run",
-            "--model",
-            "stub",
-            "--backend",
-            STUB,
+            *STUB_RUN,
             "--limit",
             "2",
             "--batch-size",
@@ -108,31 +104,12 @@ def test_evaluate_into_a_new_folder_it_could_not_write_leaves_no_folder(tmp_path
 
 def test_evaluate_overwrite_never_breaks_the_lock_of_a_live_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import signal
-    import subprocess
-    import sys
     import time
 
     out, calls = tmp_path / "run", tmp_path / "calls.log"
-    command = [
-        sys.executable,
-        "-c",
-        "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
-        "run",
-        "--model",
-        "stub",
-        "--backend",
-        STUB,
-        "--limit",
-        "2",
-        "--batch-size",
-        "1",
-        "--no-exec",
-        "--out",
-        str(out),
-        "--model-args",
-        f"delay=15,log={calls}",
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = start_gqlbench(
+        *STUB_RUN, "--limit", "2", "--batch-size", "1", "--no-exec", "--out", str(out), "--model-args", f"delay=15,log={calls}"
+    )
     try:
         deadline = time.monotonic() + 60  # a safety net for a broken build, not a measurement
         while not calls.exists() and time.monotonic() < deadline:

@@ -11,8 +11,8 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.results.files import read_samples
 from gqlbench.run.runner import RunOptions, RunSettings, run
 from gqlbench.run.usage import Prices
+from tests.stub_backends import STUB
 
-STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
 WRONG = "test/0@1+test/1@1+test/1@2"  # test/0: completions 0, 2 right; test/1: only completion 0 right
 
 

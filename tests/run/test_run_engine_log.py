@@ -5,36 +5,20 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from gqlbench.run.engine_log import ENGINE_LOG, summary_line
+from tests.cli_process import run_gqlbench, start_gqlbench
+from tests.stub_backends import STUB, STUB_RUN
 
-STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
 CHATTER = ("STUB-ENGINE stdout chatter", "STUB-ENGINE python warning", "STUB-ENGINE child stderr")
 
 
 def gqlbench_run(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    command = [
-        sys.executable,
-        "-c",
-        "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
-        "run",
-        "--model",
-        "stub",
-        "--backend",
-        STUB,
-        "--ids",
-        "test/0",
-        "--no-exec",
-        "--out",
-        str(out),
-        *extra,
-    ]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+    return run_gqlbench(*STUB_RUN, "--ids", "test/0", "--no-exec", "--out", str(out), *extra, timeout_s=120)
 
 
 def test_engine_chatter_goes_to_the_log_not_the_console(tmp_path: Path) -> None:
@@ -90,26 +74,8 @@ def test_summary_names_engine_model_dtype_device_and_why() -> None:
 def test_sigterm_closes_the_engine_and_keeps_finished_samples(tmp_path: Path) -> None:
     """A killed run must not leave the engine's processes running (vLLM's outlive their parent) nor lose samples."""
     out = tmp_path / "r"
-    command = [
-        sys.executable,
-        "-c",
-        "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
-        "run",
-        "--model",
-        "stub",
-        "--backend",
-        STUB,
-        "--limit",
-        "6",
-        "--batch-size",
-        "1",
-        "--no-exec",
-        "--out",
-        str(out),
-        "--model-args",
-        "delay=0.5,noisy_close=1",
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    options = ("--limit", "6", "--batch-size", "1", "--no-exec", "--out", str(out), "--model-args", "delay=0.5,noisy_close=1")
+    process = start_gqlbench(*STUB_RUN, *options)
     samples = out / "samples.jsonl"
     deadline = time.monotonic() + 60
     while not (samples.exists() and samples.read_text().count("\n") >= 1) and time.monotonic() < deadline:

@@ -11,8 +11,7 @@ import pytest
 from gqlbench.cli import main
 from gqlbench.run.runner import RunOptions, RunSettings, plan_samples, run
 from gqlbench.scoring.relevance import is_impossible_id
-
-STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+from tests.stub_backends import STUB
 
 
 def _settings(**changes: object) -> RunSettings:

@@ -183,7 +183,7 @@ def test_one_result_per_id_and_a_byte_order_mark_is_fine(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("name", ["test-exec", "test-noexec", "library-exec"])
 def test_saved_results_files_round_trip_through_the_record(name: str, tmp_path: Path) -> None:
-    saved = Path(__file__).parent / "data" / "regression" / name / "results.json"
+    saved = Path(__file__).parents[1] / "data" / "regression" / name / "results.json"
     document = read_results(saved)
     assert isinstance(document.metrics["overall"]["n_samples"], int)
     assert document.model_dump() == json.loads(saved.read_text(encoding="utf-8"))
@@ -217,7 +217,7 @@ def test_read_config_is_the_public_reader_of_a_run_config(tmp_path: Path) -> Non
 def test_the_viewer_uses_no_private_name_of_results() -> None:
     import ast
 
-    viewer = Path(__file__).resolve().parents[1] / "gqlbench" / "viewer"
+    viewer = Path(__file__).resolve().parents[2] / "gqlbench" / "viewer"
     for path in viewer.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module == "gqlbench.results.files":

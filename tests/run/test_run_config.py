@@ -101,7 +101,7 @@ def test_the_catalog_a_run_used_is_recorded_and_a_changed_world_stops_a_resume(t
     shutil.copy(bundled.specs_dir / "library.json", catalog / "specs")
     shutil.copytree(bundled.schemas_dir / "library", catalog / "schemas" / "library")
     monkeypatch.setenv("GQLBENCH_CATALOG", str(catalog))
-    samples = load_split("test", Path(__file__).parents[1] / "data" / "library")[:2]
+    samples = load_split("test", Path(__file__).parents[2] / "data" / "library")[:2]
     config = RunConfig.new(RunSettings(model="m"), samples)
     assert config.catalog["library"]["specs"] == str(catalog / "specs" / "library.json")
     settings, digest = config.settings, config.data_hash or ""
@@ -131,7 +131,7 @@ def _option_defaults() -> dict[str, object]:
     import ast
     import dataclasses
 
-    source = Path(__file__).resolve().parents[1] / "gqlbench" / "cli" / "run.py"
+    source = Path(__file__).resolve().parents[2] / "gqlbench" / "cli" / "run.py"
     fields = {f.name for f in dataclasses.fields(RunSettings)}
     renamed = {"prompt_style": "prompt", "n_samples": "samples", "exec": "execute"}
     found: dict[str, object] = {}

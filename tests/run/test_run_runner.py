@@ -12,8 +12,7 @@ from gqlbench.dataset import default_data_dir
 from gqlbench.errors import GqlbenchError
 from gqlbench.results.files import read_samples
 from gqlbench.run.runner import RunOptions, RunSettings, load_backend, model_slug, plan_samples, run
-
-STUB = f"{Path(__file__).parent / 'stub_backends.py'}:StubBackend"
+from tests.stub_backends import STUB
 
 
 def _settings(**changes: object) -> RunSettings:
