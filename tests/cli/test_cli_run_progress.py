@@ -8,12 +8,11 @@ from pathlib import Path
 import pytest
 
 from gqlbench.cli import main
-
-STUB = f"{Path(__file__).parent.parent / 'stub_backends.py'}:StubBackend"
+from tests.stub_backends import STUB_RUN
 
 
 def test_the_bar_shows_requests_finished_inside_a_batch(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    args = ["run", "--model", "stub", "--backend", STUB, "--limit", "16", "--batch-size", "16", "--no-exec", "--out", str(tmp_path / "r")]
+    args = [*STUB_RUN, "--limit", "16", "--batch-size", "16", "--no-exec", "--out", str(tmp_path / "r")]
     code = main([*args, "--model-args", "engine=1"])  # the stub finishes a batch whole, as vLLM does, telling each request
     err = capfd.readouterr().err
     assert code == 0, err
@@ -25,6 +24,6 @@ def test_the_bar_shows_requests_finished_inside_a_batch(tmp_path: Path, capfd: p
 
 
 def test_quiet_shows_no_bar(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    args = ["run", "--model", "stub", "--backend", STUB, "--limit", "2", "--no-exec", "--quiet", "--out", str(tmp_path / "r")]
+    args = [*STUB_RUN, "--limit", "2", "--no-exec", "--quiet", "--out", str(tmp_path / "r")]
     assert main([*args, "--model-args", "engine=1"]) == 0
     assert "requests" not in capfd.readouterr().err
