@@ -190,16 +190,6 @@ class SpotifyModel:
         return result
 
     # -- lookups ---------------------------------------------------------------------
-    def h_GET_artists__id__related_artists(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        artist = world.get("artist", args["id"])
-        genres = set(artist["genres"])
-        related = world.find("artist", lambda a: a["id"] != artist["id"] and bool(genres & set(a["genres"])))
-        if not related:
-            for n in (1, 2, 3):
-                make(scope_of(world), "artist", {"name": f"{artist['name']} Radio {n}", "genres": list(artist["genres"])})
-            related = world.find("artist", lambda a: a["id"] != artist["id"] and bool(genres & set(a["genres"])))
-        return {"artists": [_view(world, "artist", a["id"]) for a in related[:20]]}
-
     def h_GET_playlists__playlist_id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._playlist(world, args["playlist_id"])
 
