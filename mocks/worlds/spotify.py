@@ -8,22 +8,29 @@ first page of tracks), the pages of every list endpoint (offset pages, the
 cursor page of ``GET /me/following``), the argument checks (repeat state,
 volume, ``type``) and the saved tracks and albums (``save``/``unsave`` on
 saved lists, :mod:`gqlbench.mocks.engine.declared.lists`), an artist's albums newest first
-and its top tracks by popularity, the saved and top lists, the user and
-their playlists and a playlist's items (``respond`` templates). See docs/add-your-own-api.md.
+and its top tracks by popularity, its related artists (a shared genre, three
+"Radio" artists made when none), the saved and top lists, the user and
+their playlists and a playlist's items (``respond`` templates). How the
+catalogue is made is declared too (``make`` and ``load``,
+:mod:`gqlbench.mocks.engine.declared.make`): the readable entries (artists,
+albums with their tracks inside, playlists, saved and top lists, names for
+ids), ids and values derived from the seed, the two albums an artist made by
+a search gets when first looked up, and what a search for an unknown query
+invents per type. See docs/add-your-own-api.md.
 
 What stays here cannot be declared without a language of its own:
 
-* loading the readable fixture (entities referred to by name, tracks inside
-  their album) with ids and values derived from the seed, so every seed has
-  its own catalogue;
-* search over several types at once that invents a catalogue for an unknown
-  query (an artist, an album, tracks named after it) and ranks exact names
-  first; an artist made that way gets two albums the first time it is seen;
+* ``GET /search`` over several types at once: each requested type is searched
+  in the order the request gives (an invention for one type is found by the
+  next, and a type that is not searchable fails after the earlier ones), by
+  text that joins an album's or a track's artist names, exact names first; a
+  template builds objects with fixed keys, not one per requested type with
+  its side effects in that order;
 * the player: devices and the active one, play contexts given by URI and an
   offset, the queue, next/previous within the context;
 * playlist creation and edits by URI at a position, each bumping the version
-  that the snapshot id is made from; following users as well as artists;
-* related artists by shared genre (made up when none is known).
+  that the snapshot id is made from; following users as well as artists
+  (``_ref`` and ``_new_playlist`` are their doors to the declared ``make``).
 """
 
 from __future__ import annotations
