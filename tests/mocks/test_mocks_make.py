@@ -149,3 +149,15 @@ def test_a_mistake_stops_the_load_with_one_line_naming_the_file_and_entry(tmp_pa
     with pytest.raises(GqlbenchError, match=f"^{re.escape(str(path))}: {message}") as caught:
         World.create("library", fixture=path)
     assert "\n" not in str(caught.value)
+
+
+def test_a_recipe_sees_only_its_entry_not_the_names_of_the_template_that_makes_it(tmp_path: Path) -> None:
+    recipes = {**MAKE, "chapter": {**MAKE["chapter"], "defaults": {"title": "$q"}}}  # q is the caller's, not the chapter's
+    made = {"$make": "novel", "entry": {"name": "$q", "writers": [], "chapters": ["One"]}}
+    world = World.create(
+        "library", fixture=write(tmp_path, make=recipes, novels=[], reading=[], endpoints={"GET_search_books": {"respond": made}})
+    )
+    handler = world.handler("GET_search_books")
+    assert handler is not None
+    with pytest.raises(GqlbenchError, match=r"chapters\[0\]: world template: unknown name 'q'"):
+        handler(world, {"q": "Children of Dune"})

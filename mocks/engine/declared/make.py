@@ -139,6 +139,7 @@ def make(scope: Scope, kind: str, entry: Any, where: str = "world fixture", **na
     if not isinstance(entry, (dict, str)):
         raise GqlbenchError(f"{where}: an entry of {kind} must be a name or an object, got {entry!r}")
     values = {"id": None, **(entry if isinstance(entry, dict) else {recipe.get("name", "name"): entry})}  # the id first
+    scope = Scope(scope.world, {}, scope.shapes, scope.vocab, scope.functions, scope.fixture)  # the caller's names do not leak in
     try:
         refs = recipe.get("refs", {})
         for field, ref in refs.items():
