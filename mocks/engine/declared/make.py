@@ -38,7 +38,8 @@ makes what a search for unknown text finds (:func:`invent`).
 A load step makes each entry of the fixture's section ``from`` (a list, or one
 object: ``"default"`` stands in when the section is missing) or, with
 ``refer``, resolves each to an id; ``state`` keeps the ids (or ``as`` entries)
-in the world's state under that dotted name. Templates make entities on
+in the world's state under that dotted name (``lists.saved_tracks`` is the saved
+list the ``save`` actions and ``$saved`` use, :mod:`gqlbench.mocks.engine.declared.lists`). Templates make entities on
 demand: ``{"$make": "artist", "entry": {"name": "$q"}}`` is the made one's id.
 """
 
