@@ -14,6 +14,8 @@ The fixture is a JSON object:
   responses and generated values declared as templates (:mod:`gqlbench.mocks.engine.declared.declarations`);
 * ``"computed"``: computed fields per kind (:mod:`gqlbench.mocks.engine.declared.computed`);
 * ``"views"``: named shapes of an entity and what it refers to (:mod:`gqlbench.mocks.engine.declared.views`);
+* ``"make"`` and ``"load"``: how entities are made from readable entries (referring to others by name),
+  and which sections of the fixture are made so (:mod:`gqlbench.mocks.engine.declared.make`);
 * ``"behaviour"``: optional Python for what data cannot say, as
   ``"module:object"`` or ``"file.py:object"`` (a file relative to the fixture);
   see :mod:`gqlbench.mocks.engine.registry`;
@@ -35,7 +37,9 @@ from gqlbench.mocks.engine.kinds import KEY_WORDS, reference
 
 __all__ = ["GENERIC_KEYS", "fixture_file", "load_fixture", "starter_fixture", "starter_fixture_files"]
 
-GENERIC_KEYS = frozenset({"entities", "endpoints", "behaviour", "description", "shapes", "vocab", "generate", "computed", "views"})
+GENERIC_KEYS = frozenset(
+    {"entities", "endpoints", "behaviour", "description", "shapes", "vocab", "generate", "computed", "views", "make", "load"}
+)
 
 
 def _bundled_folder() -> Path:

@@ -36,7 +36,7 @@ from typing import Any
 from graphql import GraphQLList, GraphQLObjectType, GraphQLOutputType, GraphQLSchema, get_named_type
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.declared import lists, paging
+from gqlbench.mocks.engine.declared import lists, make, paging
 from gqlbench.mocks.engine.declared.checks import check_checks
 from gqlbench.mocks.engine.declared.declarations import Declarations
 from gqlbench.mocks.engine.effects import apply_effects, check_effects
@@ -103,6 +103,7 @@ class GenericModel:
         source: str | None = None,
     ) -> None:
         self.domain = domain
+        self.source = source or f"world fixture of {domain}"
         self.declared = declared or Declarations()
         self.rules = dict(rules)
         self.schema = schema
@@ -112,7 +113,7 @@ class GenericModel:
         self.singletons = {rule.kind: rule for rule in self.rules.values() if rule.action == "singleton" and rule.kind}
         self.handlers: dict[str, Handler] = {}
         for function, rule in self.rules.items():
-            where = f"{source or f'world fixture of {domain}'}: endpoints.{function}"
+            where = f"{self.source}: endpoints.{function}"
             if rule.respond is not None:
                 self.handlers[function] = self.declared.handler(rule.respond, f"{where}.respond")
                 continue
@@ -215,6 +216,7 @@ class GenericModel:
         for kind, records in (fixture.get("entities") or {}).items():
             for record in records:
                 self._load_entity(world, kind, record)
+        make.load(self.declared.scope(world, {}), fixture, self.source)  # the readable sections (declared.make)
         for rule in self.rules.values():
             declared = rule.function in handled or rule.respond is not None  # answered by a behaviour or a template
             if rule.action == "list" and rule.kind and not declared and not rule.collection and not world.table(rule.kind):
@@ -255,8 +257,9 @@ class GenericModel:
         return ids[0][: -len("_id")] if ids else None
 
     def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:
-        """The fixture's generated fields (``"generate"``); other missing values are derived when rendered."""
+        """The fixture's generated fields (``"generate"``), then what its ``make`` grows; other values are derived when rendered."""
         self.declared.complete(world, kind, record)
+        make.grow(self.declared.scope(world, {}), kind, record)
 
     # -- answers ----------------------------------------------------------------------
     def _wrap(self, rule: Rule, payload: Any) -> Any:

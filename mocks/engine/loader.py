@@ -17,6 +17,7 @@ from gqlbench.mocks.engine.declared import paging
 from gqlbench.mocks.engine.declared.checks import apply_checks
 from gqlbench.mocks.engine.declared.computed import check_computed
 from gqlbench.mocks.engine.declared.declarations import Declarations
+from gqlbench.mocks.engine.declared.make import check_make, sections
 from gqlbench.mocks.engine.declared.views import check_views, view_handler
 from gqlbench.mocks.engine.fixtures import GENERIC_KEYS, load_fixture
 from gqlbench.mocks.engine.generic import GenericModel, domain_schema
@@ -91,7 +92,8 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     where = str(fixture_file) if fixture_file else f"world fixture of {domain}"
     fixture = load_fixture(domain, fixture_file) if fixture_file is not None else {}
     behaviour = find_behaviour(domain, fixture, fixture_file)
-    extra = sorted(set(fixture) - GENERIC_KEYS)
+    check_make(fixture, where)
+    extra = sorted(set(fixture) - GENERIC_KEYS - sections(fixture))
     if extra and behaviour is None:
         raise GqlbenchError(f"{where}: unknown key {extra[0]!r}; a data-only fixture has {', '.join(sorted(GENERIC_KEYS))}")
     specs = load_specs(domain) if specs_path(domain) else {}

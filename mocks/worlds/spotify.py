@@ -8,22 +8,29 @@ first page of tracks), the pages of every list endpoint (offset pages, the
 cursor page of ``GET /me/following``), the argument checks (repeat state,
 volume, ``type``) and the saved tracks and albums (``save``/``unsave`` on
 saved lists, :mod:`gqlbench.mocks.engine.declared.lists`), an artist's albums newest first
-and its top tracks by popularity, the saved and top lists, the user and
-their playlists and a playlist's items (``respond`` templates). See docs/add-your-own-api.md.
+and its top tracks by popularity, its related artists (a shared genre, three
+"Radio" artists made when none), the saved and top lists, the user and
+their playlists and a playlist's items (``respond`` templates). How the
+catalogue is made is declared too (``make`` and ``load``,
+:mod:`gqlbench.mocks.engine.declared.make`): the readable entries (artists,
+albums with their tracks inside, playlists, saved and top lists, names for
+ids), ids and values derived from the seed, the two albums an artist made by
+a search gets when first looked up, and what a search for an unknown query
+invents per type. See docs/add-your-own-api.md.
 
 What stays here cannot be declared without a language of its own:
 
-* loading the readable fixture (entities referred to by name, tracks inside
-  their album) with ids and values derived from the seed, so every seed has
-  its own catalogue;
-* search over several types at once that invents a catalogue for an unknown
-  query (an artist, an album, tracks named after it) and ranks exact names
-  first; an artist made that way gets two albums the first time it is seen;
+* ``GET /search`` over several types at once: each requested type is searched
+  in the order the request gives (an invention for one type is found by the
+  next, and a type that is not searchable fails after the earlier ones), by
+  text that joins an album's or a track's artist names, exact names first; a
+  template builds objects with fixed keys, not one per requested type with
+  its side effects in that order;
 * the player: devices and the active one, play contexts given by URI and an
   offset, the queue, next/previous within the context;
 * playlist creation and edits by URI at a position, each bumping the version
-  that the snapshot id is made from; following users as well as artists;
-* related artists by shared genre (made up when none is known).
+  that the snapshot id is made from; following users as well as artists
+  (``_ref`` and ``_new_playlist`` are their doors to the declared ``make``).
 """
 
 from __future__ import annotations
@@ -31,9 +38,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared import lists
 from gqlbench.mocks.engine.declared.computed import computed
+from gqlbench.mocks.engine.declared.make import invent, make, resolve, scope_of
 from gqlbench.mocks.engine.declared.paging import offset_page
 from gqlbench.mocks.engine.declared.views import render_view
 from gqlbench.mocks.engine.world import Handler, World, search_text
@@ -87,52 +94,9 @@ class SpotifyModel:
     def __init__(self) -> None:
         self.handlers: dict[str, Handler] = {name[len("h_") :]: getattr(self, name) for name in dir(self) if name.startswith("h_")}
 
-    # -- loading -------------------------------------------------------------------
+    # -- loading (the catalogue, the saved and top lists are made by the fixture's "load") --------------
     def load(self, world: World, fixture: dict[str, Any]) -> None:
         where = "mocks/worlds/spotify.json"
-        user = dict(fixture.get("user") or {"id": "mockuser", "display_name": "Mock User"})
-        world.put("user", user, complete=True)
-        world.state["me"] = user["id"]
-        for artist in fixture.get("artists", []):
-            self._new_artist(world, artist["name"], artist.get("id"), genres=artist.get("genres"), popularity=artist.get("popularity"))
-        for album in fixture.get("albums", []):
-            artist_ids = [self._ref(world, "artist", a, where) for a in album.get("artists", [])]
-            tracks = [t if isinstance(t, dict) else {"name": t} for t in album.get("tracks", [])]
-            for t in tracks:
-                if "artists" in t:
-                    t["artists"] = [self._ref(world, "artist", a, where) for a in t["artists"]]
-            self._new_album(
-                world,
-                album["name"],
-                artist_ids,
-                tracks,
-                album_id=album.get("id"),
-                release_date=album.get("release_date"),
-                album_type=album.get("album_type"),
-                label=album.get("label"),
-            )
-        for playlist in fixture.get("playlists", []):
-            track_ids = [self._ref(world, "track", t, where) for t in playlist.get("tracks", [])]
-            self._new_playlist(
-                world,
-                playlist["name"],
-                track_ids,
-                public=playlist.get("public", True),
-                description=playlist.get("description", ""),
-                playlist_id=playlist.get("id"),
-            )
-        world.state["playlists"] = list(world.table("playlist"))
-        world.state["lists"] = {
-            "saved_tracks": [
-                {"id": self._ref(world, "track", t, where), "added_at": world.tick()} for t in fixture.get("saved_tracks", [])
-            ],
-            "saved_albums": [
-                {"id": self._ref(world, "album", a, where), "added_at": world.tick()} for a in fixture.get("saved_albums", [])
-            ],
-            "following": [{"id": self._ref(world, "artist", a, where)} for a in fixture.get("following", [])],
-        }
-        world.state["top_artists"] = [self._ref(world, "artist", a, where) for a in fixture.get("top_artists", [])]
-        world.state["top_tracks"] = [self._ref(world, "track", t, where) for t in fixture.get("top_tracks", [])]
         devices = []
         for device in fixture.get("devices", []):
             devices.append(
@@ -170,79 +134,7 @@ class SpotifyModel:
 
     def _ref(self, world: World, kind: str, ref: str, where: str) -> str:
         """A fixture reference (an id or a unique name) -> the entity's id."""
-        if world.has(kind, ref):
-            return ref
-        found = [r["id"] for r in world.find(kind, lambda r: r["name"] == ref)]
-        if len(found) != 1:
-            what = "no" if not found else f"{len(found)}"
-            raise GqlbenchError(f"{where}: {what} {kind} named {ref!r}; refer to a {kind} defined earlier in the file by its name or id")
-        return found[0]
-
-    # -- creating entities -----------------------------------------------------------------
-    def _new_artist(
-        self, world: World, name: str, artist_id: str | None = None, *, genres: list[str] | None = None, popularity: int | None = None
-    ) -> str:
-        artist_id = artist_id or world.token("artist", name)
-        world.put(
-            "artist",
-            {
-                "id": artist_id,
-                "name": name,
-                "genres": genres if genres is not None else [world.pick(["pop", "indie", "rock", "electronic", "soul"], artist_id)],
-                "popularity": popularity if popularity is not None else world.int(artist_id, "popularity", lo=20, hi=80),
-                "followers": world.int(artist_id, "followers", lo=1_000, hi=5_000_000),
-            },
-        )
-        return artist_id
-
-    def _new_album(
-        self,
-        world: World,
-        name: str,
-        artist_ids: list[str],
-        tracks: list[dict[str, Any]],
-        *,
-        album_id: str | None = None,
-        release_date: str | None = None,
-        album_type: str | None = None,
-        label: str | None = None,
-    ) -> str:
-        album_id = album_id or world.token("album", name, *artist_ids)
-        track_ids = []
-        for number, track in enumerate(tracks, start=1):
-            track_id = track.get("id") or world.token("track", album_id, track["name"])
-            world.put(
-                "track",
-                {
-                    "id": track_id,
-                    "name": track["name"],
-                    "album": album_id,
-                    "artists": track.get("artists") or list(artist_ids),
-                    "track_number": number,
-                    "duration_ms": world.int(track_id, "duration", lo=150_000, hi=330_000),
-                    "popularity": world.int(track_id, "popularity", lo=30, hi=95),
-                    "explicit": False,
-                },
-                complete=True,
-            )
-            track_ids.append(track_id)
-        year = world.int(album_id, "year", lo=1995, hi=2023)
-        world.put(
-            "album",
-            {
-                "id": album_id,
-                "name": name,
-                "artists": list(artist_ids),
-                "tracks": track_ids,
-                "album_type": album_type or ("single" if len(track_ids) == 1 else "album"),
-                "release_date": release_date
-                or f"{year}-{world.int(album_id, 'month', lo=1, hi=12):02d}-{world.int(album_id, 'day', lo=1, hi=28):02d}",
-                "label": label or f"{name} Records",
-                "popularity": world.int(album_id, "popularity", lo=20, hi=90),
-            },
-            complete=True,
-        )
-        return album_id
+        return resolve(world, kind, ref, where)
 
     def _new_playlist(
         self,
@@ -255,29 +147,8 @@ class SpotifyModel:
         playlist_id: str | None = None,
         collaborative: bool = False,
     ) -> str:
-        playlist_id = playlist_id or world.token("playlist", name, world.state.get("clock", 0))
-        world.put(
-            "playlist",
-            {
-                "id": playlist_id,
-                "name": name,
-                "description": description,
-                "public": public,
-                "collaborative": collaborative,
-                "owner": world.state["me"],
-                "tracks": [{"id": t, "added_at": world.tick()} for t in track_ids],
-                "version": 1,
-            },
-            complete=True,
-        )
-        return playlist_id
-
-    def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:
-        """An artist created by a search gets two albums the first time it is looked up."""
-        if kind == "artist" and not world.referring("album", "artists", record["id"]):
-            for n in (1, 2):
-                name = f"{record['name']} {'Vol. ' + str(n) if n > 1 else ''}".strip()
-                self._new_album(world, name, [record["id"]], [{"name": f"{name} - Track {i}"} for i in range(1, 6)])
+        entry = {"id": playlist_id, "name": name, "description": description, "public": public, "collaborative": collaborative}
+        return make(scope_of(world), "playlist", {**entry, "tracks": track_ids})
 
     # -- rendering ---------------------------------------------------------------------
     def _playlist(self, world: World, playlist_id: str) -> dict[str, Any]:
@@ -307,21 +178,6 @@ class SpotifyModel:
         exact = query.strip().lower()
         return sorted(found, key=lambda r: (r["name"].lower() != exact, -r.get("popularity", 0)))
 
-    def _create_for_query(self, world: World, kind: str, query: str) -> None:
-        """Make the catalogue contain something that answers ``query``."""
-        name = _title(query)
-        if kind == "artist":
-            self._new_artist(world, name)
-        elif kind == "album":
-            artist = self._new_artist(world, name)
-            self._new_album(world, name, [artist], [{"name": f"{name} - Track {i}"} for i in range(1, 6)])
-        elif kind == "track":
-            artist = self._new_artist(world, name)
-            versions = ["", " (Live)", " (Acoustic)", " (Remix)", " (Instrumental)"]
-            self._new_album(world, name, [artist], [{"name": name + v} for v in versions])
-        elif kind == "playlist":
-            self._new_playlist(world, name, [], playlist_id=world.token("playlist", "search", name))
-
     def h_GET_search(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         query = search_text(args["q"], "q")
         if not query:
@@ -333,7 +189,7 @@ class SpotifyModel:
                 raise BadArguments(f"type {kind!r} is not searchable; use one or more of {', '.join(_SEARCH_TYPES)}")
             found = self._matches(world, kind, query)
             if not found:
-                self._create_for_query(world, kind, query)
+                invent(scope_of(world), kind, _title(query))  # declared per kind under "make"
                 found = self._matches(world, kind, query)
             view = {"album": "album_simple", "playlist": "playlist_simple"}.get(kind, kind)
             items = [_view(world, view, r["id"]) for r in found]
@@ -341,16 +197,6 @@ class SpotifyModel:
         return result
 
     # -- lookups ---------------------------------------------------------------------
-    def h_GET_artists__id__related_artists(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
-        artist = world.get("artist", args["id"])
-        genres = set(artist["genres"])
-        related = world.find("artist", lambda a: a["id"] != artist["id"] and bool(genres & set(a["genres"])))
-        if not related:
-            for n in (1, 2, 3):
-                self._new_artist(world, f"{artist['name']} Radio {n}", genres=list(artist["genres"]))
-            related = world.find("artist", lambda a: a["id"] != artist["id"] and bool(genres & set(a["genres"])))
-        return {"artists": [_view(world, "artist", a["id"]) for a in related[:20]]}
-
     def h_GET_playlists__playlist_id_(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
         return self._playlist(world, args["playlist_id"])
 

@@ -167,3 +167,13 @@ def test_a_template_mistake_is_one_line_naming_it(tmp_path: Path, template: Any,
 def test_a_declared_section_of_the_wrong_type_is_refused(tmp_path: Path) -> None:
     with pytest.raises(GqlbenchError, match="'shapes' must be an object"):
         world_with(tmp_path, {}, shapes=["card"])
+
+
+def test_records_sharing_a_value_are_found_and_filtered(tmp_path: Path) -> None:
+    others = {"$filter": {"$sharing": "$b.genres", "kind": "book", "in": "genres"}, "if": {"$ne": ["$it.title", "$b.title"]}}
+    world = world_with(
+        tmp_path, {"GET_books__book_id_": {"$let": {"b": {"$get": "book", "id": "$book_id"}}, "in": {"$each": others, "do": "$it.title"}}}
+    )
+    assert call(world, "GET_books__book_id_", book_id="B1") == ["Dune Messiah"]  # shares sf
+    assert call(world, "GET_books__book_id_", book_id="B2") == ["Dune", "Emma"]  # sf with one, drama with the other, in order
+    assert call(world, "GET_books__book_id_", book_id="B3") == ["Dune Messiah"]

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import gqlbench.mocks.engine.declared.listing
+import gqlbench.mocks.engine.declared.make
 import gqlbench.mocks.engine.declared.ranges
 import gqlbench.mocks.engine.declared.relations  # noqa: F401  (their operations)
 from gqlbench.errors import GqlbenchError

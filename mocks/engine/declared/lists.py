@@ -16,7 +16,7 @@ list; every id must name an entity of ``kind`` (else ``not_found``). Saving
 an id again moves it to the front; a ``list`` with a ``collection`` lists
 those entities, newest first. A template reads a list's entries with
 ``{"$saved": "saved_tracks"}`` (each ``{"id", "added_at"}``), and any other
-list the world keeps in its state with ``{"$state": "top_tracks"}``.
+list the world keeps in its state with ``{"$state": "top_tracks"}`` (``"default"``: the value when it has none).
 """
 
 from __future__ import annotations
@@ -69,6 +69,6 @@ def change(world: World, name: str, kind: str, wanted: Iterable[str], *, add: bo
 OPERATIONS.update(
     {
         "saved": lambda t, scope: list(entries(scope.world, evaluate(t["$saved"], scope))),
-        "state": lambda t, scope: scope.world.state.get(evaluate(t["$state"], scope)),
+        "state": lambda t, scope: scope.world.state.get(evaluate(t["$state"], scope), evaluate(t.get("default"), scope)),
     }
 )

@@ -18,12 +18,14 @@ say, so a domain's responses need no Python:
 * ``{"$each": list, "do": template}`` (names ``it`` and ``i``), ``{"$let": {...}, "in": template}``,
   ``{"$get": "<kind>", "id": ...}`` (the complete record, or not found), ``{"$vocab": "<vocab>", "key": ...}``,
   ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$flat": lists}``, ``{"$unique": x}``,
-  ``{"$if": c, "then": a, "else": b}``, ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}``,
+  ``{"$if": c, "then": a, "else": b}``, ``{"$filter": list, "if": c}`` (the items ``it`` for which ``c`` holds),
+  ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}``,
   ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n), ``{"$sort": list, "by": "field", "desc": true}``,
   ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits), ``{"$join": [parts], "sep": ""}``;
 * ``{"$call": "<function>", "args": [...]}``: one of the behaviour's ``functions``, for what
   JSON cannot say; other operations are added with :func:`operation` (views add ``$view`` and
-  ``$offset_page``, listing ``$page`` and ``$query``, relations ``$referring``, ranges ``$within``).
+  ``$offset_page``, listing ``$page`` and ``$query``, relations ``$referring`` and ``$sharing``,
+  ranges ``$within``, make ``$make`` and ``$tick``).
 
 An object without an operation is rendered field by field; its ``"..."``
 field is an object whose fields come first (``{"...": {"$shape": ...}, "genres": ...}``).
@@ -192,6 +194,11 @@ def _shape(t: dict[str, Any], scope: Scope) -> Any:
 @operation("each")
 def _each(t: dict[str, Any], scope: Scope) -> list[Any]:
     return [evaluate(t["do"], scope.having(it=item, i=n)) for n, item in enumerate(evaluate(t["$each"], scope) or [])]
+
+
+@operation("filter")
+def _filter(t: dict[str, Any], scope: Scope) -> list[Any]:
+    return [item for item in evaluate(t["$filter"], scope) or [] if evaluate(t["if"], scope.having(it=item))]
 
 
 @operation("let")

@@ -1,0 +1,221 @@
+"""Entities made from readable entries: ids and values from the seed, references by name, children inside.
+
+A fixture written by hand names things ("the album Midnights by Taylor
+Swift") while the world keys records by ids that are the same for a seed on
+every machine and differ between seeds, so each seed is its own catalogue.
+``"make"`` says per kind how a record is made from an entry (a name, or an
+object of its own values), and ``"load"`` which sections of the fixture are
+made, in order, when a world is created::
+
+    "make": {
+      "artist": {"id": {"$token": ["artist", "$name"]}, "complete": false,
+                 "defaults": {"popularity": {"$int": ["$id", "popularity"], "lo": 20, "hi": 80}}},
+      "album": {"refs": {"artists": "artist"}, "id": {"$token": {"$add": [["album", "$name"], "$artists"]}},
+                "children": {"tracks": "track"}, "defaults": {"release_date": {"$date": "$id"}}},
+      "track": {"id": {"$token": ["track", "$parent.id", "$name"]},
+                "defaults": {"album": "$parent.id", "artists": "$parent.artists", "track_number": "$position"}}
+    },
+    "load": [{"make": "artist", "from": "artists"}, {"make": "album", "from": "albums"},
+             {"refer": "track", "from": "saved_tracks", "state": "lists.saved_tracks",
+              "as": {"id": "$it", "added_at": {"$tick": null}}}]
+
+A record is made in this order: ``refs`` (a field holding a name or an id, or
+a list of them, becomes ids: the entity with that id, else the one entity of
+that kind with that name; anything else stops the load with a line naming the
+file and entry), its ``id`` (unless the entry gives one), ``children``
+(entries written inside it, made with the names ``parent``, its values, and
+``position``, 1, 2, ...; the field becomes their ids), ``defaults`` for the
+fields the entry does not have (in order, each seeing the values so far), and
+last a ref's ``"as"`` (``{"kind": "track", "as": template}``), which turns each
+id (``it``) into an entry, e.g. with the time it was added (``{"$tick": null}``,
+the world clock's next time). ``"name"`` is the field a bare name fills and
+refs match (``name`` unless given). A record is stored complete unless
+``"complete": false``: then its first lookup completes it (the fixture's
+``generate``, then ``grow``, a template run for what making it entails, such as
+an artist's first albums). ``invent`` is a template (the name ``query``) that
+makes what a search for unknown text finds (:func:`invent`).
+
+A load step makes each entry of the fixture's section ``from`` (a list, or one
+object: ``"default"`` stands in when the section is missing) or, with
+``refer``, resolves each to an id; ``state`` keeps the ids (or ``as`` entries)
+in the world's state under that dotted name (``lists.saved_tracks`` is the saved
+list the ``save`` actions and ``$saved`` use, :mod:`gqlbench.mocks.engine.declared.lists`). Templates make entities on
+demand: ``{"$make": "artist", "entry": {"name": "$q"}}`` is the made one's id.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate, operation
+from gqlbench.mocks.engine.world import World
+
+__all__ = ["check_make", "grow", "invent", "load", "make", "resolve", "scope_of", "sections"]
+
+_RECIPE = {"id", "name", "refs", "children", "defaults", "complete", "grow", "invent"}
+_STEP = {"make", "refer", "from", "state", "as", "default"}
+
+
+def check_make(fixture: Mapping[str, Any], where: str) -> None:
+    """Raise a one-line error naming ``where`` unless ``make`` and ``load`` are well formed (checked when the fixture loads)."""
+    recipes, steps = fixture.get("make", {}), fixture.get("load", [])
+    if not isinstance(recipes, dict) or not all(isinstance(r, dict) for r in recipes.values()):
+        raise GqlbenchError(f'{where}: make must map each kind to how it is made, e.g. {{"artist": {{"id": {{"$token": ["$name"]}}}}}}')
+    for kind, recipe in recipes.items():
+        at = f"{where}: make.{kind}"
+        unknown = sorted(set(recipe) - _RECIPE)
+        if unknown:
+            raise GqlbenchError(f"{at}.{unknown[0]}: unknown key; use {', '.join(sorted(_RECIPE))}")
+        for part in ("refs", "children", "defaults"):
+            if not isinstance(recipe.get(part, {}), dict):
+                raise GqlbenchError(f"{at}.{part} must be an object of field -> {'template' if part == 'defaults' else 'kind'}")
+        for field, ref in recipe.get("refs", {}).items():
+            if not isinstance(_ref_kind(ref), str):
+                raise GqlbenchError(f'{at}.refs.{field} must be a kind or {{"kind": ..., "as": template}}')
+            check(ref.get("as") if isinstance(ref, dict) else None, f"{at}.refs.{field}.as")
+        for field, child in recipe.get("children", {}).items():
+            if child not in recipes:
+                raise GqlbenchError(f"{at}.children.{field}: kind {child!r} has no entry under make")
+        for part in ("id", "defaults", "grow", "invent"):
+            check(recipe.get(part), f"{at}.{part}")
+    if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
+        raise GqlbenchError(f'{where}: load must be a list of steps like {{"make": "artist", "from": "artists"}}')
+    for n, step in enumerate(steps):
+        at = f"{where}: load[{n}]"
+        unknown = sorted(set(step) - _STEP)
+        if unknown:
+            raise GqlbenchError(f"{at}.{unknown[0]}: unknown key; use {', '.join(sorted(_STEP))}")
+        if not isinstance(step.get("from"), str) or ("make" in step) == ("refer" in step):
+            raise GqlbenchError(f'{at}: a step needs "from" (a section of the fixture) and either "make" or "refer" (a kind)')
+        if "make" in step and step["make"] not in recipes:
+            raise GqlbenchError(f"{at}: kind {step['make']!r} has no entry under make")
+        check(step.get("as"), f"{at}.as")
+
+
+def sections(fixture: Mapping[str, Any]) -> set[str]:
+    """The fixture's sections that ``load`` reads (so a data-only fixture may have them)."""
+    steps = fixture.get("load")
+    return {s["from"] for s in steps if isinstance(s, dict) and isinstance(s.get("from"), str)} if isinstance(steps, list) else set()
+
+
+def _ref_kind(ref: Any) -> Any:
+    return ref.get("kind") if isinstance(ref, dict) else ref
+
+
+def _recipes(scope: Scope) -> Mapping[str, Any]:
+    return scope.fixture.get("make") or {}
+
+
+def resolve(world: World, kind: str, ref: Any, where: str, name: str = "name") -> str:
+    """A reference (an id, or the name of exactly one entity of ``kind``) -> the entity's id."""
+    if world.has(kind, ref):
+        return str(ref)
+    found = [r["id"] for r in world.find(kind, lambda r: r.get(name) == ref)]
+    if len(found) != 1:
+        what = "no" if not found else f"{len(found)}"
+        raise GqlbenchError(f"{where}: {what} {kind} named {ref!r}; refer to a {kind} defined earlier in the file by its name or id")
+    return str(found[0])
+
+
+def _resolve_all(scope: Scope, kind: str, value: Any, where: str) -> Any:
+    recipe = _recipes(scope).get(kind) or {}
+    refer = lambda ref: resolve(scope.world, kind, ref, where, recipe.get("name", "name"))  # noqa: E731
+    return [refer(ref) for ref in value] if isinstance(value, list) else refer(value)
+
+
+def _shaped(scope: Scope, template: Any, value: Any) -> Any:
+    if isinstance(value, list):
+        return [evaluate(template, scope.having(it=item)) for item in value]
+    return evaluate(template, scope.having(it=value))
+
+
+def make(scope: Scope, kind: str, entry: Any, where: str = "world fixture", **names: Any) -> str:
+    """Make (and store) the ``kind`` entity an entry describes; its id (an entity with that id already is kept)."""
+    recipe = _recipes(scope).get(kind)
+    if recipe is None:
+        raise GqlbenchError(f"{where}: the fixture's make has no kind {kind!r}")
+    if not isinstance(entry, (dict, str)):
+        raise GqlbenchError(f"{where}: an entry of {kind} must be a name or an object, got {entry!r}")
+    values = {"id": None, **(entry if isinstance(entry, dict) else {recipe.get("name", "name"): entry})}  # the id first
+    scope = Scope(scope.world, {}, scope.shapes, scope.vocab, scope.functions, scope.fixture)  # the caller's names do not leak in
+    try:
+        refs = recipe.get("refs", {})
+        for field, ref in refs.items():
+            if field in values:
+                values[field] = _resolve_all(scope, _ref_kind(ref), values[field], f"{where}.{field}")
+        if values["id"] is None:
+            values["id"] = evaluate(recipe["id"], scope.having(**{**names, **values})) if "id" in recipe else None
+        if values["id"] is None:
+            raise GqlbenchError(f'{where}: the entry has no "id" and make.{kind} declares none')
+        for field, child in recipe.get("children", {}).items():
+            children = values.get(field) or []
+            values[field] = [
+                make(scope, child, item, f"{where}.{field}[{n}]", parent=values, position=n + 1) for n, item in enumerate(children)
+            ]
+        for field, template in recipe.get("defaults", {}).items():
+            if field not in values:
+                values[field] = evaluate(template, scope.having(**{**names, **values}))
+        for field, ref in refs.items():
+            if isinstance(ref, dict) and "as" in ref and field in values:
+                values[field] = _shaped(scope, ref["as"], values[field])
+    except GqlbenchError as exc:
+        raise GqlbenchError(str(exc) if str(exc).startswith(where) else f"{where}: {exc}") from None
+    record = copy.deepcopy(values)  # a record never shares a list with another
+    return str(scope.world.put(kind, record, complete=recipe.get("complete", True))["id"])
+
+
+def scope_of(world: World) -> Scope:
+    """What a behaviour's Python makes entities in: the world, with its fixture's recipes, vocabularies and shapes."""
+    fixture = world.model.fixture if world.model is not None else {}
+    return Scope(world, {}, fixture.get("shapes", {}), fixture.get("vocab", {}), fixture=fixture)
+
+
+def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:
+    """Run the fixture's ``load`` steps: make or resolve each section's entries, keeping their ids in the state."""
+    for step in fixture.get("load") or []:
+        section = step["from"]
+        given = fixture.get(section, step.get("default"))
+        entries = [] if given is None else given if isinstance(given, list) else [given]
+        at = f"{where}: {section}"
+        if "make" in step:
+            ids = [make(scope, step["make"], e, f"{at}[{n}]" if isinstance(given, list) else at) for n, e in enumerate(entries)]
+        else:
+            ids = [_resolve_all(scope, step["refer"], e, f"{at}[{n}]") for n, e in enumerate(entries)]
+        kept: Any = _shaped(scope, step["as"], ids) if "as" in step else ids
+        if "state" in step:
+            *path, last = step["state"].split(".")
+            holder = scope.world.state
+            for part in path:
+                holder = holder.setdefault(part, {})
+            holder[last] = kept if isinstance(given, list) or given is None else kept[0]
+
+
+def grow(scope: Scope, kind: str, record: dict[str, Any]) -> None:
+    """Run the kind's ``grow`` template for a record completed on its first lookup."""
+    template = (_recipes(scope).get(kind) or {}).get("grow")
+    if template is not None:
+        evaluate(template, scope.having(**record))
+
+
+def invent(scope: Scope, kind: str, query: str) -> None:
+    """Run the kind's ``invent`` template (the name ``query``): what makes a search for unknown text find something."""
+    template = (_recipes(scope).get(kind) or {}).get("invent")
+    if template is None:
+        raise GqlbenchError(f"world fixture: make.{kind} declares no invent; say how a search for unknown text makes a {kind}")
+    evaluate(template, scope.having(query=query))
+
+
+@operation("make")
+def _make(template: dict[str, Any], scope: Scope) -> str:
+    """``{"$make": "artist", "entry": {...}}``: the id of the entity made from the entry."""
+    kind = evaluate(template["$make"], scope)
+    return make(scope, kind, evaluate(template["entry"], scope), f"$make {kind}")
+
+
+@operation("tick")
+def _tick(template: dict[str, Any], scope: Scope) -> str:
+    """``{"$tick": null}``: the world clock's next time (it advances)."""
+    return scope.world.tick()

@@ -1,0 +1,163 @@
+"""Entities a fixture makes from readable entries (``make`` and ``load``), on a small world of novels nobody bundled.
+
+The ``library`` domain gets a fixture whose writers, novels and chapters are
+written by name, as a person would write them; what is asserted is that the
+engine makes them as declared: references resolve, ids follow the seed,
+children sit inside their parent, and a mistake stops the load with one line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.declared.make import invent, scope_of
+from gqlbench.mocks.engine.world import World
+
+MAKE: dict[str, Any] = {
+    "writer": {
+        "id": {"$token": ["writer", "$name"], "length": 8},
+        "complete": False,
+        "defaults": {"born": {"$int": ["$id", "born"], "lo": 1800, "hi": 1990}},
+        "grow": {
+            "$if": {"$eq": [{"$count": {"$referring": "$id", "kind": "novel", "in": "writers"}}, 0]},
+            "then": {"$make": "novel", "entry": {"name": "{name}'s First", "writers": ["$id"], "chapters": ["Opening"]}},
+        },
+        "invent": {"$make": "writer", "entry": {"name": "$query"}},
+    },
+    "novel": {
+        "refs": {"writers": "writer"},
+        "id": {"$token": {"$add": [["novel", "$name"], "$writers"]}, "length": 8},
+        "children": {"chapters": "chapter"},
+        "defaults": {
+            "pages": {"$int": ["$id", "pages"], "lo": 100, "hi": 900},
+            "form": {"$if": {"$eq": [{"$count": "$chapters"}, 1]}, "then": "story", "else": "novel"},
+        },
+    },
+    "chapter": {
+        "id": {"$token": ["chapter", "$parent.id", "$name"], "length": 8},
+        "defaults": {"novel": "$parent.id", "number": "$position", "pages": 20},
+    },
+}
+LOAD = [
+    {"make": "writer", "from": "writers"},
+    {"make": "novel", "from": "novels", "state": "novels"},
+    {"refer": "novel", "from": "reading", "state": "lists.reading", "as": {"id": "$it", "added_at": {"$tick": None}}},
+]
+WRITERS: list[Any] = [{"name": "Ursula Le Guin", "born": 1929}, "Frank Herbert", "Mary Shelley"]
+NOVELS = [
+    {"name": "Dune", "writers": ["Frank Herbert"], "chapters": ["Book One", {"name": "Book Two", "pages": 3}]},
+    {"name": "The Dispossessed", "writers": ["Ursula Le Guin"], "chapters": ["Shevek"]},
+]
+
+
+def write(tmp_path: Path, **changes: Any) -> Path:
+    fixture = {"make": MAKE, "load": LOAD, "writers": WRITERS, "novels": NOVELS, "reading": ["The Dispossessed", "Dune"], **changes}
+    path = tmp_path / f"library{len(list(tmp_path.iterdir()))}.json"  # a new file: models are cached per file version
+    path.write_text(json.dumps(fixture), encoding="utf-8")
+    return path
+
+
+def named(world: World, kind: str, name: str) -> dict[str, Any]:
+    found = world.find(kind, lambda r: r["name"] == name)
+    assert len(found) == 1
+    return found[0]
+
+
+def test_entries_written_by_name_become_records_with_their_references_and_children(tmp_path: Path) -> None:
+    world = World.create("library", fixture=write(tmp_path))
+    herbert, le_guin = named(world, "writer", "Frank Herbert"), named(world, "writer", "Ursula Le Guin")
+    dune = named(world, "novel", "Dune")
+    assert dune["writers"] == [herbert["id"]]
+    assert le_guin["born"] == 1929  # a value the entry gives wins over the default
+    chapters = [world.table("chapter")[c] for c in dune["chapters"]]
+    assert [(c["name"], c["number"], c["novel"], c["pages"]) for c in chapters] == [
+        ("Book One", 1, dune["id"], 20),
+        ("Book Two", 2, dune["id"], 3),
+    ]
+    assert (dune["form"], named(world, "novel", "The Dispossessed")["form"]) == ("novel", "story")  # defaults see the children
+    dispossessed = named(world, "novel", "The Dispossessed")["id"]
+    assert world.state["novels"] == [dune["id"], dispossessed]
+    reading = world.state["lists"]["reading"]
+    assert [e["id"] for e in reading] == [dispossessed, dune["id"]]
+    assert reading[0]["added_at"] < reading[1]["added_at"]  # one clock tick each, in order
+
+
+def test_ids_follow_the_declared_template_and_the_seed(tmp_path: Path) -> None:
+    path = write(tmp_path)
+    ids = {seed: sorted(World.create("library", seed=seed, fixture=path).table("novel")) for seed in (1, 2)}
+    again = World.create("library", seed=1, fixture=path)
+    assert sorted(again.table("novel")) == ids[1]
+    assert ids[1] != ids[2]  # each seed its own catalogue
+    herbert = named(again, "writer", "Frank Herbert")["id"]
+    assert herbert == again.token("writer", "Frank Herbert", length=8)
+    assert named(again, "novel", "Dune")["id"] == again.token("novel", "Dune", herbert, length=8)
+
+
+def test_a_writer_grows_a_novel_on_first_lookup_and_a_search_invents_one(tmp_path: Path) -> None:
+    world = World.create("library", fixture=write(tmp_path))
+    shelley = named(world, "writer", "Mary Shelley")
+    assert not world.find("novel", lambda r: shelley["id"] in r["writers"])
+    world.get("writer", shelley["id"])  # her first lookup completes her: she has no novel, so one is made
+    made = world.find("novel", lambda r: shelley["id"] in r["writers"])
+    assert [n["name"] for n in made] == ["Mary Shelley's First"]
+    world.get("writer", named(world, "writer", "Frank Herbert")["id"])
+    assert len(world.table("novel")) == 3  # Herbert has Dune: nothing grows
+    invent(scope_of(world), "writer", "Octavia Butler")
+    assert named(world, "writer", "Octavia Butler")["id"] == world.token("writer", "Octavia Butler", length=8)
+
+
+def test_a_template_makes_an_entity_on_demand(tmp_path: Path) -> None:
+    made = {"$make": "novel", "entry": {"name": "$q", "writers": ["Frank Herbert"], "chapters": ["One", "Two", "Three"]}}
+    path = write(tmp_path, endpoints={"GET_search_books": {"respond": made}})
+    world = World.create("library", fixture=path)
+    handler = world.handler("GET_search_books")
+    assert handler is not None
+    novel_id = handler(world, {"q": "Children of Dune"})
+    novel = world.table("novel")[novel_id]
+    assert (novel["name"], novel["form"], len(novel["chapters"])) == ("Children of Dune", "novel", 3)
+    assert handler(world, {"q": "Children of Dune"}) == novel_id  # made once: the same entry is the same entity
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"novels": [{"name": "X", "writers": ["Nobody"]}]}, r"novels\[0\]\.writers: no writer named 'Nobody'; refer to a writer"),
+        ({"writers": ["Frank Herbert", {"name": "Frank Herbert", "id": "fh2"}]}, r"novels\[0\]\.writers: 2 writer named 'Frank Herbert'"),
+        ({"novels": [{"name": "X", "writers": [], "chapters": [7]}]}, r"novels\[0\]\.chapters\[0\]: an entry of chapter must be a name"),
+        (
+            {"make": {**MAKE, "chapter": {**MAKE["chapter"], "defaults": {"n": "$nmae"}}}},
+            r"novels\[0\]\.chapters\[0\]: world template: unknown name 'nmae'",
+        ),
+        (
+            {"make": {**MAKE, "writer": {**MAKE["writer"], "defaults": {"born": {"$nope": 1}}}}},
+            r"make\.writer\.defaults\.born: unknown operation",
+        ),
+        ({"make": {**MAKE, "novel": {**MAKE["novel"], "children": {"chapters": "page"}}}}, r"make\.novel\.children\.chapters: kind 'page'"),
+        ({"make": {**MAKE, "writer": {**MAKE["writer"], "colour": 1}}}, r"make\.writer\.colour: unknown key"),
+        ({"load": [{"make": "writer"}]}, r'load\[0\]: a step needs "from"'),
+        ({"load": [{"make": "poet", "from": "writers"}]}, r"load\[0\]: kind 'poet' has no entry under make"),
+    ],
+)
+def test_a_mistake_stops_the_load_with_one_line_naming_the_file_and_entry(tmp_path: Path, changes: dict[str, Any], message: str) -> None:
+    path = write(tmp_path, **changes)
+    with pytest.raises(GqlbenchError, match=f"^{re.escape(str(path))}: {message}") as caught:
+        World.create("library", fixture=path)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_recipe_sees_only_its_entry_not_the_names_of_the_template_that_makes_it(tmp_path: Path) -> None:
+    recipes = {**MAKE, "chapter": {**MAKE["chapter"], "defaults": {"title": "$q"}}}  # q is the caller's, not the chapter's
+    made = {"$make": "novel", "entry": {"name": "$q", "writers": [], "chapters": ["One"]}}
+    world = World.create(
+        "library", fixture=write(tmp_path, make=recipes, novels=[], reading=[], endpoints={"GET_search_books": {"respond": made}})
+    )
+    handler = world.handler("GET_search_books")
+    assert handler is not None
+    with pytest.raises(GqlbenchError, match=r"chapters\[0\]: world template: unknown name 'q'"):
+        handler(world, {"q": "Children of Dune"})
