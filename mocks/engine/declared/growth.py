@@ -45,6 +45,7 @@ from gqlbench.mocks.engine.world import World
 __all__ = ["check_grow", "grow", "make", "new_id"]
 
 _IDS = {"lo": 1_000_000, "hi": 99_999_999}
+_ATTEMPTS = 1000  # a range this full of ids is too small for a graph that keeps growing
 _STEP_KEYS = frozenset({"fill", "referring", "to", "where", "at", "add"})
 _EXAMPLE = '{"fill": "cast", "to": 4, "add": {"person": {"$new": "person", "key": ["$id", "$n"]}}}'
 
@@ -57,6 +58,8 @@ def new_id(world: World, kind: str, *key: Any, lo: int = _IDS["lo"], hi: int = _
         attempt = 0
         while world.has(kind, entity_id := world.int(kind, *key, attempt, lo=lo, hi=hi)):
             attempt += 1
+            if attempt > _ATTEMPTS:
+                raise GqlbenchError(f"no free id for a new {kind} in {lo}..{hi} after {_ATTEMPTS} tries; widen the fixture's grow.ids")
         registry[name] = entity_id
     return int(registry[name])
 
