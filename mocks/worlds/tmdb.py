@@ -1,23 +1,25 @@
 """The TMDB world's Python: what its fixture (``mocks/worlds/tmdb.json``) cannot declare.
 
 Every TMDB endpoint is answered by a template of the fixture (``"respond"``),
-every generated value (popularity, dates, runtimes, a person's birthday) is a
-``"generate"`` template, and the generic engine reads the graph both ways
-(:mod:`gqlbench.mocks.engine.declared.relations`), checks season and episode numbers
-(:mod:`gqlbench.mocks.engine.declared.ranges`) and filters, sorts and pages
-(:mod:`gqlbench.mocks.engine.declared.listing`). What stays here, and why:
+every generated value is a ``"generate"`` template, and the graph grows as
+declared in ``"grow"`` (:mod:`gqlbench.mocks.engine.declared.growth`): a movie
+or show gets a cast, a director, a producer, companies, networks and similar
+titles when first looked up, a person credits of their own, a collection its
+parts, each a new entity with a collision-free id; the named lists, the latest
+movie and a season's people are ``$new`` and ``$once`` in the endpoints. The
+generic engine also reads the graph both ways, checks season and episode
+numbers, and filters, sorts and pages. What stays here, and why:
 
 * loading: the fixture names people, companies and networks by name
   (``"cast": [["Leonardo DiCaprio", "Jack Dawson"]]``), and a name becomes one
-  entity with a stable id wherever it is mentioned;
-* growth: completing a movie or a show gives it cast, a director, a producer,
-  companies, networks and similar titles, and a person credits of their own,
-  each a new entity with an id that must not collide with an existing one, so
-  call chains always lead somewhere; the graph is unbounded, made on demand;
-* the template functions (``{"$call": ...}``): a search that makes an entity
-  named after an unknown query, the named lists made on first use, the latest
-  movie and a new person (a season's director, an episode's guest stars), all
-  new entities as above, and the air-date arithmetic.
+  entity with a stable id wherever it is mentioned, and a collection lists the
+  movies that name it;
+* ``search``: the words of the query against a name, ranked exact name first,
+  then by popularity, and an unknown query makes a title (or person, company)
+  named after it, which later searches and lookups find;
+* ``air_date``: a season airs a year after the one before, episodes a week
+  apart on a calendar of 28-day months, arithmetic on a date the template
+  language has no operations for.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ def _key(kind: str) -> str:
 
 
 class TmdbModel:
-    """Loads the fixture, grows the graph, and gives the templates their functions."""
+    """Loads the fixture and gives the templates their functions (search, air dates)."""
 
     domain = "tmdb"
     handlers: dict[str, Any] = {}  # every endpoint is declared in the fixture
