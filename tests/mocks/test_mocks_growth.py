@@ -94,6 +94,7 @@ def test_fill_where_counts_matching_entries_and_referring_counts_the_entities_th
         ({"ids": {"lo": "1"}}, "grow.ids must be"),
         ({"new": {"label": "text"}}, "grow.new.label must be an object"),
         ({"fil": {}}, 'grow must be an object with "new", "fill" and "ids"'),
+        ({"new": ["label"]}, "grow.new must be an object of kind -> template"),
     ],
 )
 def test_a_bad_declaration_is_a_one_line_error_naming_the_file_and_path(tmp_path: Path, grow: Any, where: str) -> None:

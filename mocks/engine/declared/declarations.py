@@ -71,4 +71,4 @@ class Declarations:
             if name not in record:
                 record[name] = evaluate(template, self.scope(world, record))
         if kind in self.fill:
-            growth.grow(self.fill[kind], record, self.scope(world, record))
+            growth.grow(kind, self.fill[kind], record, self.scope(world, record))

@@ -3,7 +3,7 @@
 A fixture's ``"grow"`` says how its graph grows, with no Python::
 
     "grow": {
-      "new": {"person": {"name": "{first} {last}", "known_for_department": "Acting"}},
+      "new": {"person": {"name": {"$pick": ["$id", "name"], "from": "names"}, "known_for_department": "Acting"}},
       "fill": {
         "movie": [{"fill": "cast", "to": 4, "add": {"person": {"$new": "person", "key": ["movie", "$id", "cast", "$n"]}}},
                   {"fill": "crew", "where": {"job": ["Director"]}, "to": 1, "at": 0, "add": {...}}],
@@ -88,7 +88,10 @@ def _new(t: dict[str, Any], scope: Scope) -> int:
 
 @operation("once")
 def _once(t: dict[str, Any], scope: Scope) -> Any:
-    *path, last = [str(step) for step in evaluate(t["$once"], scope)]
+    steps = evaluate(t["$once"], scope)
+    if not isinstance(steps, list) or not steps:
+        raise GqlbenchError(f'world template: $once needs a path in the world\'s state, e.g. ["lists", "popular"], not {steps!r}')
+    *path, last = [str(step) for step in steps]
     holder = scope.world.state
     for step in path:
         holder = holder.setdefault(step, {})
@@ -101,11 +104,13 @@ def _matches(entry: Any, where: Mapping[str, list[Any]]) -> bool:
     return isinstance(entry, dict) and all(entry.get(name) in wanted for name, wanted in where.items())
 
 
-def grow(steps: list[dict[str, Any]], record: dict[str, Any], scope: Scope) -> None:
+def grow(kind: str, steps: list[dict[str, Any]], record: dict[str, Any], scope: Scope) -> None:
     """Apply a kind's declared ``fill`` steps to a record being completed (``scope`` sees its fields)."""
     for step in steps:
         if "referring" in step:
             by = step["referring"]
+            if "id" not in record:
+                raise GqlbenchError(f"grow.fill.{kind}: a referring step counts by the record's id, and this {kind} has no 'id' field")
             have = len(referring(scope.world, by["kind"], by["in"], by["by"], record["id"]))
             for n in range(have, step["to"]):
                 evaluate(step["add"], scope.having(n=n))
@@ -124,6 +129,9 @@ def check_grow(grow: Any, where: str) -> None:
     ids = grow.get("ids", {})
     if not isinstance(ids, dict) or set(ids) - {"lo", "hi"} or not all(isinstance(v, int) and v > 0 for v in ids.values()):
         raise GqlbenchError(f'{where}: grow.ids must be {{"lo": 1000000, "hi": 99999999}} (positive whole numbers)')
+    for name in ("new", "fill"):
+        if not isinstance(grow.get(name, {}), dict):
+            raise GqlbenchError(f"{where}: grow.{name} must be an object of kind -> {'template' if name == 'new' else 'steps'}")
     for kind, template in (grow.get("new") or {}).items():
         if not isinstance(template, dict):
             raise GqlbenchError(f"{where}: grow.new.{kind} must be an object template (the fields of a new {kind})")
@@ -144,7 +152,7 @@ def _check_step(step: Any, where: str) -> None:
     if not isinstance(step.get("to"), int) or isinstance(step["to"], bool) or step["to"] < 0:
         raise GqlbenchError(f'{where}: "to" must be a whole number >= 0 (how many entries the list is filled to)')
     by = step.get("referring", {"kind": "", "in": "", "by": ""})
-    if "fill" in step and not isinstance(step["fill"], str) or not isinstance(by, dict) or sorted(by) != ["by", "in", "kind"]:
+    if ("fill" in step and not isinstance(step["fill"], str)) or not isinstance(by, dict) or sorted(by) != ["by", "in", "kind"]:
         raise GqlbenchError(f'{where}: "fill" names a list field; "referring" is {{"kind": "movie", "in": "cast", "by": "person"}}')
     where_ = step.get("where", {})
     if not isinstance(where_, dict) or not all(isinstance(v, list) for v in where_.values()):
