@@ -38,7 +38,7 @@ from gqlbench.mocks.engine.kinds import KEY_WORDS, reference
 __all__ = ["GENERIC_KEYS", "fixture_file", "load_fixture", "starter_fixture", "starter_fixture_files"]
 
 GENERIC_KEYS = frozenset(
-    {"entities", "endpoints", "behaviour", "description", "shapes", "vocab", "generate", "computed", "views", "make", "load"}
+    {"entities", "endpoints", "behaviour", "description", "shapes", "vocab", "generate", "grow", "computed", "views", "make", "load"}
 )
 
 

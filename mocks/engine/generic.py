@@ -21,7 +21,9 @@ no Python:
   response that wraps its payload (``{"data": ...}``) is answered wrapped;
 * a name-like key of a kind with a numeric id (``/users/{username}``) names
   the entity whose ``login``/``name`` it is, and an object scope
-  (``owner`` of ``/repos/{owner}/{repo}``) links the entity to the owner's.
+  (``owner`` of ``/repos/{owner}/{repo}``) links the entity to the owner's;
+  such an entity's ``full_name`` (``full_path``) string is its key joined,
+  ``<owner's login>/<name>``.
 
 A registered behaviour (:mod:`gqlbench.mocks.engine.registry`) may answer some
 endpoints itself; its handlers take precedence over the rules.
@@ -41,7 +43,7 @@ from gqlbench.mocks.engine.declared.checks import check_checks
 from gqlbench.mocks.engine.declared.declarations import Declarations
 from gqlbench.mocks.engine.effects import apply_effects, check_effects
 from gqlbench.mocks.engine.kinds import KEY_WORDS, entity_kind, known_kinds, list_object_of, object_of, reference, shape_kind, singular
-from gqlbench.mocks.engine.render import CHILDREN, Renderer
+from gqlbench.mocks.engine.render import CHILDREN, JOINED_FIELDS, JoinedKey, Renderer
 from gqlbench.mocks.engine.rules import Rule, payload_type
 from gqlbench.mocks.engine.world import Handler, World, search_text
 from gqlbench.mocks.errors import BadArguments, NotFound
@@ -110,6 +112,7 @@ class GenericModel:
         self.render = Renderer(known_kinds(schema) if schema is not None else set(), fixture)
         self.entity_types = self._entity_types()
         self.render.named = self._named_kinds()
+        self.render.joined = self._joined_keys()
         self.singletons = {rule.kind: rule for rule in self.rules.values() if rule.action == "singleton" and rule.kind}
         self.handlers: dict[str, Handler] = {}
         for function, rule in self.rules.items():
@@ -173,6 +176,28 @@ class GenericModel:
             name = _name_of_param(param, whole)
             if own is not None and name is not None and name != own[1] and self._numeric_key(rule, rule.kind or ""):
                 found.setdefault(rule.kind or "", (whole, name))
+        return found
+
+    def _joined_keys(self) -> dict[str, JoinedKey]:
+        """Kinds named by a compound key of object scopes and a name (``/repos/{owner}/{repo}``) with a field that shows it joined.
+
+        The field is a String called one of :data:`JOINED_FIELDS` (``full_name``);
+        each scope parameter names an object field of the entity shaped like a
+        named kind (``owner``, a user), so ``full_name`` is ``<owner's login>/<name>``.
+        """
+        found: dict[str, JoinedKey] = {}
+        for rule in self.rules.values():
+            kind = rule.kind or ""
+            whole = self.entity_types.get(kind)
+            if rule.action != "lookup" or rule.view or not rule.scope or whole is None or kind not in self.render.named:
+                continue
+            targets = [object_of(whole.fields[p].type) if p in whole.fields else None for p in rule.scope]
+            scope = [shape_kind(t, self.render.named) if t is not None else None for t in targets]
+            fields = [
+                n for n in JOINED_FIELDS if n in whole.fields and getattr(get_named_type(whole.fields[n].type), "name", "") == "String"
+            ]
+            if fields and all(other is not None and other != kind for other in scope):
+                found.setdefault(kind, JoinedKey(fields[0], tuple(scope)))  # type: ignore[arg-type]
         return found
 
     def key_field(self, kind: str, record: dict[str, Any] | None = None) -> str:
@@ -320,13 +345,9 @@ class GenericModel:
         """The entity of a named kind whose name field (stored or derived) is ``key``, within the scope's entities."""
         if kind not in self.render.named or key.lstrip("-").isdigit():
             return None
-        whole, field = self.render.named[kind]
         links = world.state.get("links", {})
-        for entity_id, record in world.table(kind).items():
-            name = (
-                record[field] if field in record else generate_value(whole.fields[field].type, world, f"{kind}:{entity_id}.{field}", field)
-            )
-            if str(name) != key:
+        for entity_id in world.table(kind):
+            if str(self.render.name_of(world, kind, entity_id, *self.render.named[kind])) != key:
                 continue
             mine = links.get(f"{kind}:{entity_id}", {})
             if all(other_id in mine.get(other, []) for other, other_id in scope):

@@ -13,6 +13,7 @@ they are asked for, deterministically.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType, get_named_type
@@ -22,10 +23,20 @@ from gqlbench.mocks.engine.kinds import entity_kind, list_object_of, object_of, 
 from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.server.resolvers import generate_value
 
-__all__ = ["CHILDREN", "Renderer"]
+__all__ = ["CHILDREN", "JOINED_FIELDS", "JoinedKey", "Renderer"]
 
 CHILDREN = 2  # linked entities made when none are known (enough to index [0] and [1])
 _DEPTH = 3  # entities inside entities inside entities: deeper ones are left to the schema filler
+JOINED_FIELDS = ("full_name", "full_path")
+"""String fields that show a compound key joined by ``/`` (a repository's ``full_name`` is ``owner/name``)."""
+
+
+@dataclass(frozen=True)
+class JoinedKey:
+    """A compound key shown in one ``field``: the names of the scope's kinds (``user``), then the entity's own name."""
+
+    field: str
+    scope: tuple[str, ...]
 
 
 class Renderer:
@@ -35,6 +46,7 @@ class Renderer:
         self.kinds = kinds
         self.fixture = dict(fixture or {})  # its "computed" fields per kind (mocks/engine/declared/computed.py)
         self.named: dict[str, tuple[GraphQLObjectType, str]] = {}  # kinds looked up by a name: (type, name field)
+        self.joined: dict[str, JoinedKey] = {}  # kinds with a compound key shown joined (a repository's full_name)
 
     # -- state ------------------------------------------------------------------------
     def new_id(self, world: World, kind: str, *key: Any, numeric: bool = False) -> str:
@@ -90,6 +102,8 @@ class Renderer:
                 out[name] = record[name]
             elif name in extra:
                 out[name] = extra[name]
+            elif kind in self.joined and name == self.joined[kind].field:
+                out[name] = self.joined_key(world, kind, entity_id)
             elif (named := reference(name)) is not None and named[0] in self.kinds and named[0] != kind:
                 out[name] = self._reference(world, record, kind, entity_id, name, named[0], field.type)
             else:
@@ -103,6 +117,24 @@ class Renderer:
             return {}
         record = world.table(kind)[entity_id]
         return computed(self.fixture, kind, {**record, "id": entity_id, **({id_field: entity_id} if id_field else {})}, world)
+
+    def name_of(self, world: World, kind: str, entity_id: str, graphql_type: GraphQLObjectType, field: str) -> Any:
+        """The entity's name field (``login``, ``name``) as every response shows it: stored, else derived."""
+        record = world.table(kind).get(entity_id, {})
+        if field in record:
+            return record[field]
+        return generate_value(graphql_type.fields[field].type, world, f"{kind}:{entity_id}.{field}", field)
+
+    def joined_key(self, world: World, kind: str, entity_id: str) -> str:
+        """``owner/name``: the names of the entity's scope entities (those its nested objects show), then its own name."""
+        joined = self.joined[kind]
+        parts = []
+        for other in joined.scope:
+            whole, field = self.named[other]
+            own = entity_kind(whole, other)
+            numeric = own is not None and getattr(get_named_type(whole.fields[own[1]].type), "name", "") == "Int"
+            parts.append(self.name_of(world, other, self.linked(world, kind, entity_id, other, numeric)[0], whole, field))
+        return "/".join(str(p) for p in [*parts, self.name_of(world, kind, entity_id, *self.named[kind])])
 
     def _reference(
         self, world: World, record: dict[str, Any], kind: str, entity_id: str, name: str, other: str, graphql_type: GraphQLType

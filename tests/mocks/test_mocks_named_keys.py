@@ -130,3 +130,11 @@ def test_an_owner_the_world_does_not_have_finds_no_repository(hub: dict, tmp_pat
     assert unwrap(closed["GET_repos__owner___repo_"](owner="octocat", repo=listed.name)) == unwrap(listed)
     with pytest.raises(NotFound):
         closed["GET_repos__owner___repo_"](owner="nobody", repo=listed.name)  # not octocat's repository
+
+
+def test_full_name_is_the_compound_key_joined(hub: dict) -> None:
+    repo = hub["GET_repos__owner___repo_"](owner="octocat", repo="hello-world")
+    assert repo.full_name == "octocat/hello-world"
+    assert hub["GET_repos__owner___repo_"](owner="torvalds", repo="hello-world").full_name == "torvalds/hello-world"
+    for listed in hub["GET_users__username__repos"](username="octocat"):  # names the world made itself
+        assert listed.full_name == f"{listed.owner.login}/{listed.name}" == f"octocat/{listed.name}"

@@ -7,7 +7,9 @@ Besides ``entities`` and ``endpoints``, a fixture may hold:
 * ``"vocab"``: lists and tables the templates pick from or look up in;
 * ``"generate"``: per kind, fields a record gets the first time it is looked
   up, when it has none (``{"movie": {"runtime": {"$int": ["$id", "runtime"], "lo": 85, "hi": 175}}}``),
-  in order, each seeing the record's fields so far.
+  in order, each seeing the record's fields so far;
+* ``"grow"``: the entities made on demand, and the lists a record is filled
+  to when first looked up, after ``generate`` (:mod:`gqlbench.mocks.engine.declared.growth`).
 
 An endpoint whose rule has ``"respond"`` (a template) is answered by it, its
 arguments being the names the template sees. The behaviour may add
@@ -25,12 +27,13 @@ import gqlbench.mocks.engine.declared.make
 import gqlbench.mocks.engine.declared.ranges
 import gqlbench.mocks.engine.declared.relations  # noqa: F401  (their operations)
 from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.declared import growth
 from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate
 from gqlbench.mocks.engine.world import Handler, World
 
 __all__ = ["DECLARED_KEYS", "Declarations"]
 
-DECLARED_KEYS = frozenset({"shapes", "vocab", "generate"})
+DECLARED_KEYS = frozenset({"shapes", "vocab", "generate", "grow"})
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class Declarations:
     vocab: Mapping[str, Any] = field(default_factory=dict)
     generate: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    fill: Mapping[str, list[dict[str, Any]]] = field(default_factory=dict)  # grow.fill: per kind, its steps
     fixture: Mapping[str, Any] = field(default_factory=dict)  # its views, for "$view" (mocks/engine/declared/views.py)
 
     @classmethod
@@ -50,7 +54,9 @@ class Declarations:
                 raise GqlbenchError(f"{where}: {key!r} must be an object of name -> template")
         for key in ("shapes", "generate"):
             check(fixture.get(key, {}), f"{where}: {key}")
-        return cls(fixture.get("shapes", {}), fixture.get("vocab", {}), fixture.get("generate", {}), dict(functions or {}), fixture)
+        growth.check_grow(fixture.get("grow", {}), where)
+        fill = fixture.get("grow", {}).get("fill") or {}
+        return cls(fixture.get("shapes", {}), fixture.get("vocab", {}), fixture.get("generate", {}), dict(functions or {}), fill, fixture)
 
     def scope(self, world: World, names: Mapping[str, Any]) -> Scope:
         return Scope(world, dict(names), self.shapes, self.vocab, self.functions, self.fixture)
@@ -61,7 +67,9 @@ class Declarations:
         return lambda world, args: evaluate(template, self.scope(world, args))
 
     def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:
-        """Give a record the generated fields it lacks."""
+        """Give a record the generated fields it lacks, then fill its lists (``grow``)."""
         for name, template in self.generate.get(kind, {}).items():
             if name not in record:
                 record[name] = evaluate(template, self.scope(world, record))
+        if kind in self.fill:
+            growth.grow(kind, self.fill[kind], record, self.scope(world, record))

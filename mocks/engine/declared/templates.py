@@ -17,15 +17,17 @@ say, so a domain's responses need no Python:
   it was looked up by, for records that do not hold their key); ``"of": {...}`` renders names instead;
 * ``{"$each": list, "do": template}`` (names ``it`` and ``i``), ``{"$let": {...}, "in": template}``,
   ``{"$get": "<kind>", "id": ...}`` (the complete record, or not found), ``{"$vocab": "<vocab>", "key": ...}``,
-  ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$flat": lists}``, ``{"$unique": x}``,
+  ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$mul": [a, b]}``,
+  ``{"$flat": lists}``, ``{"$unique": x}``,
   ``{"$if": c, "then": a, "else": b}``, ``{"$filter": list, "if": c}`` (the items ``it`` for which ``c`` holds),
   ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}``,
   ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n), ``{"$sort": list, "by": "field", "desc": true}``,
-  ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits), ``{"$join": [parts], "sep": ""}``;
+  ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits),
+  ``{"$sub": x, "pattern": "\\s+Collection$", "by": ""}`` (a regular expression replaced), ``{"$join": [parts], "sep": ""}``;
 * ``{"$call": "<function>", "args": [...]}``: one of the behaviour's ``functions``, for what
   JSON cannot say; other operations are added with :func:`operation` (views add ``$view`` and
   ``$offset_page``, listing ``$page`` and ``$query``, relations ``$referring`` and ``$sharing``,
-  ranges ``$within``, make ``$make`` and ``$tick``).
+  ranges ``$within``, make ``$make`` and ``$tick``, growth ``$new`` and ``$once``).
 
 An object without an operation is rendered field by field; its ``"..."``
 field is an object whose fields come first (``{"...": {"$shape": ...}, "genres": ...}``).
@@ -170,7 +172,7 @@ def derived_date(world: World, *key: Any, lo: int = 1980, hi: int = 2023) -> str
 
 @operation("date")
 def _date(t: dict[str, Any], scope: Scope) -> str:
-    return derived_date(scope.world, *_key(t, "date", scope), lo=t.get("lo", 1980), hi=t.get("hi", 2023))
+    return derived_date(scope.world, *_key(t, "date", scope), lo=evaluate(t.get("lo", 1980), scope), hi=evaluate(t.get("hi", 2023), scope))
 
 
 @operation("get")
@@ -233,6 +235,7 @@ OPERATIONS.update(
         "count": lambda t, scope: len(evaluate(t["$count"], scope) or ()),  # a missing list counts 0
         "sum": lambda t, scope: sum(evaluate(t["$sum"], scope)),
         "add": lambda t, scope: functools.reduce(operator.add, evaluate(t["$add"], scope)),  # numbers, or lists joined
+        "mul": lambda t, scope: functools.reduce(operator.mul, evaluate(t["$mul"], scope)),
         "eq": lambda t, scope: operator.eq(*evaluate(t["$eq"], scope)),
         "ne": lambda t, scope: operator.ne(*evaluate(t["$ne"], scope)),
         "gte": lambda t, scope: operator.ge(*evaluate(t["$gte"], scope)),
@@ -240,6 +243,7 @@ OPERATIONS.update(
         "slice": lambda t, scope: evaluate(t["$slice"], scope)[t.get("start", 0) : t.get("stop")],
         "numbers": lambda t, scope: list(range(1, evaluate(t["$numbers"], scope) + 1)),
         "lower": lambda t, scope: str(evaluate(t["$lower"], scope)).lower(),
+        "sub": lambda t, scope: re.sub(t["pattern"], t.get("by", ""), str(evaluate(t["$sub"], scope))),  # a regex replaced
         "alnum": lambda t, scope: re.sub(r"[^a-z0-9]", "", str(evaluate(t["$alnum"], scope)).lower()),
         "join": lambda t, scope: str(t.get("sep", "")).join(str(v) for v in evaluate(t["$join"], scope)),
         "unique": lambda t, scope: list(dict.fromkeys(evaluate(t["$unique"], scope))),

@@ -1,0 +1,162 @@
+"""Declared growth: the entities a world makes on demand, so every call chain leads somewhere.
+
+A fixture's ``"grow"`` says how its graph grows, with no Python::
+
+    "grow": {
+      "new": {"person": {"name": {"$pick": ["$id", "name"], "from": "names"}, "known_for_department": "Acting"}},
+      "fill": {
+        "movie": [{"fill": "cast", "to": 4, "add": {"person": {"$new": "person", "key": ["movie", "$id", "cast", "$n"]}}},
+                  {"fill": "crew", "where": {"job": ["Director"]}, "to": 1, "at": 0, "add": {...}}],
+        "person": [{"referring": {"kind": "movie", "in": "cast", "by": "person"}, "to": 2, "add": {"$new": "movie", ...}}]
+      }
+    }
+
+* ``{"$new": "<kind>", "key": [...], "with": {...}}`` is the id of the entity
+  made for ``key``: the same key always gives the same id, drawn from the seed
+  and the key (``"ids": {"lo": ..., "hi": ...}``) and never one the world
+  already has, so the order in which entities are made decides who gets which id.
+  The record is the kind's ``"new"`` template (it sees ``id`` and ``key``) plus
+  ``with``; an existing record is left as it is. ``"find": "name"`` first looks
+  for an entity whose ``name`` is the one ``with`` gives.
+* ``fill``: when an entity of the kind is first completed (after ``"generate"``),
+  each step in order adds entries to its list ``fill`` (made empty if missing)
+  until it holds ``to`` of them (``to`` that match ``where``, if given), each
+  ``add`` evaluated with the record's fields and ``n``, the entry's index,
+  inserted at ``at`` or appended. A ``referring`` step counts the entities whose
+  list refers to this one instead (``$referring`` of
+  :mod:`gqlbench.mocks.engine.declared.relations`), and evaluates ``add`` (which
+  makes one, with ``$new``) for each one missing.
+* ``{"$once": ["lists", "popular"], "make": template}`` is the value kept in the
+  world's state under that path, made by the template the first time it is asked for.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.declared.relations import referring
+from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate, operation
+from gqlbench.mocks.engine.world import World
+
+__all__ = ["check_grow", "grow", "make", "new_id"]
+
+_IDS = {"lo": 1_000_000, "hi": 99_999_999}
+_ATTEMPTS = 1000  # a range this full of ids is too small for a graph that keeps growing
+_STEP_KEYS = frozenset({"fill", "referring", "to", "where", "at", "add"})
+_EXAMPLE = '{"fill": "cast", "to": 4, "add": {"person": {"$new": "person", "key": ["$id", "$n"]}}}'
+
+
+def new_id(world: World, kind: str, *key: Any, lo: int = _IDS["lo"], hi: int = _IDS["hi"]) -> int:
+    """The id of the entity made for ``key``: the same key always gives the same id, never one the world has."""
+    registry = world.state.setdefault("generated_ids", {})
+    name = json.dumps([kind, *key], default=str)
+    if name not in registry:
+        attempt = 0
+        while world.has(kind, entity_id := world.int(kind, *key, attempt, lo=lo, hi=hi)):
+            attempt += 1
+            if attempt > _ATTEMPTS:
+                raise GqlbenchError(f"no free id for a new {kind} in {lo}..{hi} after {_ATTEMPTS} tries; widen the fixture's grow.ids")
+        registry[name] = entity_id
+    return int(registry[name])
+
+
+def make(scope: Scope, kind: str, key: list[Any], values: Mapping[str, Any] | None = None, find: str | None = None) -> int:
+    """The id of the entity made for ``key`` (the fixture's ``grow.new`` template plus ``values``), made if new."""
+    values = dict(values or {})
+    if find is not None:
+        found = scope.world.find(kind, lambda r: r.get(find) == values.get(find))
+        if found:
+            return int(found[0]["id"])
+    declared = scope.fixture.get("grow") or {}
+    entity_id = new_id(scope.world, kind, *key, **{**_IDS, **(declared.get("ids") or {})})
+    template = (declared.get("new") or {}).get(kind, {})
+    made = Scope(scope.world, {"id": entity_id, "key": key}, scope.shapes, scope.vocab, scope.functions, scope.fixture)
+    record = {"id": entity_id, **evaluate(template, made)}
+    return int(scope.world.put(kind, {**record, **values})["id"])
+
+
+@operation("new")
+def _new(t: dict[str, Any], scope: Scope) -> int:
+    key = evaluate(t.get("key", []), scope)
+    values = evaluate(t.get("with", {}), scope)  # first, as a call's arguments are: it may make entities too
+    return make(scope, evaluate(t["$new"], scope), key if isinstance(key, list) else [key], values, t.get("find"))
+
+
+@operation("once")
+def _once(t: dict[str, Any], scope: Scope) -> Any:
+    steps = evaluate(t["$once"], scope)
+    if not isinstance(steps, list) or not steps:
+        raise GqlbenchError(f'world template: $once needs a path in the world\'s state, e.g. ["lists", "popular"], not {steps!r}')
+    *path, last = [str(step) for step in steps]
+    holder = scope.world.state
+    for step in path:
+        holder = holder.setdefault(step, {})
+    if last not in holder:
+        holder[last] = evaluate(t["make"], scope)
+    return copy.deepcopy(holder[last])
+
+
+def _matches(entry: Any, where: Mapping[str, list[Any]]) -> bool:
+    return isinstance(entry, dict) and all(entry.get(name) in wanted for name, wanted in where.items())
+
+
+def grow(kind: str, steps: list[dict[str, Any]], record: dict[str, Any], scope: Scope) -> None:
+    """Apply a kind's declared ``fill`` steps to a record being completed (``scope`` sees its fields)."""
+    for step in steps:
+        if "referring" in step:
+            by = step["referring"]
+            if "id" not in record:
+                raise GqlbenchError(f"grow.fill.{kind}: a referring step counts by the record's id, and this {kind} has no 'id' field")
+            have = len(referring(scope.world, by["kind"], by["in"], by["by"], record["id"]))
+            for n in range(have, step["to"]):
+                evaluate(step["add"], scope.having(n=n))
+            continue
+        entries = record.setdefault(step["fill"], [])
+        where = step.get("where")
+        have = sum(1 for e in entries if _matches(e, where)) if where else len(entries)
+        for k, n in enumerate(range(have, step["to"])):
+            entries.insert(step["at"] + k if "at" in step else len(entries), evaluate(step["add"], scope.having(n=n)))
+
+
+def check_grow(grow: Any, where: str) -> None:
+    """Raise a one-line error naming ``where`` and the path unless ``grow`` is a well-formed declaration."""
+    if not isinstance(grow, dict) or set(grow) - {"ids", "new", "fill"}:
+        raise GqlbenchError(f'{where}: grow must be an object with "new", "fill" and "ids", e.g. {{"fill": {{"movie": [{_EXAMPLE}]}}}}')
+    ids = grow.get("ids", {})
+    if not isinstance(ids, dict) or set(ids) - {"lo", "hi"} or not all(isinstance(v, int) and v > 0 for v in ids.values()):
+        raise GqlbenchError(f'{where}: grow.ids must be {{"lo": 1000000, "hi": 99999999}} (positive whole numbers)')
+    for name in ("new", "fill"):
+        if not isinstance(grow.get(name, {}), dict):
+            raise GqlbenchError(f"{where}: grow.{name} must be an object of kind -> {'template' if name == 'new' else 'steps'}")
+    for kind, template in (grow.get("new") or {}).items():
+        if not isinstance(template, dict):
+            raise GqlbenchError(f"{where}: grow.new.{kind} must be an object template (the fields of a new {kind})")
+        check(template, f"{where}: grow.new.{kind}")
+    for kind, steps in (grow.get("fill") or {}).items():
+        if not isinstance(steps, list):
+            raise GqlbenchError(f"{where}: grow.fill.{kind} must be a list of steps, e.g. [{_EXAMPLE}]")
+        for n, step in enumerate(steps):
+            _check_step(step, f"{where}: grow.fill.{kind}[{n}]")
+
+
+def _check_step(step: Any, where: str) -> None:
+    if not isinstance(step, dict) or ("fill" in step) == ("referring" in step) or "add" not in step:
+        raise GqlbenchError(f'{where}: a step has "fill" (a list field) or "referring", and "add", e.g. {_EXAMPLE}')
+    unknown = sorted(set(step) - _STEP_KEYS)
+    if unknown:
+        raise GqlbenchError(f"{where}: unknown key {unknown[0]!r}; a step has {', '.join(sorted(_STEP_KEYS))}")
+    if not isinstance(step.get("to"), int) or isinstance(step["to"], bool) or step["to"] < 0:
+        raise GqlbenchError(f'{where}: "to" must be a whole number >= 0 (how many entries the list is filled to)')
+    by = step.get("referring", {"kind": "", "in": "", "by": ""})
+    if ("fill" in step and not isinstance(step["fill"], str)) or not isinstance(by, dict) or sorted(by) != ["by", "in", "kind"]:
+        raise GqlbenchError(f'{where}: "fill" names a list field; "referring" is {{"kind": "movie", "in": "cast", "by": "person"}}')
+    where_ = step.get("where", {})
+    if not isinstance(where_, dict) or not all(isinstance(v, list) for v in where_.values()):
+        raise GqlbenchError(f'{where}: "where" maps an entry\'s field to the values it counts, e.g. {{"job": ["Director"]}}')
+    if "at" in step and (not isinstance(step["at"], int) or "fill" not in step):
+        raise GqlbenchError(f'{where}: "at" is the position a "fill" step inserts at (0: first)')
+    check(step["add"], f"{where}.add")
