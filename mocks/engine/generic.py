@@ -282,9 +282,8 @@ class GenericModel:
         return ids[0][: -len("_id")] if ids else None
 
     def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:
-        """The fixture's generated fields (``"generate"``), then what its ``make`` grows; other values are derived when rendered."""
+        """The fixture's generated fields (``"generate"``), then its ``grow.fill`` steps; other values are derived when rendered."""
         self.declared.complete(world, kind, record)
-        make.grow(self.declared.scope(world, {}), kind, record)
 
     # -- answers ----------------------------------------------------------------------
     def _wrap(self, rule: Rule, payload: Any) -> Any:

@@ -24,10 +24,6 @@ MAKE: dict[str, Any] = {
         "id": {"$token": ["writer", "$name"], "length": 8},
         "complete": False,
         "defaults": {"born": {"$int": ["$id", "born"], "lo": 1800, "hi": 1990}},
-        "grow": {
-            "$if": {"$eq": [{"$count": {"$referring": "$id", "kind": "novel", "in": "writers"}}, 0]},
-            "then": {"$make": "novel", "entry": {"name": "{name}'s First", "writers": ["$id"], "chapters": ["Opening"]}},
-        },
         "invent": {"$make": "writer", "entry": {"name": "$query"}},
     },
     "novel": {
@@ -44,6 +40,17 @@ MAKE: dict[str, Any] = {
         "defaults": {"novel": "$parent.id", "number": "$position", "pages": 20},
     },
 }
+GROW = {  # a writer with no novel gets one on first lookup (a referring step over plain ids: declared.growth)
+    "fill": {
+        "writer": [
+            {
+                "referring": {"kind": "novel", "in": "writers"},
+                "to": 1,
+                "add": {"$make": "novel", "entry": {"name": "{name}'s First", "writers": ["$id"], "chapters": ["Opening"]}},
+            }
+        ]
+    }
+}
 LOAD = [
     {"make": "writer", "from": "writers"},
     {"make": "novel", "from": "novels", "state": "novels"},
@@ -57,7 +64,15 @@ NOVELS = [
 
 
 def write(tmp_path: Path, **changes: Any) -> Path:
-    fixture = {"make": MAKE, "load": LOAD, "writers": WRITERS, "novels": NOVELS, "reading": ["The Dispossessed", "Dune"], **changes}
+    fixture = {
+        "make": MAKE,
+        "grow": GROW,
+        "load": LOAD,
+        "writers": WRITERS,
+        "novels": NOVELS,
+        "reading": ["The Dispossessed", "Dune"],
+        **changes,
+    }
     path = tmp_path / f"library{len(list(tmp_path.iterdir()))}.json"  # a new file: models are cached per file version
     path.write_text(json.dumps(fixture), encoding="utf-8")
     return path

@@ -24,8 +24,10 @@ A fixture's ``"grow"`` says how its graph grows, with no Python::
   ``add`` evaluated with the record's fields and ``n``, the entry's index,
   inserted at ``at`` or appended. A ``referring`` step counts the entities whose
   list refers to this one instead (``$referring`` of
-  :mod:`gqlbench.mocks.engine.declared.relations`), and evaluates ``add`` (which
-  makes one, with ``$new``) for each one missing.
+  :mod:`gqlbench.mocks.engine.declared.relations`; without ``by`` the list holds
+  plain ids), and evaluates ``add`` (which makes one, with ``$new`` or ``$make``)
+  for each one missing: ``"to": 1`` with an ``add`` that makes two albums gives an
+  artist who has none its first two.
 * ``{"$once": ["lists", "popular"], "make": template}`` is the value kept in the
   world's state under that path, made by the template the first time it is asked for.
 """
@@ -111,7 +113,10 @@ def grow(kind: str, steps: list[dict[str, Any]], record: dict[str, Any], scope: 
             by = step["referring"]
             if "id" not in record:
                 raise GqlbenchError(f"grow.fill.{kind}: a referring step counts by the record's id, and this {kind} has no 'id' field")
-            have = len(referring(scope.world, by["kind"], by["in"], by["by"], record["id"]))
+            if "by" in by:
+                have = len(referring(scope.world, by["kind"], by["in"], by["by"], record["id"]))
+            else:  # the list holds plain ids (an album's "artists")
+                have = len(scope.world.referring(by["kind"], by["in"], record["id"]))
             for n in range(have, step["to"]):
                 evaluate(step["add"], scope.having(n=n))
             continue
@@ -151,9 +156,12 @@ def _check_step(step: Any, where: str) -> None:
         raise GqlbenchError(f"{where}: unknown key {unknown[0]!r}; a step has {', '.join(sorted(_STEP_KEYS))}")
     if not isinstance(step.get("to"), int) or isinstance(step["to"], bool) or step["to"] < 0:
         raise GqlbenchError(f'{where}: "to" must be a whole number >= 0 (how many entries the list is filled to)')
-    by = step.get("referring", {"kind": "", "in": "", "by": ""})
-    if ("fill" in step and not isinstance(step["fill"], str)) or not isinstance(by, dict) or sorted(by) != ["by", "in", "kind"]:
-        raise GqlbenchError(f'{where}: "fill" names a list field; "referring" is {{"kind": "movie", "in": "cast", "by": "person"}}')
+    by = step.get("referring", {"kind": "", "in": ""})
+    if ("fill" in step and not isinstance(step["fill"], str)) or not isinstance(by, dict) or sorted(set(by) - {"by"}) != ["in", "kind"]:
+        raise GqlbenchError(
+            f'{where}: "fill" names a list field; "referring" is {{"kind": "movie", "in": "cast", "by": "person"}} '
+            '(without "by" when the list holds plain ids)'
+        )
     where_ = step.get("where", {})
     if not isinstance(where_, dict) or not all(isinstance(v, list) for v in where_.values()):
         raise GqlbenchError(f'{where}: "where" maps an entry\'s field to the values it counts, e.g. {{"job": ["Director"]}}')

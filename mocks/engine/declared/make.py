@@ -31,8 +31,8 @@ id (``it``) into an entry, e.g. with the time it was added (``{"$tick": null}``,
 the world clock's next time). ``"name"`` is the field a bare name fills and
 refs match (``name`` unless given). A record is stored complete unless
 ``"complete": false``: then its first lookup completes it (the fixture's
-``generate``, then ``grow``, a template run for what making it entails, such as
-an artist's first albums). ``invent`` is a template (the name ``query``) that
+``generate``, then its ``grow.fill`` steps, :mod:`gqlbench.mocks.engine.declared.growth`,
+such as an artist's first albums). ``invent`` is a template (the name ``query``) that
 makes what a search for unknown text finds (:func:`invent`).
 
 A load step makes each entry of the fixture's section ``from`` (a list, or one
@@ -53,9 +53,9 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate, operation
 from gqlbench.mocks.engine.world import World
 
-__all__ = ["check_make", "grow", "invent", "load", "make", "resolve", "scope_of", "sections"]
+__all__ = ["check_make", "invent", "load", "make", "resolve", "scope_of", "sections"]
 
-_RECIPE = {"id", "name", "refs", "children", "defaults", "complete", "grow", "invent"}
+_RECIPE = {"id", "name", "refs", "children", "defaults", "complete", "invent"}
 _STEP = {"make", "refer", "from", "state", "as", "default"}
 
 
@@ -79,7 +79,7 @@ def check_make(fixture: Mapping[str, Any], where: str) -> None:
         for field, child in recipe.get("children", {}).items():
             if child not in recipes:
                 raise GqlbenchError(f"{at}.children.{field}: kind {child!r} has no entry under make")
-        for part in ("id", "defaults", "grow", "invent"):
+        for part in ("id", "defaults", "invent"):
             check(recipe.get(part), f"{at}.{part}")
     if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
         raise GqlbenchError(f'{where}: load must be a list of steps like {{"make": "artist", "from": "artists"}}')
@@ -191,13 +191,6 @@ def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:
             for part in path:
                 holder = holder.setdefault(part, {})
             holder[last] = kept if isinstance(given, list) or given is None else kept[0]
-
-
-def grow(scope: Scope, kind: str, record: dict[str, Any]) -> None:
-    """Run the kind's ``grow`` template for a record completed on its first lookup."""
-    template = (_recipes(scope).get(kind) or {}).get("grow")
-    if template is not None:
-        evaluate(template, scope.having(**record))
 
 
 def invent(scope: Scope, kind: str, query: str) -> None:
