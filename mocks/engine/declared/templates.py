@@ -20,10 +20,14 @@ say, so a domain's responses need no Python:
   ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$flat": lists}``, ``{"$unique": x}``,
   ``{"$if": c, "then": a, "else": b}``, ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}``,
   ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n), ``{"$sort": list, "by": "field", "desc": true}``,
-  ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits), ``{"$join": [parts], "sep": ""}``;
+  ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits), ``{"$join": [parts], "sep": ""}``,
+  ``{"$mul": [a, b]}``, ``{"$optional": "name"}`` (the name's value, null when the call left it out);
+* ``{"$endpoint": "<function>", "args": {...}}``: another endpoint's answer (null when the world has none);
 * ``{"$call": "<function>", "args": [...]}``: one of the behaviour's ``functions``, for what
   JSON cannot say; other operations are added with :func:`operation` (views add ``$view`` and
-  ``$offset_page``, listing ``$page`` and ``$query``, relations ``$referring``, ranges ``$within``).
+  ``$offset_page``, listing ``$page`` and ``$query``, relations ``$referring``, ranges ``$within``
+  and ``$uri``, writes ``$change`` and ``$tick``, lists ``$save``). An operation registered with a
+  ``checker`` has its declaration checked when the fixture loads.
 
 An object without an operation is rendered field by field; its ``"..."``
 field is an object whose fields come first (``{"...": {"$shape": ...}, "genres": ...}``).
@@ -41,7 +45,7 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.world import World
 
-__all__ = ["Scope", "check", "derived_date", "evaluate", "fill", "operation", "OPERATIONS"]
+__all__ = ["CHECKERS", "Scope", "check", "derived_date", "evaluate", "fill", "operation", "OPERATIONS"]
 
 _NAME = re.compile(r"\{\{|\}\}|\{([\w.]+)\}")  # {{ and }} are literal braces
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -77,13 +81,19 @@ class Scope:
 
 Operation = Callable[[dict[str, Any], Scope], Any]
 OPERATIONS: dict[str, Operation] = {}
+CHECKERS: dict[str, Callable[[dict[str, Any], str], None]] = {}
 
 
-def operation(name: str) -> Callable[[Operation], Operation]:
-    """Register ``{"$<name>": ...}`` (the whole object is passed, with the scope)."""
+def operation(name: str, checker: Callable[[dict[str, Any], str], None] | None = None) -> Callable[[Operation], Operation]:
+    """Register ``{"$<name>": ...}`` (the whole object is passed, with the scope).
+
+    ``checker(template, where)`` raises a one-line error for a bad declaration when the fixture loads.
+    """
 
     def add(function: Operation) -> Operation:
         OPERATIONS[name] = function
+        if checker is not None:
+            CHECKERS[name] = checker
         return function
 
     return add
@@ -131,6 +141,9 @@ def check(template: Any, where: str) -> None:
         unknown = [k for k in template if k.startswith("$") and k[1:] not in OPERATIONS]
         if unknown:
             raise GqlbenchError(f"{where}: unknown operation {unknown[0]!r}; use one of {', '.join(sorted(OPERATIONS))}")
+        for key in template:
+            if key.startswith("$") and key[1:] in CHECKERS:
+                CHECKERS[key[1:]](template, where)
         for name, value in template.items():
             check(value, f"{where}.{name}")
 
@@ -214,6 +227,13 @@ def _call(t: dict[str, Any], scope: Scope) -> Any:
     return scope.functions[name](scope, *evaluate(t.get("args", []), scope))
 
 
+@operation("endpoint")
+def _endpoint(t: dict[str, Any], scope: Scope) -> Any:
+    """``{"$endpoint": "GET_x", "args": {...}}``: what that endpoint answers (a playlist shows its first page of items)."""
+    handler = scope.world.handler(evaluate(t["$endpoint"], scope))
+    return handler(scope.world, evaluate(t.get("args", {}), scope)) if handler is not None else None
+
+
 @operation("sort")
 def _sort(t: dict[str, Any], scope: Scope) -> list[Any]:
     """``{"$sort": list, "by": "release_date", "desc": true}``: a stable sort by one field of the items."""
@@ -226,6 +246,8 @@ OPERATIONS.update(
         "count": lambda t, scope: len(evaluate(t["$count"], scope) or ()),  # a missing list counts 0
         "sum": lambda t, scope: sum(evaluate(t["$sum"], scope)),
         "add": lambda t, scope: functools.reduce(operator.add, evaluate(t["$add"], scope)),  # numbers, or lists joined
+        "mul": lambda t, scope: functools.reduce(operator.mul, evaluate(t["$mul"], scope)),
+        "optional": lambda t, scope: scope.names.get(evaluate(t["$optional"], scope)),
         "eq": lambda t, scope: operator.eq(*evaluate(t["$eq"], scope)),
         "ne": lambda t, scope: operator.ne(*evaluate(t["$ne"], scope)),
         "gte": lambda t, scope: operator.ge(*evaluate(t["$gte"], scope)),
