@@ -362,17 +362,17 @@ class SpotifyModel:
             raise BadArguments("pass either context_uri or uris, not both")
         if context_uri:
             tracks = self._context_tracks(world, context_uri)
-            player["context_uri"] = str(context_uri).strip()
         elif uris:
             ids = [_shape(world, "spotify_uri", text=uri, kinds=["track"])["id"] for uri in lists.split_ids(uris, "uris")]
             tracks = [world.get("track", i)["id"] for i in ids]
-            player["context_uri"] = None
         else:
             tracks = [player["item"]] if player["item"] else []
         offset = args.get("offset")
         position = int(offset["position"]) if isinstance(offset, dict) and "position" in offset else 0
         if tracks and not 0 <= position < len(tracks):
             raise BadArguments(f"offset position {position} is outside the context's {len(tracks)} tracks")
+        if context_uri or uris:  # a refused call (above) changes nothing
+            player["context_uri"] = str(context_uri).strip() if context_uri else None
         if tracks and (context_uri or uris):
             player["item"] = tracks[position]
             player["progress_ms"] = int(args.get("position_ms") or 0)
