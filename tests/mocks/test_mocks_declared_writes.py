@@ -106,7 +106,11 @@ def test_state_is_found_changed_and_saved_lists_follow_the_call(tmp_path: Path) 
                     "changed": {"$change": "$desk", "set": {"open": False}, "append": {"queue": "$edition_id"}},
                     "saved": {"$save": "borrowed", "kind": "book", "ids": "$edition_id", "stamp": "added_at"},
                 },
-                "in": {"desks": {"$state": "desks"}, "borrowed": {"$saved": "borrowed"}, "at": {"$mul": [{"$state": "none", "default": 2}, 3]}},
+                "in": {
+                    "desks": {"$state": "desks"},
+                    "borrowed": {"$saved": "borrowed"},
+                    "at": {"$mul": [{"$state": "none", "default": 2}, 3]},
+                },
             },
             "DELETE_loans__loan_id_": {"$unsave": "borrowed", "kind": "book", "ids": "$loan_id", "name": "loan_id"},
             "GET_me_loans": {"given": {"$optional": "anything"}, "book": {"$endpoint": "GET_books__book_id_", "args": {"book_id": "B2"}}},
@@ -129,7 +133,8 @@ def test_state_is_found_changed_and_saved_lists_follow_the_call(tmp_path: Path) 
 
 
 def test_a_field_of_a_passed_object_is_checked(tmp_path: Path) -> None:
-    world = world_with(tmp_path, {"GET_me_loans": {"$field": {"$optional": "x"}, "name": "uri", "message": "pass {{\"uri\": ...}}, got {value}"}})
+    template = {"$field": {"$optional": "x"}, "name": "uri", "message": 'pass {{"uri": ...}}, got {value}'}
+    world = world_with(tmp_path, {"GET_me_loans": template})
     with pytest.raises(BadArguments, match=re.escape('pass {"uri": ...}, got None')):
         call(world, "GET_me_loans")
 

@@ -47,7 +47,7 @@ def test_playlist_edits_refuse_bad_uris_positions_and_entries_and_change_nothing
         call["POST_playlists__playlist_id__tracks"](playlist_id=playlist, uris="spotify:track:nope")
     with pytest.raises(NotFound, match="no playlist with id 'nope'"):
         call["POST_playlists__playlist_id__tracks"](playlist_id="nope", uris=f"spotify:track:{track}")
-    with pytest.raises(BadArguments, match=re.escape("each element of tracks must be {\"uri\": \"spotify:track:<id>\"}, got 'x'")):
+    with pytest.raises(BadArguments, match=re.escape('each element of tracks must be {"uri": "spotify:track:<id>"}, got \'x\'')):
         call["DELETE_playlists__playlist_id__tracks"](playlist_id=playlist, tracks=["x"])
     with pytest.raises(BadArguments, match="'spotify:track:' " + TRACK_URI):
         call["DELETE_playlists__playlist_id__tracks"](playlist_id=playlist, tracks=[{"uri": "spotify:track:"}])
@@ -67,6 +67,8 @@ def test_playlist_edits_insert_at_the_position_and_remove_every_copy(spotify: Ru
     call["PUT_playlists__playlist_id_"](playlist_id=playlist, name="Renamed")
     shown = call["GET_playlists__playlist_id_"](playlist_id=playlist)
     assert shown.name == "Renamed" and shown.public is True and shown.tracks.total == len(shown.tracks.items)
+    with pytest.raises(NotFound, match="no playlist with id 'nope'"):  # was "the mock failed to answer: 'nope'"
+        call["GET_playlists__playlist_id_"](playlist_id="nope")
 
 
 def test_the_player_refuses_an_unknown_device_and_both_a_context_and_uris(spotify: Runtime) -> None:
