@@ -337,19 +337,6 @@ class SpotifyModel:
         return {"artists": [_view(world, "artist", a["id"]) for a in related[:20]]}
 
     # -- player (the rest of it, and the playlist edits, are declared in the fixture) ----------
-    def _context_tracks(self, world: World, context_uri: str) -> list[str]:
-        uri = _shape(world, "spotify_uri", text=context_uri, kinds=["album", "playlist", "artist", "track"])
-        kind, entity_id = uri["kind"], uri["id"]
-        if kind == "album":
-            return list(world.get("album", entity_id)["tracks"])
-        if kind == "playlist":
-            return [t["id"] for t in world.get("playlist", entity_id)["tracks"]]
-        if kind == "artist":
-            top_tracks = world.handler("GET_artists__id__top_tracks")  # declared in the fixture
-            return [t["id"] for t in top_tracks(world, {"id": entity_id})["tracks"]] if top_tracks else []
-        world.get("track", entity_id)  # a track as context: lenient, it plays that track
-        return [entity_id]
-
     def h_PUT_me_player_play(self, world: World, args: dict[str, Any]) -> None:
         player, given = world.state["player"], args.get("device_id")
         device = _shape(world, "device", device_id=given if given is not None else player["device_id"])
@@ -361,7 +348,7 @@ class SpotifyModel:
         if context_uri and uris:
             raise BadArguments("pass either context_uri or uris, not both")
         if context_uri:
-            tracks = self._context_tracks(world, context_uri)
+            tracks = _shape(world, "context_tracks", text=context_uri)
         elif uris:
             ids = [_shape(world, "spotify_uri", text=uri, kinds=["track"])["id"] for uri in lists.split_ids(uris, "uris")]
             tracks = [world.get("track", i)["id"] for i in ids]
@@ -381,7 +368,7 @@ class SpotifyModel:
 
     def h_POST_me_player_next(self, world: World, args: dict[str, Any]) -> None:
         player = world.state["player"]
-        context = self._context_tracks(world, player["context_uri"]) if player["context_uri"] and not player["queue"] else []
+        context = _shape(world, "context_tracks", text=player["context_uri"]) if player["context_uri"] and not player["queue"] else []
         if player["queue"]:
             player["item"] = player["queue"].pop(0)
         elif player["item"] in context:
