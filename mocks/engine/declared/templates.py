@@ -18,7 +18,8 @@ say, so a domain's responses need no Python:
 * ``{"$each": list, "do": template}`` (names ``it`` and ``i``), ``{"$let": {...}, "in": template}``,
   ``{"$get": "<kind>", "id": ...}`` (the complete record, or not found), ``{"$vocab": "<vocab>", "key": ...}``,
   ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$flat": lists}``, ``{"$unique": x}``,
-  ``{"$if": c, "then": a, "else": b}``, ``{"$case": x, "of": {"album": a, "track": b}, "else": c}``, ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}``,
+  ``{"$if": c, "then": a, "else": b}``, ``{"$case": x, "of": {"album": a, "track": b}, "else": c}``,
+  ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}``,
   ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n), ``{"$sort": list, "by": "field", "desc": true}``,
   ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits), ``{"$join": [parts], "sep": ""}``,
   ``{"$mul": [a, b]}``, ``{"$optional": "name"}`` (the name's value, null when the call left it out);
