@@ -19,11 +19,27 @@ What stays here cannot be declared without a language of its own:
 * search over several types at once that invents a catalogue for an unknown
   query (an artist, an album, tracks named after it) and ranks exact names
   first; an artist made that way gets two albums the first time it is seen;
-* the player: devices and the active one, play contexts given by URI and an
-  offset, the queue, next/previous within the context;
-* playlist creation and edits by URI at a position, each bumping the version
-  that the snapshot id is made from; following users as well as artists;
+* the player's play and next: play checks the device, then a context or
+  track URIs and an offset inside them, before it changes anything (the
+  device it names becomes the only active one); next plays the queue first,
+  then the context's next track, else a top track chosen by the clock. Each
+  is one branching step over several values, which the templates (a value
+  per name, no statements) would only say less clearly; the checks they use
+  are the fixture's (the ``spotify_uri``, ``device`` and ``context_tracks`` shapes);
+* playlist creation: the new playlist is made as loading and search make one
+  (its id from its name and the clock) and goes first in the user's list;
+* loading the devices (ids derived from their names) and the player (its
+  track and context named in the fixture) into the world's state;
 * related artists by shared genre (made up when none is known).
+
+The rest of the player, following and playlist edits are declared
+(``respond`` templates and ``shapes``, :mod:`gqlbench.mocks.engine.declared.writes`):
+the devices, what is playing, pause, repeat, volume and the queue (changes
+to the state's ``player`` and ``devices``); following artists and users
+(saved lists); a playlist shown with its first page of items; adding tracks
+by URI at a position (``insert``, each entry stamped by the clock), removing
+them and changing the details (``remove``, ``set_given``), each bumping the
+``version`` the snapshot id is made from.
 """
 
 from __future__ import annotations

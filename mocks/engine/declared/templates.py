@@ -19,7 +19,7 @@ say, so a domain's responses need no Python:
   ``{"$get": "<kind>", "id": ...}`` (the complete record, or not found), ``{"$vocab": "<vocab>", "key": ...}``,
   ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$flat": lists}``, ``{"$unique": x}``,
   ``{"$if": c, "then": a, "else": b}``, ``{"$case": x, "of": {"album": a, "track": b}, "else": c}``,
-  ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}``,
+  ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}`` (or an object and a field name),
   ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n), ``{"$sort": list, "by": "field", "desc": true}``,
   ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits), ``{"$join": [parts], "sep": ""}``,
   ``{"$mul": [a, b]}``, ``{"$optional": "name"}`` (the name's value, null when the call left it out);
