@@ -41,7 +41,7 @@ OPERATIONS = ("set", "set_given", "append", "remove", "insert", "increment")
 
 
 def check_effects(effects: Any, where: str) -> None:
-    """Raise a one-line error naming ``where`` unless ``effects`` is ``{"set"|"append"|"remove": {path: value}}``."""
+    """Raise a one-line error naming ``where`` unless ``effects`` maps operations (:data:`OPERATIONS`) to ``{path: value}``."""
     if not isinstance(effects, dict):
         raise GqlbenchError(f'{where}: effects must be an object like {{"set": {{"accepted": true}}}}')
     for operation, changes in effects.items():

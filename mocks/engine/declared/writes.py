@@ -10,7 +10,8 @@ the changes and the clock's ticks is the template's:
   :mod:`gqlbench.mocks.engine.effects`; the effects' values are templates, and a name
   the call left out is null there (``"at": "$position"`` is the end when no
   position is given). All the changes are made, or none (an insert outside the
-  list changes nothing). The answer is the changed object;
+  list changes nothing). Only stored values change: a field the object does
+  not hold starts empty (``[]``, ``0``). The answer is the changed object;
 * ``{"$tick": null}`` advances the world's clock and is its new time;
 * ``{"$find": <list>, "where": {"id": "$device_id"}, "message": "no device with id {id}"}``
   is the first object of the list whose fields equal ``where``'s, else ``not_found``
