@@ -67,7 +67,7 @@ def test_playlist_edits_insert_at_the_position_and_remove_every_copy(spotify: Ru
     call["PUT_playlists__playlist_id_"](playlist_id=playlist, name="Renamed")
     shown = call["GET_playlists__playlist_id_"](playlist_id=playlist)
     assert shown.name == "Renamed" and shown.public is True and shown.tracks.total == len(shown.tracks.items)
-    with pytest.raises(NotFound, match="no playlist with id 'nope'"):  # was "the mock failed to answer: 'nope'"
+    with pytest.raises(NotFound, match="no playlist with id 'nope'"):
         call["GET_playlists__playlist_id_"](playlist_id="nope")
 
 
