@@ -16,7 +16,12 @@ A path is dotted through the entity's own values and plain sub-objects
 (``"$$x"`` is the text ``$x``). ``insert`` puts ``items`` before index
 ``at`` (at the end when ``at`` is not given; outside the list is a
 ``bad_arguments`` error), and ``increment`` adds a number (a version that a
-computed snapshot id is made from, :mod:`gqlbench.mocks.engine.declared.templates`). Later
+computed snapshot id is made from, :mod:`gqlbench.mocks.engine.declared.templates`).
+``set_given`` sets only the paths whose value is not null (a PUT that changes
+the fields it is given), and ``remove`` with ``{"items": ids, "by": "id"}``
+removes the entries whose field ``by`` is one of ``items``. A template changes
+any record or object of the world's state the same way (``{"$change": ...}``,
+:mod:`gqlbench.mocks.engine.declared.writes`), its values templates. Later
 reads of the entity show the change, because stored values win over derived
 ones when an entity is rendered.
 """
@@ -32,11 +37,11 @@ from gqlbench.mocks.errors import BadArguments
 
 __all__ = ["OPERATIONS", "apply_effects", "check_effects"]
 
-OPERATIONS = ("set", "append", "remove", "insert", "increment")
+OPERATIONS = ("set", "set_given", "append", "remove", "insert", "increment")
 
 
 def check_effects(effects: Any, where: str) -> None:
-    """Raise a one-line error naming ``where`` unless ``effects`` is ``{"set"|"append"|"remove": {path: value}}``."""
+    """Raise a one-line error naming ``where`` unless ``effects`` maps operations (:data:`OPERATIONS`) to ``{path: value}``."""
     if not isinstance(effects, dict):
         raise GqlbenchError(f'{where}: effects must be an object like {{"set": {{"accepted": true}}}}')
     for operation, changes in effects.items():
@@ -46,6 +51,8 @@ def check_effects(effects: Any, where: str) -> None:
             raise GqlbenchError(f'{where}: effects.{operation} must map field paths ("nav.status") to values')
         if operation == "insert" and not all(isinstance(c, dict) and "items" in c and set(c) <= {"items", "at"} for c in changes.values()):
             raise GqlbenchError(f'{where}: effects.insert must map field paths to {{"items": "$uris", "at": "$position"}}')
+        if operation == "remove" and any(isinstance(c, dict) and set(c) != {"items", "by"} for c in changes.values()):
+            raise GqlbenchError(f'{where}: effects.remove of entries must be {{"items": "$ids", "by": "id"}}')
 
 
 def _value(value: Any, arguments: Mapping[str, Any]) -> Any:
@@ -56,14 +63,23 @@ def _value(value: Any, arguments: Mapping[str, Any]) -> Any:
     return value
 
 
-def apply_effects(record: dict[str, Any], effects: Mapping[str, Any], arguments: Mapping[str, Any], shown: Callable[[str], Any]) -> None:
+def apply_effects(
+    record: dict[str, Any],
+    effects: Mapping[str, Any],
+    arguments: Mapping[str, Any],
+    shown: Callable[[str], Any],
+    value_of: Callable[[Any], Any] | None = None,
+) -> None:
     """Change ``record`` as ``effects`` say; ``shown(field)`` is the field's value as rendered now.
+
+    ``value_of`` turns a declared value into the value written (default: ``"$name"`` is the argument).
 
     A field that was derived (never stored) is stored as it was shown before
     it changes, so the rest of it keeps the values callers already saw. The
     changes are made on a copy that replaces the record only when all of them
     succeed: a refused call (an insert outside the list) changes nothing.
     """
+    resolve = value_of or (lambda raw: _value(raw, arguments))
     changed = copy.deepcopy(record)
     for operation, changes in effects.items():
         for path, raw in changes.items():
@@ -73,9 +89,11 @@ def apply_effects(record: dict[str, Any], effects: Mapping[str, Any], arguments:
                 if not isinstance(holder.get(name), dict):
                     holder[name] = dict(shown(name)) if depth == 0 and isinstance(shown(name), dict) else {}
                 holder = holder[name]
-            value = _value(raw["items"] if operation == "insert" else raw, arguments)
-            if operation == "set":
+            entries = isinstance(raw, dict) and operation in ("insert", "remove")
+            value = resolve(raw["items"] if entries else raw)
+            if operation == "set" or (operation == "set_given" and value is not None):
                 holder[last] = value
+            if operation in ("set", "set_given"):
                 continue
             if operation == "increment":
                 current = holder.get(last, shown(last) if not parents else None)
@@ -86,7 +104,7 @@ def apply_effects(record: dict[str, Any], effects: Mapping[str, Any], arguments:
                 holder[last] = list(current) if isinstance(current, list) else []
             items = value if isinstance(value, list) else [value]
             if operation == "insert":
-                at = _value(raw.get("at"), arguments)
+                at = resolve(raw.get("at"))
                 size = len(holder[last])
                 at = size if at is None else at
                 if not isinstance(at, int) or not 0 <= at <= size:
@@ -94,6 +112,8 @@ def apply_effects(record: dict[str, Any], effects: Mapping[str, Any], arguments:
                 holder[last][at:at] = items
             elif operation == "append":
                 holder[last].extend(items)
+            elif entries:
+                holder[last] = [item for item in holder[last] if not isinstance(item, dict) or item.get(raw["by"]) not in items]
             else:
                 holder[last] = [item for item in holder[last] if item not in items]
     record.clear()

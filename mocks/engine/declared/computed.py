@@ -8,6 +8,9 @@ link. A fixture declares them per kind under ``"computed"``, as templates of
     "computed": {"artist": {"type": "artist", "uri": "spotify:artist:{id}",
                             "external_urls": {"spotify": "https://open.spotify.com/artist/{id}"}},
                  "playlist": {"snapshot_id": {"$token": ["snapshot", "$id", "$version"], "length": 32}}}
+
+A template shows some of them with ``{"$computed": "playlist", "of": "$p", "only": ["snapshot_id"]}``
+(``of`` the entity's values, at least its ``id``; all of the kind's fields without ``only``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate
+from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate, operation
 from gqlbench.mocks.engine.world import World
 
 __all__ = ["check_computed", "computed"]
@@ -32,8 +35,15 @@ def check_computed(fields: Any, where: str) -> None:
             check(template, f"{where}: computed.{kind}.{name}")
 
 
-def computed(fixture: Mapping[str, Any], kind: str, values: Mapping[str, Any], world: World) -> dict[str, Any]:
-    """Every computed field of ``kind`` (the fixture's ``computed``) for an entity with ``values``; ``{}`` when none."""
+def computed(fixture: Mapping[str, Any], kind: str, values: Mapping[str, Any], world: World, only: Any = None) -> dict[str, Any]:
+    """Every computed field of ``kind`` (the fixture's ``computed``; those in ``only``) for an entity with ``values``."""
     templates = (fixture.get("computed") or {}).get(kind) or {}
+    templates = {name: templates[name] for name in only if name in templates} if only is not None else templates
     scope = Scope(world, dict(values), fixture=fixture, fields=True)
     return {name: evaluate(template, scope) for name, template in templates.items()}
+
+
+@operation("computed")
+def _computed(template: dict[str, Any], scope: Scope) -> dict[str, Any]:
+    kind, values = evaluate(template["$computed"], scope), evaluate(template["of"], scope)
+    return computed(scope.fixture, kind, values, scope.world, template.get("only"))

@@ -22,10 +22,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import gqlbench.mocks.engine.declared.computed
 import gqlbench.mocks.engine.declared.listing
+import gqlbench.mocks.engine.declared.lists
 import gqlbench.mocks.engine.declared.make
 import gqlbench.mocks.engine.declared.ranges
-import gqlbench.mocks.engine.declared.relations  # noqa: F401  (their operations)
+import gqlbench.mocks.engine.declared.relations
+import gqlbench.mocks.engine.declared.writes  # noqa: F401  (their operations)
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared import growth
 from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate

@@ -15,8 +15,14 @@ declares it in the fixture, with the ``save`` and ``unsave`` actions::
 list; every id must name an entity of ``kind`` (else ``not_found``). Saving
 an id again moves it to the front; a ``list`` with a ``collection`` lists
 those entities, newest first. A template reads a list's entries with
-``{"$saved": "saved_tracks"}`` (each ``{"id", "added_at"}``), and any other
-list the world keeps in its state with ``{"$state": "top_tracks"}`` (``"default"``: the value when it has none).
+``{"$saved": "saved_tracks"}`` (each ``{"id", "added_at"}``), and anything
+else the world keeps in its state with ``{"$state": "top_tracks"}`` (``"default"``
+when it has none). A template also saves and removes, when the list depends on
+the call (follow an artist or a user)::
+
+    {"$save": "following", "kind": "artist", "ids": "$ids"}   (and "$unsave"; "stamp" as above)
+
+``{"$split": "$uris", "name": "uris"}`` is the ids of a comma-separated text or a list.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from gqlbench.mocks.engine.declared.templates import OPERATIONS, evaluate
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.declared.templates import OPERATIONS, Scope, evaluate, operation
 from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.errors import BadArguments
 
@@ -66,9 +73,25 @@ def change(world: World, name: str, kind: str, wanted: Iterable[str], *, add: bo
     world.tick()
 
 
+def _check_save(template: dict[str, Any], where: str) -> None:
+    if not isinstance(template.get("kind"), str) or "ids" not in template:
+        raise GqlbenchError(f'{where}: {next(iter(template))} needs "kind" (of the saved entities) and "ids", e.g. "$ids"')
+
+
+def _saving(add: bool) -> Any:
+    def run(t: dict[str, Any], scope: Scope) -> None:
+        wanted = split_ids(evaluate(t["ids"], scope), str(t.get("name", "ids")))
+        change(scope.world, evaluate(t["$save" if add else "$unsave"], scope), t["kind"], wanted, add=add, stamp=t.get("stamp"))
+
+    return run
+
+
+operation("save", _check_save)(_saving(True))
+operation("unsave", _check_save)(_saving(False))
 OPERATIONS.update(
     {
         "saved": lambda t, scope: list(entries(scope.world, evaluate(t["$saved"], scope))),
         "state": lambda t, scope: scope.world.state.get(evaluate(t["$state"], scope), evaluate(t.get("default"), scope)),
+        "split": lambda t, scope: split_ids(evaluate(t["$split"], scope), str(t.get("name", "ids"))),
     }
 )

@@ -206,9 +206,3 @@ def _make(template: dict[str, Any], scope: Scope) -> str:
     """``{"$make": "artist", "entry": {...}}``: the id of the entity made from the entry."""
     kind = evaluate(template["$make"], scope)
     return make(scope, kind, evaluate(template["entry"], scope), f"$make {kind}")
-
-
-@operation("tick")
-def _tick(template: dict[str, Any], scope: Scope) -> str:
-    """``{"$tick": null}``: the world clock's next time (it advances)."""
-    return scope.world.tick()

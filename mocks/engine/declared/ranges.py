@@ -8,16 +8,28 @@ the API does, instead of inventing it.
 
 ``{"$one_of": "$time_window", "options": ["day", "week"], "message": "..."}`` is the
 argument when it is one of the options, else ``BadArguments`` (the message may use ``value``).
+
+``{"$uri": "$uri", "pattern": "spotify:{kind}:{id}", "kinds": ["track", "episode"], "message": "..."}``
+is ``{"kind", "id"}`` of a URI of that pattern and one of those kinds (an id is letters,
+digits, ``_``, ``.`` and ``-``), else ``BadArguments``; the message may use ``value`` (quoted)
+and ``forms`` (``spotify:track:<id> or spotify:episode:<id>``).
+
+``{"$required": "uris", "message": "..."}`` is the argument, ``BadArguments`` when it is
+missing or empty; ``{"$field": "$it", "name": "uri", "message": "..."}`` is a field of an
+object the call passed, ``BadArguments`` (the message may use ``value``, quoted) when it is
+not an object with that field.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from gqlbench.mocks.engine.declared.templates import Scope, evaluate, operation
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.declared.templates import Scope, evaluate, fill, operation
 from gqlbench.mocks.errors import BadArguments, NotFound
 
-__all__ = ["one_of", "within"]
+__all__ = ["one_of", "parse_uri", "within"]
 
 _ERRORS = {"not_found": NotFound, "bad_arguments": BadArguments}
 
@@ -43,3 +55,51 @@ def one_of(template: dict[str, Any], scope: Scope) -> Any:
         message = template.get("message", "{value} is not one of {options}")
         raise BadArguments(evaluate(message, scope.having(value=value, options=", ".join(map(str, options)))))
     return value
+
+
+def parse_uri(value: Any, pattern: str, kinds: list[str], message: str = "{value} is not a URI of the form {forms}") -> dict[str, str]:
+    """``{"kind", "id"}`` of ``value`` read with ``pattern`` (see the module docstring), else :class:`BadArguments`."""
+    parts = [re.escape(p) for p in re.split(r"\{kind\}|\{id\}", pattern)]
+    order = re.findall(r"\{(kind|id)\}", pattern)
+    groups = {"kind": f"(?P<kind>{'|'.join(map(re.escape, kinds))})", "id": r"(?P<id>[A-Za-z0-9_.\-]+)"}
+    regex = parts[0] + "".join(groups[name] + part for name, part in zip(order, parts[1:], strict=True))
+    match = re.fullmatch(regex, str(value).strip())
+    if match is None:
+        forms = " or ".join(pattern.replace("{kind}", kind).replace("{id}", "<id>") for kind in kinds)
+        raise BadArguments(fill(message, {"value": repr(value), "forms": forms}.__getitem__))
+    return {"kind": match.groupdict().get("kind") or kinds[0], "id": match.group("id")}
+
+
+def _check_uri(template: dict[str, Any], where: str) -> None:
+    pattern, kinds = template.get("pattern"), template.get("kinds")
+    if not isinstance(pattern, str) or "{id}" not in pattern or not (isinstance(kinds, list) and kinds or isinstance(kinds, str)):
+        raise GqlbenchError(f'{where}: $uri needs "pattern" with {{id}} (and {{kind}}) and "kinds", e.g. "spotify:{{kind}}:{{id}}"')
+
+
+@operation("uri", _check_uri)
+def _uri(template: dict[str, Any], scope: Scope) -> dict[str, str]:
+    kinds = evaluate(template["kinds"], scope)
+    return parse_uri(
+        evaluate(template["$uri"], scope), template["pattern"], kinds, template.get("message", "{value} is not a URI of the form {forms}")
+    )
+
+
+def _check_message(template: dict[str, Any], where: str) -> None:
+    if not isinstance(template.get("message"), str):
+        raise GqlbenchError(f'{where}: {next(iter(template))} needs a "message" saying what to pass instead')
+
+
+@operation("required", _check_message)
+def _required(template: dict[str, Any], scope: Scope) -> Any:
+    value = scope.names.get(evaluate(template["$required"], scope))
+    if not value:
+        raise BadArguments(evaluate(template["message"], scope))
+    return value
+
+
+@operation("field", _check_message)
+def _field(template: dict[str, Any], scope: Scope) -> Any:
+    value, name = evaluate(template["$field"], scope), evaluate(template["name"], scope)
+    if not isinstance(value, dict) or name not in value:
+        raise BadArguments(evaluate(template["message"], scope.having(value=repr(value))))
+    return value[name]

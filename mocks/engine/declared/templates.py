@@ -19,15 +19,20 @@ say, so a domain's responses need no Python:
   ``{"$get": "<kind>", "id": ...}`` (the complete record, or not found), ``{"$vocab": "<vocab>", "key": ...}``,
   ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$mul": [a, b]}``,
   ``{"$flat": lists}``, ``{"$unique": x}``,
-  ``{"$if": c, "then": a, "else": b}``, ``{"$filter": list, "if": c}`` (the items ``it`` for which ``c`` holds),
-  ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}``,
+  ``{"$if": c, "then": a, "else": b}``, ``{"$case": x, "of": {"album": a, "track": b}, "else": c}``,
+  ``{"$filter": list, "if": c}`` (the items ``it`` for which ``c`` holds),
+  ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}`` (or an object and a field name),
   ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n), ``{"$sort": list, "by": "field", "desc": true}``,
   ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits),
-  ``{"$sub": x, "pattern": "\\s+Collection$", "by": ""}`` (a regular expression replaced), ``{"$join": [parts], "sep": ""}``;
+  ``{"$sub": x, "pattern": "\\s+Collection$", "by": ""}`` (a regular expression replaced), ``{"$join": [parts], "sep": ""}``,
+  ``{"$optional": "name"}`` (the name's value, null when the call left it out);
+* ``{"$endpoint": "<function>", "args": {...}}``: another endpoint's answer (null when the world has none);
 * ``{"$call": "<function>", "args": [...]}``: one of the behaviour's ``functions``, for what
   JSON cannot say; other operations are added with :func:`operation` (views add ``$view`` and
   ``$offset_page``, listing ``$page`` and ``$query``, relations ``$referring`` and ``$sharing``,
-  ranges ``$within``, make ``$make`` and ``$tick``, growth ``$new`` and ``$once``).
+  ranges ``$within`` and ``$uri``, make ``$make``, growth ``$new`` and ``$once``, writes ``$change``
+  and ``$tick``, lists ``$save``). An operation registered with a ``checker`` has its declaration
+  checked when the fixture loads.
 
 An object without an operation is rendered field by field; its ``"..."``
 field is an object whose fields come first (``{"...": {"$shape": ...}, "genres": ...}``).
@@ -45,7 +50,7 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.world import World
 
-__all__ = ["Scope", "check", "derived_date", "evaluate", "fill", "operation", "OPERATIONS"]
+__all__ = ["CHECKERS", "Scope", "check", "derived_date", "evaluate", "fill", "operation", "OPERATIONS"]
 
 _NAME = re.compile(r"\{\{|\}\}|\{([\w.]+)\}")  # {{ and }} are literal braces
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -81,13 +86,22 @@ class Scope:
 
 Operation = Callable[[dict[str, Any], Scope], Any]
 OPERATIONS: dict[str, Operation] = {}
+CHECKERS: dict[str, Callable[[dict[str, Any], str], None]] = {}
 
 
-def operation(name: str) -> Callable[[Operation], Operation]:
-    """Register ``{"$<name>": ...}`` (the whole object is passed, with the scope)."""
+def operation(name: str, checker: Callable[[dict[str, Any], str], None] | None = None) -> Callable[[Operation], Operation]:
+    """Register ``{"$<name>": ...}`` (the whole object is passed, with the scope).
+
+    ``checker(template, where)`` raises a one-line error for a bad declaration when the fixture loads.
+    """
 
     def add(function: Operation) -> Operation:
+        known = OPERATIONS.get(name)
+        if known is not None and (known.__module__, known.__qualname__) != (function.__module__, function.__qualname__):
+            raise RuntimeError(f"template operation ${name} is defined twice ({known.__module__} and {function.__module__})")
         OPERATIONS[name] = function
+        if checker is not None:
+            CHECKERS[name] = checker
         return function
 
     return add
@@ -135,6 +149,9 @@ def check(template: Any, where: str) -> None:
         unknown = [k for k in template if k.startswith("$") and k[1:] not in OPERATIONS]
         if unknown:
             raise GqlbenchError(f"{where}: unknown operation {unknown[0]!r}; use one of {', '.join(sorted(OPERATIONS))}")
+        for key in template:
+            if key.startswith("$") and key[1:] in CHECKERS:
+                CHECKERS[key[1:]](template, where)
         for name, value in template.items():
             check(value, f"{where}.{name}")
 
@@ -223,6 +240,13 @@ def _call(t: dict[str, Any], scope: Scope) -> Any:
     return scope.functions[name](scope, *evaluate(t.get("args", []), scope))
 
 
+@operation("endpoint")
+def _endpoint(t: dict[str, Any], scope: Scope) -> Any:
+    """``{"$endpoint": "GET_x", "args": {...}}``: what that endpoint answers (a playlist shows its first page of items)."""
+    handler = scope.world.handler(evaluate(t["$endpoint"], scope))
+    return handler(scope.world, evaluate(t.get("args", {}), scope)) if handler is not None else None
+
+
 @operation("sort")
 def _sort(t: dict[str, Any], scope: Scope) -> list[Any]:
     """``{"$sort": list, "by": "release_date", "desc": true}``: a stable sort by one field of the items."""
@@ -236,6 +260,7 @@ OPERATIONS.update(
         "sum": lambda t, scope: sum(evaluate(t["$sum"], scope)),
         "add": lambda t, scope: functools.reduce(operator.add, evaluate(t["$add"], scope)),  # numbers, or lists joined
         "mul": lambda t, scope: functools.reduce(operator.mul, evaluate(t["$mul"], scope)),
+        "optional": lambda t, scope: scope.names.get(evaluate(t["$optional"], scope)),
         "eq": lambda t, scope: operator.eq(*evaluate(t["$eq"], scope)),
         "ne": lambda t, scope: operator.ne(*evaluate(t["$ne"], scope)),
         "gte": lambda t, scope: operator.ge(*evaluate(t["$gte"], scope)),
@@ -249,5 +274,6 @@ OPERATIONS.update(
         "unique": lambda t, scope: list(dict.fromkeys(evaluate(t["$unique"], scope))),
         "flat": lambda t, scope: [item for items in evaluate(t["$flat"], scope) for item in items],  # a list of lists, joined
         "if": lambda t, scope: evaluate(t["then"] if evaluate(t["$if"], scope) else t.get("else"), scope),
+        "case": lambda t, scope: evaluate(t["of"].get(str(evaluate(t["$case"], scope)), t.get("else")), scope),
     }
 )

@@ -1,0 +1,66 @@
+"""Writes declared in a template: what a call changes in the world, in the order the template says.
+
+A ``respond`` template may change the world before it answers, each step a
+name of a ``{"$let": ...}`` (evaluated in order), so the order of the checks,
+the changes and the clock's ticks is the template's:
+
+* ``{"$change": <record or state object>, "set": {...}, "insert": {...}, ...}``
+  changes what the first value is (a record ``{"$get": ...}`` returned, or an
+  object of the world's state ``{"$state": "player"}``) with the effects of
+  :mod:`gqlbench.mocks.engine.effects`; the effects' values are templates, and a name
+  the call left out is null there (``"at": "$position"`` is the end when no
+  position is given). All the changes are made, or none (an insert outside the
+  list changes nothing). Only stored values change: a field the object does
+  not hold starts empty (``[]``, ``0``). The answer is the changed object;
+* ``{"$tick": null}`` advances the world's clock and is its new time;
+* ``{"$find": <list>, "where": {"id": "$device_id"}, "message": "no device with id {id}"}``
+  is the first object of the list whose fields equal ``where``'s, else ``not_found``
+  with the message (its names are ``where``'s fields, quoted).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.declared.templates import Scope, evaluate, fill, operation
+from gqlbench.mocks.engine.effects import OPERATIONS as EFFECTS
+from gqlbench.mocks.engine.effects import apply_effects, check_effects
+from gqlbench.mocks.errors import NotFound
+
+__all__: list[str] = []
+
+
+def _check_change(template: dict[str, Any], where: str) -> None:
+    check_effects({k: v for k, v in template.items() if k != "$change"}, f"{where}.$change")
+
+
+@operation("change", _check_change)
+def _change(template: dict[str, Any], scope: Scope) -> Any:
+    target = evaluate(template["$change"], scope)
+    if not isinstance(target, dict):
+        raise GqlbenchError(f"world template: $change needs a record or an object of the state, got {type(target).__name__}")
+    values = Scope(scope.world, scope.names, scope.shapes, scope.vocab, scope.functions, scope.fixture, fields=True)
+    effects = {k: v for k, v in template.items() if k in EFFECTS}
+    apply_effects(target, effects, {}, lambda name: None, lambda raw: evaluate(raw, values))
+    return target
+
+
+def _check_find(template: dict[str, Any], where: str) -> None:
+    if not isinstance(template.get("where"), dict) or not template["where"] or not isinstance(template.get("message"), str):
+        raise GqlbenchError(f'{where}: $find needs "where" (fields to match, e.g. {{"id": "$device_id"}}) and a "message"')
+
+
+@operation("find", _check_find)
+def _find(template: dict[str, Any], scope: Scope) -> Any:
+    wanted = {name: evaluate(value, scope) for name, value in template["where"].items()}
+    for item in evaluate(template["$find"], scope) or ():
+        if isinstance(item, dict) and all(item.get(name) == value for name, value in wanted.items()):
+            return item
+    raise NotFound(fill(template["message"], lambda name: repr(wanted.get(name))))
+
+
+@operation("tick")
+def _tick(template: dict[str, Any], scope: Scope) -> str:
+    """``{"$tick": null}``: the world clock's next time (it advances): when a track was added or saved."""
+    return scope.world.tick()
