@@ -14,9 +14,10 @@ their playlists and a playlist's items (``respond`` templates). How the
 catalogue is made is declared too (``make`` and ``load``,
 :mod:`gqlbench.mocks.engine.declared.make`): the readable entries (artists,
 albums with their tracks inside, playlists, saved and top lists, names for
-ids), ids and values derived from the seed, the two albums an artist made by
-a search gets when first looked up, and what a search for an unknown query
-invents per type. See docs/add-your-own-api.md.
+ids), ids and values derived from the seed, and what a search for an unknown
+query invents per type; the two albums an artist made by a search gets when
+first looked up are a ``grow.fill`` step (:mod:`gqlbench.mocks.engine.declared.growth`).
+See docs/add-your-own-api.md.
 
 What stays here cannot be declared without a language of its own:
 
