@@ -58,6 +58,8 @@ STUB = f"{Path(__file__).resolve()}:StubBackend"
 """The ``--backend`` value that selects :class:`StubBackend`, wherever the tests are run from."""
 STUB_RUN = ("run", "--model", "stub", "--backend", STUB)
 """``gqlbench run`` on the stub backend: the arguments every stub run starts with."""
+STUB_PARAPHRASER = f"{Path(__file__).resolve()}:StubParaphraser"
+"""The ``--paraphrase-backend`` value that selects :class:`StubParaphraser`."""
 
 
 class StubBackend:

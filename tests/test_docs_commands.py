@@ -46,7 +46,7 @@ CANNOT_RUN: dict[str, str] = {
     "pip install": "installs into the environment the tests run in; scripts/install.sh (make) installs the same packages",
     "vllm serve": "needs GPUs and vLLM's GPU build; tests/test_tools_vllm_serve.py serves the bundled model on CPU",
     "/models/Llama-3.1-8B-Instruct": "a model folder on a machine with two GPUs (tensor_parallel_size=2)",
-    "--base-url http://gpu-node:8000/v1": "needs a running model server; tests/generators/test_generators_backends_openai.py "
+    "--base-url http://gpu-node:8000/v1": "needs a running model server; tests/generators/backends/test_generators_backends_openai.py "
     "runs the openai backend against a local one",
     "--base-url http://NODE1:8000/v1": "needs a running model server on a cluster (same backend test as above)",
     "gqlbench mock serve": "serves until stopped, on a fixed port; tests/cli/test_cli_mock.py serves it on a free port and queries it",

@@ -6,18 +6,15 @@ import io
 import logging
 import signal
 import socket
-import subprocess
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import httpx
 import pytest
 from click.testing import CliRunner
 
 from gqlbench.cli import cli
-from tests.cli_process import gqlbench_command
+from tests.cli_process import serve_mock
 
 _RESULT_FIELDS = (
     "adult backdrop_path genre_ids id original_language original_title overview popularity "
@@ -55,42 +52,10 @@ def test_help_documents_the_limits_and_their_defaults() -> None:
 
 
 def test_sigterm_stops_a_server_busy_with_a_heavy_query_before_the_query_ends() -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        gqlbench_command(
-            "mock",
-            "serve",
-            "--domain",
-            "tmdb",
-            "--port",
-            str(port),
-            "--max-aliases",
-            "5000",
-            "--max-cost",
-            "100000000",
-            "--max-tokens",
-            "100000000",
-            "--max-seconds",
-            "600",
-        ),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}/graphql"
-    answers: list[httpx.Response] = []
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, process.communicate()[0]
-            try:
-                httpx.post(url, json={"query": "{ __typename }"}, timeout=2)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline, "the server did not start within 60 s"
-                time.sleep(0.2)
+    limits = ("--max-aliases", "5000", "--max-cost", "100000000", "--max-tokens", "100000000", "--max-seconds", "600")
+    with serve_mock("--domain", "tmdb", *limits) as (port, process):
+        url = f"http://127.0.0.1:{port}/graphql"
+        answers: list[httpx.Response] = []
         heavy = threading.Thread(target=lambda: _post_keeping_the_answer(url, _searches(5000), answers), daemon=True)
         heavy.start()
         time.sleep(1.5)  # the query is being parsed, validated or run: all three take far longer than this
@@ -106,10 +71,6 @@ def test_sigterm_stops_a_server_busy_with_a_heavy_query_before_the_query_ends() 
         assert answer is None or answer.status_code != 200 or answer.json()["data"] is None, answer.text[:300]
         if answer is not None and answer.status_code == 200:
             assert [error["extensions"]["kind"] for error in answer.json()["errors"]] == ["stopping"]
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
 
 
 def _post_keeping_the_answer(url: str, query: str, answers: list[httpx.Response]) -> None:
@@ -117,38 +78,6 @@ def _post_keeping_the_answer(url: str, query: str, answers: list[httpx.Response]
         answers.append(httpx.post(url, json={"query": query}, timeout=120))
     except httpx.HTTPError:
         pass  # the server went away mid-request: the stop abandoned it
-
-
-@contextmanager
-def _mock_server(*options: str) -> Iterator[tuple[int, subprocess.Popen[str]]]:
-    """``gqlbench mock serve`` as its own process on a free local port, stopped at the end."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        gqlbench_command("mock", "serve", "--port", str(port), *options),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, process.communicate()[0]
-            try:
-                httpx.post(f"http://127.0.0.1:{port}/", json={"query": "{ __typename }"}, timeout=2)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline, "the server did not start within 60 s"
-                time.sleep(0.2)
-        yield port, process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def _read_all(connection: socket.socket) -> bytes:
@@ -163,7 +92,7 @@ def test_stalled_requests_are_closed_and_a_huge_declared_body_is_refused_unread(
     # 30 connections that never finished their request stayed open for good. Now a request head has
     # --read-timeout seconds to arrive (else the connection is closed) and a body as long again (else 408).
     # The 30 s socket timeouts only bound the test if the server never closes (it closes after about 1 s).
-    with _mock_server("--domain", "library", "--read-timeout", "1", "--max-body-bytes", "100000") as (port, _process):
+    with serve_mock("--domain", "library", "--read-timeout", "1", "--max-body-bytes", "100000") as (port, _process):
         heads, bodies = [], []
         for _ in range(25):
             connection = socket.create_connection(("127.0.0.1", port), timeout=30)

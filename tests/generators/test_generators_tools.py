@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 from gqlbench.dataset import get_sample
 from gqlbench.generators.backends.backend import GenerationConfig
 from gqlbench.generators.backends.openai_backend import OpenAIBackend
 from gqlbench.generators.tools import ToolRequest, tool_specs
-
-sys.path.insert(0, str(Path(__file__).parents[1]))
-from tool_server import ToolServer, reply  # noqa: E402
+from tests.tool_server import ToolServer, reply
 
 
 def test_one_tool_per_function_with_the_signature_as_json_schema_and_the_response_fields() -> None:

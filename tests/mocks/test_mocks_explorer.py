@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from typing import Any
 
-import httpx
 import pytest
 from starlette.testclient import TestClient
 
 from gqlbench.mocks.server.explorer import explorer_page
 from gqlbench.mocks.server.server import create_app
+from tests.cli_process import serve_mock
 
 
 class Assets(HTMLParser):
@@ -54,33 +50,8 @@ def test_the_title_and_query_are_escaped() -> None:
 @pytest.fixture
 def served() -> Iterator[str]:
     """``gqlbench mock serve`` as a user starts it, on a free port."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = [
-        sys.executable,
-        "-c",
-        "import sys; from gqlbench.cli import main; sys.exit(main(sys.argv[1:]))",
-        "mock",
-        "serve",
-        "--domain",
-        "tmdb",
-        "--port",
-        str(port),
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            httpx.post(url, json={"query": "{ __typename }"}, timeout=2)
-            break
-        except httpx.TransportError:
-            assert time.monotonic() < deadline and process.poll() is None, "gqlbench mock serve did not answer within 60 s"
-            time.sleep(0.2)
-    yield url
-    process.terminate()
-    process.wait(timeout=20)
+    with serve_mock("--domain", "tmdb") as (port, _process):
+        yield f"http://127.0.0.1:{port}/"
 
 
 @pytest.mark.slow

@@ -11,9 +11,7 @@ from gqlbench.cli import cli
 from gqlbench.synthetic import generate_samples
 from gqlbench.synthetic.generate import missing_literals
 from gqlbench.synthetic.paraphrase import backend_paraphraser, first_line
-from tests.stub_backends import StubParaphraser
-
-STUB = str(Path(__file__).parents[1] / "stub_backends.py") + ":StubParaphraser"
+from tests.stub_backends import STUB_PARAPHRASER, StubParaphraser
 
 
 def test_a_paraphrase_that_drops_a_literal_is_rejected_and_the_template_text_kept() -> None:
@@ -69,7 +67,7 @@ def test_the_cli_paraphrases_with_any_backend_and_counts_kept_and_rejected(tmp_p
             "--paraphrase-model",
             "stub",
             "--paraphrase-backend",
-            STUB,
+            STUB_PARAPHRASER,
             "--paraphrase-args",
             f"drop=2,log={log}",
         ],

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 from gqlbench.run.runner import RunOptions, RunSettings, run
 from gqlbench.viewer.data import load_run_view
 from gqlbench.viewer.page import render_report
-
-sys.path.insert(0, str(Path(__file__).parents[1]))
-from tool_server import ToolServer, reply  # noqa: E402
+from tests.tool_server import ToolServer, reply
 
 
 def test_a_tools_run_shows_tool_calls_and_argument_sources_escaped(tmp_path: Path) -> None:

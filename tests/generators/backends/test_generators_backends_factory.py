@@ -10,6 +10,7 @@ import pytest
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends import factory
 from gqlbench.generators.backends.factory import make_backend, parse_model_args, resolve_kind
+from tests.stub_backends import STUB
 
 
 def test_auto_prefers_vllm_when_installed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -66,8 +67,6 @@ def test_max_model_len_given_twice_must_agree() -> None:
 
 
 def test_the_registry_names_built_ins_and_outside_factories(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pathlib import Path
-
     from gqlbench.generators.backends.factory import BACKEND_REGISTRY, BACKENDS, build_backend
 
     assert BACKEND_REGISTRY.names()[: len(BACKENDS)] == list(BACKENDS)
@@ -75,8 +74,7 @@ def test_the_registry_names_built_ins_and_outside_factories(monkeypatch: pytest.
     monkeypatch.setattr(factory, "make_backend", lambda kind, model, **kw: seen.append((kind, model, kw)) or _Fake())
     build_backend("openai", "served", {"concurrency": 4}, base_url="http://127.0.0.1:1/v1")
     assert seen == [("openai", "served", {"model_args": {"concurrency": 4}, "base_url": "http://127.0.0.1:1/v1"})]
-    stub = f"{Path(__file__).parents[1] / 'stub_backends.py'}:StubBackend"
-    assert build_backend(stub, "m", {"max_model_len": 9}).max_model_len == 9
+    assert build_backend(STUB, "m", {"max_model_len": 9}).max_model_len == 9
     with pytest.raises(GqlbenchError, match="--backend json:loads: the object does not implement"):
         build_backend("json:loads", "[]")
     with pytest.raises(GqlbenchError, match="--backend tgi: unknown backend; choose one of auto, vllm, openai, hf"):

@@ -25,7 +25,7 @@ from gqlbench.generators.backends.local_tools import (
 from gqlbench.generators.tools import _CONTEXT, ToolRequest
 from gqlbench.records import Completion
 
-TOOLS_TEMPLATE = Path(__file__).parents[1] / "data" / "chatml_tools.jinja"
+TOOLS_TEMPLATE = Path(__file__).parents[2] / "data" / "chatml_tools.jinja"
 PLAIN_TEMPLATE = (
     "{% for m in messages %}<{{ m['role'] }}>{{ m['content'] }}{% endfor %}{% if add_generation_prompt %}<assistant>{% endif %}"
 )

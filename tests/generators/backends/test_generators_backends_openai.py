@@ -19,9 +19,7 @@ from gqlbench.generators.backends.backend import GenerationConfig, GenerationReq
 from gqlbench.generators.backends.openai_backend import OpenAIBackend
 from gqlbench.generators.backends.progress import BatchProgress
 from gqlbench.records import Message
-
-sys.path.insert(0, str(Path(__file__).parents[1]))
-from vllm_serve import vllm_serve  # noqa: E402
+from tests.vllm_serve import vllm_serve
 
 # -- a fake server: each POST is answered by `script(n, body)` -> (status, json, headers) -----------
 

@@ -125,7 +125,7 @@ def test_local_backends_describe_their_model_the_same_way(tmp_path: Path, monkey
     assert described["chat_template_sha256"].startswith("sha256:") and described["max_model_len"] == 2048
     assert model_identity("vllm", folder, object(), 1)["chat_template_sha256"] is None  # a base model has no template
     for name in ("hf_backend.py", "vllm_backend.py"):  # read, not imported: importing them loads torch
-        source = (Path(__file__).resolve().parents[2] / "generators" / "backends" / name).read_text(encoding="utf-8")
+        source = (Path(__file__).resolve().parents[3] / "generators" / "backends" / name).read_text(encoding="utf-8")
         assert "model_identity(" in source and "weights_fingerprint(" not in source, name
 
 
