@@ -5,8 +5,10 @@ every generated value is a ``"generate"`` template, and the graph grows as
 declared in ``"grow"`` (:mod:`gqlbench.mocks.engine.declared.growth`): a movie
 or show gets a cast, a director, a producer, companies, networks and similar
 titles when first looked up, a person credits of their own, a collection its
-parts, each a new entity with a collision-free id; the named lists, the latest
-movie and a season's people are ``$new`` and ``$once`` in the endpoints. The
+parts, each a new entity with a collision-free id, made by a keyed ``$make``
+from its kind's ``"make"`` recipe (:mod:`gqlbench.mocks.engine.declared.make`);
+the named lists, the latest movie and a season's people are ``$make`` and
+``$once`` in the endpoints. The
 generic engine also reads the graph both ways, checks season and episode
 numbers, and filters, sorts and pages. What stays here, and why:
 
@@ -28,7 +30,7 @@ import re
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.declared.growth import make, new_id
+from gqlbench.mocks.engine.declared.make import make, new_id
 from gqlbench.mocks.engine.declared.templates import Scope
 from gqlbench.mocks.engine.world import World, search_text
 from gqlbench.mocks.errors import BadArguments
@@ -111,7 +113,7 @@ class TmdbModel:
         found = matches()
         if not found:
             if kind in ("movie", "tv"):
-                make(scope, kind, ["search", query], {_key(kind): _title(query)})
+                make(scope, kind, {_key(kind): _title(query)}, "search", key=["search", query])
             elif kind == "person":
                 world.put("person", {"id": new_id(world, "person", "search", query), "name": _title(query)})
             else:

@@ -176,3 +176,18 @@ def test_a_recipe_sees_only_its_entry_not_the_names_of_the_template_that_makes_i
     assert handler is not None
     with pytest.raises(GqlbenchError, match=r"chapters\[0\]: world template: unknown name 'q'"):
         handler(world, {"q": "Children of Dune"})
+
+
+def test_a_key_gives_a_recipe_with_references_and_children_one_collision_free_id(tmp_path: Path) -> None:
+    sequel = {"name": "Dune Messiah", "writers": ["Frank Herbert"], "chapters": ["One"]}
+    made = {"$make": "novel", "key": ["sequel", "$q"], "entry": sequel}
+    recipes = {**MAKE, "novel": {**MAKE["novel"], "ids": {"lo": 10, "hi": 99}}}
+    world = World.create("library", fixture=write(tmp_path, make=recipes, endpoints={"GET_search_books": {"respond": made}}))
+    handler = world.handler("GET_search_books")
+    assert handler is not None
+    novel_id = handler(world, {"q": 1})
+    assert isinstance(novel_id, int) and 10 <= novel_id <= 99  # the key's id in the recipe's range, not its id template
+    novel = world.table("novel")[str(novel_id)]
+    assert novel["writers"] == [named(world, "writer", "Frank Herbert")["id"]] and len(novel["chapters"]) == 1
+    assert handler(world, {"q": 1}) == novel_id and handler(world, {"q": 2}) != novel_id  # the same key, the same id
+    assert world.state["generated_ids"]  # kept in the world, so a key's id survives a snapshot

@@ -1,11 +1,12 @@
-"""Entities made from readable entries: ids and values from the seed, references by name, children inside.
+"""One way to make an entity: a kind's recipe (``make``), the fixture sections made on load, ``$make`` on demand.
 
 A fixture written by hand names things ("the album Midnights by Taylor
 Swift") while the world keys records by ids that are the same for a seed on
 every machine and differ between seeds, so each seed is its own catalogue.
 ``"make"`` says per kind how a record is made from an entry (a name, or an
-object of its own values), and ``"load"`` which sections of the fixture are
-made, in order, when a world is created::
+object of its own values): it is the one place that says how a new entity of
+a kind looks, whether it comes from the fixture or is made on demand. ``"load"``
+says which sections of the fixture are made, in order, when a world is created::
 
     "make": {
       "artist": {"id": {"$token": ["artist", "$name"]}, "complete": false,
@@ -13,7 +14,8 @@ made, in order, when a world is created::
       "album": {"refs": {"artists": "artist"}, "id": {"$token": {"$add": [["album", "$name"], "$artists"]}},
                 "children": {"tracks": "track"}, "defaults": {"release_date": {"$date": "$id"}}},
       "track": {"id": {"$token": ["track", "$parent.id", "$name"]},
-                "defaults": {"album": "$parent.id", "artists": "$parent.artists", "track_number": "$position"}}
+                "defaults": {"album": "$parent.id", "artists": "$parent.artists", "track_number": "$position"}},
+      "person": {"complete": false, "defaults": {"name": {"$shape": "person_name", "of": {"key": ["$id"]}}}}
     },
     "load": [{"make": "artist", "from": "artists"}, {"make": "album", "from": "albums"},
              {"refer": "track", "from": "saved_tracks", "state": "lists.saved_tracks",
@@ -22,30 +24,40 @@ made, in order, when a world is created::
 A record is made in this order: ``refs`` (a field holding a name or an id, or
 a list of them, becomes ids: the entity with that id, else the one entity of
 that kind with that name; anything else stops the load with a line naming the
-file and entry), its ``id`` (unless the entry gives one), ``children``
-(entries written inside it, made with the names ``parent``, its values, and
-``position``, 1, 2, ...; the field becomes their ids), ``defaults`` for the
-fields the entry does not have (in order, each seeing the values so far), and
-last a ref's ``"as"`` (``{"kind": "track", "as": template}``), which turns each
-id (``it``) into an entry, e.g. with the time it was added (``{"$tick": null}``,
-the world clock's next time). ``"name"`` is the field a bare name fills and
-refs match (``name`` unless given). A record is stored complete unless
-``"complete": false``: then its first lookup completes it (the fixture's
-``generate``, then its ``grow.fill`` steps, :mod:`gqlbench.mocks.engine.declared.growth`,
-such as an artist's first albums). ``invent`` is a template (the name ``query``) that
-makes what a search for unknown text finds (:func:`invent`).
+file and entry), its id (the entry's ``id``; else, given a ``key``, the
+collision-free id of :func:`new_id`; else the recipe's ``id`` template),
+``children`` (entries written inside it, made with the names ``parent``, its
+values, and ``position``, 1, 2, ...; the field becomes their ids), ``defaults``
+for the fields the entry does not have (in order, each seeing ``key`` and the
+values so far), and last a ref's ``"as"`` (``{"kind": "track", "as": template}``),
+which turns each id (``it``) into an entry, e.g. with the time it was added
+(``{"$tick": null}``, the world clock's next time). An entity with the made id
+already is kept as it is. ``"name"`` is the field a bare name fills and refs
+match (``name`` unless given). A record is stored complete unless ``"complete":
+false``: then its first lookup completes it (the fixture's ``generate``, then
+its ``grow.fill`` steps, :mod:`gqlbench.mocks.engine.declared.growth`, such as
+an artist's first albums). ``ids`` (``{"lo": 1000000, "hi": 99999999}``) is the
+range of the kind's keyed ids. ``invent`` is a template (the name ``query``)
+that makes what a search for unknown text finds (:func:`invent`).
 
 A load step makes each entry of the fixture's section ``from`` (a list, or one
 object: ``"default"`` stands in when the section is missing) or, with
 ``refer``, resolves each to an id; ``state`` keeps the ids (or ``as`` entries)
 in the world's state under that dotted name (``lists.saved_tracks`` is the saved
-list the ``save`` actions and ``$saved`` use, :mod:`gqlbench.mocks.engine.declared.lists`). Templates make entities on
-demand: ``{"$make": "artist", "entry": {"name": "$q"}}`` is the made one's id.
+list the ``save`` actions and ``$saved`` use, :mod:`gqlbench.mocks.engine.declared.lists`).
+
+Templates make entities on demand: ``{"$make": "artist", "entry": {"name": "$q"}}``
+is the made one's id. With ``"key": ["movie", "$id", "cast", "$n"]`` the id is
+the one made for that key: the same key always gives the same id, drawn from
+the seed and the key and never one the world already has, so the order in which
+entities are made decides who gets which id. ``"find": "name"`` first looks for
+an entity whose ``name`` is the one the entry gives.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -53,9 +65,11 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate, operation
 from gqlbench.mocks.engine.world import World
 
-__all__ = ["check_make", "invent", "load", "make", "resolve", "scope_of", "sections"]
+__all__ = ["check_make", "invent", "load", "make", "new_id", "resolve", "scope_of", "sections"]
 
-_RECIPE = {"id", "name", "refs", "children", "defaults", "complete", "invent"}
+_RECIPE = {"id", "ids", "name", "refs", "children", "defaults", "complete", "invent"}
+_IDS = {"lo": 1_000_000, "hi": 99_999_999}
+_ATTEMPTS = 1000  # a range this full of ids is too small for a graph that keeps growing
 _STEP = {"make", "refer", "from", "state", "as", "default"}
 
 
@@ -81,6 +95,9 @@ def check_make(fixture: Mapping[str, Any], where: str) -> None:
                 raise GqlbenchError(f"{at}.children.{field}: kind {child!r} has no entry under make")
         for part in ("id", "defaults", "invent"):
             check(recipe.get(part), f"{at}.{part}")
+        ids = recipe.get("ids", {})
+        if not isinstance(ids, dict) or set(ids) - {"lo", "hi"} or not all(isinstance(v, int) and v > 0 for v in ids.values()):
+            raise GqlbenchError(f'{at}.ids must be {{"lo": 1000000, "hi": 99999999}} (positive whole numbers)')
     if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
         raise GqlbenchError(f'{where}: load must be a list of steps like {{"make": "artist", "from": "artists"}}')
     for n, step in enumerate(steps):
@@ -132,20 +149,57 @@ def _shaped(scope: Scope, template: Any, value: Any) -> Any:
     return evaluate(template, scope.having(it=value))
 
 
-def make(scope: Scope, kind: str, entry: Any, where: str = "world fixture", **names: Any) -> str:
-    """Make (and store) the ``kind`` entity an entry describes; its id (an entity with that id already is kept)."""
+def new_id(world: World, kind: str, *key: Any, lo: int = _IDS["lo"], hi: int = _IDS["hi"]) -> int:
+    """The id of the entity made for ``key``: the same key always gives the same id, never one the world has."""
+    registry = world.state.setdefault("generated_ids", {})
+    name = json.dumps([kind, *key], default=str)
+    if name not in registry:
+        attempt = 0
+        while world.has(kind, entity_id := world.int(kind, *key, attempt, lo=lo, hi=hi)):
+            attempt += 1
+            if attempt > _ATTEMPTS:
+                raise GqlbenchError(
+                    f"no free id for a new {kind} in {lo}..{hi} after {_ATTEMPTS} tries; widen the fixture's make.{kind}.ids"
+                )
+        registry[name] = entity_id
+    return int(registry[name])
+
+
+def make(
+    scope: Scope,
+    kind: str,
+    entry: Any,
+    where: str = "world fixture",
+    *,
+    key: list[Any] | None = None,
+    find: str | None = None,
+    **names: Any,
+) -> Any:
+    """Make (and store) the ``kind`` entity an entry describes; its id (an entity with that id already is kept).
+
+    ``key`` gives it the collision-free id of :func:`new_id` (unless the entry has an id); ``find`` returns the id
+    of an entity whose field of that name equals the entry's instead, when there is one.
+    """
     recipe = _recipes(scope).get(kind)
     if recipe is None:
         raise GqlbenchError(f"{where}: the fixture's make has no kind {kind!r}")
     if not isinstance(entry, (dict, str)):
         raise GqlbenchError(f"{where}: an entry of {kind} must be a name or an object, got {entry!r}")
     values = {"id": None, **(entry if isinstance(entry, dict) else {recipe.get("name", "name"): entry})}  # the id first
+    if find is not None:
+        found = scope.world.find(kind, lambda r: r.get(find) == values.get(find))
+        if found:
+            return found[0]["id"]
+    if key is not None:
+        names = {**names, "key": key}
     scope = Scope(scope.world, {}, scope.shapes, scope.vocab, scope.functions, scope.fixture)  # the caller's names do not leak in
     try:
         refs = recipe.get("refs", {})
         for field, ref in refs.items():
             if field in values:
                 values[field] = _resolve_all(scope, _ref_kind(ref), values[field], f"{where}.{field}")
+        if values["id"] is None and key is not None:
+            values["id"] = new_id(scope.world, kind, *key, **{**_IDS, **recipe.get("ids", {})})
         if values["id"] is None:
             values["id"] = evaluate(recipe["id"], scope.having(**{**names, **values})) if "id" in recipe else None
         if values["id"] is None:
@@ -164,7 +218,7 @@ def make(scope: Scope, kind: str, entry: Any, where: str = "world fixture", **na
     except GqlbenchError as exc:
         raise GqlbenchError(str(exc) if str(exc).startswith(where) else f"{where}: {exc}") from None
     record = copy.deepcopy(values)  # a record never shares a list with another
-    return str(scope.world.put(kind, record, complete=recipe.get("complete", True))["id"])
+    return scope.world.put(kind, record, complete=recipe.get("complete", True))["id"]
 
 
 def scope_of(world: World) -> Scope:
@@ -202,7 +256,10 @@ def invent(scope: Scope, kind: str, query: str) -> None:
 
 
 @operation("make")
-def _make(template: dict[str, Any], scope: Scope) -> str:
-    """``{"$make": "artist", "entry": {...}}``: the id of the entity made from the entry."""
+def _make(template: dict[str, Any], scope: Scope) -> Any:
+    """``{"$make": "artist", "entry": {...}, "key": [...], "find": "name"}``: the id of the entity made from the entry."""
+    key = evaluate(template["key"], scope) if "key" in template else None
+    entry = evaluate(template.get("entry", {}), scope)  # first, as a call's arguments are: it may make entities too
     kind = evaluate(template["$make"], scope)
-    return make(scope, kind, evaluate(template["entry"], scope), f"$make {kind}")
+    key = key if isinstance(key, list) or key is None else [key]
+    return make(scope, kind, entry, f"$make {kind}", key=key, find=template.get("find"))
