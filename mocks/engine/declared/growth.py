@@ -77,8 +77,12 @@ def grow(kind: str, steps: list[dict[str, Any]], record: dict[str, Any], scope: 
         entries = record.setdefault(step["fill"], [])
         where = step.get("where")
         have = sum(1 for e in entries if _matches(e, where)) if where else len(entries)
-        for k, n in enumerate(range(have, step["to"])):
-            entries.insert(step["at"] + k if "at" in step else len(entries), evaluate(step["add"], scope.having(n=n)))
+        added = 0
+        for n in range(have, step["to"]):
+            entry = evaluate(step["add"], scope.having(n=n))
+            if entry not in entries:  # a made entity may have listed itself already (a make ref's "back")
+                entries.insert(step["at"] + added if "at" in step else len(entries), entry)
+                added += 1
 
 
 def check_grow(grow: Any, where: str) -> None:

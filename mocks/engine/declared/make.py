@@ -67,10 +67,11 @@ from gqlbench.mocks.engine.world import World
 
 __all__ = ["check_make", "invent", "load", "make", "new_id", "resolve", "scope_of", "sections"]
 
-_RECIPE = {"id", "ids", "name", "refs", "children", "defaults", "complete", "invent"}
+_RECIPE = {"id", "key", "ids", "name", "refs", "children", "defaults", "complete", "invent"}
+_REF = {"kind", "by", "as", "create", "back"}
 _IDS = {"lo": 1_000_000, "hi": 99_999_999}
 _ATTEMPTS = 1000  # a range this full of ids is too small for a graph that keeps growing
-_STEP = {"make", "refer", "from", "state", "as", "default"}
+_STEP = {"make", "refer", "from", "state", "as", "default", "with"}
 
 
 def check_make(fixture: Mapping[str, Any], where: str) -> None:
@@ -87,13 +88,17 @@ def check_make(fixture: Mapping[str, Any], where: str) -> None:
             if not isinstance(recipe.get(part, {}), dict):
                 raise GqlbenchError(f"{at}.{part} must be an object of field -> {'template' if part == 'defaults' else 'kind'}")
         for field, ref in recipe.get("refs", {}).items():
-            if not isinstance(_ref_kind(ref), str):
-                raise GqlbenchError(f'{at}.refs.{field} must be a kind or {{"kind": ..., "as": template}}')
-            check(ref.get("as") if isinstance(ref, dict) else None, f"{at}.refs.{field}.as")
+            spec = ref if isinstance(ref, dict) else {"kind": ref}
+            if not isinstance(spec.get("kind"), str) or set(spec) - _REF:
+                raise GqlbenchError(f'{at}.refs.{field} must be a kind or {{"kind": ..., "as": template}} (also "by", "create", "back")')
+            if spec.get("create") and spec["kind"] not in recipes:
+                raise GqlbenchError(f"{at}.refs.{field}: kind {spec['kind']!r} has no entry under make, so it cannot be created")
+            for part in ("by", "as"):
+                check(spec.get(part), f"{at}.refs.{field}.{part}")
         for field, child in recipe.get("children", {}).items():
             if child not in recipes:
                 raise GqlbenchError(f"{at}.children.{field}: kind {child!r} has no entry under make")
-        for part in ("id", "defaults", "invent"):
+        for part in ("id", "key", "defaults", "invent"):
             check(recipe.get(part), f"{at}.{part}")
         ids = recipe.get("ids", {})
         if not isinstance(ids, dict) or set(ids) - {"lo", "hi"} or not all(isinstance(v, int) and v > 0 for v in ids.values()):
@@ -110,6 +115,9 @@ def check_make(fixture: Mapping[str, Any], where: str) -> None:
         if "make" in step and step["make"] not in recipes:
             raise GqlbenchError(f"{at}: kind {step['make']!r} has no entry under make")
         check(step.get("as"), f"{at}.as")
+        if not isinstance(step.get("with", {}), dict):
+            raise GqlbenchError(f"{at}.with must be an object of field -> template (what each entry lacks)")
+        check(step.get("with"), f"{at}.with")
 
 
 def sections(fixture: Mapping[str, Any]) -> set[str]:
@@ -118,35 +126,47 @@ def sections(fixture: Mapping[str, Any]) -> set[str]:
     return {s["from"] for s in steps if isinstance(s, dict) and isinstance(s.get("from"), str)} if isinstance(steps, list) else set()
 
 
-def _ref_kind(ref: Any) -> Any:
-    return ref.get("kind") if isinstance(ref, dict) else ref
-
-
 def _recipes(scope: Scope) -> Mapping[str, Any]:
     return scope.fixture.get("make") or {}
 
 
-def resolve(world: World, kind: str, ref: Any, where: str, name: str = "name") -> str:
-    """A reference (an id, or the name of exactly one entity of ``kind``) -> the entity's id."""
-    if world.has(kind, ref):
-        return str(ref)
-    found = [r["id"] for r in world.find(kind, lambda r: r.get(name) == ref)]
+def _found(world: World, kind: str, ref: Any, name: str) -> list[Any]:
+    if isinstance(ref, (str, int)) and world.has(kind, ref):
+        return [world.table(kind)[str(ref)]["id"]]
+    return [r["id"] for r in world.find(kind, lambda r: r.get(name) == ref)]
+
+
+def resolve(world: World, kind: str, ref: Any, where: str, name: str = "name") -> Any:
+    """A reference (an id, or the name of exactly one entity of ``kind``) -> the entity's id (as stored)."""
+    found = _found(world, kind, ref, name)
     if len(found) != 1:
         what = "no" if not found else f"{len(found)}"
         raise GqlbenchError(f"{where}: {what} {kind} named {ref!r}; refer to a {kind} defined earlier in the file by its name or id")
-    return str(found[0])
+    return found[0]
 
 
-def _resolve_all(scope: Scope, kind: str, value: Any, where: str) -> Any:
-    recipe = _recipes(scope).get(kind) or {}
-    refer = lambda ref: resolve(scope.world, kind, ref, where, recipe.get("name", "name"))  # noqa: E731
-    return [refer(ref) for ref in value] if isinstance(value, list) else refer(value)
+def _resolve_all(scope: Scope, ref: Any, value: Any, where: str) -> Any:
+    """A ref's value (one reference or a list) -> ids; ``by`` reads the reference from each written item, ``create`` makes
+    the entity a name that matches none describes."""
+    spec = ref if isinstance(ref, dict) else {"kind": ref}
+    kind = spec["kind"]
+    name = (_recipes(scope).get(kind) or {}).get("name", "name")
+
+    def refer(item: Any) -> Any:
+        reference = evaluate(spec["by"], scope.having(it=item)) if "by" in spec else item
+        if spec.get("create") and not _found(scope.world, kind, reference, name):
+            return make(scope, kind, reference, where)
+        return resolve(scope.world, kind, reference, where, name)
+
+    return [refer(item) for item in value] if isinstance(value, list) else refer(value)
 
 
-def _shaped(scope: Scope, template: Any, value: Any) -> Any:
+def _shaped(scope: Scope, template: Any, value: Any, written: Any = None) -> Any:
+    """Each id (``it``) as the template shapes it; ``item`` is what the entry wrote for it."""
     if isinstance(value, list):
-        return [evaluate(template, scope.having(it=item)) for item in value]
-    return evaluate(template, scope.having(it=value))
+        items = written if isinstance(written, list) else value
+        return [evaluate(template, scope.having(it=it, item=item)) for it, item in zip(value, items, strict=True)]
+    return evaluate(template, scope.having(it=value, item=value if written is None else written))
 
 
 def new_id(world: World, kind: str, *key: Any, lo: int = _IDS["lo"], hi: int = _IDS["hi"]) -> int:
@@ -194,10 +214,15 @@ def make(
         names = {**names, "key": key}
     scope = Scope(scope.world, {}, scope.shapes, scope.vocab, scope.functions, scope.fixture)  # the caller's names do not leak in
     try:
-        refs = recipe.get("refs", {})
+        refs, written, ids = recipe.get("refs", {}), {}, {}
         for field, ref in refs.items():
             if field in values:
-                values[field] = _resolve_all(scope, _ref_kind(ref), values[field], f"{where}.{field}")
+                written[field] = values[field]
+                values[field] = ids[field] = _resolve_all(scope, ref, values[field], f"{where}.{field}")
+        if values["id"] is None and key is None and "key" in recipe:
+            made = evaluate(recipe["key"], scope.having(**{**names, **values}))
+            key = made if isinstance(made, list) else [made]
+            names = {**names, "key": key}
         if values["id"] is None and key is not None:
             values["id"] = new_id(scope.world, kind, *key, **{**_IDS, **recipe.get("ids", {})})
         if values["id"] is None:
@@ -214,11 +239,16 @@ def make(
                 values[field] = evaluate(template, scope.having(**{**names, **values}))
         for field, ref in refs.items():
             if isinstance(ref, dict) and "as" in ref and field in values:
-                values[field] = _shaped(scope, ref["as"], values[field])
+                values[field] = _shaped(scope, ref["as"], values[field], written.get(field))
     except GqlbenchError as exc:
         raise GqlbenchError(str(exc) if str(exc).startswith(where) else f"{where}: {exc}") from None
     record = copy.deepcopy(values)  # a record never shares a list with another
-    return scope.world.put(kind, record, complete=recipe.get("complete", True))["id"]
+    entity_id = scope.world.put(kind, record, complete=recipe.get("complete", True))["id"]
+    for field, ref in refs.items():
+        if isinstance(ref, dict) and "back" in ref and field in ids:
+            for other in ids[field] if isinstance(ids[field], list) else [ids[field]]:
+                scope.world.table(ref["kind"])[str(other)].setdefault(ref["back"], []).append(entity_id)
+    return entity_id
 
 
 def scope_of(world: World) -> Scope:
@@ -234,6 +264,8 @@ def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:
         given = fixture.get(section, step.get("default"))
         entries = [] if given is None else given if isinstance(given, list) else [given]
         at = f"{where}: {section}"
+        if "with" in step:
+            entries = [_with(scope, step, e) for e in entries]
         if "make" in step:
             ids = [make(scope, step["make"], e, f"{at}[{n}]" if isinstance(given, list) else at) for n, e in enumerate(entries)]
         else:
@@ -245,6 +277,13 @@ def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:
             for part in path:
                 holder = holder.setdefault(part, {})
             holder[last] = kept if isinstance(given, list) or given is None else kept[0]
+
+
+def _with(scope: Scope, step: Mapping[str, Any], entry: Any) -> Any:
+    """An entry (an object, or a bare name) with the step's ``with`` fields it lacks."""
+    if not isinstance(entry, dict):
+        entry = {(_recipes(scope).get(step.get("make", "")) or {}).get("name", "name"): entry}
+    return {**entry, **{field: evaluate(template, scope) for field, template in step["with"].items() if field not in entry}}
 
 
 def invent(scope: Scope, kind: str, query: str) -> None:
