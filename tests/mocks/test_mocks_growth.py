@@ -113,3 +113,12 @@ def test_a_bad_id_range_is_a_one_line_error_naming_the_recipe(tmp_path: Path, id
         world_with(tmp_path, {}, {"label": {"ids": ids}})
     message = str(caught.value)
     assert "\n" not in message and message.startswith(str(tmp_path)) and "make.label.ids must be" in message
+
+
+def test_a_fill_does_not_list_twice_an_entity_that_listed_itself(tmp_path: Path) -> None:
+    books = {"fill": "books", "to": 2, "add": {"$make": "book", "key": ["$n"], "entry": {"shelf": "$name"}}}
+    make = {"book": {"refs": {"shelf": {"kind": "shelf", "back": "books"}}}}  # a made book lists itself on its shelf
+    world = world_with(tmp_path, {"fill": {"shelf": [books]}}, make)
+    made = world.get("shelf", "S1")["books"]
+    assert len(made) == 2 and len(set(made)) == 2
+    assert [world.get("book", b)["shelf"] for b in made] == [7, 7]

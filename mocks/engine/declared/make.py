@@ -117,6 +117,8 @@ def check_make(fixture: Mapping[str, Any], where: str) -> None:
         check(step.get("as"), f"{at}.as")
         if not isinstance(step.get("with", {}), dict):
             raise GqlbenchError(f"{at}.with must be an object of field -> template (what each entry lacks)")
+        if "with" in step and "make" not in step:
+            raise GqlbenchError(f'{at}.with: only a "make" step gives its entries fields')
         check(step.get("with"), f"{at}.with")
 
 
@@ -130,14 +132,14 @@ def _recipes(scope: Scope) -> Mapping[str, Any]:
     return scope.fixture.get("make") or {}
 
 
-def _found(world: World, kind: str, ref: Any, name: str) -> list[Any]:
-    if isinstance(ref, (str, int)) and world.has(kind, ref):
-        return [world.table(kind)[str(ref)]["id"]]
-    return [r["id"] for r in world.find(kind, lambda r: r.get(name) == ref)]
+def _found(world: World, kind: str, ref: Any, name: str) -> list[tuple[Any, dict[str, Any]]]:
+    """(id, record) of the entities a reference means: the one with that id, else those with that name."""
+    if isinstance(ref, (str, int)) and not isinstance(ref, bool) and world.has(kind, ref):
+        return [(ref, world.table(kind)[str(ref)])]
+    return [(r["id"], r) for r in world.find(kind, lambda r: r.get(name) == ref)]
 
 
-def resolve(world: World, kind: str, ref: Any, where: str, name: str = "name") -> Any:
-    """A reference (an id, or the name of exactly one entity of ``kind``) -> the entity's id (as stored)."""
+def _one(world: World, kind: str, ref: Any, where: str, name: str) -> tuple[Any, dict[str, Any]]:
     found = _found(world, kind, ref, name)
     if len(found) != 1:
         what = "no" if not found else f"{len(found)}"
@@ -145,28 +147,50 @@ def resolve(world: World, kind: str, ref: Any, where: str, name: str = "name") -
     return found[0]
 
 
-def _resolve_all(scope: Scope, ref: Any, value: Any, where: str) -> Any:
-    """A ref's value (one reference or a list) -> ids; ``by`` reads the reference from each written item, ``create`` makes
-    the entity a name that matches none describes."""
+def resolve(world: World, kind: str, ref: Any, where: str, name: str = "name") -> Any:
+    """A reference (an id, or the name of exactly one entity of ``kind``) -> the entity's id (an id as written)."""
+    return _one(world, kind, ref, where, name)[0]
+
+
+def _resolve_all(scope: Scope, ref: Any, value: Any, where: str, linked: list[dict[str, Any]] | None = None) -> Any:
+    """A ref's value (one reference or a list) -> ids; ``by`` reads the reference from each written item, ``create``
+    makes the entity a name that matches none describes; the referred records are added to ``linked``."""
     spec = ref if isinstance(ref, dict) else {"kind": ref}
     kind = spec["kind"]
     name = (_recipes(scope).get(kind) or {}).get("name", "name")
 
     def refer(item: Any) -> Any:
-        reference = evaluate(spec["by"], scope.having(it=item)) if "by" in spec else item
+        if "by" in spec and not isinstance(item, (list, dict)):
+            raise GqlbenchError(f"{where}: write each item as a list or an object here (the reference is read from it), not {item!r}")
+        reference = _read(spec["by"], scope.having(it=item), where) if "by" in spec else item
         if spec.get("create") and not _found(scope.world, kind, reference, name):
-            return make(scope, kind, reference, where)
-        return resolve(scope.world, kind, reference, where, name)
+            made = make(scope, kind, reference, where)
+            found = (made, scope.world.table(kind)[str(made)])
+        else:
+            found = _one(scope.world, kind, reference, where, name)
+        if linked is not None:
+            linked.append(found[1])
+        return found[0]
 
     return [refer(item) for item in value] if isinstance(value, list) else refer(value)
 
 
-def _shaped(scope: Scope, template: Any, value: Any, written: Any = None) -> Any:
+def _read(template: Any, scope: Scope, where: str) -> Any:
+    """A ref's ``by`` or ``as`` template, whose mistakes on a written item (a pair too short) are one line naming it."""
+    try:
+        return evaluate(template, scope)
+    except (IndexError, KeyError, TypeError) as exc:
+        raise GqlbenchError(
+            f"{where}: cannot read {scope.names.get('item', scope.names.get('it'))!r} ({type(exc).__name__}: {exc})"
+        ) from None
+
+
+def _shaped(scope: Scope, template: Any, value: Any, written: Any = None, where: str = "as") -> Any:
     """Each id (``it``) as the template shapes it; ``item`` is what the entry wrote for it."""
     if isinstance(value, list):
         items = written if isinstance(written, list) else value
-        return [evaluate(template, scope.having(it=it, item=item)) for it, item in zip(value, items, strict=True)]
-    return evaluate(template, scope.having(it=value, item=value if written is None else written))
+        return [_read(template, scope.having(it=it, item=item), where) for it, item in zip(value, items, strict=True)]
+    return _read(template, scope.having(it=value, item=value if written is None else written), where)
 
 
 def new_id(world: World, kind: str, *key: Any, lo: int = _IDS["lo"], hi: int = _IDS["hi"]) -> int:
@@ -214,11 +238,12 @@ def make(
         names = {**names, "key": key}
     scope = Scope(scope.world, {}, scope.shapes, scope.vocab, scope.functions, scope.fixture)  # the caller's names do not leak in
     try:
-        refs, written, ids = recipe.get("refs", {}), {}, {}
+        refs, written = recipe.get("refs", {}), {}
+        linked: dict[str, list[dict[str, Any]]] = {}  # per ref, the records it refers to (for "back")
         for field, ref in refs.items():
             if field in values:
-                written[field] = values[field]
-                values[field] = ids[field] = _resolve_all(scope, ref, values[field], f"{where}.{field}")
+                written[field], linked[field] = values[field], []
+                values[field] = _resolve_all(scope, ref, values[field], f"{where}.{field}", linked[field])
         if values["id"] is None and key is None and "key" in recipe:
             made = evaluate(recipe["key"], scope.having(**{**names, **values}))
             key = made if isinstance(made, list) else [made]
@@ -239,15 +264,15 @@ def make(
                 values[field] = evaluate(template, scope.having(**{**names, **values}))
         for field, ref in refs.items():
             if isinstance(ref, dict) and "as" in ref and field in values:
-                values[field] = _shaped(scope, ref["as"], values[field], written.get(field))
+                values[field] = _shaped(scope, ref["as"], values[field], written.get(field), f"{where}.{field}")
     except GqlbenchError as exc:
         raise GqlbenchError(str(exc) if str(exc).startswith(where) else f"{where}: {exc}") from None
     record = copy.deepcopy(values)  # a record never shares a list with another
     entity_id = scope.world.put(kind, record, complete=recipe.get("complete", True))["id"]
     for field, ref in refs.items():
-        if isinstance(ref, dict) and "back" in ref and field in ids:
-            for other in ids[field] if isinstance(ids[field], list) else [ids[field]]:
-                scope.world.table(ref["kind"])[str(other)].setdefault(ref["back"], []).append(entity_id)
+        if isinstance(ref, dict) and "back" in ref:
+            for other in linked.get(field, []):  # a collection lists the movies that name it
+                other.setdefault(ref["back"], []).append(entity_id)
     return entity_id
 
 
