@@ -1,7 +1,11 @@
 """The TMDB world's Python: what its fixture (``mocks/worlds/tmdb.json``) cannot declare.
 
 Every TMDB endpoint is answered by a template of the fixture (``"respond"``),
-every generated value is a ``"generate"`` template, and the graph grows as
+every generated value is a ``"generate"`` template, the fixture's people,
+companies, networks, collections, movies and shows are made by its ``"make"``
+recipes and ``"load"`` steps (a name in a cast, crew or company list becomes
+one entity with a stable id wherever it is mentioned, created on first
+mention; a collection lists the movies that name it), and the graph grows as
 declared in ``"grow"`` (:mod:`gqlbench.mocks.engine.declared.growth`): a movie
 or show gets a cast, a director, a producer, companies, networks and similar
 titles when first looked up, a person credits of their own, a collection its
@@ -12,10 +16,8 @@ the named lists, the latest movie and a season's people are ``$make`` and
 generic engine also reads the graph both ways, checks season and episode
 numbers, and filters, sorts and pages. What stays here, and why:
 
-* loading: the fixture names people, companies and networks by name
-  (``"cast": [["Leonardo DiCaprio", "Jack Dawson"]]``), and a name becomes one
-  entity with a stable id wherever it is mentioned, and a collection lists the
-  movies that name it;
+* the named lists (``"lists"``): each list's kind is read from its name
+  (``movie_popular``, ``trending_tv_week``), which a load step cannot say;
 * ``search``: the words of the query against a name, ranked exact name first,
   then by popularity, and an unknown query makes a title (or person, company)
   named after it, which later searches and lookups find;

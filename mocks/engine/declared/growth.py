@@ -16,7 +16,8 @@ How a new entity looks, and its collision-free id for a key, is its kind's
   each step in order adds entries to its list ``fill`` (made empty if missing)
   until it holds ``to`` of them (``to`` that match ``where``, if given), each
   ``add`` evaluated with the record's fields and ``n``, the entry's index,
-  inserted at ``at`` or appended. A ``referring`` step counts the entities whose
+  inserted at ``at`` or appended (unless the list holds it already: a made
+  entity may list itself there, a ref's ``back``). A ``referring`` step counts the entities whose
   list refers to this one instead (``$referring`` of
   :mod:`gqlbench.mocks.engine.declared.relations`; without ``by`` the list holds
   plain ids), and evaluates ``add`` (which makes one with ``$make``) for each

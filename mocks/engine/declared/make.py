@@ -15,7 +15,7 @@ says which sections of the fixture are made, in order, when a world is created::
                 "children": {"tracks": "track"}, "defaults": {"release_date": {"$date": "$id"}}},
       "track": {"id": {"$token": ["track", "$parent.id", "$name"]},
                 "defaults": {"album": "$parent.id", "artists": "$parent.artists", "track_number": "$position"}},
-      "person": {"complete": false, "defaults": {"name": {"$shape": "person_name", "of": {"key": ["$id"]}}}}
+      "person": {"key": ["$name"], "complete": false, "defaults": {"name": {"$shape": "person_name", "of": {"key": ["$id"]}}}}
     },
     "load": [{"make": "artist", "from": "artists"}, {"make": "album", "from": "albums"},
              {"refer": "track", "from": "saved_tracks", "state": "lists.saved_tracks",
@@ -24,14 +24,21 @@ says which sections of the fixture are made, in order, when a world is created::
 A record is made in this order: ``refs`` (a field holding a name or an id, or
 a list of them, becomes ids: the entity with that id, else the one entity of
 that kind with that name; anything else stops the load with a line naming the
-file and entry), its id (the entry's ``id``; else, given a ``key``, the
-collision-free id of :func:`new_id`; else the recipe's ``id`` template),
+file and entry), its id (the entry's ``id``; else, given a ``key`` or the
+recipe's ``key`` template, the collision-free id of :func:`new_id`; else the
+recipe's ``id`` template),
 ``children`` (entries written inside it, made with the names ``parent``, its
 values, and ``position``, 1, 2, ...; the field becomes their ids), ``defaults``
 for the fields the entry does not have (in order, each seeing ``key`` and the
 values so far), and last a ref's ``"as"`` (``{"kind": "track", "as": template}``),
 which turns each id (``it``) into an entry, e.g. with the time it was added
-(``{"$tick": null}``, the world clock's next time). An entity with the made id
+(``{"$tick": null}``, the world clock's next time), or, with ``item`` (what the
+entry wrote), a TMDB cast pair into ``{"person": id, "character": ...}``. A ref
+may also say ``"create": true`` (a name that matches nothing makes that entity
+from the name, by its kind's recipe), ``"by"`` (a template reading the
+reference from each written item ``it``, e.g. ``{"$at": "$it", "index": 0}``
+of a ``[person, character]`` pair) and ``"back"`` (a list field of the
+referred entity that gets the made one's id: a collection its parts). An entity with the made id
 already is kept as it is. ``"name"`` is the field a bare name fills and refs
 match (``name`` unless given). A record is stored complete unless ``"complete":
 false``: then its first lookup completes it (the fixture's ``generate``, then
@@ -42,7 +49,8 @@ that makes what a search for unknown text finds (:func:`invent`).
 
 A load step makes each entry of the fixture's section ``from`` (a list, or one
 object: ``"default"`` stands in when the section is missing) or, with
-``refer``, resolves each to an id; ``state`` keeps the ids (or ``as`` entries)
+``refer``, resolves each to an id (``with`` gives each made entry the fields
+it lacks, e.g. ``{"companies": []}``); ``state`` keeps the ids (or ``as`` entries)
 in the world's state under that dotted name (``lists.saved_tracks`` is the saved
 list the ``save`` actions and ``$saved`` use, :mod:`gqlbench.mocks.engine.declared.lists`).
 
