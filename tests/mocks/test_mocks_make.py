@@ -254,6 +254,7 @@ def test_a_ref_creates_what_it_names_reads_pairs_and_links_back(tmp_path: Path) 
         ({"films": [{"title": "One", "cast": ["Ann"]}]}, r"films\[0\]\.cast: write each item as a list or an object here"),
         ({"films": [{"title": "One", "cast": [["Ann"]]}]}, r"films\[0\]\.cast: cannot read \['Ann'\] \(IndexError"),
         ({"load": [{"refer": "person", "from": "people", "with": {"x": 1}}]}, r'load\[0\]\.with: only a "make" step'),
+        ({"people": [{"name": "Ann"}, {"name": "Ann", "born": 1970}]}, r"people\[1\]: the person \d+ is already defined \(two entries"),
         (
             {"make": {**FILMS["make"], "film": {"refs": {"cast": {"kind": "person", "creat": True}}}}},
             r"make\.film\.refs\.cast must be a kind or",

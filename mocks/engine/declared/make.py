@@ -49,7 +49,8 @@ that makes what a search for unknown text finds (:func:`invent`).
 
 A load step makes each entry of the fixture's section ``from`` (a list, or one
 object: ``"default"`` stands in when the section is missing) or, with
-``refer``, resolves each to an id (``with`` gives each made entry the fields
+``refer``, resolves each to an id (each made entry must be a new entity: two for
+one are refused; ``with`` gives each made entry the fields
 it lacks, e.g. ``{"companies": []}``); ``state`` keeps the ids (or ``as`` entries)
 in the world's state under that dotted name (``lists.saved_tracks`` is the saved
 list the ``save`` actions and ``$saved`` use, :mod:`gqlbench.mocks.engine.declared.lists`).
@@ -300,7 +301,7 @@ def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:
         if "with" in step:
             entries = [_with(scope, step, e) for e in entries]
         if "make" in step:
-            ids = [make(scope, step["make"], e, f"{at}[{n}]" if isinstance(given, list) else at) for n, e in enumerate(entries)]
+            ids = [_make_new(scope, step["make"], e, f"{at}[{n}]" if isinstance(given, list) else at) for n, e in enumerate(entries)]
         else:
             ids = [_resolve_all(scope, step["refer"], e, f"{at}[{n}]") for n, e in enumerate(entries)]
         kept: Any = _shaped(scope, step["as"], ids) if "as" in step else ids
@@ -310,6 +311,16 @@ def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:
             for part in path:
                 holder = holder.setdefault(part, {})
             holder[last] = kept if isinstance(given, list) or given is None else kept[0]
+
+
+def _make_new(scope: Scope, kind: str, entry: Any, where: str) -> Any:
+    """Make an entry of a section, which must be a new entity: a second entry for it would be dropped unseen."""
+    table = scope.world.table(kind)
+    before = len(table)
+    entity_id = make(scope, kind, entry, where)
+    if len(table) == before:
+        raise GqlbenchError(f"{where}: the {kind} {entity_id!r} is already defined (two entries with the same name or id); keep one")
+    return entity_id
 
 
 def _with(scope: Scope, step: Mapping[str, Any], entry: Any) -> Any:
