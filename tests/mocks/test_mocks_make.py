@@ -260,6 +260,10 @@ def test_a_ref_creates_what_it_names_reads_pairs_and_links_back(tmp_path: Path) 
             r"make\.film\.refs\.cast must be a kind or",
         ),
         ({"make": {"film": {"refs": {"cast": {"kind": "person", "create": True}}}}}, r"make\.film\.refs\.cast: kind 'person' has no entry"),
+        (
+            {"make": {**FILMS["make"], "film": {"refs": {"series": {"kind": "series", "back": ["parts"]}}}}},
+            r'make\.film\.refs\.series: "back" names',
+        ),
     ],
 )
 def test_a_bad_written_item_or_ref_is_one_line_naming_it(tmp_path: Path, changes: dict[str, Any], message: str) -> None:

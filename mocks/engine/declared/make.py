@@ -26,9 +26,9 @@ a list of them, becomes ids: the entity with that id, else the one entity of
 that kind with that name; anything else stops the load with a line naming the
 file and entry), its id (the entry's ``id``; else, given a ``key`` or the
 recipe's ``key`` template, the collision-free id of :func:`new_id`; else the
-recipe's ``id`` template),
-``children`` (entries written inside it, made with the names ``parent``, its
-values, and ``position``, 1, 2, ...; the field becomes their ids), ``defaults``
+recipe's ``id`` template), ``children`` (entries written inside it, made with
+the names ``parent``, its values, and ``position``, 1, 2, ...; the field
+becomes their ids), ``defaults``
 for the fields the entry does not have (in order, each seeing ``key`` and the
 values so far), and last a ref's ``"as"`` (``{"kind": "track", "as": template}``),
 which turns each id (``it``) into an entry, e.g. with the time it was added
@@ -38,8 +38,8 @@ may also say ``"create": true`` (a name that matches nothing makes that entity
 from the name, by its kind's recipe), ``"by"`` (a template reading the
 reference from each written item ``it``, e.g. ``{"$at": "$it", "index": 0}``
 of a ``[person, character]`` pair) and ``"back"`` (a list field of the
-referred entity that gets the made one's id: a collection its parts). An entity with the made id
-already is kept as it is. ``"name"`` is the field a bare name fills and refs
+referred entity that gets the made one's id: a collection its parts). An
+entity with the made id already is kept as it is. ``"name"`` is the field a bare name fills and refs
 match (``name`` unless given). A record is stored complete unless ``"complete":
 false``: then its first lookup completes it (the fixture's ``generate``, then
 its ``grow.fill`` steps, :mod:`gqlbench.mocks.engine.declared.growth`, such as
@@ -49,9 +49,9 @@ that makes what a search for unknown text finds (:func:`invent`).
 
 A load step makes each entry of the fixture's section ``from`` (a list, or one
 object: ``"default"`` stands in when the section is missing) or, with
-``refer``, resolves each to an id (each made entry must be a new entity: two for
-one are refused; ``with`` gives each made entry the fields
-it lacks, e.g. ``{"companies": []}``); ``state`` keeps the ids (or ``as`` entries)
+``refer``, resolves each to an id (each made entry must be a new entity: two
+for one are refused; ``with`` gives each made entry the fields it lacks, e.g.
+``{"companies": []}``); ``state`` keeps the ids (or ``as`` entries)
 in the world's state under that dotted name (``lists.saved_tracks`` is the saved
 list the ``save`` actions and ``$saved`` use, :mod:`gqlbench.mocks.engine.declared.lists`).
 
@@ -100,6 +100,10 @@ def check_make(fixture: Mapping[str, Any], where: str) -> None:
             spec = ref if isinstance(ref, dict) else {"kind": ref}
             if not isinstance(spec.get("kind"), str) or set(spec) - _REF:
                 raise GqlbenchError(f'{at}.refs.{field} must be a kind or {{"kind": ..., "as": template}} (also "by", "create", "back")')
+            if not isinstance(spec.get("back", ""), str) or not isinstance(spec.get("create", False), bool):
+                raise GqlbenchError(
+                    f'{at}.refs.{field}: "back" names a list field of the referred {spec["kind"]}; "create" is true or false'
+                )
             if spec.get("create") and spec["kind"] not in recipes:
                 raise GqlbenchError(f"{at}.refs.{field}: kind {spec['kind']!r} has no entry under make, so it cannot be created")
             for part in ("by", "as"):
