@@ -1,19 +1,23 @@
 """The TMDB world's Python: what its fixture (``mocks/worlds/tmdb.json``) cannot declare.
 
 Every TMDB endpoint is answered by a template of the fixture (``"respond"``),
-every generated value is a ``"generate"`` template, and the graph grows as
+every generated value is a ``"generate"`` template, the fixture's people,
+companies, networks, collections, movies and shows are made by its ``"make"``
+recipes and ``"load"`` steps (a name in a cast, crew or company list becomes
+one entity with a stable id wherever it is mentioned, created on first
+mention; a collection lists the movies that name it), and the graph grows as
 declared in ``"grow"`` (:mod:`gqlbench.mocks.engine.declared.growth`): a movie
 or show gets a cast, a director, a producer, companies, networks and similar
 titles when first looked up, a person credits of their own, a collection its
-parts, each a new entity with a collision-free id; the named lists, the latest
-movie and a season's people are ``$new`` and ``$once`` in the endpoints. The
+parts, each a new entity with a collision-free id, made by a keyed ``$make``
+from its kind's ``"make"`` recipe (:mod:`gqlbench.mocks.engine.declared.make`);
+the named lists, the latest movie and a season's people are ``$make`` and
+``$once`` in the endpoints. The
 generic engine also reads the graph both ways, checks season and episode
 numbers, and filters, sorts and pages. What stays here, and why:
 
-* loading: the fixture names people, companies and networks by name
-  (``"cast": [["Leonardo DiCaprio", "Jack Dawson"]]``), and a name becomes one
-  entity with a stable id wherever it is mentioned, and a collection lists the
-  movies that name it;
+* the named lists (``"lists"``): each list's kind is read from its name
+  (``movie_popular``, ``trending_tv_week``), which a load step cannot say;
 * ``search``: the words of the query against a name, ranked exact name first,
   then by popularity, and an unknown query makes a title (or person, company)
   named after it, which later searches and lookups find;
@@ -28,7 +32,7 @@ import re
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.declared.growth import make, new_id
+from gqlbench.mocks.engine.declared.make import make, resolve
 from gqlbench.mocks.engine.declared.templates import Scope
 from gqlbench.mocks.engine.world import World, search_text
 from gqlbench.mocks.errors import BadArguments
@@ -54,39 +58,8 @@ class TmdbModel:
     def __init__(self) -> None:
         self.functions = {"search": self.search, "air_date": air_date}
 
-    def named(self, world: World, kind: str, name: str, details: dict[str, Any] | None = None, *, create: bool = True) -> int:
-        """The id of the entity called ``name``, created (partial) on first mention."""
-        found = world.find(kind, lambda r: r.get(_key(kind)) == name)
-        if found:
-            found[0].update({k: v for k, v in (details or {}).items() if k != "id"})
-            return int(found[0]["id"])
-        if not create:
-            raise GqlbenchError(f"mocks/worlds/tmdb.json: the lists name {kind} {name!r}, which the file does not define")
-        record = {**(details or {}), _key(kind): name}
-        record["id"] = int(record.get("id") or new_id(world, kind, name))
-        return int(world.put(kind, record)["id"])
-
-    # -- loading -----------------------------------------------------------------------
     def load(self, world: World, fixture: dict[str, Any]) -> None:
-        named = (("person", "people"), ("company", "companies"), ("network", "networks"), ("collection", "collections"))
-        for kind, section in named:
-            for entry in fixture.get(section, []):
-                self.named(world, kind, entry["name"], {**entry, "parts": []} if kind == "collection" else entry)
-        for kind, section in (("movie", "movies"), ("tv", "tv")):
-            for work in fixture.get(section, []):
-                record = {k: v for k, v in work.items() if k not in ("cast", "crew", "companies", "networks", "created_by")}
-                record["id"] = int(work.get("id") or new_id(world, kind, work[_key(kind)]))
-                record["cast"] = [{"person": self.named(world, "person", p), "character": c} for p, c in work.get("cast", [])]
-                record["crew"] = [{"person": self.named(world, "person", p), "job": j} for p, j in work.get("crew", [])]
-                record["companies"] = [self.named(world, "company", c) for c in work.get("companies", [])]
-                world.put(kind, record)
-                if record.pop("collection", None):
-                    collection = world.table("collection")[str(self.named(world, "collection", work["collection"]))]
-                    collection.setdefault("parts", []).append(record["id"])
-                    record["collection"] = collection["id"]
-                if kind == "tv":
-                    record["networks"] = [self.named(world, "network", n) for n in work.get("networks", [])]
-                    record["created_by"] = [self.named(world, "person", p) for p in work.get("created_by", [])]
+        """The named lists: each title one entity the file defines, its kind read from the list's name."""
         lists = {}
         for name, titles in (fixture.get("lists") or {}).items():
             kind = name.split("_")[1 if name.startswith("trending_") else 0]
@@ -94,7 +67,7 @@ class TmdbModel:
                 raise GqlbenchError(
                     f"mocks/worlds/tmdb.json: list {name!r} must start with movie_, tv_, person_ or trending_<movie|tv|person>_"
                 )
-            lists[name] = [self.named(world, kind, t, create=False) for t in titles]
+            lists[name] = [resolve(world, kind, t, f"mocks/worlds/tmdb.json: lists.{name}", _key(kind)) for t in titles]
         world.state["lists"] = lists
 
     # -- template functions ------------------------------------------------------------------
@@ -110,12 +83,10 @@ class TmdbModel:
 
         found = matches()
         if not found:
-            if kind in ("movie", "tv"):
-                make(scope, kind, ["search", query], {_key(kind): _title(query)})
-            elif kind == "person":
-                world.put("person", {"id": new_id(world, "person", "search", query), "name": _title(query)})
+            if kind in ("movie", "tv", "person"):
+                make(scope, kind, {_key(kind): _title(query)}, "search", key=["search", query])
             else:
-                self.named(world, kind, _title(query))
+                make(scope, kind, _title(query), "search", find="name")
             found = matches()
         for r in found:
             world.get(kind, r["id"])

@@ -2,7 +2,8 @@
 
 Each test writes a tiny fixture for the bundled ``library`` domain (a shelf
 that holds an ``id`` and a list of labels), so what is asserted is the
-engine's (mocks/engine/declared/growth.py), not the TMDB world's.
+engine's (mocks/engine/declared/growth.py, and ``$make`` with a ``key`` of
+mocks/engine/declared/make.py), not the TMDB world's.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from gqlbench.mocks.engine.declared.templates import evaluate
 from gqlbench.mocks.engine.world import World
 
 SHELF = {"shelf_id": "S1", "id": 7, "name": "Front"}
-LABELS = {"fill": "labels", "to": 3, "add": {"$new": "label", "key": ["$id", "$n"]}}
+LABELS = {"fill": "labels", "to": 3, "add": {"$make": "label", "key": ["$id", "$n"]}}
+MAKE = {"label": {"defaults": {"text": "new"}}, "book": {}}
 
 
-def world_with(tmp_path: Path, grow: Any, **entities: Any) -> World:
-    fixture = {"entities": {"shelf": [SHELF], **entities}, "grow": grow}
+def world_with(tmp_path: Path, grow: Any, make: Any = MAKE, **entities: Any) -> World:
+    fixture = {"entities": {"shelf": [SHELF], **entities}, "grow": grow, "make": make}
     path = tmp_path / f"library{len(list(tmp_path.iterdir()))}.json"  # a new file: models are cached per file version
     path.write_text(json.dumps(fixture), encoding="utf-8")
     return World.create("library", fixture=path)
@@ -34,8 +36,8 @@ def made(world: World, template: Any) -> Any:
 
 
 def test_a_list_is_filled_to_its_minimum_once_with_new_entities(tmp_path: Path) -> None:
-    grow = {"new": {"label": {"text": "label {key.1} of shelf {key.0}"}}, "fill": {"shelf": [LABELS]}}
-    world = world_with(tmp_path, grow)
+    grow, make = {"fill": {"shelf": [LABELS]}}, {"label": {"defaults": {"text": "label {key.1} of shelf {key.0}"}}}
+    world = world_with(tmp_path, grow, make)
     shelf = world.get("shelf", "S1")
     labels = list(shelf["labels"])
     assert len(labels) == 3 and len(set(labels)) == 3
@@ -43,27 +45,28 @@ def test_a_list_is_filled_to_its_minimum_once_with_new_entities(tmp_path: Path) 
     shelf["labels"].pop()
     assert world.get("shelf", "S1")["labels"] == labels[:2]  # completed once: a later lookup adds nothing
     assert len(world.table("label")) == 3
-    again = world_with(tmp_path, grow).get("shelf", "S1")["labels"]
+    again = world_with(tmp_path, grow, make).get("shelf", "S1")["labels"]
     assert again == labels  # the same seed and keys, the same ids
 
 
 def test_the_same_key_gives_the_same_id_and_keeps_the_first_record(tmp_path: Path) -> None:
-    world = world_with(tmp_path, {"new": {"label": {"text": "new"}}})
-    first = made(world, {"$new": "label", "key": ["a", 1], "with": {"text": "first"}})
-    assert made(world, {"$new": "label", "key": ["a", 1], "with": {"text": "second"}}) == first
-    assert made(world, {"$new": "label", "key": ["a", 2]}) != first
+    world = world_with(tmp_path, {})
+    first = made(world, {"$make": "label", "key": ["a", 1], "entry": {"text": "first"}})
+    assert made(world, {"$make": "label", "key": ["a", 1], "entry": {"text": "second"}}) == first
+    assert made(world, {"$make": "label", "key": ["a", 2]}) != first
     assert world.get("label", first)["text"] == "first"
-    found = made(world, {"$new": "label", "key": ["other"], "with": {"text": "first"}, "find": "text"})
+    assert world.get("label", made(world, {"$make": "label", "key": ["a", 2]}))["text"] == "new"  # the recipe's default
+    found = made(world, {"$make": "label", "key": ["other"], "entry": {"text": "first"}, "find": "text"})
     assert found == first  # "find": an entity with that text already exists
 
 
 def test_a_new_entity_never_takes_an_id_the_fixture_has(tmp_path: Path) -> None:
     taken = [{"label_id": str(n), "text": "fixture"} for n in (1, 2, 3)]
-    world = world_with(tmp_path, {"ids": {"lo": 1, "hi": 4}}, label=taken)
-    assert made(world, {"$new": "label", "key": ["x"]}) == 4  # the only id of 1..4 the fixture does not use
+    world = world_with(tmp_path, {}, {"label": {"ids": {"lo": 1, "hi": 4}}}, label=taken)
+    assert made(world, {"$make": "label", "key": ["x"]}) == 4  # the only id of 1..4 the fixture does not use
     assert world.table("label")["1"] == {"text": "fixture"}
-    with pytest.raises(GqlbenchError, match=r"no free id for a new label in 1\.\.4 .*widen the fixture's grow\.ids"):
-        made(world, {"$new": "label", "key": ["y"]})
+    with pytest.raises(GqlbenchError, match=r"no free id for a new label in 1\.\.4 .*widen the fixture's make\.label\.ids"):
+        made(world, {"$make": "label", "key": ["y"]})
 
 
 def test_fill_where_counts_matching_entries_and_referring_counts_the_entities_that_refer(tmp_path: Path) -> None:
@@ -71,7 +74,7 @@ def test_fill_where_counts_matching_entries_and_referring_counts_the_entities_th
     books = {
         "referring": {"kind": "book", "in": "shelves", "by": "shelf"},
         "to": 2,
-        "add": {"$new": "book", "key": ["$id", "$n"], "with": {"shelves": [{"shelf": "$id"}]}},
+        "add": {"$make": "book", "key": ["$id", "$n"], "entry": {"shelves": [{"shelf": "$id"}]}},
     }
     shelf = {**SHELF, "crew": [{"job": "Producer"}]}
     fixture_book = {"book_id": "B1", "title": "Dune", "shelves": [{"shelf": 7}]}
@@ -91,10 +94,10 @@ def test_fill_where_counts_matching_entries_and_referring_counts_the_entities_th
         ({"fill": {"shelf": [{**LABELS, "upto": 3}]}}, "grow.fill.shelf[0]: unknown key 'upto'"),
         ({"fill": {"shelf": [{**LABELS, "add": {"$nwe": "label"}}]}}, "grow.fill.shelf[0].add: unknown operation '$nwe'"),
         ({"fill": {"shelf": [{**LABELS, "referring": {"kind": "book"}}]}}, 'grow.fill.shelf[0]: a step has "fill"'),
-        ({"ids": {"lo": "1"}}, "grow.ids must be"),
-        ({"new": {"label": "text"}}, "grow.new.label must be an object"),
-        ({"fil": {}}, 'grow must be an object with "new", "fill" and "ids"'),
-        ({"new": ["label"]}, "grow.new must be an object of kind -> template"),
+        ({"fil": {}}, 'grow must be an object with "fill"'),
+        ({"fill": ["shelf"]}, "grow.fill must be an object of kind -> steps"),
+        ({"new": {"label": {"text": "x"}}}, "a new entity's fields are make.<kind>.defaults"),  # the old place says where it went
+        ({"ids": {"lo": 1}}, "its id range make.<kind>.ids"),
     ],
 )
 def test_a_bad_declaration_is_a_one_line_error_naming_the_file_and_path(tmp_path: Path, grow: Any, where: str) -> None:
@@ -102,3 +105,20 @@ def test_a_bad_declaration_is_a_one_line_error_naming_the_file_and_path(tmp_path
         world_with(tmp_path, grow)
     message = str(caught.value)
     assert "\n" not in message and message.startswith(str(tmp_path)) and where in message
+
+
+@pytest.mark.parametrize("ids", [{"lo": "1"}, {"low": 1}, [1, 4]])
+def test_a_bad_id_range_is_a_one_line_error_naming_the_recipe(tmp_path: Path, ids: Any) -> None:
+    with pytest.raises(GqlbenchError) as caught:
+        world_with(tmp_path, {}, {"label": {"ids": ids}})
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith(str(tmp_path)) and "make.label.ids must be" in message
+
+
+def test_a_fill_does_not_list_twice_an_entity_that_listed_itself(tmp_path: Path) -> None:
+    books = {"fill": "books", "to": 2, "add": {"$make": "book", "key": ["$n"], "entry": {"shelf": "$name"}}}
+    make = {"book": {"refs": {"shelf": {"kind": "shelf", "back": "books"}}}}  # a made book lists itself on its shelf
+    world = world_with(tmp_path, {"fill": {"shelf": [books]}}, make)
+    made = world.get("shelf", "S1")["books"]
+    assert len(made) == 2 and len(set(made)) == 2
+    assert [world.get("book", b)["shelf"] for b in made] == [7, 7]

@@ -176,3 +176,98 @@ def test_a_recipe_sees_only_its_entry_not_the_names_of_the_template_that_makes_i
     assert handler is not None
     with pytest.raises(GqlbenchError, match=r"chapters\[0\]: world template: unknown name 'q'"):
         handler(world, {"q": "Children of Dune"})
+
+
+def test_a_key_gives_a_recipe_with_references_and_children_one_collision_free_id(tmp_path: Path) -> None:
+    sequel = {"name": "Dune Messiah", "writers": ["Frank Herbert"], "chapters": ["One"]}
+    made = {"$make": "novel", "key": ["sequel", "$q"], "entry": sequel}
+    recipes = {**MAKE, "novel": {**MAKE["novel"], "ids": {"lo": 10, "hi": 99}}}
+    world = World.create("library", fixture=write(tmp_path, make=recipes, endpoints={"GET_search_books": {"respond": made}}))
+    handler = world.handler("GET_search_books")
+    assert handler is not None
+    novel_id = handler(world, {"q": 1})
+    assert isinstance(novel_id, int) and 10 <= novel_id <= 99  # the key's id in the recipe's range, not its id template
+    novel = world.table("novel")[str(novel_id)]
+    assert novel["writers"] == [named(world, "writer", "Frank Herbert")["id"]] and len(novel["chapters"]) == 1
+    assert handler(world, {"q": 1}) == novel_id and handler(world, {"q": 2}) != novel_id  # the same key, the same id
+    assert world.state["generated_ids"]  # kept in the world, so a key's id survives a snapshot
+
+
+FILMS: dict[str, Any] = {  # a world whose people, series and films are named by the films that mention them
+    "make": {
+        "person": {"key": ["$name"], "complete": False},
+        "series": {"key": ["$name"]},
+        "film": {
+            "name": "title",
+            "key": ["$title"],
+            "refs": {
+                "cast": {
+                    "kind": "person",
+                    "create": True,
+                    "by": {"$at": "$it", "index": 0},
+                    "as": {"person": "$it", "role": {"$at": "$item", "index": 1}},
+                },
+                "series": {"kind": "series", "create": True, "back": "parts"},
+            },
+        },
+    },
+    "load": [
+        {"make": "person", "from": "people"},
+        {"make": "series", "from": "series", "with": {"parts": []}},
+        {"make": "film", "from": "films", "with": {"cast": []}},
+    ],
+    "people": [{"name": "Ann", "born": 1970}],
+    "series": ["Saga", "Empty"],
+    "films": [
+        {"title": "One", "cast": [["Ann", "Lead"], ["Bob", "Friend"]], "series": "Saga"},
+        {"title": "Two", "series": "Saga"},
+        {"title": "Zed", "series": "Other"},
+    ],
+}
+
+
+def films(tmp_path: Path, **changes: Any) -> Path:
+    path = tmp_path / f"library{len(list(tmp_path.iterdir()))}.json"
+    path.write_text(json.dumps({**FILMS, **changes}), encoding="utf-8")
+    return path
+
+
+def test_a_ref_creates_what_it_names_reads_pairs_and_links_back(tmp_path: Path) -> None:
+    world = World.create("library", fixture=films(tmp_path))
+    ann, bob = named(world, "person", "Ann"), named(world, "person", "Bob")
+    assert bob == {"id": bob["id"], "name": "Bob"}  # made on first mention, from its name alone
+    registry = world.state["generated_ids"]
+    assert (ann["id"], bob["id"]) == (registry['["person", "Ann"]'], registry['["person", "Bob"]'])  # the recipe's key
+    one, two, zed = (world.find("film", lambda r, t=t: r["title"] == t)[0] for t in ("One", "Two", "Zed"))
+    assert one["cast"] == [{"person": ann["id"], "role": "Lead"}, {"person": bob["id"], "role": "Friend"}]
+    assert two["cast"] == []  # the step's "with": what an entry lacks
+    assert named(world, "series", "Saga")["parts"] == [one["id"], two["id"]]  # "back": the series lists its films
+    assert named(world, "series", "Other")["parts"] == [zed["id"]] and named(world, "series", "Empty")["parts"] == []
+    assert isinstance(one["id"], int) and one["series"] == named(world, "series", "Saga")["id"]  # ids as stored, not text
+    again = World.create("library", fixture=films(tmp_path))
+    assert named(again, "person", "Bob")["id"] == bob["id"]  # the same key, the same id
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"films": [{"title": "One", "cast": ["Ann"]}]}, r"films\[0\]\.cast: write each item as a list or an object here"),
+        ({"films": [{"title": "One", "cast": [["Ann"]]}]}, r"films\[0\]\.cast: cannot read \['Ann'\] \(IndexError"),
+        ({"load": [{"refer": "person", "from": "people", "with": {"x": 1}}]}, r'load\[0\]\.with: only a "make" step'),
+        ({"people": [{"name": "Ann"}, {"name": "Ann", "born": 1970}]}, r"people\[1\]: the person \d+ is already defined \(two entries"),
+        (
+            {"make": {**FILMS["make"], "film": {"refs": {"cast": {"kind": "person", "creat": True}}}}},
+            r"make\.film\.refs\.cast must be a kind or",
+        ),
+        ({"make": {"film": {"refs": {"cast": {"kind": "person", "create": True}}}}}, r"make\.film\.refs\.cast: kind 'person' has no entry"),
+        (
+            {"make": {**FILMS["make"], "film": {"refs": {"series": {"kind": "series", "back": ["parts"]}}}}},
+            r'make\.film\.refs\.series: "back" names',
+        ),
+    ],
+)
+def test_a_bad_written_item_or_ref_is_one_line_naming_it(tmp_path: Path, changes: dict[str, Any], message: str) -> None:
+    path = films(tmp_path, **changes)
+    with pytest.raises(GqlbenchError, match=f"^{re.escape(str(path))}: {message}") as caught:
+        World.create("library", fixture=path)
+    assert "\n" not in str(caught.value)

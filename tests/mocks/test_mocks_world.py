@@ -95,6 +95,22 @@ def test_a_fixture_reference_to_nothing_is_a_clear_error(tmp_path) -> None:
         World.create("spotify", fixture=path)
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"lists": {"movie_popular": ["No Such Film"]}}, r"tmdb\.json: lists\.movie_popular: no movie named 'No Such Film'"),
+        ({"movies": [{"id": 1, "title": "Solo", "cast": ["Just A Name"]}]}, r"tmdb\.json: movies\[0\]\.cast: write each item as a list"),
+    ],
+)
+def test_a_tmdb_fixture_mistake_is_one_line_naming_the_entry(tmp_path, change: dict[str, Any], message: str) -> None:
+    fixture = {**load_fixture("tmdb"), "lists": {}, **change}  # a cast entry is [person, character]; a list names defined titles
+    path = tmp_path / "tmdb.json"
+    path.write_text(json.dumps(fixture))
+    with pytest.raises(GqlbenchError, match=message) as caught:
+        World.create("tmdb", fixture=path)
+    assert "\n" not in str(caught.value)
+
+
 def test_a_fixture_that_is_not_json_names_the_line(tmp_path) -> None:
     path = tmp_path / "tmdb.json"
     path.write_text('{\n  "movies": [\n}')

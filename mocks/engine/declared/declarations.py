@@ -8,8 +8,9 @@ Besides ``entities`` and ``endpoints``, a fixture may hold:
 * ``"generate"``: per kind, fields a record gets the first time it is looked
   up, when it has none (``{"movie": {"runtime": {"$int": ["$id", "runtime"], "lo": 85, "hi": 175}}}``),
   in order, each seeing the record's fields so far;
-* ``"grow"``: the entities made on demand, and the lists a record is filled
-  to when first looked up, after ``generate`` (:mod:`gqlbench.mocks.engine.declared.growth`).
+* ``"grow"``: when entities are made on demand: the lists a record is filled
+  to when first looked up, after ``generate`` (:mod:`gqlbench.mocks.engine.declared.growth`;
+  how a new entity looks is its kind's ``make`` recipe, :mod:`gqlbench.mocks.engine.declared.make`).
 
 An endpoint whose rule has ``"respond"`` (a template) is answered by it, its
 arguments being the names the template sees. The behaviour may add

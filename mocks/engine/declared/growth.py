@@ -1,32 +1,27 @@
-"""Declared growth: the entities a world makes on demand, so every call chain leads somewhere.
+"""Declared growth: when a world makes entities on demand, so every call chain leads somewhere.
 
-A fixture's ``"grow"`` says how its graph grows, with no Python::
+How a new entity looks, and its collision-free id for a key, is its kind's
+``make`` recipe (:mod:`gqlbench.mocks.engine.declared.make`); a fixture's
+``"grow"`` says *when* entities are made, with no Python::
 
     "grow": {
-      "new": {"person": {"name": {"$pick": ["$id", "name"], "from": "names"}, "known_for_department": "Acting"}},
       "fill": {
-        "movie": [{"fill": "cast", "to": 4, "add": {"person": {"$new": "person", "key": ["movie", "$id", "cast", "$n"]}}},
+        "movie": [{"fill": "cast", "to": 4, "add": {"person": {"$make": "person", "key": ["movie", "$id", "cast", "$n"]}}},
                   {"fill": "crew", "where": {"job": ["Director"]}, "to": 1, "at": 0, "add": {...}}],
-        "person": [{"referring": {"kind": "movie", "in": "cast", "by": "person"}, "to": 2, "add": {"$new": "movie", ...}}]
+        "person": [{"referring": {"kind": "movie", "in": "cast", "by": "person"}, "to": 2, "add": {"$make": "movie", ...}}]
       }
     }
 
-* ``{"$new": "<kind>", "key": [...], "with": {...}}`` is the id of the entity
-  made for ``key``: the same key always gives the same id, drawn from the seed
-  and the key (``"ids": {"lo": ..., "hi": ...}``) and never one the world
-  already has, so the order in which entities are made decides who gets which id.
-  The record is the kind's ``"new"`` template (it sees ``id`` and ``key``) plus
-  ``with``; an existing record is left as it is. ``"find": "name"`` first looks
-  for an entity whose ``name`` is the one ``with`` gives.
 * ``fill``: when an entity of the kind is first completed (after ``"generate"``),
   each step in order adds entries to its list ``fill`` (made empty if missing)
   until it holds ``to`` of them (``to`` that match ``where``, if given), each
   ``add`` evaluated with the record's fields and ``n``, the entry's index,
-  inserted at ``at`` or appended. A ``referring`` step counts the entities whose
+  inserted at ``at`` or appended (unless the list holds it already: a made
+  entity may list itself there, a ref's ``back``). A ``referring`` step counts the entities whose
   list refers to this one instead (``$referring`` of
   :mod:`gqlbench.mocks.engine.declared.relations`; without ``by`` the list holds
-  plain ids), and evaluates ``add`` (which makes one, with ``$new`` or ``$make``)
-  for each one missing: ``"to": 1`` with an ``add`` that makes two albums gives an
+  plain ids), and evaluates ``add`` (which makes one with ``$make``) for each
+  one missing: ``"to": 1`` with an ``add`` that makes two albums gives an
   artist who has none its first two.
 * ``{"$once": ["lists", "popular"], "make": template}`` is the value kept in the
   world's state under that path, made by the template the first time it is asked for.
@@ -35,57 +30,17 @@ A fixture's ``"grow"`` says how its graph grows, with no Python::
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared.relations import referring
 from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate, operation
-from gqlbench.mocks.engine.world import World
 
-__all__ = ["check_grow", "grow", "make", "new_id"]
+__all__ = ["check_grow", "grow"]
 
-_IDS = {"lo": 1_000_000, "hi": 99_999_999}
-_ATTEMPTS = 1000  # a range this full of ids is too small for a graph that keeps growing
 _STEP_KEYS = frozenset({"fill", "referring", "to", "where", "at", "add"})
-_EXAMPLE = '{"fill": "cast", "to": 4, "add": {"person": {"$new": "person", "key": ["$id", "$n"]}}}'
-
-
-def new_id(world: World, kind: str, *key: Any, lo: int = _IDS["lo"], hi: int = _IDS["hi"]) -> int:
-    """The id of the entity made for ``key``: the same key always gives the same id, never one the world has."""
-    registry = world.state.setdefault("generated_ids", {})
-    name = json.dumps([kind, *key], default=str)
-    if name not in registry:
-        attempt = 0
-        while world.has(kind, entity_id := world.int(kind, *key, attempt, lo=lo, hi=hi)):
-            attempt += 1
-            if attempt > _ATTEMPTS:
-                raise GqlbenchError(f"no free id for a new {kind} in {lo}..{hi} after {_ATTEMPTS} tries; widen the fixture's grow.ids")
-        registry[name] = entity_id
-    return int(registry[name])
-
-
-def make(scope: Scope, kind: str, key: list[Any], values: Mapping[str, Any] | None = None, find: str | None = None) -> int:
-    """The id of the entity made for ``key`` (the fixture's ``grow.new`` template plus ``values``), made if new."""
-    values = dict(values or {})
-    if find is not None:
-        found = scope.world.find(kind, lambda r: r.get(find) == values.get(find))
-        if found:
-            return int(found[0]["id"])
-    declared = scope.fixture.get("grow") or {}
-    entity_id = new_id(scope.world, kind, *key, **{**_IDS, **(declared.get("ids") or {})})
-    template = (declared.get("new") or {}).get(kind, {})
-    made = Scope(scope.world, {"id": entity_id, "key": key}, scope.shapes, scope.vocab, scope.functions, scope.fixture)
-    record = {"id": entity_id, **evaluate(template, made)}
-    return int(scope.world.put(kind, {**record, **values})["id"])
-
-
-@operation("new")
-def _new(t: dict[str, Any], scope: Scope) -> int:
-    key = evaluate(t.get("key", []), scope)
-    values = evaluate(t.get("with", {}), scope)  # first, as a call's arguments are: it may make entities too
-    return make(scope, evaluate(t["$new"], scope), key if isinstance(key, list) else [key], values, t.get("find"))
+_EXAMPLE = '{"fill": "cast", "to": 4, "add": {"person": {"$make": "person", "key": ["$id", "$n"]}}}'
 
 
 @operation("once")
@@ -123,24 +78,23 @@ def grow(kind: str, steps: list[dict[str, Any]], record: dict[str, Any], scope: 
         entries = record.setdefault(step["fill"], [])
         where = step.get("where")
         have = sum(1 for e in entries if _matches(e, where)) if where else len(entries)
-        for k, n in enumerate(range(have, step["to"])):
-            entries.insert(step["at"] + k if "at" in step else len(entries), evaluate(step["add"], scope.having(n=n)))
+        added = 0
+        for n in range(have, step["to"]):
+            entry = evaluate(step["add"], scope.having(n=n))
+            if entry not in entries:  # a made entity may have listed itself already (a make ref's "back")
+                entries.insert(step["at"] + added if "at" in step else len(entries), entry)
+                added += 1
 
 
 def check_grow(grow: Any, where: str) -> None:
     """Raise a one-line error naming ``where`` and the path unless ``grow`` is a well-formed declaration."""
-    if not isinstance(grow, dict) or set(grow) - {"ids", "new", "fill"}:
-        raise GqlbenchError(f'{where}: grow must be an object with "new", "fill" and "ids", e.g. {{"fill": {{"movie": [{_EXAMPLE}]}}}}')
-    ids = grow.get("ids", {})
-    if not isinstance(ids, dict) or set(ids) - {"lo", "hi"} or not all(isinstance(v, int) and v > 0 for v in ids.values()):
-        raise GqlbenchError(f'{where}: grow.ids must be {{"lo": 1000000, "hi": 99999999}} (positive whole numbers)')
-    for name in ("new", "fill"):
-        if not isinstance(grow.get(name, {}), dict):
-            raise GqlbenchError(f"{where}: grow.{name} must be an object of kind -> {'template' if name == 'new' else 'steps'}")
-    for kind, template in (grow.get("new") or {}).items():
-        if not isinstance(template, dict):
-            raise GqlbenchError(f"{where}: grow.new.{kind} must be an object template (the fields of a new {kind})")
-        check(template, f"{where}: grow.new.{kind}")
+    if not isinstance(grow, dict) or set(grow) - {"fill"}:
+        raise GqlbenchError(
+            f'{where}: grow must be an object with "fill", e.g. {{"fill": {{"movie": [{_EXAMPLE}]}}}}; '
+            "a new entity's fields are make.<kind>.defaults, its id range make.<kind>.ids"
+        )
+    if not isinstance(grow.get("fill", {}), dict):
+        raise GqlbenchError(f"{where}: grow.fill must be an object of kind -> steps")
     for kind, steps in (grow.get("fill") or {}).items():
         if not isinstance(steps, list):
             raise GqlbenchError(f"{where}: grow.fill.{kind} must be a list of steps, e.g. [{_EXAMPLE}]")

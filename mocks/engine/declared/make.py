@@ -1,11 +1,12 @@
-"""Entities made from readable entries: ids and values from the seed, references by name, children inside.
+"""One way to make an entity: a kind's recipe (``make``), the fixture sections made on load, ``$make`` on demand.
 
 A fixture written by hand names things ("the album Midnights by Taylor
 Swift") while the world keys records by ids that are the same for a seed on
 every machine and differ between seeds, so each seed is its own catalogue.
 ``"make"`` says per kind how a record is made from an entry (a name, or an
-object of its own values), and ``"load"`` which sections of the fixture are
-made, in order, when a world is created::
+object of its own values): it is the one place that says how a new entity of
+a kind looks, whether it comes from the fixture or is made on demand. ``"load"``
+says which sections of the fixture are made, in order, when a world is created::
 
     "make": {
       "artist": {"id": {"$token": ["artist", "$name"]}, "complete": false,
@@ -13,7 +14,8 @@ made, in order, when a world is created::
       "album": {"refs": {"artists": "artist"}, "id": {"$token": {"$add": [["album", "$name"], "$artists"]}},
                 "children": {"tracks": "track"}, "defaults": {"release_date": {"$date": "$id"}}},
       "track": {"id": {"$token": ["track", "$parent.id", "$name"]},
-                "defaults": {"album": "$parent.id", "artists": "$parent.artists", "track_number": "$position"}}
+                "defaults": {"album": "$parent.id", "artists": "$parent.artists", "track_number": "$position"}},
+      "person": {"key": ["$name"], "complete": false, "defaults": {"name": {"$shape": "person_name", "of": {"key": ["$id"]}}}}
     },
     "load": [{"make": "artist", "from": "artists"}, {"make": "album", "from": "albums"},
              {"refer": "track", "from": "saved_tracks", "state": "lists.saved_tracks",
@@ -22,30 +24,49 @@ made, in order, when a world is created::
 A record is made in this order: ``refs`` (a field holding a name or an id, or
 a list of them, becomes ids: the entity with that id, else the one entity of
 that kind with that name; anything else stops the load with a line naming the
-file and entry), its ``id`` (unless the entry gives one), ``children``
-(entries written inside it, made with the names ``parent``, its values, and
-``position``, 1, 2, ...; the field becomes their ids), ``defaults`` for the
-fields the entry does not have (in order, each seeing the values so far), and
-last a ref's ``"as"`` (``{"kind": "track", "as": template}``), which turns each
-id (``it``) into an entry, e.g. with the time it was added (``{"$tick": null}``,
-the world clock's next time). ``"name"`` is the field a bare name fills and
-refs match (``name`` unless given). A record is stored complete unless
-``"complete": false``: then its first lookup completes it (the fixture's
-``generate``, then its ``grow.fill`` steps, :mod:`gqlbench.mocks.engine.declared.growth`,
-such as an artist's first albums). ``invent`` is a template (the name ``query``) that
-makes what a search for unknown text finds (:func:`invent`).
+file and entry), its id (the entry's ``id``; else, given a ``key`` or the
+recipe's ``key`` template, the collision-free id of :func:`new_id`; else the
+recipe's ``id`` template), ``children`` (entries written inside it, made with
+the names ``parent``, its values, and ``position``, 1, 2, ...; the field
+becomes their ids), ``defaults``
+for the fields the entry does not have (in order, each seeing ``key`` and the
+values so far), and last a ref's ``"as"`` (``{"kind": "track", "as": template}``),
+which turns each id (``it``) into an entry, e.g. with the time it was added
+(``{"$tick": null}``, the world clock's next time), or, with ``item`` (what the
+entry wrote), a TMDB cast pair into ``{"person": id, "character": ...}``. A ref
+may also say ``"create": true`` (a name that matches nothing makes that entity
+from the name, by its kind's recipe), ``"by"`` (a template reading the
+reference from each written item ``it``, e.g. ``{"$at": "$it", "index": 0}``
+of a ``[person, character]`` pair) and ``"back"`` (a list field of the
+referred entity that gets the made one's id: a collection its parts). An
+entity with the made id already is kept as it is. ``"name"`` is the field a bare name fills and refs
+match (``name`` unless given). A record is stored complete unless ``"complete":
+false``: then its first lookup completes it (the fixture's ``generate``, then
+its ``grow.fill`` steps, :mod:`gqlbench.mocks.engine.declared.growth`, such as
+an artist's first albums). ``ids`` (``{"lo": 1000000, "hi": 99999999}``) is the
+range of the kind's keyed ids. ``invent`` is a template (the name ``query``)
+that makes what a search for unknown text finds (:func:`invent`).
 
 A load step makes each entry of the fixture's section ``from`` (a list, or one
 object: ``"default"`` stands in when the section is missing) or, with
-``refer``, resolves each to an id; ``state`` keeps the ids (or ``as`` entries)
+``refer``, resolves each to an id (each made entry must be a new entity: two
+for one are refused; ``with`` gives each made entry the fields it lacks, e.g.
+``{"companies": []}``); ``state`` keeps the ids (or ``as`` entries)
 in the world's state under that dotted name (``lists.saved_tracks`` is the saved
-list the ``save`` actions and ``$saved`` use, :mod:`gqlbench.mocks.engine.declared.lists`). Templates make entities on
-demand: ``{"$make": "artist", "entry": {"name": "$q"}}`` is the made one's id.
+list the ``save`` actions and ``$saved`` use, :mod:`gqlbench.mocks.engine.declared.lists`).
+
+Templates make entities on demand: ``{"$make": "artist", "entry": {"name": "$q"}}``
+is the made one's id. With ``"key": ["movie", "$id", "cast", "$n"]`` the id is
+the one made for that key: the same key always gives the same id, drawn from
+the seed and the key and never one the world already has, so the order in which
+entities are made decides who gets which id. ``"find": "name"`` first looks for
+an entity whose ``name`` is the one the entry gives.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -53,10 +74,13 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate, operation
 from gqlbench.mocks.engine.world import World
 
-__all__ = ["check_make", "invent", "load", "make", "resolve", "scope_of", "sections"]
+__all__ = ["check_make", "invent", "load", "make", "new_id", "resolve", "scope_of", "sections"]
 
-_RECIPE = {"id", "name", "refs", "children", "defaults", "complete", "invent"}
-_STEP = {"make", "refer", "from", "state", "as", "default"}
+_RECIPE = {"id", "key", "ids", "name", "refs", "children", "defaults", "complete", "invent"}
+_REF = {"kind", "by", "as", "create", "back"}
+_IDS = {"lo": 1_000_000, "hi": 99_999_999}
+_ATTEMPTS = 1000  # a range this full of ids is too small for a graph that keeps growing
+_STEP = {"make", "refer", "from", "state", "as", "default", "with"}
 
 
 def check_make(fixture: Mapping[str, Any], where: str) -> None:
@@ -73,14 +97,25 @@ def check_make(fixture: Mapping[str, Any], where: str) -> None:
             if not isinstance(recipe.get(part, {}), dict):
                 raise GqlbenchError(f"{at}.{part} must be an object of field -> {'template' if part == 'defaults' else 'kind'}")
         for field, ref in recipe.get("refs", {}).items():
-            if not isinstance(_ref_kind(ref), str):
-                raise GqlbenchError(f'{at}.refs.{field} must be a kind or {{"kind": ..., "as": template}}')
-            check(ref.get("as") if isinstance(ref, dict) else None, f"{at}.refs.{field}.as")
+            spec = ref if isinstance(ref, dict) else {"kind": ref}
+            if not isinstance(spec.get("kind"), str) or set(spec) - _REF:
+                raise GqlbenchError(f'{at}.refs.{field} must be a kind or {{"kind": ..., "as": template}} (also "by", "create", "back")')
+            if not isinstance(spec.get("back", ""), str) or not isinstance(spec.get("create", False), bool):
+                raise GqlbenchError(
+                    f'{at}.refs.{field}: "back" names a list field of the referred {spec["kind"]}; "create" is true or false'
+                )
+            if spec.get("create") and spec["kind"] not in recipes:
+                raise GqlbenchError(f"{at}.refs.{field}: kind {spec['kind']!r} has no entry under make, so it cannot be created")
+            for part in ("by", "as"):
+                check(spec.get(part), f"{at}.refs.{field}.{part}")
         for field, child in recipe.get("children", {}).items():
             if child not in recipes:
                 raise GqlbenchError(f"{at}.children.{field}: kind {child!r} has no entry under make")
-        for part in ("id", "defaults", "invent"):
+        for part in ("id", "key", "defaults", "invent"):
             check(recipe.get(part), f"{at}.{part}")
+        ids = recipe.get("ids", {})
+        if not isinstance(ids, dict) or set(ids) - {"lo", "hi"} or not all(isinstance(v, int) and v > 0 for v in ids.values()):
+            raise GqlbenchError(f'{at}.ids must be {{"lo": 1000000, "hi": 99999999}} (positive whole numbers)')
     if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
         raise GqlbenchError(f'{where}: load must be a list of steps like {{"make": "artist", "from": "artists"}}')
     for n, step in enumerate(steps):
@@ -93,6 +128,11 @@ def check_make(fixture: Mapping[str, Any], where: str) -> None:
         if "make" in step and step["make"] not in recipes:
             raise GqlbenchError(f"{at}: kind {step['make']!r} has no entry under make")
         check(step.get("as"), f"{at}.as")
+        if not isinstance(step.get("with", {}), dict):
+            raise GqlbenchError(f"{at}.with must be an object of field -> template (what each entry lacks)")
+        if "with" in step and "make" not in step:
+            raise GqlbenchError(f'{at}.with: only a "make" step gives its entries fields')
+        check(step.get("with"), f"{at}.with")
 
 
 def sections(fixture: Mapping[str, Any]) -> set[str]:
@@ -101,51 +141,128 @@ def sections(fixture: Mapping[str, Any]) -> set[str]:
     return {s["from"] for s in steps if isinstance(s, dict) and isinstance(s.get("from"), str)} if isinstance(steps, list) else set()
 
 
-def _ref_kind(ref: Any) -> Any:
-    return ref.get("kind") if isinstance(ref, dict) else ref
-
-
 def _recipes(scope: Scope) -> Mapping[str, Any]:
     return scope.fixture.get("make") or {}
 
 
-def resolve(world: World, kind: str, ref: Any, where: str, name: str = "name") -> str:
-    """A reference (an id, or the name of exactly one entity of ``kind``) -> the entity's id."""
-    if world.has(kind, ref):
-        return str(ref)
-    found = [r["id"] for r in world.find(kind, lambda r: r.get(name) == ref)]
+def _found(world: World, kind: str, ref: Any, name: str) -> list[tuple[Any, dict[str, Any]]]:
+    """(id, record) of the entities a reference means: the one with that id, else those with that name."""
+    if isinstance(ref, (str, int)) and not isinstance(ref, bool) and world.has(kind, ref):
+        return [(ref, world.table(kind)[str(ref)])]
+    return [(r["id"], r) for r in world.find(kind, lambda r: r.get(name) == ref)]
+
+
+def _one(world: World, kind: str, ref: Any, where: str, name: str) -> tuple[Any, dict[str, Any]]:
+    found = _found(world, kind, ref, name)
     if len(found) != 1:
         what = "no" if not found else f"{len(found)}"
         raise GqlbenchError(f"{where}: {what} {kind} named {ref!r}; refer to a {kind} defined earlier in the file by its name or id")
-    return str(found[0])
+    return found[0]
 
 
-def _resolve_all(scope: Scope, kind: str, value: Any, where: str) -> Any:
-    recipe = _recipes(scope).get(kind) or {}
-    refer = lambda ref: resolve(scope.world, kind, ref, where, recipe.get("name", "name"))  # noqa: E731
-    return [refer(ref) for ref in value] if isinstance(value, list) else refer(value)
+def resolve(world: World, kind: str, ref: Any, where: str, name: str = "name") -> Any:
+    """A reference (an id, or the name of exactly one entity of ``kind``) -> the entity's id (an id as written)."""
+    return _one(world, kind, ref, where, name)[0]
 
 
-def _shaped(scope: Scope, template: Any, value: Any) -> Any:
+def _resolve_all(scope: Scope, ref: Any, value: Any, where: str, linked: list[dict[str, Any]] | None = None) -> Any:
+    """A ref's value (one reference or a list) -> ids; ``by`` reads the reference from each written item, ``create``
+    makes the entity a name that matches none describes; the referred records are added to ``linked``."""
+    spec = ref if isinstance(ref, dict) else {"kind": ref}
+    kind = spec["kind"]
+    name = (_recipes(scope).get(kind) or {}).get("name", "name")
+
+    def refer(item: Any) -> Any:
+        if "by" in spec and not isinstance(item, (list, dict)):
+            raise GqlbenchError(f"{where}: write each item as a list or an object here (the reference is read from it), not {item!r}")
+        reference = _read(spec["by"], scope.having(it=item), where) if "by" in spec else item
+        if spec.get("create") and not _found(scope.world, kind, reference, name):
+            made = make(scope, kind, reference, where)
+            found = (made, scope.world.table(kind)[str(made)])
+        else:
+            found = _one(scope.world, kind, reference, where, name)
+        if linked is not None:
+            linked.append(found[1])
+        return found[0]
+
+    return [refer(item) for item in value] if isinstance(value, list) else refer(value)
+
+
+def _read(template: Any, scope: Scope, where: str) -> Any:
+    """A ref's ``by`` or ``as`` template, whose mistakes on a written item (a pair too short) are one line naming it."""
+    try:
+        return evaluate(template, scope)
+    except (IndexError, KeyError, TypeError) as exc:
+        raise GqlbenchError(
+            f"{where}: cannot read {scope.names.get('item', scope.names.get('it'))!r} ({type(exc).__name__}: {exc})"
+        ) from None
+
+
+def _shaped(scope: Scope, template: Any, value: Any, written: Any = None, where: str = "as") -> Any:
+    """Each id (``it``) as the template shapes it; ``item`` is what the entry wrote for it."""
     if isinstance(value, list):
-        return [evaluate(template, scope.having(it=item)) for item in value]
-    return evaluate(template, scope.having(it=value))
+        items = written if isinstance(written, list) else value
+        return [_read(template, scope.having(it=it, item=item), where) for it, item in zip(value, items, strict=True)]
+    return _read(template, scope.having(it=value, item=value if written is None else written), where)
 
 
-def make(scope: Scope, kind: str, entry: Any, where: str = "world fixture", **names: Any) -> str:
-    """Make (and store) the ``kind`` entity an entry describes; its id (an entity with that id already is kept)."""
+def new_id(world: World, kind: str, *key: Any, lo: int = _IDS["lo"], hi: int = _IDS["hi"]) -> int:
+    """The id of the entity made for ``key``: the same key always gives the same id, never one the world has."""
+    registry = world.state.setdefault("generated_ids", {})
+    name = json.dumps([kind, *key], default=str)
+    if name not in registry:
+        attempt = 0
+        while world.has(kind, entity_id := world.int(kind, *key, attempt, lo=lo, hi=hi)):
+            attempt += 1
+            if attempt > _ATTEMPTS:
+                raise GqlbenchError(
+                    f"no free id for a new {kind} in {lo}..{hi} after {_ATTEMPTS} tries; widen the fixture's make.{kind}.ids"
+                )
+        registry[name] = entity_id
+    return int(registry[name])
+
+
+def make(
+    scope: Scope,
+    kind: str,
+    entry: Any,
+    where: str = "world fixture",
+    *,
+    key: list[Any] | None = None,
+    find: str | None = None,
+    **names: Any,
+) -> Any:
+    """Make (and store) the ``kind`` entity an entry describes; its id (an entity with that id already is kept).
+
+    ``key`` gives it the collision-free id of :func:`new_id` (unless the entry has an id); ``find`` returns the id
+    of an entity whose field of that name equals the entry's instead, when there is one.
+    """
     recipe = _recipes(scope).get(kind)
     if recipe is None:
         raise GqlbenchError(f"{where}: the fixture's make has no kind {kind!r}")
     if not isinstance(entry, (dict, str)):
         raise GqlbenchError(f"{where}: an entry of {kind} must be a name or an object, got {entry!r}")
     values = {"id": None, **(entry if isinstance(entry, dict) else {recipe.get("name", "name"): entry})}  # the id first
+    if find is not None:
+        found = scope.world.find(kind, lambda r: r.get(find) == values.get(find))
+        if found:
+            return found[0]["id"]
+    if key is not None:
+        names = {**names, "key": key}
     scope = Scope(scope.world, {}, scope.shapes, scope.vocab, scope.functions, scope.fixture)  # the caller's names do not leak in
     try:
-        refs = recipe.get("refs", {})
+        refs, written = recipe.get("refs", {}), {}
+        linked: dict[str, list[dict[str, Any]]] = {}  # per ref, the records it refers to (for "back")
         for field, ref in refs.items():
             if field in values:
-                values[field] = _resolve_all(scope, _ref_kind(ref), values[field], f"{where}.{field}")
+                written[field], linked[field] = values[field], []
+                values[field] = _resolve_all(scope, ref, values[field], f"{where}.{field}", linked[field])
+        if values["id"] is None and key is None and "key" in recipe:
+            made = evaluate(recipe["key"], scope.having(**{**names, **values}))
+            key = made if isinstance(made, list) else [made]
+            names = {**names, "key": key}
+        if values["id"] is None and key is not None:
+            values["id"] = new_id(scope.world, kind, *key, **{**_IDS, **recipe.get("ids", {})})
         if values["id"] is None:
             values["id"] = evaluate(recipe["id"], scope.having(**{**names, **values})) if "id" in recipe else None
         if values["id"] is None:
@@ -160,11 +277,16 @@ def make(scope: Scope, kind: str, entry: Any, where: str = "world fixture", **na
                 values[field] = evaluate(template, scope.having(**{**names, **values}))
         for field, ref in refs.items():
             if isinstance(ref, dict) and "as" in ref and field in values:
-                values[field] = _shaped(scope, ref["as"], values[field])
+                values[field] = _shaped(scope, ref["as"], values[field], written.get(field), f"{where}.{field}")
     except GqlbenchError as exc:
         raise GqlbenchError(str(exc) if str(exc).startswith(where) else f"{where}: {exc}") from None
     record = copy.deepcopy(values)  # a record never shares a list with another
-    return str(scope.world.put(kind, record, complete=recipe.get("complete", True))["id"])
+    entity_id = scope.world.put(kind, record, complete=recipe.get("complete", True))["id"]
+    for field, ref in refs.items():
+        if isinstance(ref, dict) and "back" in ref:
+            for other in linked.get(field, []):  # a collection lists the movies that name it
+                other.setdefault(ref["back"], []).append(entity_id)
+    return entity_id
 
 
 def scope_of(world: World) -> Scope:
@@ -180,8 +302,10 @@ def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:
         given = fixture.get(section, step.get("default"))
         entries = [] if given is None else given if isinstance(given, list) else [given]
         at = f"{where}: {section}"
+        if "with" in step:
+            entries = [_with(scope, step, e) for e in entries]
         if "make" in step:
-            ids = [make(scope, step["make"], e, f"{at}[{n}]" if isinstance(given, list) else at) for n, e in enumerate(entries)]
+            ids = [_make_new(scope, step["make"], e, f"{at}[{n}]" if isinstance(given, list) else at) for n, e in enumerate(entries)]
         else:
             ids = [_resolve_all(scope, step["refer"], e, f"{at}[{n}]") for n, e in enumerate(entries)]
         kept: Any = _shaped(scope, step["as"], ids) if "as" in step else ids
@@ -193,6 +317,23 @@ def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:
             holder[last] = kept if isinstance(given, list) or given is None else kept[0]
 
 
+def _make_new(scope: Scope, kind: str, entry: Any, where: str) -> Any:
+    """Make an entry of a section, which must be a new entity: a second entry for it would be dropped unseen."""
+    table = scope.world.table(kind)
+    before = len(table)
+    entity_id = make(scope, kind, entry, where)
+    if len(table) == before:
+        raise GqlbenchError(f"{where}: the {kind} {entity_id!r} is already defined (two entries with the same name or id); keep one")
+    return entity_id
+
+
+def _with(scope: Scope, step: Mapping[str, Any], entry: Any) -> Any:
+    """An entry (an object, or a bare name) with the step's ``with`` fields it lacks."""
+    if not isinstance(entry, dict):
+        entry = {(_recipes(scope).get(step.get("make", "")) or {}).get("name", "name"): entry}
+    return {**entry, **{field: evaluate(template, scope) for field, template in step["with"].items() if field not in entry}}
+
+
 def invent(scope: Scope, kind: str, query: str) -> None:
     """Run the kind's ``invent`` template (the name ``query``): what makes a search for unknown text find something."""
     template = (_recipes(scope).get(kind) or {}).get("invent")
@@ -202,7 +343,10 @@ def invent(scope: Scope, kind: str, query: str) -> None:
 
 
 @operation("make")
-def _make(template: dict[str, Any], scope: Scope) -> str:
-    """``{"$make": "artist", "entry": {...}}``: the id of the entity made from the entry."""
+def _make(template: dict[str, Any], scope: Scope) -> Any:
+    """``{"$make": "artist", "entry": {...}, "key": [...], "find": "name"}``: the id of the entity made from the entry."""
+    key = evaluate(template["key"], scope) if "key" in template else None
+    entry = evaluate(template.get("entry", {}), scope)  # first, as a call's arguments are: it may make entities too
     kind = evaluate(template["$make"], scope)
-    return make(scope, kind, evaluate(template["entry"], scope), f"$make {kind}")
+    key = key if isinstance(key, list) or key is None else [key]
+    return make(scope, kind, entry, f"$make {kind}", key=key, find=template.get("find"))

@@ -30,7 +30,7 @@ say, so a domain's responses need no Python:
 * ``{"$call": "<function>", "args": [...]}``: one of the behaviour's ``functions``, for what
   JSON cannot say; other operations are added with :func:`operation` (views add ``$view`` and
   ``$offset_page``, listing ``$page`` and ``$query``, relations ``$referring`` and ``$sharing``,
-  ranges ``$within`` and ``$uri``, make ``$make``, growth ``$new`` and ``$once``, writes ``$change``
+  ranges ``$within`` and ``$uri``, make ``$make``, growth ``$once``, writes ``$change``
   and ``$tick``, lists ``$save``). An operation registered with a ``checker`` has its declaration
   checked when the fixture loads.
 
