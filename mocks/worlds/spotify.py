@@ -58,7 +58,7 @@ from gqlbench.mocks.engine.declared import lists
 from gqlbench.mocks.engine.declared.computed import computed
 from gqlbench.mocks.engine.declared.make import invent, make, resolve, scope_of
 from gqlbench.mocks.engine.declared.paging import offset_page
-from gqlbench.mocks.engine.declared.templates import Scope, evaluate
+from gqlbench.mocks.engine.declared.templates import evaluate
 from gqlbench.mocks.engine.declared.views import render_view
 from gqlbench.mocks.engine.world import Handler, World, search_text
 from gqlbench.mocks.errors import BadArguments
@@ -86,8 +86,8 @@ def _view(world: World, view: str, entity_id: str) -> dict[str, Any]:
 
 def _shape(world: World, name: str, **names: Any) -> Any:
     """The fixture's shape ``name`` with these names: the checks (a URI, a device) play shares with declared endpoints."""
-    shapes = _fixture(world).get("shapes") or {}
-    return evaluate(shapes[name], Scope(world, names, shapes, fixture=_fixture(world)))
+    scope = scope_of(world)
+    return evaluate(scope.shapes[name], scope.having(**names))
 
 
 def _title(query: str) -> str:

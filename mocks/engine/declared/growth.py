@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.declared.relations import referring
+from gqlbench.mocks.engine.declared.relations import referring_to
 from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate, operation
 
 __all__ = ["check_grow", "grow"]
@@ -68,10 +68,7 @@ def grow(kind: str, steps: list[dict[str, Any]], record: dict[str, Any], scope: 
             by = step["referring"]
             if "id" not in record:
                 raise GqlbenchError(f"grow.fill.{kind}: a referring step counts by the record's id, and this {kind} has no 'id' field")
-            if "by" in by:
-                have = len(referring(scope.world, by["kind"], by["in"], by["by"], record["id"]))
-            else:  # the list holds plain ids (an album's "artists")
-                have = len(scope.world.referring(by["kind"], by["in"], record["id"]))
+            have = len(referring_to(scope.world, by["kind"], by["in"], by.get("by"), record["id"]))
             for n in range(have, step["to"]):
                 evaluate(step["add"], scope.having(n=n))
             continue

@@ -66,6 +66,7 @@ an entity whose ``name`` is the one the entry gives.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -249,7 +250,7 @@ def make(
             return found[0]["id"]
     if key is not None:
         names = {**names, "key": key}
-    scope = Scope(scope.world, {}, scope.shapes, scope.vocab, scope.functions, scope.fixture)  # the caller's names do not leak in
+    scope = dataclasses.replace(scope, names={}, fields=False)  # the caller's names do not leak in
     try:
         refs, written = recipe.get("refs", {}), {}
         linked: dict[str, list[dict[str, Any]]] = {}  # per ref, the records it refers to (for "back")

@@ -23,7 +23,7 @@ from typing import Any
 from gqlbench.mocks.engine.declared.templates import Scope, evaluate, operation
 from gqlbench.mocks.engine.world import World
 
-__all__ = ["referring"]
+__all__ = ["referring", "referring_to"]
 
 
 def referring(world: World, kind: str, field: str, by: str, entity_id: Any) -> list[dict[str, Any]]:
@@ -36,12 +36,17 @@ def referring(world: World, kind: str, field: str, by: str, entity_id: Any) -> l
     ]
 
 
+def referring_to(world: World, kind: str, field: str, by: str | None, entity_id: Any) -> list[dict[str, Any]]:
+    """What refers to ``entity_id``: :func:`referring`'s entries, or without ``by`` (a list of plain ids) the records."""
+    if by is None:
+        return world.referring(kind, field, entity_id)
+    return referring(world, kind, field, by, entity_id)
+
+
 @operation("referring")
 def _referring(template: dict[str, Any], scope: Scope) -> list[dict[str, Any]]:
     kind, entity_id = evaluate(template["kind"], scope), evaluate(template["$referring"], scope)
-    if "by" not in template:
-        return scope.world.referring(kind, template["in"], entity_id)
-    return referring(scope.world, kind, template["in"], template["by"], entity_id)
+    return referring_to(scope.world, kind, template["in"], template.get("by"), entity_id)
 
 
 @operation("sharing")

@@ -20,6 +20,7 @@ the changes and the clock's ticks is the template's:
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
@@ -40,7 +41,7 @@ def _change(template: dict[str, Any], scope: Scope) -> Any:
     target = evaluate(template["$change"], scope)
     if not isinstance(target, dict):
         raise GqlbenchError(f"world template: $change needs a record or an object of the state, got {type(target).__name__}")
-    values = Scope(scope.world, scope.names, scope.shapes, scope.vocab, scope.functions, scope.fixture, fields=True)
+    values = dataclasses.replace(scope, fields=True)  # a name the call left out is null
     effects = {k: v for k, v in template.items() if k in EFFECTS}
     apply_effects(target, effects, {}, lambda name: None, lambda raw: evaluate(raw, values))
     return target
