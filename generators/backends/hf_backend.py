@@ -22,19 +22,17 @@ from transformers.generation.streamers import BaseStreamer
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.backends.cpu import resolve_dtype
-from gqlbench.generators.backends.local_tools import HF_TOOL_PARSERS, ToolSetup, local_tool_turns, render_tools
+from gqlbench.generators.backends.local_tools import HF_TOOL_PARSERS, LocalChat, ToolSetup, local_tool_turns
 from gqlbench.generators.backends.models import (
-    encode_prompt,
     encode_requests,
     first_stop,
     model_identity,
-    render_chat,
     truncate_at_stop,
 )
 from gqlbench.generators.backends.progress import CallProgress, ProgressListener
 from gqlbench.generators.tools import ToolReply, ToolRequest
 from gqlbench.provenance import package_versions
-from gqlbench.records import Completion, Message
+from gqlbench.records import Completion
 
 __all__ = ["HFBackend", "MODEL_ARGS"]
 
@@ -60,7 +58,7 @@ _DTYPES = {
 }
 
 
-class HFBackend:
+class HFBackend(LocalChat):
     """Batched transformers generation with left padding."""
 
     name = "hf"
@@ -106,17 +104,6 @@ class HFBackend:
         self._pad_id = pad if pad is not None else (gen.pad_token_id if gen.pad_token_id is not None else min(self._eos_ids))
 
     # -- the Backend protocol -------------------------------------------------------------------
-
-    def render(self, messages: Sequence[Message], assistant_prefix: str = "") -> str:
-        return render_chat(self.tokenizer, messages, assistant_prefix)
-
-    def count_tokens(self, text: str) -> int:
-        return len(encode_prompt(self.tokenizer, text))
-
-    def render_tools(self, messages: Sequence[Message], tools: Sequence[dict[str, Any]]) -> str:
-        """The prompt of a ``--prompt tools`` turn as the model sees it (what the context budget counts)."""
-        self.tools.check(self.tokenizer, str(self.model_path))
-        return render_tools(self.tokenizer, [m.model_dump() for m in messages], tools, self.tools.template)
 
     def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
         """Batches of ``batch_size`` prompts of similar length (less padding); yields each batch as it ends."""

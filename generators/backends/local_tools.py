@@ -28,9 +28,9 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
-from gqlbench.generators.backends.models import encode_prompt
+from gqlbench.generators.backends.models import encode_prompt, render_chat
 from gqlbench.generators.tools import ToolCall, ToolReply, ToolRequest
-from gqlbench.records import Completion
+from gqlbench.records import Completion, Message
 
 __all__ = [
     "HF_TOOL_PARSERS",
@@ -247,6 +247,28 @@ class ToolSetup:
             "chat_template": self.chat_template_path,
             "chat_template_file_sha256": text_sha256(self.template),
         }
+
+
+class LocalChat:
+    """The prompt side the in-process backends share: the model's own tokenizer and chat template render and count.
+
+    A subclass sets ``tokenizer``, ``tools`` (its :class:`ToolSetup`) and ``model_path``.
+    """
+
+    tokenizer: Any
+    tools: ToolSetup
+    model_path: Path
+
+    def render(self, messages: Sequence[Message], assistant_prefix: str = "") -> str:
+        return render_chat(self.tokenizer, messages, assistant_prefix)
+
+    def count_tokens(self, text: str) -> int:
+        return len(encode_prompt(self.tokenizer, text))
+
+    def render_tools(self, messages: Sequence[Message], tools: Sequence[dict[str, Any]]) -> str:
+        """The prompt of a ``--prompt tools`` turn as the model sees it (what the context budget counts)."""
+        self.tools.check(self.tokenizer, str(self.model_path))
+        return render_tools(self.tokenizer, [m.model_dump() for m in messages], tools, self.tools.template)
 
 
 def local_tool_turns(

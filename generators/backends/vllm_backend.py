@@ -38,18 +38,16 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.backends.cpu import resolve_dtype
-from gqlbench.generators.backends.local_tools import ToolSetup, local_tool_turns, render_tools
+from gqlbench.generators.backends.local_tools import LocalChat, ToolSetup, local_tool_turns
 from gqlbench.generators.backends.models import (
-    encode_prompt,
     encode_requests,
     model_identity,
-    render_chat,
 )
 from gqlbench.generators.backends.prefix import shared_prefixes
 from gqlbench.generators.backends.progress import CallProgress, ProgressListener, engine_bar
 from gqlbench.generators.tools import ToolCall, ToolReply, ToolRequest
 from gqlbench.provenance import package_versions
-from gqlbench.records import Completion, Message
+from gqlbench.records import Completion
 
 __all__ = ["VLLMBackend", "CPU_KV_CACHE_GIB"]
 
@@ -63,7 +61,7 @@ ENGINE_COUNTERS = {  # vLLM's Prometheus counter -> our name (see engine_counter
 }
 
 
-class VLLMBackend:
+class VLLMBackend(LocalChat):
     """``vllm.LLM`` behind the Backend protocol; ``engine_args`` go to ``vllm.LLM`` unchanged."""
 
     name = "vllm"
@@ -118,17 +116,6 @@ class VLLMBackend:
         self.max_model_len = int(self.llm.llm_engine.model_config.max_model_len)
 
     # -- the Backend protocol -------------------------------------------------------------------
-
-    def render(self, messages: Sequence[Message], assistant_prefix: str = "") -> str:
-        return render_chat(self.tokenizer, messages, assistant_prefix)
-
-    def count_tokens(self, text: str) -> int:
-        return len(encode_prompt(self.tokenizer, text))
-
-    def render_tools(self, messages: Sequence[Message], tools: Sequence[dict[str, Any]]) -> str:
-        """The prompt of a ``--prompt tools`` turn as the model sees it (what the context budget counts)."""
-        self.tools.check(self.tokenizer, str(self.model_path))
-        return render_tools(self.tokenizer, [m.model_dump() for m in messages], tools, self.tools.template)
 
     def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
         """One ``LLM.generate`` call for all requests; ``latency_s`` is that call's wall time.
