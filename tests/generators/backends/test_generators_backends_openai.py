@@ -47,11 +47,16 @@ def fail(status: int, headers: dict[str, str] | None = None) -> Reply:
 
 
 class FakeServer:
-    def __init__(self, script: Callable[[int, dict[str, Any]], Reply], delay_s: float = 0.0, max_model_len: int | None = 4096) -> None:
-        self.script, self.delay_s, self.max_model_len = script, delay_s, max_model_len
+    def __init__(
+        self, script: Callable[[int, dict[str, Any]], Reply], delay_s: float = 0.0, max_model_len: int | None = 4096, gather: int = 0
+    ) -> None:
+        """``gather``: each request waits (up to 10 s) until that many have been in flight at once, so a test of the
+        client's concurrency does not depend on how fast the machine starts its threads."""
+        self.script, self.delay_s, self.max_model_len, self.gather = script, delay_s, max_model_len, gather
         self.bodies: list[dict[str, Any]] = []
         self.in_flight = self.max_in_flight = 0
         self.lock = threading.Lock()
+        self.arrived = threading.Condition(self.lock)
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -76,11 +81,13 @@ class FakeServer:
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                with server.lock:
+                with server.arrived:
                     n = len(server.bodies)
                     server.bodies.append(body)
                     server.in_flight += 1
                     server.max_in_flight = max(server.max_in_flight, server.in_flight)
+                    server.arrived.notify_all()
+                    server.arrived.wait_for(lambda: server.max_in_flight >= server.gather, timeout=10)
                 try:
                     time.sleep(server.delay_s)
                     self._send(*server.script(n, body))
@@ -167,7 +174,7 @@ def test_timeouts_are_transient(serve: Callable[..., FakeServer]) -> None:
 
 
 def test_concurrency_is_bounded(serve: Callable[..., FakeServer]) -> None:
-    server = serve(lambda n, body: ok(body["messages"][0]["content"]), delay_s=0.1)
+    server = serve(lambda n, body: ok(body["messages"][0]["content"]), delay_s=0.1, gather=3)
     out = list(backend(server, concurrency=3).generate([request(str(i)) for i in range(9)], GenerationConfig()))
     assert sorted(c.sample_id for c in out) == [str(i) for i in range(9)]
     assert all(c.text == f"question {c.sample_id}" for c in out)  # answers are matched to their requests
