@@ -68,6 +68,13 @@ def test_a_ratio_where_every_sample_agrees_gets_the_stated_fallback_never_zero_w
     assert (half.value, half.ci, half.method, half.stderr) == (0.5, None, "none", None)
 
 
+def test_wilson_over_samples_counts_only_samples_with_something_to_count() -> None:
+    """A sample with 0 of 0 (no gold call) is neither a success nor a failure: 10 perfect samples are 10 of 10, not 12."""
+    perfect = ratio_estimate(list(GOLD[:10]) + [0, 0], list(GOLD[:10]) + [0, 0])
+    theirs = stats.binomtest(10, 10).proportion_ci(0.95, method="wilson")
+    assert perfect.method == "wilson_samples" and perfect.ci == pytest.approx((theirs.low, theirs.high))
+
+
 def test_a_ratio_of_sums_is_resampled_by_sample() -> None:
     ours = ratio_estimate(MATCHED, GOLD, resamples=3000, seed=5)
 
