@@ -23,7 +23,7 @@ from typing import Any
 from tabulate import tabulate
 
 from gqlbench.records import SampleResult
-from gqlbench.results.power import minimal_detectable_difference
+from gqlbench.results.power import mcnemar_power, minimal_detectable_difference
 from gqlbench.results.statistics import ALPHA, DEFAULT_RESAMPLES, compare_paired, holm_adjust, seed_spread, verdict
 from gqlbench.results.uncertainty import sample_values
 
@@ -104,7 +104,7 @@ def pairing_problem(data_a: str | None, data_b: str | None) -> str | None:
     """
     if data_a is None or data_b is None:
         which = "A" if data_a is None else "B"
-        return f"not paired: {which} does not record which data it ran on (no data_hash in its results.json), so its samples cannot be matched"
+        return f"not paired: {which} does not record which data it ran on (no data_hash in its results.json), so no sample can be matched"
     if data_a != data_b:
         return (
             f"not paired: A ran on data {data_a} and B on {data_b} (different benchmark files), "
@@ -247,24 +247,33 @@ def render_seed_spread(label: str, metrics: Sequence[Mapping[str, Any]], titles:
 def power_table(
     n: int, rates: Sequence[float] = (0.3, 0.5, 0.7), correlations: Sequence[float] = (0.0, 0.5)
 ) -> list[dict[str, float | None]]:
-    """Minimal detectable differences of a 0/1 metric on ``n`` paired samples at 80% power of McNemar's exact test."""
-    return [
-        {"n": n, "rate": p, "correlation": rho, "difference": minimal_detectable_difference(n, p, rho)}
-        for p in rates
-        for rho in correlations
-    ]
+    """Minimal detectable differences of a 0/1 metric on ``n`` paired samples at 80% power of McNemar's exact test.
+
+    ``half_power``: the power at half that difference (a smaller difference is
+    detected less often, not never).
+    """
+    rows: list[dict[str, float | None]] = []
+    for p in rates:
+        for rho in correlations:
+            difference = minimal_detectable_difference(n, p, rho)
+            half = mcnemar_power(n, p, difference / 2, rho) if difference is not None else None
+            rows.append({"n": n, "rate": p, "correlation": rho, "difference": difference, "half_power": half})
+    return rows
 
 
-def _difference_cells(difference: float | None, n: int) -> list[str]:
-    return [f"{difference:.3f}", f"{difference * n:.1f}"] if difference is not None else ["none reaches 80%", "-"]
+def _difference_cells(row: Mapping[str, float | None], n: int) -> list[str]:
+    difference, half = row["difference"], row.get("half_power")
+    if difference is None:
+        return ["none reaches 80%", "-", "-"]
+    return [f"{difference:.3f}", f"{difference * n:.1f}", f"{half:.0%}" if half is not None else "-"]
 
 
 def render_power(rows: Sequence[Mapping[str, float | None]]) -> str:
     """The power note: how large a difference in a 0/1 metric (Arg Match (full)) n samples can detect."""
     n = int(rows[0]["n"] or 0)
     table = tabulate(
-        [[f"{r['rate']:.2f}", f"{r['correlation']:.1f}", *_difference_cells(r["difference"], n)] for r in rows],
-        headers=["metric rate", "correlation of A and B", "detectable difference", "= samples"],
+        [[f"{r['rate']:.2f}", f"{r['correlation']:.1f}", *_difference_cells(r, n)] for r in rows],
+        headers=["metric rate", "correlation of A and B", "detectable difference", "= samples", "power at half of it"],
         tablefmt="github",
         disable_numparse=True,
     )
@@ -272,5 +281,7 @@ def render_power(rows: Sequence[Mapping[str, float | None]]) -> str:
         f"Minimal detectable difference of a 0/1 metric (e.g. Arg Match (full)) on {n} paired samples, "
         f"80% power of McNemar's exact test at two-sided alpha {ALPHA:.2f} (computed exactly, by enumeration; "
         "run A at rate - d/2, run B at rate + d/2):\n\n"
-        f"{table}\n\nA smaller difference between two runs can be real, but these samples cannot show it."
+        f"{table}\n\nA smaller difference is detected less often (the last column), not never; an observed difference "
+        "of five samples or fewer never reaches p < 0.05. These are the powers of one test: a report's verdicts use "
+        "p-values Holm-adjusted across all its tests, so with more than one test they detect less."
     )

@@ -1,9 +1,9 @@
 """Uncertainty of a score and whether a difference between two runs is real.
 
 A split has few samples (the test split: 32, one sample = 3.1 points of Arg
-Match; Spotify alone: 12), so every aggregate gets an interval that keeps its
-coverage at that size, and every comparison one test and one verdict. The
-unit of resampling is always the **sample**: a ratio of sums (Arg Match
+Match; Spotify alone: 12), so each aggregate gets an interval that keeps its
+coverage at that size where one is defined, and each comparison one test.
+The unit of resampling is always the **sample**: a ratio of sums (Arg Match
 (functions), the micro F1s) keeps each sample's numerator and denominator
 together, never resampling calls.
 
@@ -20,27 +20,34 @@ Intervals of one run (:class:`Estimate`, its ``method`` names which):
   costs seconds, more than scoring a split;
 - ``percentile_bootstrap``: when BCa is undefined (the observed value lies
   outside every resample) the percentile interval of the same draws;
-- ``wilson_samples``: when every sample has the same value, 0 or 1 (every
-  resample gives that value, a zero-width bootstrap interval), the Wilson
-  interval with each sample counted as one success or failure;
+- ``wilson_samples``: when every resample of a ratio of sums gives the same
+  value, 0 or 1 (a zero-width bootstrap interval), the Wilson interval with
+  each sample that has something to count (a denominator) as one success or
+  failure; a 0-of-0 sample is neither;
 - ``none``: no interval (fewer than two samples, or every sample has the same
   value strictly between 0 and 1).
 
-The standard error is the sample mean's (as ``scipy.stats.sem``) for 0/1
-metrics and the bootstrap's otherwise, and ``None`` when every sample has the
-same value (an SE of 0 would claim certainty that n samples cannot give).
+The standard error is the sample mean's (as ``scipy.stats.sem``) for metrics
+that are means of per-sample values (0/1 or fractions) and the bootstrap's for
+ratios of sums, and ``None`` when every sample has the same value (an SE of 0
+would claim certainty that n samples cannot give).
 
-Paired comparisons (:func:`compare_paired`) run one test per metric, and its
-p-value alone gives the verdict:
+Paired comparisons (:func:`compare_paired`) run one test per metric:
 
-- 0/1 metrics: McNemar's exact test (a binomial test on the discordant pairs);
-  its interval is the exact (Clopper-Pearson) interval of the discordant
-  pairs' split, scaled to a difference, so it excludes 0 exactly when p < 0.05;
+- 0/1 metrics: McNemar's exact test (a binomial test on the discordant pairs)
+  and Tango's score interval for the difference of paired proportions
+  (:func:`paired_difference_interval`), which is unconditional: unlike an
+  interval given the number of discordant pairs, it keeps its coverage when
+  they all go one way;
 - other metrics: a paired permutation test (swap the two runs' values within
   a sample), enumerated over every arrangement of the k samples whose values
   differ when 2**k <= 2**20, else Monte Carlo with ``resamples`` draws (the
-  comparison says which); its interval is the paired BCa bootstrap of the
-  difference, which describes the size and is no second test.
+  comparison says which), and the paired BCa bootstrap interval of the
+  difference.
+
+The intervals describe the size and are no second test. A report runs many
+tests, so its verdicts use p-values adjusted across them (:func:`holm_adjust`,
+applied by :mod:`gqlbench.results.compare`); :func:`verdict` turns a p-value into words.
 """
 
 from __future__ import annotations
@@ -239,8 +246,11 @@ def paired_difference_interval(only_a: int, only_b: int, n: int, confidence: flo
     891-908; one of the intervals Fagerland, Lydersen and Laake recommend,
     Statistics in Medicine 33, 2014, 2850-2875; R: ``PropCIs::scoreci.mp``).
     Unlike an interval conditioned on the number of discordant samples it is
-    unconditional: it keeps its coverage when all discordant samples go one way,
-    and has width without any (n = 32: +-0.107). Found by bisection: the
+    unconditional: at n = 32 with every discordant sample one way its exact
+    coverage is 96.4% on average over B - A from 0.01 to 0.95 and 93.2% at worst
+    (0.39), where the conditional one covered about half the time. It has
+    width without any discordant sample (n = 32: +-0.107), and excludes 0
+    exactly when McNemar's asymptotic test rejects. Found by bisection: the
     statistic decreases in the difference.
     """
     z = _NORMAL.inv_cdf(1 - (1 - confidence) / 2)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.cli import main
+from gqlbench.results.power import mcnemar_power
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "predictions_example.jsonl"
 
@@ -112,6 +113,10 @@ def test_power_note_without_runs(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     assert "on 32 paired samples" in text and "McNemar's exact test" in text and "normal approximation" not in text
     assert "| 0.50          | 0.0                      | 0.376" in text  # the normal approximation's 0.350 has 73% power
+    # a smaller difference is detected less often, not never: the power at half the detectable difference, by enumeration
+    row = next(cells(line) for line in text.splitlines() if line.startswith("| 0.50          | 0.5"))
+    assert row[4] == f"{mcnemar_power(32, 0.5, float(row[2]) / 2, 0.5):.0%}" == "20%"
+    assert "cannot show" not in text and "not never" in text and "Holm-adjusted" in text
 
 
 def renamed_copy(source: Path, run: Path, spotify: str) -> Path:
