@@ -120,7 +120,8 @@ def report(
         for index, comparison in enumerate(comparisons, start=1):
             click.echo("\n" + escape_controls(render_pair(labels[0], labels[index], comparison, titles)))
             document["comparisons"].append({"a": str(run_dirs[0]), "b": str(run_dirs[index]), **comparison})
-        for label, members in seed_groups(keys).items():
+        for members in seed_groups([(*key, r.data_hash or "") for key, r in zip(keys, runs, strict=True)]).values():
+            label = keys[members[0]]  # repeats of one configuration on the same data, never across benchmarks
             click.echo("\n" + escape_controls(render_seed_spread(" / ".join(label), [runs[i].metrics for i in members], titles)))
             document["seed_spread"].append({"label": list(label), "runs": [str(run_dirs[i]) for i in members]})
     if power:
