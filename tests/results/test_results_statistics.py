@@ -52,6 +52,7 @@ def test_a_non_0_1_mean_gets_scipys_bca_interval() -> None:
     theirs = stats.bootstrap((values,), np.mean, n_resamples=2000, method="BCa", rng=np.random.default_rng(7))
     assert ours.method == "bca_bootstrap"
     assert ours.ci == pytest.approx((theirs.confidence_interval.low, theirs.confidence_interval.high))
+    assert ours.stderr == pytest.approx(stats.sem(values))  # a mean's SE is analytic, not the bootstrap's
 
 
 def test_the_seed_fixes_the_interval() -> None:
