@@ -45,7 +45,12 @@ __all__ = [
 
 
 def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> dict[str, Any]:
-    """JSON-ready: shared and unshared ids, then per metric a, b, difference, ci (and how), p_value, test (and how), verdict."""
+    """JSON-ready: shared and unshared ids, then per metric a, b, difference, ci (and how), p_value, test (and how), verdict.
+
+    The caller pairs only runs on the same data (:func:`pairing_problem`). Alone,
+    the comparison is its own family (``p_adjusted``: Holm over its metrics);
+    :func:`compare_with_first` adjusts the comparisons of a report together.
+    """
     ids_a = {r.id for r in a if r.skipped is None}
     ids_b = {r.id for r in b if r.skipped is None}
     values_a, values_b = sample_values(a), sample_values(b)
