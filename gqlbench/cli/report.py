@@ -13,7 +13,7 @@ from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import metric_titles
 from gqlbench.results.compare import (
-    compare_runs,
+    compare_with_first,
     power_table,
     render_pair,
     render_power,
@@ -88,11 +88,13 @@ def report(
     Each RUN_DIR is a folder written by `gqlbench run` or `gqlbench evaluate --out`.
     Runs are labelled by model, prompt style and split from their config.json,
     or by the folder name when there is none. With two or more runs, each run
-    is compared with the first on their shared samples (with a warning when
-    they share fewer than all): per metric the difference, its 95% interval,
-    one test's p-value (McNemar's exact test for 0/1 metrics, a paired
-    permutation test otherwise) and the one verdict that p-value gives. Runs
-    with the same label (e.g. different --seed) are also summarised as mean ± sd.
+    on the same data as the first (its data hash) is compared with it on their
+    shared samples (with a warning when they share fewer than all): per metric
+    the difference, its 95% interval, one test's p-value (McNemar's exact test
+    for 0/1 metrics, a paired permutation test otherwise), that p-value
+    Holm-adjusted across every test of the report, and the verdict the adjusted
+    p-value gives. A run on other data is not paired, and the report says so.
+    Runs with the same label (e.g. different --seed) are also summarised as mean ± sd.
     """
     if not run_dirs and not power:
         raise click.UsageError("give at least one RUN_DIR, or --power")
@@ -114,11 +116,12 @@ def report(
         varied = set(setting_columns(runs))  # runs differing in a prompt setting are not repeats of one configuration
         keys = [(r.model, r.prompt, r.split, *(f"{k}={v}" for k, v in r.settings.items() if k in varied)) for r in runs]
         labels = [f"{' / '.join(key)} ({r.path})" for key, r in zip(keys, runs, strict=True)]
-        for index in range(1, len(runs)):
-            comparison = compare_runs(samples[0], samples[index], resamples=bootstrap)
+        comparisons = compare_with_first(samples, [r.data_hash for r in runs], resamples=bootstrap)
+        for index, comparison in enumerate(comparisons, start=1):
             click.echo("\n" + escape_controls(render_pair(labels[0], labels[index], comparison, titles)))
             document["comparisons"].append({"a": str(run_dirs[0]), "b": str(run_dirs[index]), **comparison})
-        for label, members in seed_groups(keys).items():
+        for members in seed_groups([(*key, r.data_hash or "") for key, r in zip(keys, runs, strict=True)]).values():
+            label = keys[members[0]]  # repeats of one configuration on the same data, never across benchmarks
             click.echo("\n" + escape_controls(render_seed_spread(" / ".join(label), [runs[i].metrics for i in members], titles)))
             document["seed_spread"].append({"label": list(label), "runs": [str(run_dirs[i]) for i in members]})
     if power:
@@ -143,10 +146,11 @@ def _against_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, st
 
     from gqlbench.display import escape_controls
     from gqlbench.results.files import read_config
-    from gqlbench.results.paper import check_against_paper, paper_reference
+    from gqlbench.results.paper import check_against_paper, paper_reference, paper_split_problem
 
-    if run.split != "test":
-        raise GqlbenchError(f"{run.path}: split {run.split!r}; the paper's Table 2 is the test split, so compare a test run")
+    problem = paper_split_problem(run.split, run.data_hash)
+    if problem is not None:
+        raise GqlbenchError(f"{run.path}: {problem}")
     config = read_config(run.path)
     model, prompt = paper_reference(against, config.to_json() if config is not None else {}, str(run.path))
     checks = check_against_paper(run.metrics, model, prompt)

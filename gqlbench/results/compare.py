@@ -1,12 +1,18 @@
 """Paired comparison of scored runs: is a difference real, or within noise?
 
-Runs are paired on the sample ids they share (the ids only one run has are
-named, never silently dropped, and a warning says when the runs share fewer
-than all their samples). For every metric the comparison gives run B minus
-run A, its 95% interval, one test's p-value and the one verdict that p-value
-gives (:func:`gqlbench.results.statistics.compare_paired` says which interval and
-test). Runs of one configuration that differ only in seed are summarised as
-mean ± standard deviation instead.
+Two runs are paired only when they ran on the same data (the same
+``data_hash`` in results.json): a sample id such as ``test/3`` names another
+sample in another benchmark, so runs on different data are shown side by
+side, never tested (:func:`pairing_problem` says why). Paired runs are
+matched on the sample ids they share (the ids only one run has are named,
+never silently dropped, and a warning says when the runs share fewer than
+all their samples). For every metric the comparison gives run B minus run A,
+its 95% interval, one test's p-value and the verdict
+(:func:`gqlbench.results.statistics.compare_paired` says which interval and
+test). A report runs many tests (every metric of every pair), so the verdict
+uses Holm-adjusted p-values across all of them (:func:`adjust_family`); the
+unadjusted p-value is shown beside it. Runs of one configuration that differ
+only in seed are summarised as mean ± standard deviation instead.
 """
 
 from __future__ import annotations
@@ -17,13 +23,17 @@ from typing import Any
 from tabulate import tabulate
 
 from gqlbench.records import SampleResult
-from gqlbench.results.power import minimal_detectable_difference
-from gqlbench.results.statistics import ALPHA, DEFAULT_RESAMPLES, compare_paired, seed_spread
+from gqlbench.results.power import mcnemar_power, minimal_detectable_difference
+from gqlbench.results.statistics import ALPHA, DEFAULT_RESAMPLES, compare_paired, holm_adjust, seed_spread, verdict
 from gqlbench.results.uncertainty import sample_values
 
 __all__ = [
     "HEADERS",
+    "pairing_problem",
     "compare_runs",
+    "unpaired",
+    "adjust_family",
+    "compare_with_first",
     "comparison_cells",
     "render_pair",
     "shared_warning",
@@ -35,7 +45,12 @@ __all__ = [
 
 
 def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> dict[str, Any]:
-    """JSON-ready: shared and unshared ids, then per metric a, b, difference, ci (and how), p_value, test (and how), verdict."""
+    """JSON-ready: shared and unshared ids, then per metric a, b, difference, ci (and how), p_value, test (and how), verdict.
+
+    The caller pairs only runs on the same data (:func:`pairing_problem`). Alone,
+    the comparison is its own family (``p_adjusted``: Holm over its metrics);
+    :func:`compare_with_first` adjusts the comparisons of a report together.
+    """
     ids_a = {r.id for r in a if r.skipped is None}
     ids_b = {r.id for r in b if r.skipped is None}
     values_a, values_b = sample_values(a), sample_values(b)
@@ -66,11 +81,13 @@ def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples
             "p_value": result.p_value,
             "test": result.test,
             "p_method": result.p_method,
+            "identical": result.identical,
             "within_noise": result.within_noise,
             "verdict": result.verdict,
             "interval_disagrees": result.interval_disagrees,
         }
-    return {
+    comparison = {
+        "paired": True,
         "shared": len(ids_a & ids_b),
         "n_a": len(ids_a),
         "n_b": len(ids_b),
@@ -79,19 +96,79 @@ def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples
         "resamples": resamples,
         "metrics": metrics,
     }
+    adjust_family([comparison])
+    return comparison
+
+
+def pairing_problem(data_a: str | None, data_b: str | None) -> str | None:
+    """Why runs with these data hashes cannot be paired sample by sample (None: they can).
+
+    A sample id is a line of a split file: ``test/3`` of one benchmark is
+    another sample than ``test/3`` of another, so only runs on the same data
+    (``meta.data_hash``, over every split file and the errata) are paired.
+    """
+    if data_a is None or data_b is None:
+        which = "A" if data_a is None else "B"
+        return f"not paired: {which} does not record which data it ran on (no data_hash in its results.json), so no sample can be matched"
+    if data_a != data_b:
+        return (
+            f"not paired: A ran on data {data_a} and B on {data_b} (different benchmark files), "
+            "so the same sample id names different samples; compare their tables side by side"
+        )
+    return None
+
+
+def unpaired(reason: str) -> dict[str, Any]:
+    """The comparison entry of two runs that are not paired: no tests, and why."""
+    return {"paired": False, "reason": reason, "metrics": {}}
+
+
+def adjust_family(comparisons: Sequence[dict[str, Any]], alpha: float = ALPHA) -> int:
+    """Holm-adjust every test of ``comparisons`` as one family; each entry's verdict then uses its adjusted p-value.
+
+    The family is every metric of every paired comparison in one report, minus
+    the metrics where no shared sample differs (no test can reject there: their
+    p-value is 1 whatever the runs, and they are ``no difference``). Returns
+    the number of tests adjusted.
+    """
+    every = [e for c in comparisons for e in c.get("metrics", {}).values()]
+    tested = [e for e in every if not e.get("identical")]
+    adjusted = dict(zip(map(id, tested), holm_adjust([e["p_value"] for e in tested]), strict=True))
+    for entry in every:
+        entry["p_adjusted"] = adjusted.get(id(entry), entry["p_value"])
+        entry["within_noise"] = entry["p_adjusted"] >= alpha
+        entry["verdict"] = verdict(entry["difference"], entry["p_adjusted"], bool(entry.get("identical")))
+    for comparison in comparisons:
+        if comparison.get("paired", True):
+            comparison["adjustment"] = {"method": "holm", "tests": len(tested)}
+    return len(tested)
+
+
+def compare_with_first(
+    samples: Sequence[Sequence[SampleResult]], data: Sequence[str | None], resamples: int = DEFAULT_RESAMPLES, seed: int = 0
+) -> list[dict[str, Any]]:
+    """Each run after the first against the first (runs on other data unpaired), Holm-adjusted as one family."""
+    comparisons = []
+    for index in range(1, len(samples)):
+        problem = pairing_problem(data[0], data[index])
+        comparisons.append(unpaired(problem) if problem else compare_runs(samples[0], samples[index], resamples, seed))
+    adjust_family(comparisons)
+    return comparisons
 
 
 TESTS = {"mcnemar_exact": "McNemar exact", "paired_permutation": "paired permutation"}
 INTERVALS = {
-    "exact_conditional": "exact, given the discordant pairs",
+    "tango_score": "Tango score",
+    "exact_conditional": "exact, given the discordant pairs",  # results written before Tango's interval
     "bca_bootstrap": "paired BCa bootstrap",
     "percentile_bootstrap": "paired percentile bootstrap",
     "none": "none",
 }
 VERDICT_NOTE = (
-    f"The verdict is the test's alone: A or B higher when p < {ALPHA:.2f}, else within noise. "
-    f"For 0/1 metrics the interval is the test's own (it excludes 0 exactly when p < {ALPHA:.2f}); for the others it is "
-    "a paired bootstrap interval that describes the size of the difference, and * marks where it disagrees with the test."
+    f"The verdict uses the Holm-adjusted p-value (p (Holm)), adjusted across every test of this report, every metric of "
+    f"every pair: A or B higher when it is below {ALPHA:.2f}, else within noise; no difference: no shared sample differs. "
+    "p is each test alone. The interval (Tango's score interval for 0/1 metrics, a paired bootstrap for the others) "
+    "describes the size of the difference, unadjusted; * marks where it disagrees with the unadjusted test."
 )
 
 
@@ -106,7 +183,7 @@ def shared_warning(comparison: Mapping[str, Any]) -> str | None:
     )
 
 
-HEADERS = ["Metric", "A", "B", "B - A", "95% CI", "interval", "p", "test", "verdict"]
+HEADERS = ["Metric", "A", "B", "B - A", "95% CI", "interval", "p", "p (Holm)", "test", "verdict"]
 
 
 def comparison_cells(title: str, entry: Mapping[str, Any], digits: int = 2) -> list[str]:
@@ -124,13 +201,16 @@ def comparison_cells(title: str, entry: Mapping[str, Any], digits: int = 2) -> l
         f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]{mark}" if ci else "-",
         INTERVALS.get(entry.get("ci_method", ""), "paired bootstrap"),
         f"{entry['p_value']:.3g}",
+        f"{entry.get('p_adjusted', entry['p_value']):.3g}",
         test,
         entry.get("verdict", "within noise" if entry.get("within_noise") else "-"),
     ]
 
 
 def render_pair(label_a: str, label_b: str, comparison: Mapping[str, Any], titles: Mapping[str, str]) -> str:
-    """The comparison as a table with one line per metric and a sentence on unshared ids."""
+    """The comparison as a table with one line per metric and a sentence on unshared ids; unpaired runs: why, in one line."""
+    if not comparison.get("paired", True):
+        return "\n".join([f"A = {label_a}", f"B = {label_b}", f"{comparison['reason']}."])
     rows = []
     order = {name: i for i, name in enumerate(titles)}
     for name, entry in sorted(comparison["metrics"].items(), key=lambda item: order.get(item[0], len(order))):
@@ -143,6 +223,9 @@ def render_pair(label_a: str, label_b: str, comparison: Mapping[str, Any], title
         if comparison[key]:
             ids = comparison[key]
             lines.append(f"Only in {side} (not compared): {', '.join(ids[:10])}{' ...' if len(ids) > 10 else ''} ({len(ids)})")
+    tests = comparison.get("adjustment", {}).get("tests")
+    if tests is not None:
+        lines.append(f"p (Holm): adjusted across the {tests} tests of this report.")
     lines += ["", tabulate(rows, headers=HEADERS, tablefmt="github", disable_numparse=True), "", VERDICT_NOTE]
     return "\n".join(lines)
 
@@ -169,24 +252,33 @@ def render_seed_spread(label: str, metrics: Sequence[Mapping[str, Any]], titles:
 def power_table(
     n: int, rates: Sequence[float] = (0.3, 0.5, 0.7), correlations: Sequence[float] = (0.0, 0.5)
 ) -> list[dict[str, float | None]]:
-    """Minimal detectable differences of a 0/1 metric on ``n`` paired samples at 80% power of McNemar's exact test."""
-    return [
-        {"n": n, "rate": p, "correlation": rho, "difference": minimal_detectable_difference(n, p, rho)}
-        for p in rates
-        for rho in correlations
-    ]
+    """Minimal detectable differences of a 0/1 metric on ``n`` paired samples at 80% power of McNemar's exact test.
+
+    ``half_power``: the power at half that difference (a smaller difference is
+    detected less often, not never).
+    """
+    rows: list[dict[str, float | None]] = []
+    for p in rates:
+        for rho in correlations:
+            difference = minimal_detectable_difference(n, p, rho)
+            half = mcnemar_power(n, p, difference / 2, rho) if difference is not None else None
+            rows.append({"n": n, "rate": p, "correlation": rho, "difference": difference, "half_power": half})
+    return rows
 
 
-def _difference_cells(difference: float | None, n: int) -> list[str]:
-    return [f"{difference:.3f}", f"{difference * n:.1f}"] if difference is not None else ["none reaches 80%", "-"]
+def _difference_cells(row: Mapping[str, float | None], n: int) -> list[str]:
+    difference, half = row["difference"], row.get("half_power")
+    if difference is None:
+        return ["none reaches 80%", "-", "-"]
+    return [f"{difference:.3f}", f"{difference * n:.1f}", f"{half:.0%}" if half is not None else "-"]
 
 
 def render_power(rows: Sequence[Mapping[str, float | None]]) -> str:
     """The power note: how large a difference in a 0/1 metric (Arg Match (full)) n samples can detect."""
     n = int(rows[0]["n"] or 0)
     table = tabulate(
-        [[f"{r['rate']:.2f}", f"{r['correlation']:.1f}", *_difference_cells(r["difference"], n)] for r in rows],
-        headers=["metric rate", "correlation of A and B", "detectable difference", "= samples"],
+        [[f"{r['rate']:.2f}", f"{r['correlation']:.1f}", *_difference_cells(r, n)] for r in rows],
+        headers=["metric rate", "correlation of A and B", "detectable difference", "= samples", "power at half of it"],
         tablefmt="github",
         disable_numparse=True,
     )
@@ -194,5 +286,7 @@ def render_power(rows: Sequence[Mapping[str, float | None]]) -> str:
         f"Minimal detectable difference of a 0/1 metric (e.g. Arg Match (full)) on {n} paired samples, "
         f"80% power of McNemar's exact test at two-sided alpha {ALPHA:.2f} (computed exactly, by enumeration; "
         "run A at rate - d/2, run B at rate + d/2):\n\n"
-        f"{table}\n\nA smaller difference between two runs can be real, but these samples cannot show it."
+        f"{table}\n\nA smaller difference is detected less often (the last column), not never; an observed difference "
+        "of five samples or fewer never reaches p < 0.05. These are the powers of one test: a report's verdicts use "
+        "p-values Holm-adjusted across all its tests, so with more than one test they detect less."
     )

@@ -12,7 +12,8 @@ Arg Match (full), Arg Match (functions), Seq Match (full) and Seq Match
    The published row is most likely a typo; it is kept as published and
    flagged with what the overall row implies.
 
-:func:`check_against_paper` says, per metric and domain, whether the paper's
+:func:`paper_split_problem` says whether a run is on the paper's test split
+(only such a run is read against Table 2); :func:`check_against_paper` says, per metric and domain, whether the paper's
 number lies inside a run's 95% interval, read from the run's results.json
 (``ci.<metric>``): the run's own interval method, never recomputed here.
 """
@@ -34,6 +35,7 @@ __all__ = [
     "PAPER_PROMPTS",
     "paper_rows",
     "paper_reference",
+    "paper_split_problem",
     "Check",
     "check_against_paper",
 ]
@@ -122,6 +124,27 @@ def paper_rows(model: str, prompt: str) -> dict[str, PaperRow]:
     return rows
 
 
+def paper_split_problem(split: str, data: str | None) -> str | None:
+    """Why a run with this split and data hash is not on the paper's test split (None: it is).
+
+    Table 2 is the test split of the bundled GraphQLRestBench: the run's split
+    must be ``test`` and its ``data_hash`` that of the bundled data (another
+    benchmark, such as the synthetic set, or edited files, is never read against it).
+    """
+    from gqlbench.dataset import data_hash, default_data_dir
+
+    if split != "test":
+        return f"split {split!r}; the paper's Table 2 is the test split, so compare a test run"
+    bundled = data_hash(default_data_dir())
+    if data != bundled:
+        found = f"data {data}" if data else "no data hash in its results.json"
+        return (
+            f"{found}, not the bundled GraphQLRestBench ({bundled}): the paper's Table 2 is that benchmark's test split, "
+            "never another data set"
+        )
+    return None
+
+
 def paper_reference(against: str, config: Mapping[str, Any], where: str) -> tuple[str, str]:
     """(model, prompt) of the Table 2 rows ``--against`` names for a run with ``config`` (its config.json).
 
@@ -140,8 +163,15 @@ def paper_reference(against: str, config: Mapping[str, Any], where: str) -> tupl
     preset = settings.get("preset") if isinstance(settings, dict) else None
     name, prompt = str(config.get("model") or ""), str(config.get("prompt") or "")
     if isinstance(preset, dict) and str(preset.get("name", "")).startswith("paper:"):
-        _, model, preset_prompt = str(preset["name"]).split(":")
-        return model, prompt if prompt in PAPER_PROMPTS else preset_prompt  # a --prompt given over the preset is what ran
+        _, model, *rest = str(preset["name"]).split(":")
+        preset_prompt = rest[0] if len(rest) == 1 else ""
+        chosen = prompt if prompt in PAPER_PROMPTS else preset_prompt  # a --prompt given over the preset is what ran
+        if model in PAPER_MODELS and chosen in PAPER_PROMPTS:
+            return model, chosen
+        raise GqlbenchError(
+            f"{where}: preset {str(preset['name'])[:80]!r} with prompt {prompt[:20]!r} names no row of the paper's Table 2; "
+            f"name the row with --against paper:MODEL:PROMPT (models: {', '.join(PAPER_MODELS)}; prompts: {', '.join(PAPER_PROMPTS)})"
+        )
     found = [model for model, pattern in _MODEL_PATTERNS.items() if pattern.search(name)]
     if len(found) != 1 or prompt not in PAPER_PROMPTS:
         raise GqlbenchError(

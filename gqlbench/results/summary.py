@@ -30,6 +30,7 @@ class RunSummary:
     settings: dict[str, str] = field(default_factory=dict)  # prompt settings (--functions, ...) as config.json has them
     cost: dict | None = None  # a run's cost and latency blocks (gqlbench.run.usage); None for evaluate's folders
     latency: dict | None = None
+    data_hash: str | None = None  # which benchmark files the run scored (results.json meta, else config.json)
 
 
 LABEL_CHARS = 120  # a label from config.json (a model name) is cut here: it heads tables and pages
@@ -56,7 +57,12 @@ def load_run(run_dir: Path) -> RunSummary:
         settings=_prompt_settings(config.settings if config else {}),
         cost=document.cost,
         latency=document.latency,
+        data_hash=_data_hash(meta.get("data_hash")) or _data_hash(config.data_hash if config else None),
     )
+
+
+def _data_hash(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def _evaluated(meta: dict) -> str | None:

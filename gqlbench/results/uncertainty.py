@@ -90,7 +90,7 @@ def add_uncertainty(
 
 
 def with_ci(value: object, interval: object) -> str:
-    """``0.7188 [0.55, 0.86]``, or the value alone without an interval, ``-`` without a value."""
+    """``0.7188 [0.55, 0.84]`` (23 of 32), or the value alone without an interval, ``-`` without a value."""
     if not isinstance(value, (int, float)):
         return "-"
     if isinstance(interval, (list, tuple)) and len(interval) == 2:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gqlbench.metrics import metric_titles
-from gqlbench.results.compare import HEADERS, VERDICT_NOTE, compare_runs, comparison_cells, shared_warning
+from gqlbench.results.compare import HEADERS, VERDICT_NOTE, compare_with_first, comparison_cells, shared_warning
 from gqlbench.viewer.charts import grouped_bars
 from gqlbench.viewer.data import (
     RunView,
@@ -56,6 +56,9 @@ def _paired(runs: Sequence[RunView], comparisons: Sequence[Mapping[str, Any]]) -
     order = {name: i for i, name in enumerate(titles)}
     parts = ["<h2>Paired differences (B - A on shared samples)</h2>"]
     for run, comparison in zip(runs[1:], comparisons, strict=True):
+        if not comparison.get("paired", True):
+            parts.append(f"<h3>A = {esc(runs[0].label)}, B = {esc(run.label)}</h3><p>{esc(comparison['reason'])}.</p>")
+            continue
         head = f"<h3>A = {esc(runs[0].label)}, B = {esc(run.label)}: {comparison['shared']} shared samples</h3>"
         warning = shared_warning(comparison)
         if warning:
@@ -125,11 +128,16 @@ def _sample(runs: Sequence[RunView], sample_id: str) -> str:
     return "".join(parts)
 
 
+def _data_hash(run: RunView) -> str | None:
+    found = run.document.meta.get("data_hash") or run.config.get("data_hash")
+    return found if isinstance(found, str) else None
+
+
 def comparison_pages(runs: Sequence[RunView]) -> str:
     """The comparison's overview section and one section per shared sample."""
     ids = shared_ids(runs)
-    comparisons = [compare_runs(runs[0].results, run.results) for run in runs[1:]]
-    warnings = [(run, shared_warning(c)) for run, c in zip(runs[1:], comparisons, strict=True)]
+    comparisons = compare_with_first([run.results for run in runs], [_data_hash(run) for run in runs])
+    warnings = [(run, shared_warning(c)) for run, c in zip(runs[1:], comparisons, strict=True) if c.get("paired", True)]
     banner = "".join(f'<p class="badge fail"><b>{esc(run.label)}: {esc(w)}</b></p>' for run, w in warnings if w)
     overview = (
         f'<section class="page" id="compare"><h1>Comparison of {len(runs)} runs</h1>{banner}<h2>Metrics</h2>{_metrics(runs)}'

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.cli import main
+from gqlbench.results.power import mcnemar_power
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "predictions_example.jsonl"
 
@@ -82,8 +83,8 @@ def test_two_runs_of_the_same_predictions_show_no_difference(
     assert main(["report", *map(str, twins), "--bootstrap", "500", "--json", str(out)]) == 0
     text = capsys.readouterr().out
     rows = [cells(line) for line in text.splitlines() if line.startswith("| Arg Match (full)")]
-    # no discordant pair: no interval (a zero-width one would claim certainty), and one verdict
-    assert rows and rows[0][3:9] == ["+0.0000", "-", "none", "1", "McNemar exact", "no difference"]
+    # no discordant pair: still an interval of the width 32 samples allow (a zero-width one would claim certainty)
+    assert rows and rows[0][3:10] == ["+0.0000", "[-0.11, +0.11]", "Tango score", "1", "1", "McNemar exact", "no difference"]
     assert "WARNING" not in text
     assert "mean ± sd" in text  # same label twice: a repeated configuration
     document = json.loads(out.read_text())
@@ -112,6 +113,10 @@ def test_power_note_without_runs(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     assert "on 32 paired samples" in text and "McNemar's exact test" in text and "normal approximation" not in text
     assert "| 0.50          | 0.0                      | 0.376" in text  # the normal approximation's 0.350 has 73% power
+    # a smaller difference is detected less often, not never: the power at half the detectable difference, by enumeration
+    row = next(cells(line) for line in text.splitlines() if line.startswith("| 0.50          | 0.5"))
+    assert row[4] == f"{mcnemar_power(32, 0.5, float(row[2]) / 2, 0.5):.0%}" == "20%"
+    assert "cannot show" not in text and "not never" in text and "Holm-adjusted" in text
 
 
 def renamed_copy(source: Path, run: Path, spotify: str) -> Path:
@@ -195,3 +200,74 @@ def test_a_run_on_generated_samples_shows_its_breakdown_and_the_papers_runs_do_n
     assert out.count("## By difficulty") == 1
     rows = {cells(line)[0]: cells(line)[1] for line in out.splitlines() if line.startswith(("| single", "| chain"))}
     assert rows == {"single (n=1)": "1.0000", "chain (n=1)": "0.0000"}
+
+
+SYNTHETIC = Path(__file__).resolve().parents[2] / "data" / "synthetic"
+
+
+@pytest.fixture(scope="module")
+def synthetic_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example predictions scored against the synthetic set: its test/0-31 are other samples than the paper's."""
+    run = tmp_path_factory.mktemp("synthetic") / "run"
+    assert main(["evaluate", str(EXAMPLE), "--data", str(SYNTHETIC), "--out", str(run), "--no-exec", "--bootstrap", "200"]) == 0
+    (run / "config.json").write_text(json.dumps({"model": "hand-written", "prompt": "cot", "split": "test"}))
+    return run
+
+
+def test_runs_on_different_data_are_shown_side_by_side_without_paired_tests(
+    runs: tuple[Path, Path], synthetic_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    out = tmp_path / "cmp.json"
+    assert main(["report", str(runs[0]), str(synthetic_run), "--bootstrap", "200", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    reason = [line for line in text.splitlines() if line.startswith("not paired:")]
+    assert len(reason) == 1 and "different benchmark files" in reason[0]
+    assert "McNemar" not in text and "shared samples" not in text  # no paired table at all
+    assert "mean ± sd" not in text  # the same label on two benchmarks is no repeat of one configuration
+    assert cells(text.splitlines()[5])[:4] == ["hand-written", "cot", "test", "overall"]  # side by side, in the table
+    (comparison,) = json.loads(out.read_text())["comparisons"]
+    assert comparison["paired"] is False and comparison["metrics"] == {} and comparison["reason"] == reason[0][:-1]
+
+
+def test_against_paper_refuses_a_run_on_other_data(synthetic_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["report", str(synthetic_run), "--against", "paper:codellama-34b-instruct:cot"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "not the bundled GraphQLRestBench" in err and str(synthetic_run) in err
+
+
+def test_against_paper_reads_a_two_part_paper_preset(runs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "preset-run"
+    run.mkdir()
+    for name in ("results.json", "samples.jsonl"):
+        (run / name).write_text((runs[0] / name).read_text())
+    config = {"model": "m", "prompt": "react", "split": "test", "settings": {"preset": {"name": "paper:codellama-34b-instruct"}}}
+    (run / "config.json").write_text(json.dumps(config))
+    capsys.readouterr()
+    assert main(["report", str(run), "--against", "paper"]) == 0  # the model from the preset, the prompt that ran
+    assert "Against the paper's Table 2 (codellama-34b-instruct, react)" in capsys.readouterr().out
+    config["prompt"] = "plain"
+    (run / "config.json").write_text(json.dumps(config))
+    assert main(["report", str(run), "--against", "paper"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "names no row of the paper's Table 2" in err and "--against paper:MODEL:PROMPT" in err
+
+
+def test_the_verdicts_use_p_values_holm_adjusted_across_the_whole_report(
+    runs: tuple[Path, Path], twins: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "cmp.json"
+    assert main(["report", str(runs[1]), str(runs[0]), str(twins[0]), "--bootstrap", "200", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    comparisons = json.loads(out.read_text())["comparisons"]
+    tested = [m for c in comparisons for m in c["metrics"].values() if not m["identical"]]
+    assert len(tested) > len(comparisons[0]["metrics"])  # the family spans both pairs
+    assert all(c["adjustment"] == {"method": "holm", "tests": len(tested)} for c in comparisons)
+    assert f"p (Holm): adjusted across the {len(tested)} tests of this report." in text
+    ranked = sorted(tested, key=lambda m: m["p_value"])
+    for rank, entry in enumerate(ranked):  # Holm's step-down, from its definition
+        expected = max(min(1.0, (len(ranked) - j) * ranked[j]["p_value"]) for j in range(rank + 1))
+        assert entry["p_adjusted"] == pytest.approx(expected)
+        assert entry["verdict"] == ("within noise" if expected >= 0.05 else ("B higher" if entry["difference"] > 0 else "A higher"))
+    assert any(m["p_value"] < 0.05 for m in tested)

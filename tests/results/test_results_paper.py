@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from gqlbench.dataset import data_hash
 from gqlbench.errors import GqlbenchError
-from gqlbench.results.paper import PAPER_MODELS, TABLE2, TABLE2_METRICS, check_against_paper, paper_reference, paper_rows
+from gqlbench.results.paper import (
+    PAPER_MODELS,
+    TABLE2,
+    TABLE2_METRICS,
+    check_against_paper,
+    paper_reference,
+    paper_rows,
+    paper_split_problem,
+)
 
 N_SAMPLES = {"spotify": 12, "tmdb": 20}
 N_CALLS = {"spotify": 31, "tmdb": 46}
@@ -54,3 +63,21 @@ def test_inside_is_read_from_the_runs_own_intervals() -> None:
     assert checks["overall", "seq_match_conn"].inside is None and checks["overall", "seq_match_conn"].run is None
     tmdb = checks["tmdb", "arg_match_full"]
     assert (tmdb.inside, tmdb.implied, tmdb.implied_inside) == (True, 0.95, False) and tmdb.note
+
+
+def test_only_the_bundled_test_split_is_the_papers() -> None:
+    assert paper_split_problem("test", data_hash()) is None
+    assert "the test split" in (paper_split_problem("valid", data_hash()) or "")
+    assert "not the bundled GraphQLRestBench" in (paper_split_problem("test", "0123456789abcdef") or "")
+    assert "no data hash" in (paper_split_problem("test", None) or "")
+
+
+def test_a_two_part_paper_preset_takes_the_prompt_that_ran_and_anything_else_is_a_one_line_error() -> None:
+    def reference(name: str, prompt: str) -> tuple[str, str]:
+        return paper_reference("paper", {"model": "m", "prompt": prompt, "settings": {"preset": {"name": name}}}, "run")
+
+    assert reference("paper:codellama-34b-instruct", "react") == ("codellama-34b-instruct", "react")
+    assert reference("paper:codellama-34b-instruct:cot", "plain") == ("codellama-34b-instruct", "cot")
+    for name, prompt in (("paper:codellama-34b-instruct", "plain"), ("paper:", "cot"), ("paper:nobody:cot", "cot")):
+        with pytest.raises(GqlbenchError, match="names no row of the paper's Table 2"):
+            reference(name, prompt)

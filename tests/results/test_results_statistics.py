@@ -12,11 +12,14 @@ from gqlbench.results.power import DIFFERENCE_STEP, mcnemar_power, minimal_detec
 from gqlbench.results.statistics import (
     MAX_EXACT_PAIRS,
     compare_paired,
+    holm_adjust,
     mcnemar_exact,
     mean_estimate,
+    paired_difference_interval,
     paired_permutation,
     ratio_estimate,
     seed_spread,
+    verdict,
 )
 
 BINARY = np.array([1, 0, 1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1])
@@ -49,6 +52,7 @@ def test_a_non_0_1_mean_gets_scipys_bca_interval() -> None:
     theirs = stats.bootstrap((values,), np.mean, n_resamples=2000, method="BCa", rng=np.random.default_rng(7))
     assert ours.method == "bca_bootstrap"
     assert ours.ci == pytest.approx((theirs.confidence_interval.low, theirs.confidence_interval.high))
+    assert ours.stderr == pytest.approx(stats.sem(values))  # a mean's SE is analytic, not the bootstrap's
 
 
 def test_the_seed_fixes_the_interval() -> None:
@@ -63,6 +67,13 @@ def test_a_ratio_where_every_sample_agrees_gets_the_stated_fallback_never_zero_w
     assert perfect.stderr is None
     half = ratio_estimate(GOLD, 2 * GOLD)  # every sample 0.5: no interval, and it says so
     assert (half.value, half.ci, half.method, half.stderr) == (0.5, None, "none", None)
+
+
+def test_wilson_over_samples_counts_only_samples_with_something_to_count() -> None:
+    """A sample with 0 of 0 (no gold call) is neither a success nor a failure: 10 perfect samples are 10 of 10, not 12."""
+    perfect = ratio_estimate(list(GOLD[:10]) + [0, 0], list(GOLD[:10]) + [0, 0])
+    theirs = stats.binomtest(10, 10).proportion_ci(0.95, method="wilson")
+    assert perfect.method == "wilson_samples" and perfect.ci == pytest.approx((theirs.low, theirs.high))
 
 
 def test_a_ratio_of_sums_is_resampled_by_sample() -> None:
@@ -178,9 +189,19 @@ def test_permutation_beyond_the_enumerable_says_monte_carlo_and_its_draws() -> N
 
 def test_comparing_a_run_with_itself_finds_no_difference() -> None:
     same = compare_paired(BINARY, BINARY)
-    assert (same.difference, same.p_value, same.within_noise, same.ci, same.verdict) == (0.0, 1.0, True, None, "no difference")
+    assert (same.difference, same.p_value, same.within_noise, same.identical, same.verdict) == (0.0, 1.0, True, True, "no difference")
+    # no discordant sample still leaves an interval of the size n samples allow, never a zero-width one
+    assert same.ci is not None and same.ci[0] < -0.1 and same.ci[1] > 0.1
     ratio = compare_paired(MATCHED, MATCHED, GOLD, GOLD)
-    assert ratio.test == "paired_permutation" and ratio.p_value == 1.0 and ratio.within_noise
+    assert ratio.test == "paired_permutation" and ratio.p_value == 1.0 and ratio.within_noise and ratio.verdict == "no difference"
+
+
+def test_discordant_samples_that_cancel_are_within_noise_not_no_difference() -> None:
+    a = np.array([1] * 4 + [0] * 4 + [1] * 24)
+    b = np.array([0] * 4 + [1] * 4 + [1] * 24)  # 4 samples only A passes, 4 only B: the runs differ on 8
+    result = compare_paired(a, b)
+    assert (result.difference, result.p_value, result.verdict) == (0.0, 1.0, "within noise") and not result.identical
+    assert verdict(0.0, 1.0) == "within noise" and verdict(0.0, 1.0, identical=True) == "no difference"
 
 
 def test_a_large_paired_difference_is_not_noise() -> None:
@@ -193,19 +214,89 @@ def test_a_large_paired_difference_is_not_noise() -> None:
     assert result.ci[0] > 0.5 and result.verdict == "B higher"
 
 
+def _score_interval_by_brute_force(only_a: int, only_b: int, n: int) -> tuple[float, float]:
+    """Tango's interval from its definition: the restricted MLE found numerically, the score test inverted by root finding."""
+    from scipy import optimize
+
+    z = stats.norm.ppf(0.975)
+    neither = n - only_a - only_b
+
+    def statistic(d: float) -> float:
+        def minus_log_likelihood(q: float) -> float:  # q = P(only A), P(only B) = q + d
+            cells = np.array([q, q + d, 1 - 2 * q - d])
+            counts = np.array([only_a, only_b, neither])
+            return float(-np.sum(counts[counts > 0] * np.log(np.clip(cells[counts > 0], 1e-300, None))))
+
+        upper = (1 - d) / 2
+        q = optimize.minimize_scalar(minus_log_likelihood, bounds=(max(0.0, -d), upper), method="bounded", options={"xatol": 1e-12}).x
+        return (only_b - only_a - n * d) / np.sqrt(n * (2 * q + d * (1 - d)))
+
+    estimate = (only_b - only_a) / n  # the statistic is 0 there and falls as d grows: one root on each side
+    return (
+        optimize.brentq(lambda d: statistic(d) - z, -0.9999, estimate, xtol=1e-10),
+        optimize.brentq(lambda d: statistic(d) + z, estimate, 0.9999, xtol=1e-10),
+    )
+
+
+@pytest.mark.parametrize(("only_a", "only_b", "n"), [(0, 10, 32), (3, 9, 32), (40, 20, 160), (2, 0, 12)])
+def test_the_paired_interval_is_tangos_score_interval(only_a: int, only_b: int, n: int) -> None:
+    low, high = paired_difference_interval(only_a, only_b, n)
+    reference = _score_interval_by_brute_force(only_a, only_b, n)
+    assert (low, high) == pytest.approx(reference, abs=1e-6)
+    assert low < (only_b - only_a) / n < high  # the estimate inside, never at an end
+
+
+def _coverage(n: int, only_b_rate: float, both_rate: float, draws: int, seed: int) -> float:
+    """Share of ``draws`` simulated pairs of runs whose interval for B - A holds the true difference ``only_b_rate``.
+
+    One-sided discordance: B passes every sample A passes (A at ``both_rate``)
+    and ``only_b_rate`` more. Each distinct (only A, only B) count is compared once.
+    """
+    rng = np.random.default_rng(seed)
+    counts = rng.multinomial(n, [both_rate, only_b_rate, 1 - both_rate - only_b_rate], size=draws)
+    covered: dict[int, bool] = {}
+    hits = 0
+    for both, only_b, _ in counts:
+        if only_b not in covered:
+            a = np.array([1] * both + [0] * (n - both))
+            b = np.array([1] * (both + only_b) + [0] * (n - both - only_b))
+            ci = compare_paired(a, b).ci
+            covered[only_b] = ci is not None and ci[0] <= only_b_rate <= ci[1]
+        hits += covered[only_b]
+    return hits / draws
+
+
+@pytest.mark.parametrize(("only_b_rate", "both_rate"), [(0.1, 0.5), (0.2, 0.3), (0.3, 0.5), (0.5, 0.2)])
+def test_the_paired_interval_covers_the_true_difference_when_discordance_is_one_sided(only_b_rate: float, both_rate: float) -> None:
+    """At n = 32 with only B-better discordant samples, at least 94% of 20,000 seeded draws cover the truth.
+
+    The interval conditioned on the number of discordant samples covered 40-56% here.
+    """
+    assert _coverage(32, only_b_rate, both_rate, draws=20_000, seed=33) >= 0.94
+
+
 @pytest.mark.parametrize("n", [12, 32])
-def test_mcnemar_interval_excludes_0_exactly_when_the_test_rejects(n: int) -> None:
-    """One verdict: for every split of the discordant pairs, the interval and the exact test agree."""
+def test_the_interval_excludes_0_exactly_when_mcnemars_score_test_rejects_and_flags_disagreement_with_the_exact_test(n: int) -> None:
+    """Tango's interval at difference 0 is McNemar's asymptotic test; the verdict stays the exact test's, a * marks the rest."""
+    z = stats.norm.ppf(0.975)
     for only_a in range(n + 1):
         for only_b in range(n + 1 - only_a):
             a = np.array([1] * only_a + [0] * only_b + [1] * (n - only_a - only_b))
             b = np.array([0] * only_a + [1] * only_b + [1] * (n - only_a - only_b))
             result = compare_paired(a, b)
-            rejects = only_a + only_b > 0 and stats.binomtest(only_b, only_a + only_b, 0.5).pvalue < 0.05
-            assert result.within_noise != rejects
+            k = only_a + only_b
+            exact_rejects = k > 0 and stats.binomtest(only_b, k, 0.5).pvalue < 0.05
+            assert result.within_noise != exact_rejects
             excludes = result.ci is not None and (result.ci[0] > 0 or result.ci[1] < 0)
-            assert excludes == rejects, (only_a, only_b, result.ci)
-            assert not result.interval_disagrees
+            score = abs(only_b - only_a) / np.sqrt(k) if k else 0.0
+            if abs(score - z) > 1e-9:
+                assert excludes == (score > z), (only_a, only_b, result.ci)
+            assert result.interval_disagrees == (excludes != exact_rejects)
+
+
+def test_holm_adjusts_in_the_given_order() -> None:
+    assert holm_adjust([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
+    assert holm_adjust([0.3, 0.3]) == [0.6, 0.6] and holm_adjust([0.9, 0.8]) == [1.0, 1.0] and holm_adjust([]) == []
 
 
 def test_a_bootstrap_interval_that_disagrees_with_the_test_is_flagged_and_the_verdict_is_the_tests() -> None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gqlbench.dataset import get_sample
 from gqlbench.metrics import aggregate, metric_titles, missing_result, score_sample
 from gqlbench.records import Explanation, SampleResult, Scores
 from gqlbench.results.files import render_report, results_document
-from gqlbench.results.statistics import ratio_estimate
+from gqlbench.results.statistics import ratio_estimate, wilson_interval
 from gqlbench.results.uncertainty import add_uncertainty, sample_values, uncertainty_section, with_ci
 
 IDS = ["test/0", "test/2", "test/3", "test/5", "test/13", "test/14", "test/16", "test/18"]
@@ -69,7 +71,9 @@ def test_report_prints_values_with_intervals_and_error_table(results: list[Sampl
 
 
 def test_with_ci_formats() -> None:
-    assert with_ci(0.71875, [0.55, 0.8611]) == "0.7188 [0.55, 0.86]"
+    example = with_ci(23 / 32, wilson_interval(23, 32))
+    assert example == "0.7188 [0.55, 0.84]"
+    assert f"`{example}` for 23 of 32" in (Path(__file__).resolve().parents[2] / "docs" / "statistics.md").read_text()
     assert with_ci(0.5, None) == "0.5000" and with_ci(None, None) == "-"
 
 

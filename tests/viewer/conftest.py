@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from gqlbench.cli import main
-from gqlbench.dataset import load_split
+from gqlbench.dataset import data_hash, load_split
 from gqlbench.metrics import score_sample
 from gqlbench.records import SampleResult
 from gqlbench.results.files import CONFIG_FILE, RESULTS_FILE, SAMPLES_FILE, read_results, write_results, write_run
@@ -88,7 +88,7 @@ def awkward_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "settings": {"seed": 0},
         "backend": {"name": "stub"},
         "git": {"commit": "abc123"},
-        "data_hash": "d41d8",
+        "data_hash": data_hash(),  # the bundled data its samples come from: it pairs with runs on them
     }
     (out / CONFIG_FILE).write_text(json.dumps(config), encoding="utf-8")
     return out

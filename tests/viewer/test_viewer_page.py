@@ -165,6 +165,19 @@ def test_the_comparison_page_shows_paired_differences_and_warns_about_unshared_s
     assert row is not None
     cells = re.findall(r"<td>(.*?)</td>", row.group(1))
     assert cells[0] == "1.0000" and cells[-2] == "McNemar exact" and cells[-1] in ("within noise", "A higher")
-    assert re.fullmatch(r"[0-9.e-]+", cells[-3])  # the test's p-value
+    assert re.fullmatch(r"[0-9.e-]+", cells[-3]) and re.fullmatch(r"[0-9.e-]+", cells[-4])  # p, and p Holm-adjusted
     full = overview(render_report([load_run_view(gold_run), load_run_view(gold_run)]))
     assert "WARNING" not in full and "no difference" in full
+
+
+def test_the_comparison_page_does_not_pair_runs_on_other_data(gold_run: Path, tmp_path: Path) -> None:
+    """The same sample ids on other benchmark files are other samples: the page says so instead of testing."""
+    from tests.viewer.conftest import edited_copy
+
+    def other_data(document: dict) -> None:
+        document["meta"]["data_hash"] = "0123456789abcdef"
+
+    other = edited_copy(gold_run, tmp_path / "other", results=other_data)
+    html = render_report([load_run_view(gold_run), load_run_view(other)])
+    paired = html[html.index("Paired differences") :]
+    assert "not paired: A ran on data" in paired and "McNemar" not in paired[: paired.index("</section>")]
