@@ -386,6 +386,15 @@ def _counts(metrics: Mapping[str, Mapping[str, object]]) -> str:
     return text + f", {overall.get('n_gold_calls', 0)} gold calls"
 
 
+def _meta_value(key: str, value: object) -> object:
+    """A ``Run:`` item as read: ``shots_shown`` as "3 shots: 20 samples, 1: 12", ``excluded_shots`` comma-separated."""
+    if key == "shots_shown" and isinstance(value, Mapping):
+        return ", ".join(f"{n}{' shots' if i == 0 else ''}: {count} samples" for i, (n, count) in enumerate(value.items())) or "none"
+    if key == "excluded_shots" and isinstance(value, list):
+        return ", ".join(map(str, value))
+    return value
+
+
 def render_report(document: ResultsDocument, title: str = "gqlbench results") -> str:
     """``report.md``: the table, what was scored, and what was not (skipped, missing)."""
     metrics = document.metrics
@@ -395,6 +404,10 @@ def render_report(document: ResultsDocument, title: str = "gqlbench results") ->
         lines += [f"- `{s.id}`: {s.reason}" for s in document.skipped]
     if document.missing:
         lines += ["", f"Missing predictions (scored 0): {', '.join(f'`{m}`' for m in document.missing)}"]
+    excluded = document.meta.get("excluded_shots")
+    if isinstance(excluded, list) and excluded:
+        lines += ["", f"Not evaluated: the {len(excluded)} few-shot examples (`--split all` leaves them out): "]
+        lines[-1] += ", ".join(f"`{e}`" for e in excluded)
     lines += uncertainty_section(metrics, metric_titles())
     lines += difficulty_section(document.difficulty)
     if document.relevance is not None:
@@ -412,7 +425,7 @@ def render_report(document: ResultsDocument, title: str = "gqlbench results") ->
     lines += usage_section(document.cost, document.latency)
     if document.meta:
         lines += ["", "Run:", ""]
-        lines += [f"- {key}: `{value}`" for key, value in document.meta.items()]
+        lines += [f"- {key}: `{_meta_value(key, value)}`" for key, value in document.meta.items()]
     return escape_controls("\n".join(lines)) + "\n"  # ids and reasons come from input files
 
 
