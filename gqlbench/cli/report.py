@@ -12,6 +12,7 @@ from tabulate import tabulate_formats
 from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import metric_titles
+from gqlbench.records import ALL_SPLIT
 from gqlbench.results.compare import (
     compare_runs,
     power_table,
@@ -145,6 +146,8 @@ def _against_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, st
     from gqlbench.results.files import read_config
     from gqlbench.results.paper import check_against_paper, paper_reference
 
+    if run.split == ALL_SPLIT:  # its own heading, never a Table 2 check
+        return _beside_paper(run, against, fmt, titles)
     if run.split != "test":
         raise GqlbenchError(f"{run.path}: split {run.split!r}; the paper's Table 2 is the test split, so compare a test run")
     config = read_config(run.path)
@@ -190,6 +193,40 @@ def _against_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, st
             for c in checks
         ],
     }
+
+
+def _beside_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, str]) -> dict[str, Any]:
+    """A ``--split all`` run under its own heading beside Table 2: its values, the paper's, no verdict; and what it left out."""
+    from tabulate import tabulate
+
+    from gqlbench.results.files import RESULTS_FILE, read_config, read_results
+    from gqlbench.results.paper import beside_table2, paper_reference
+
+    config = read_config(run.path)
+    model, prompt = paper_reference(against, config.to_json() if config is not None else {}, str(run.path))
+    rows = beside_table2(run.metrics, model, prompt)
+    excluded = read_results(run.path / RESULTS_FILE).meta.get("excluded_shots") or (config.excluded_shots if config else [])
+    n = run.metrics.get("overall", {}).get("n_samples", "?")
+    label = escape_controls(f"{run.model} / {run.prompt} ({run.path})")
+    click.echo(
+        f"\nBeside the paper's Table 2 ({model}, {prompt}), not part of it: {label}, split all: {n} scored samples "
+        "of those outside the few-shot examples, not Table 2's 32 test samples, so no verdict\n"
+    )
+    table = [
+        [
+            r["domain"],
+            titles.get(r["metric"], r["metric"]),
+            "-" if r["run"] is None else f"{r['run']:.4f}",
+            f"[{r['ci'][0]:.4f}, {r['ci'][1]:.4f}]" if r["ci"] else "-",
+            f"{r['table2']:.4f}",
+        ]
+        for r in rows
+    ]
+    headers = ["Domain", "Metric", "Run (split all)", "95% interval", "Table 2 (test)"]
+    click.echo(tabulate(table, headers=headers, tablefmt=fmt, disable_numparse=True))
+    shown = ", ".join(map(str, excluded)) if isinstance(excluded, list) and excluded else "none"
+    click.echo(escape_controls(f"excluded (the run's few-shot examples, never evaluated): {shown}"))
+    return {"run": str(run.path), "model": model, "prompt": prompt, "split": ALL_SPLIT, "beside_table2": rows, "excluded_shots": excluded}
 
 
 def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, table2_only: bool) -> None:
