@@ -387,9 +387,9 @@ def _counts(metrics: Mapping[str, Mapping[str, object]]) -> str:
 
 
 def _meta_value(key: str, value: object) -> object:
-    """A ``Run:`` item as read: ``shots_shown`` as "3 shots: 20 samples, 1: 12", ``excluded_shots`` comma-separated."""
+    """A ``Run:`` item as read: ``shots_shown`` as "20 samples got 3, 12 samples got 1", ``excluded_shots`` comma-separated."""
     if key == "shots_shown" and isinstance(value, Mapping):
-        return ", ".join(f"{n}{' shots' if i == 0 else ''}: {count} samples" for i, (n, count) in enumerate(value.items())) or "none"
+        return ", ".join(f"{count} samples got {n}" for n, count in value.items()) or "none"
     if key == "excluded_shots" and isinstance(value, list):
         return ", ".join(map(str, value))
     return value

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.cli import main
+from tests.stub_backends import STUB_RUN
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "predictions_example.jsonl"
 
@@ -195,3 +196,22 @@ def test_a_run_on_generated_samples_shows_its_breakdown_and_the_papers_runs_do_n
     assert out.count("## By difficulty") == 1
     rows = {cells(line)[0]: cells(line)[1] for line in out.splitlines() if line.startswith(("| single", "| chain"))}
     assert rows == {"single (n=1)": "1.0000", "chain (n=1)": "0.0000"}
+
+
+def test_a_split_all_run_against_the_paper_is_its_own_section_beside_table2_with_the_excluded_shots(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = tmp_path / "all"
+    assert main([*STUB_RUN, "--split", "all", "--ids", "train/0,valid/1,test/20", "--out", str(run), "--quiet", "--no-exec"]) == 0
+    excluded = json.loads((run / "config.json").read_text())["excluded_shots"]
+    capsys.readouterr()
+    out = tmp_path / "against.json"
+    assert main(["report", str(run), "--against", "paper:granite-34b-code-instruct:cot", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Beside the paper's Table 2 (granite-34b-code-instruct, cot), not part of it:" in text and "so no verdict" in text
+    assert "Against the paper's Table 2" not in text and "Paper inside" not in text  # never judged as Table 2
+    assert "| Run (split all)" in text and "| Table 2 (test)" in text
+    assert f"excluded (the run's few-shot examples, never evaluated): {', '.join(excluded)}" in text and len(excluded) == 6
+    section = json.loads(out.read_text())["against"][0]
+    assert section["split"] == "all" and section["excluded_shots"] == excluded
+    assert all("inside" not in row for row in section["beside_table2"]) and len(section["beside_table2"]) == 4 * 3

@@ -109,7 +109,7 @@ def test_a_preset_sets_the_papers_run_records_itself_and_yields_to_explicit_opti
     preset = ["--preset", "paper:granite-34b-code-instruct:react"]
     assert main([*STUB_RUN, "--ids", "test/20", "--dry-run", *preset]) == 0
     out = capsys.readouterr().out
-    assert "preset paper:granite-34b-code-instruct:react: prompt=react" in out and "obfuscate=function-descriptions" in out
+    assert "preset paper:granite-34b-code-instruct:react: prompt=react" in out and "obfuscate=spec-descriptions" in out
     task = out.rsplit("Function Signatures:", 1)[1].split("Utterance:")[0]  # the sample's own block
     assert '"name": "GET_' in task and '"description"' in task  # parameter descriptions stay
     assert not any('"description"' in spec.split('"parameters"')[0] for spec in task.split('{"name"')[1:])  # function ones go

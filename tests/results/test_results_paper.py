@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.results.paper import PAPER_MODELS, TABLE2, TABLE2_METRICS, check_against_paper, paper_reference, paper_rows
+from gqlbench.results.paper import (
+    PAPER_MODELS,
+    TABLE2,
+    TABLE2_METRICS,
+    beside_table2,
+    check_against_paper,
+    paper_reference,
+    paper_rows,
+)
 
 N_SAMPLES = {"spotify": 12, "tmdb": 20}
 N_CALLS = {"spotify": 31, "tmdb": 46}
@@ -54,3 +62,11 @@ def test_inside_is_read_from_the_runs_own_intervals() -> None:
     assert checks["overall", "seq_match_conn"].inside is None and checks["overall", "seq_match_conn"].run is None
     tmdb = checks["tmdb", "arg_match_full"]
     assert (tmdb.inside, tmdb.implied, tmdb.implied_inside) == (True, 0.95, False) and tmdb.note
+
+
+def test_a_split_all_run_is_put_beside_table2_without_a_verdict() -> None:
+    metrics = {"overall": {"arg_match_full": 0.7, "ci": {"arg_match_full": [0.6, 0.8]}}}
+    rows = beside_table2(metrics, "granite-34b-code-instruct", "cot")
+    assert len(rows) == 4 and all(set(r) == {"domain", "metric", "run", "ci", "table2"} for r in rows)  # no "inside"
+    first = rows[0]
+    assert (first["domain"], first["metric"], first["run"], first["ci"], first["table2"]) == ("overall", "arg_match_full", 0.7, [0.6, 0.8], 0.7812)
