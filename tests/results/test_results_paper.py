@@ -68,5 +68,4 @@ def test_a_split_all_run_is_put_beside_table2_without_a_verdict() -> None:
     metrics = {"overall": {"arg_match_full": 0.7, "ci": {"arg_match_full": [0.6, 0.8]}}}
     rows = beside_table2(metrics, "granite-34b-code-instruct", "cot")
     assert len(rows) == 4 and all(set(r) == {"domain", "metric", "run", "ci", "table2"} for r in rows)  # no "inside"
-    first = rows[0]
-    assert (first["domain"], first["metric"], first["run"], first["ci"], first["table2"]) == ("overall", "arg_match_full", 0.7, [0.6, 0.8], 0.7812)
+    assert rows[0] == {"domain": "overall", "metric": "arg_match_full", "run": 0.7, "ci": [0.6, 0.8], "table2": 0.7812}
