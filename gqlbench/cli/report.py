@@ -233,7 +233,7 @@ def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, 
     """The ablation table when the runs differ in settings (e.g. a --matrix grid), and the relevance runs' block."""
     from gqlbench.metrics import all_metrics
     from gqlbench.results.difficulty import difficulty_section
-    from gqlbench.results.files import RESULTS_FILE, read_results
+    from gqlbench.results.files import RESULTS_FILE, read_results, shots_shortfall
     from gqlbench.run.matrix import render_ablation
     from gqlbench.scoring.relevance_scores import render_relevance_runs
 
@@ -243,6 +243,10 @@ def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, 
         if ablation:
             click.echo("\n" + escape_controls(ablation))
     documents = [(label, read_results(d / RESULTS_FILE)) for label, d in zip(labels, run_dirs, strict=True)]
+    for label, doc in documents:  # a run whose prompts kept fewer examples than it asked for (a preset at 8K, say)
+        shortfall = shots_shortfall(doc.meta)
+        if shortfall:
+            click.echo(escape_controls(f"note: {label}: {shortfall}"))
     relevance = [(label, doc.relevance) for label, doc in documents if doc.relevance is not None]
     if relevance:
         click.echo("\n" + escape_controls(render_relevance_runs(relevance, fmt)))

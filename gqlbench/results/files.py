@@ -70,6 +70,7 @@ __all__ = [
     "render_table",
     "table_columns",
     "render_report",
+    "shots_shortfall",
     "write_run",
 ]
 
@@ -395,10 +396,21 @@ def _meta_value(key: str, value: object) -> object:
     return value
 
 
+def shots_shortfall(meta: Mapping[str, object]) -> str | None:
+    """"asked for 3 few-shot examples; 10 samples got 2, 2 samples got 1" when the context kept fewer for some sample, else None."""
+    asked, shown = meta.get("shots"), meta.get("shots_shown")
+    if not isinstance(asked, int) or not isinstance(shown, Mapping) or set(shown) <= {str(asked)}:
+        return None
+    return f"asked for {asked} few-shot examples; {_meta_value('shots_shown', shown)} (the context kept fewer)"
+
+
 def render_report(document: ResultsDocument, title: str = "gqlbench results") -> str:
     """``report.md``: the table, what was scored, and what was not (skipped, missing)."""
     metrics = document.metrics
     lines = [f"# {title}", "", render_table(metrics), "", _counts(metrics) + "."]
+    shortfall = shots_shortfall(document.meta)
+    if shortfall:
+        lines += ["", f"Few-shot examples: {shortfall}."]
     if document.skipped:
         lines += ["", "Skipped (invalid gold program, excluded from every metric):", ""]
         lines += [f"- `{s.id}`: {s.reason}" for s in document.skipped]

@@ -215,3 +215,13 @@ def test_a_split_all_run_against_the_paper_is_its_own_section_beside_table2_with
     section = json.loads(out.read_text())["against"][0]
     assert section["split"] == "all" and section["excluded_shots"] == excluded
     assert all("inside" not in row for row in section["beside_table2"]) and len(section["beside_table2"]) == 4 * 3
+
+
+def test_a_run_whose_prompts_kept_fewer_examples_than_asked_is_noted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "tight"  # the stub counts words: 2,600 keep some examples, not all three
+    assert main([*STUB_RUN, "--limit", "4", "--model-args", "max_model_len=2600", "--out", str(run), "--quiet", "--no-exec"]) == 0
+    shown = json.loads((run / "results.json").read_text())["meta"]["shots_shown"]
+    capsys.readouterr()
+    assert main(["report", str(run)]) == 0
+    note = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("note: "))
+    assert f"({run}): asked for 3 few-shot examples; " in note and all(f"{c} samples got {n}" in note for n, c in shown.items())
