@@ -397,7 +397,7 @@ def _meta_value(key: str, value: object) -> object:
 
 
 def shots_shortfall(meta: Mapping[str, object]) -> str | None:
-    """"asked for 3 few-shot examples; 10 samples got 2, 2 samples got 1" when the context kept fewer for some sample, else None."""
+    """ "asked for 3 few-shot examples; 10 samples got 2, 2 samples got 1" when the context kept fewer for some sample, else None."""
     asked, shown = meta.get("shots"), meta.get("shots_shown")
     if not isinstance(asked, int) or not isinstance(shown, Mapping) or set(shown) <= {str(asked)}:
         return None
