@@ -199,13 +199,18 @@ def _beside_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, str
     """A ``--split all`` run under its own heading beside Table 2: its values, the paper's, no verdict; and what it left out."""
     from tabulate import tabulate
 
+    from gqlbench.dataset import data_hash, default_data_dir
     from gqlbench.results.files import RESULTS_FILE, read_config, read_results
     from gqlbench.results.paper import beside_table2, paper_reference
 
     config = read_config(run.path)
-    model, prompt = paper_reference(against, config.to_json() if config is not None else {}, str(run.path))
+    bundled = data_hash(default_data_dir())
+    if config is None or config.data_hash != bundled:  # the synthetic set's all split, or edited files: never beside Table 2
+        found = f"data {config.data_hash}" if config is not None and config.data_hash else "no data hash in its config.json"
+        raise GqlbenchError(f"{run.path}: {found}, not the bundled GraphQLRestBench ({bundled}); only its samples go beside Table 2")
+    model, prompt = paper_reference(against, config.to_json(), str(run.path))
     rows = beside_table2(run.metrics, model, prompt)
-    excluded = read_results(run.path / RESULTS_FILE).meta.get("excluded_shots") or (config.excluded_shots if config else [])
+    excluded = read_results(run.path / RESULTS_FILE).meta.get("excluded_shots") or config.excluded_shots
     n = run.metrics.get("overall", {}).get("n_samples", "?")
     label = escape_controls(f"{run.model} / {run.prompt} ({run.path})")
     click.echo(

@@ -215,6 +215,11 @@ def test_a_split_all_run_against_the_paper_is_its_own_section_beside_table2_with
     section = json.loads(out.read_text())["against"][0]
     assert section["split"] == "all" and section["excluded_shots"] == excluded
     assert all("inside" not in row for row in section["beside_table2"]) and len(section["beside_table2"]) == 4 * 3
+    config = json.loads((run / "config.json").read_text())
+    (run / "config.json").write_text(json.dumps({**config, "data_hash": "0123456789abcdef"}))  # another benchmark's all split
+    assert main(["report", str(run), "--against", "paper:granite-34b-code-instruct:cot"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "data 0123456789abcdef, not the bundled GraphQLRestBench" in err
 
 
 def test_a_run_whose_prompts_kept_fewer_examples_than_asked_is_noted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
