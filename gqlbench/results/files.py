@@ -410,7 +410,7 @@ def render_report(document: ResultsDocument, title: str = "gqlbench results") ->
     lines = [f"# {title}", "", render_table(metrics), "", _counts(metrics) + "."]
     shortfall = shots_shortfall(document.meta)
     if shortfall:
-        lines += ["", f"Few-shot examples: {shortfall}."]
+        lines += ["", f"{shortfall[0].upper()}{shortfall[1:]}."]
     if document.skipped:
         lines += ["", "Skipped (invalid gold program, excluded from every metric):", ""]
         lines += [f"- `{s.id}`: {s.reason}" for s in document.skipped]

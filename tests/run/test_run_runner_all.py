@@ -104,7 +104,7 @@ def test_each_line_records_the_shots_its_prompt_showed_and_the_results_count_the
     assert results["meta"]["shots"] == 3 and results["meta"]["shots_shown"] == counted
     report = (outcome.run_dir / "report.md").read_text()
     assert f"- shots_shown: `{counted[str(max(got))]} samples got {max(got)}" in report
-    assert "\nFew-shot examples: asked for 3 few-shot examples; " in report and "(the context kept fewer)" in report
+    assert "\nAsked for 3 few-shot examples; " in report and "(the context kept fewer).\n" in report
     older = [r.model_copy(update={"shots": None}) for r in read_samples(outcome.run_dir / "samples.jsonl")]
     assert all("shots" not in json.loads(r.model_dump_json()) for r in older)  # a line from before: no key
     assert shots_shown(older) == counted  # read from its prompt
