@@ -3,8 +3,12 @@
 ``--obfuscate names`` shows every endpoint as ``api_<n>``, ``params`` shows the
 parameters of each function as ``arg_1``, ``arg_2``... (declaration order),
 ``descriptions`` removes every description, ``all`` does all three;
-``function-descriptions`` removes only each function's own description (the
-paper's ReAct prompts for its 8K-context model, Granite Code). Function
+``function-descriptions`` removes only each function's own description;
+``spec-descriptions`` removes every description of the function specs (each
+function's and each parameter's), the GraphQL schema keeping its own: how
+gqlbench reads the paper's ReAct prompts for its 8K-context model, Granite
+Code ("the function descriptions were stripped out from the function specs";
+docs/settings.md says why). Function
 numbers are a per-domain permutation drawn from the seed, so a function has
 the same opaque name in the few-shot examples as in the evaluated task.
 
@@ -40,7 +44,15 @@ __all__ = [
     "hide_words",
 ]
 
-OBFUSCATE_CHOICES: tuple[str, ...] = ("none", "names", "params", "descriptions", "all", "function-descriptions")
+OBFUSCATE_CHOICES: tuple[str, ...] = (
+    "none",
+    "names",
+    "params",
+    "descriptions",
+    "all",
+    "function-descriptions",
+    "spec-descriptions",
+)
 
 
 @dataclass(frozen=True)
@@ -51,6 +63,7 @@ class Obfuscation:
     params: bool = False
     descriptions: bool = False
     function_descriptions: bool = False  # only the functions' own descriptions (parameters and schema keep theirs)
+    spec_descriptions: bool = False  # the functions' and the parameters' descriptions (the schema keeps its own)
 
     @property
     def renames(self) -> bool:
@@ -68,6 +81,7 @@ def parse_obfuscate(text: str) -> Obfuscation:
         params=text == "params",
         descriptions=text == "descriptions",
         function_descriptions=text == "function-descriptions",
+        spec_descriptions=text == "spec-descriptions",
     )
 
 

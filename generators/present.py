@@ -86,7 +86,7 @@ def _shown_spec(spec: FunctionSpec, names: NameMap, obfuscation: Obfuscation) ->
     raw = spec.model_dump(mode="json", exclude_unset=True)
     keywords = names.keywords(spec.name)
     raw["name"] = names.shown(spec.name)
-    descriptions = not obfuscation.descriptions
+    descriptions = not (obfuscation.descriptions or obfuscation.spec_descriptions)
     if not descriptions or obfuscation.function_descriptions:
         raw.pop("description", None)
     elif isinstance(raw.get("description"), str):

@@ -2,7 +2,8 @@
 
 Examples always come from the ``train`` split of the evaluated sample's
 domain, so they can never reveal an answer of the split being evaluated
-(evaluating ``train`` itself therefore requires ``--shots 0``). Samples listed
+(evaluating ``train`` itself therefore requires ``--shots 0``; ``--split all``
+evaluates the train samples outside the fixed set, see :func:`shot_set`). Samples listed
 in the errata (invalid gold, and gold that passes arguments positionally) are
 never shown as examples: a worked answer must be one the model should copy.
 
@@ -41,6 +42,7 @@ __all__ = [
     "DEFAULT_SHOTS",
     "shot_rule_name",
     "shot_pool",
+    "shot_set",
     "select_shots",
     "shows_function",
     "utterance_overlap",
@@ -108,6 +110,18 @@ def _fixed(candidates: list[Sample], k: int) -> list[Sample]:
     return chosen
 
 
+def shot_set(pool: Sequence[Sample], k: int = DEFAULT_SHOTS) -> list[Sample]:
+    """The ``fixed`` examples of every domain of ``pool``, ``k`` each (domains in order of first appearance).
+
+    The rule is greedy, so the set for ``k`` starts with the set for any
+    smaller ``k``: a sample outside the set for 3 is shown by no run with 3
+    shots or fewer. ``--split all`` leaves this set out of what it evaluates.
+    """
+    domains = dict.fromkeys(s.domain for s in pool)
+    ordered = sorted((s for s in pool if s.split == SHOT_SPLIT), key=lambda s: s.index)
+    return [shot for domain in domains for shot in _fixed([s for s in ordered if s.domain == domain], k)]
+
+
 def shows_function(example: Sample, name: str) -> bool:
     """Whether ``example`` as a prompt shows ``name``: in its signatures, its gold calls, or a ``Query`` field of its schema."""
     if name in example.function_names or any(c.function == name for c in gold_calls(example.gold_code)):
@@ -126,12 +140,18 @@ def select_shots(
     """
     if k <= 0:
         return []
-    if sample.split == SHOT_SPLIT:
-        raise GqlbenchError(f"sample {sample.id}: few-shot examples come from the {SHOT_SPLIT} split, so evaluating it needs --shots 0")
     rule = shot_rule_name(rule)
+    if sample.split == SHOT_SPLIT and rule != "fixed":
+        raise GqlbenchError(f"sample {sample.id}: few-shot examples come from the {SHOT_SPLIT} split, so evaluating it needs --shots 0")
     candidates = sorted((s for s in pool if s.domain == sample.domain and s.split == SHOT_SPLIT), key=lambda s: s.index)
     candidates = [s for s in candidates if not any(shows_function(s, name) for name in avoid)]
     if rule == "fixed":
-        return _fixed(candidates, k)
+        chosen = _fixed(candidates, k)
+        if any(s.id == sample.id for s in chosen):  # a train sample outside the fixed set is fair to evaluate (--split all)
+            raise GqlbenchError(
+                f"sample {sample.id} is one of its domain's {k} fixed few-shot examples, so it cannot be evaluated with them; "
+                "use --split all (which leaves the examples out) or --shots 0"
+            )
+        return chosen
     ranked = sorted(candidates, key=lambda s: (-utterance_overlap(sample.utterance, s.utterance), s.index))
     return ranked[:k]

@@ -40,9 +40,12 @@ __all__ = [
     "ResultsDocument",
     "Problem",
     "SPLITS",
+    "ALL_SPLIT",
 ]
 
 SPLITS: tuple[str, ...] = ("train", "valid", "test")
+# ``--split all``: every split file's samples except the fixed few-shot examples (gqlbench.generators.shots.shot_set)
+ALL_SPLIT = "all"
 
 
 class _Record(BaseModel):
@@ -342,6 +345,17 @@ class SampleResult(_Record):
     scores: Scores
     skipped: str | None = None  # why the sample is not scored (invalid gold), never silent
     explanation: Explanation = Field(default_factory=Explanation)
+    # the few-shot examples the prompt showed once it fit the context (a run asks for --shots, the budget may keep
+    # fewer); None: not recorded (evaluate's lines, and run lines written before it was)
+    shots: list[str] | None = None
+
+    @model_serializer(mode="wrap")
+    def _leave_out_unrecorded_shots(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Lines without a prompt (evaluate's) keep the keys they always had."""
+        data: dict[str, Any] = handler(self)
+        if data.get("shots") is None:
+            data.pop("shots", None)
+        return data
 
 
 class SkippedSample(_Record):

@@ -12,6 +12,7 @@ from tabulate import tabulate_formats
 from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import metric_titles
+from gqlbench.records import ALL_SPLIT
 from gqlbench.results.compare import (
     compare_with_first,
     power_table,
@@ -148,6 +149,8 @@ def _against_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, st
     from gqlbench.results.files import read_config
     from gqlbench.results.paper import check_against_paper, paper_reference, paper_split_problem
 
+    if run.split == ALL_SPLIT:  # its own heading, never a Table 2 check
+        return _beside_paper(run, against, fmt, titles)
     problem = paper_split_problem(run.split, run.data_hash)
     if problem is not None:
         raise GqlbenchError(f"{run.path}: {problem}")
@@ -196,11 +199,50 @@ def _against_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, st
     }
 
 
+def _beside_paper(run: RunSummary, against: str, fmt: str, titles: dict[str, str]) -> dict[str, Any]:
+    """A ``--split all`` run under its own heading beside Table 2: its values, the paper's, no verdict; and what it left out."""
+    from tabulate import tabulate
+
+    from gqlbench.dataset import data_hash, default_data_dir
+    from gqlbench.results.files import RESULTS_FILE, read_config, read_results
+    from gqlbench.results.paper import beside_table2, paper_reference
+
+    config = read_config(run.path)
+    bundled = data_hash(default_data_dir())
+    if config is None or config.data_hash != bundled:  # the synthetic set's all split, or edited files: never beside Table 2
+        found = f"data {config.data_hash}" if config is not None and config.data_hash else "no data hash in its config.json"
+        raise GqlbenchError(f"{run.path}: {found}, not the bundled GraphQLRestBench ({bundled}); only its samples go beside Table 2")
+    model, prompt = paper_reference(against, config.to_json(), str(run.path))
+    rows = beside_table2(run.metrics, model, prompt)
+    excluded = read_results(run.path / RESULTS_FILE).meta.get("excluded_shots") or config.excluded_shots
+    n = run.metrics.get("overall", {}).get("n_samples", "?")
+    label = escape_controls(f"{run.model} / {run.prompt} ({run.path})")
+    click.echo(
+        f"\nBeside the paper's Table 2 ({model}, {prompt}), not part of it: {label}, split all: {n} scored samples "
+        "of those outside the few-shot examples, not Table 2's 32 test samples, so no verdict\n"
+    )
+    table = [
+        [
+            r["domain"],
+            titles.get(r["metric"], r["metric"]),
+            "-" if r["run"] is None else f"{r['run']:.4f}",
+            f"[{r['ci'][0]:.4f}, {r['ci'][1]:.4f}]" if r["ci"] else "-",
+            f"{r['table2']:.4f}",
+        ]
+        for r in rows
+    ]
+    headers = ["Domain", "Metric", "Run (split all)", "95% interval", "Table 2 (test)"]
+    click.echo(tabulate(table, headers=headers, tablefmt=fmt, disable_numparse=True))
+    shown = ", ".join(map(str, excluded)) if isinstance(excluded, list) and excluded else "none"
+    click.echo(escape_controls(f"excluded (the run's few-shot examples, never evaluated): {shown}"))
+    return {"run": str(run.path), "model": model, "prompt": prompt, "split": ALL_SPLIT, "beside_table2": rows, "excluded_shots": excluded}
+
+
 def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, table2_only: bool) -> None:
     """The ablation table when the runs differ in settings (e.g. a --matrix grid), and the relevance runs' block."""
     from gqlbench.metrics import all_metrics
     from gqlbench.results.difficulty import difficulty_section
-    from gqlbench.results.files import RESULTS_FILE, read_results
+    from gqlbench.results.files import RESULTS_FILE, read_results, shots_shortfall
     from gqlbench.run.matrix import render_ablation
     from gqlbench.scoring.relevance_scores import render_relevance_runs
 
@@ -210,6 +252,10 @@ def _settings_sections(run_dirs: tuple[Path, ...], labels: list[str], fmt: str, 
         if ablation:
             click.echo("\n" + escape_controls(ablation))
     documents = [(label, read_results(d / RESULTS_FILE)) for label, d in zip(labels, run_dirs, strict=True)]
+    for label, doc in documents:  # a run whose prompts kept fewer examples than it asked for (a preset at 8K, say)
+        shortfall = shots_shortfall(doc.meta)
+        if shortfall:
+            click.echo(escape_controls(f"note: {label}: {shortfall}"))
     relevance = [(label, doc.relevance) for label, doc in documents if doc.relevance is not None]
     if relevance:
         click.echo("\n" + escape_controls(render_relevance_runs(relevance, fmt)))

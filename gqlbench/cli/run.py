@@ -56,7 +56,9 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
     "--split",
     default=setting_default("split"),
     show_default=True,
-    help="Split to evaluate (train needs --shots 0); <split>-relevance is the same as --relevance on <split>.",
+    help="Split to evaluate: test | valid | train (needs --shots 0) | all (every sample of every split except each "
+    "domain's fixed few-shot examples, which it lists; reported beside, never in, Table 2); "
+    "<split>-relevance is the same as --relevance on <split>.",
 )
 @click.option(
     "--relevance",

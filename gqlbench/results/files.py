@@ -70,6 +70,7 @@ __all__ = [
     "render_table",
     "table_columns",
     "render_report",
+    "shots_shortfall",
     "write_run",
 ]
 
@@ -386,15 +387,39 @@ def _counts(metrics: Mapping[str, Mapping[str, object]]) -> str:
     return text + f", {overall.get('n_gold_calls', 0)} gold calls"
 
 
+def _meta_value(key: str, value: object) -> object:
+    """A ``Run:`` item as read: ``shots_shown`` as "20 samples got 3, 12 samples got 1", ``excluded_shots`` comma-separated."""
+    if key == "shots_shown" and isinstance(value, Mapping):
+        return ", ".join(f"{count} samples got {n}" for n, count in value.items()) or "none"
+    if key == "excluded_shots" and isinstance(value, list):
+        return ", ".join(map(str, value))
+    return value
+
+
+def shots_shortfall(meta: Mapping[str, object]) -> str | None:
+    """ "asked for 3 few-shot examples; 10 samples got 2, 2 samples got 1" when the context kept fewer for some sample, else None."""
+    asked, shown = meta.get("shots"), meta.get("shots_shown")
+    if not isinstance(asked, int) or not isinstance(shown, Mapping) or set(shown) <= {str(asked)}:
+        return None
+    return f"asked for {asked} few-shot examples; {_meta_value('shots_shown', shown)} (the context kept fewer)"
+
+
 def render_report(document: ResultsDocument, title: str = "gqlbench results") -> str:
     """``report.md``: the table, what was scored, and what was not (skipped, missing)."""
     metrics = document.metrics
     lines = [f"# {title}", "", render_table(metrics), "", _counts(metrics) + "."]
+    shortfall = shots_shortfall(document.meta)
+    if shortfall:
+        lines += ["", f"{shortfall[0].upper()}{shortfall[1:]}."]
     if document.skipped:
         lines += ["", "Skipped (invalid gold program, excluded from every metric):", ""]
         lines += [f"- `{s.id}`: {s.reason}" for s in document.skipped]
     if document.missing:
         lines += ["", f"Missing predictions (scored 0): {', '.join(f'`{m}`' for m in document.missing)}"]
+    excluded = document.meta.get("excluded_shots")
+    if isinstance(excluded, list) and excluded:
+        lines += ["", f"Not evaluated: the {len(excluded)} few-shot examples (`--split all` leaves them out): "]
+        lines[-1] += ", ".join(f"`{e}`" for e in excluded)
     lines += uncertainty_section(metrics, metric_titles())
     lines += difficulty_section(document.difficulty)
     if document.relevance is not None:
@@ -412,7 +437,7 @@ def render_report(document: ResultsDocument, title: str = "gqlbench results") ->
     lines += usage_section(document.cost, document.latency)
     if document.meta:
         lines += ["", "Run:", ""]
-        lines += [f"- {key}: `{value}`" for key, value in document.meta.items()]
+        lines += [f"- {key}: `{_meta_value(key, value)}`" for key, value in document.meta.items()]
     return escape_controls("\n".join(lines)) + "\n"  # ids and reasons come from input files
 
 

@@ -16,6 +16,11 @@ Arg Match (full), Arg Match (functions), Seq Match (full) and Seq Match
 (only such a run is read against Table 2); :func:`check_against_paper` says, per metric and domain, whether the paper's
 number lies inside a run's 95% interval, read from the run's results.json
 (``ci.<metric>``): the run's own interval method, never recomputed here.
+
+A ``--split all`` run (every human sample but the few-shot examples, about
+149) is another set of samples than Table 2's 32: :func:`beside_table2` puts
+its values next to the published ones under a heading of its own, with no
+verdict, and nothing of it enters Table 2.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ __all__ = [
     "paper_split_problem",
     "Check",
     "check_against_paper",
+    "beside_table2",
 ]
 
 TABLE2_METRICS: tuple[str, ...] = ("arg_match_full", "arg_match_functions", "seq_match_full", "seq_match_conn")
@@ -238,3 +244,15 @@ def check_against_paper(metrics: Mapping[str, Mapping[str, Any]], model: str, pr
                 )
             )
     return checks
+
+
+def beside_table2(metrics: Mapping[str, Mapping[str, Any]], model: str, prompt: str) -> list[dict[str, Any]]:
+    """A ``--split all`` run's value and 95% interval beside the paper's Table 2 value, per domain and metric.
+
+    The samples differ from Table 2's (the test split is a part of them), so
+    no row says whether the paper's value is inside the interval.
+    """
+    return [
+        {"domain": c.domain, "metric": c.metric, "run": c.run, "ci": list(c.interval) if c.interval else None, "table2": c.paper}
+        for c in check_against_paper(metrics, model, prompt)
+    ]

@@ -19,7 +19,7 @@ from gqlbench.generators.react import DEFAULT_MAX_STEPS
 from gqlbench.generators.shots import DEFAULT_SHOT_RULE, DEFAULT_SHOTS, SHOT_RULE_ALIASES, SHOT_SPLIT, shot_rule_name
 from gqlbench.generators.styles import DEFAULT_STYLE, PromptStyle, get_style
 from gqlbench.provenance import git_commit, redact_url, redact_urls, run_versions
-from gqlbench.records import Sample
+from gqlbench.records import ALL_SPLIT, Sample
 from gqlbench.run.catalog_record import catalog_differences, catalog_record
 from gqlbench.run.usage import Prices
 
@@ -80,6 +80,11 @@ class RunSettings:
             raise GqlbenchError("--shots must be >= 0, --max-steps >= 1 and --limit >= 1")
         if self.split == SHOT_SPLIT and self.shots:
             raise GqlbenchError(f"few-shot examples come from the {SHOT_SPLIT} split, so evaluating it needs --shots 0")
+        if self.split == ALL_SPLIT and (self.relevance or (self.shots and self.shot_rule != DEFAULT_SHOT_RULE)):
+            raise GqlbenchError(
+                f"--split {ALL_SPLIT} leaves out one fixed set of few-shot examples, so it takes --shot-rule "
+                f"{DEFAULT_SHOT_RULE} (or --shots 0) and no --relevance"
+            )
 
     @staticmethod
     def refuse_tool_shots(prompt: str, shots: int) -> None:
@@ -185,10 +190,11 @@ class RunConfig:
     backend: dict[str, Any] | None = None  # filled in once the model is loaded
     resumed_with: list[dict[str, Any]] = field(default_factory=list)  # other backend descriptions of later sessions
     catalog: dict[str, Any] = field(default_factory=dict)  # per domain: its specs file and a hash of its catalog files
+    excluded_shots: list[str] = field(default_factory=list)  # --split all: the few-shot examples it leaves out
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def new(cls, settings: RunSettings, samples: Sequence[Sample]) -> RunConfig:
+    def new(cls, settings: RunSettings, samples: Sequence[Sample], excluded_shots: Sequence[str] = ()) -> RunConfig:
         return cls(
             model=settings.model,
             prompt=settings.prompt,
@@ -202,6 +208,7 @@ class RunConfig:
             command=[redact_urls(arg) for arg in sys.argv],
             created=datetime.now(UTC).isoformat(timespec="seconds"),
             catalog=catalog_record(s.domain for s in samples),
+            excluded_shots=list(excluded_shots),
         )
 
     @classmethod
@@ -235,10 +242,10 @@ class RunConfig:
         return cls(**{**defaults, **known}, extra={k: v for k, v in data.items() if k not in names})
 
     def to_json(self) -> dict[str, Any]:
-        """The config.json object, keys in their usual order; ``resumed_with`` only once there is one."""
-        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("resumed_with", "extra")}
-        if self.resumed_with:
-            data["resumed_with"] = self.resumed_with
+        """The config.json object, keys in their usual order; ``resumed_with`` and ``excluded_shots`` only once there are some."""
+        optional = ("resumed_with", "excluded_shots")
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in (*optional, "extra")}
+        data.update({name: getattr(self, name) for name in optional if getattr(self, name)})
         return {**data, **self.extra}
 
     def differences(self, settings: dict[str, Any], digest: str) -> list[str]:

@@ -75,6 +75,7 @@ def _scored(sample: Sample, prompt: Prompt, completion: Completion, code: str, p
     if completion.explanation.model_fields_set:  # what the style knows about the answer (tools: where each argument came from)
         result = result.model_copy(update={"explanation": result.explanation.with_parts(completion.explanation)})
     extra: dict[str, Any] = {
+        "shots": list(prompt.shots),  # what fit, not what was asked
         "prompt": prompt.model_dump(mode="json"),
         "raw_output": completion.text,
         "code": code,
@@ -116,6 +117,7 @@ def _too_long(sample: Sample, style: str, error: PromptTooLong, shown: dict[str,
     return SampleResult.model_validate(
         {
             **result.model_dump(mode="json"),
+            "shots": [],  # nothing was sent
             "prompt": prompt.model_dump(mode="json"),
             "raw_output": "",
             "code": "",

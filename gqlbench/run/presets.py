@@ -8,9 +8,16 @@ model what the paper states:
 - ``codellama-34b-instruct`` and ``deepseek-coder-33b-instruct``: 3 shots,
   16K context, for CoT and ReAct;
 - ``granite-34b-code-instruct`` (8K context): 2 shots for CoT; for ReAct
-  "the function descriptions were stripped out from the function specs"
-  (``--obfuscate function-descriptions``; the paper gives no shot count for
-  it, so it keeps the default 3).
+  "the function descriptions were stripped out from the function specs",
+  read as every description of the specs, the functions' and their
+  parameters' (``--obfuscate spec-descriptions``; docs/settings.md says why).
+  The paper gives no shot count for it, so it keeps the paper's 3.
+
+A preset asks; the context budget decides what fits. Each sample's line in
+samples.jsonl records the examples its prompt showed (``shots``), and
+results.json and report.md count them (``shots_shown``): on the test split
+at 8K, SmolLM2's tokenizer fits 2 of the 3 ReAct examples for most spotify
+samples, all 3 for tmdb.
 
 A preset never names the model's weights: ``--model`` stays the user's. An
 option the user gives explicitly wins over the preset and is recorded as an
@@ -51,7 +58,7 @@ class Preset:
 _PAPER_MODELS: dict[str, tuple[int, int, int, str]] = {
     "codellama-34b-instruct": (16384, 3, 3, "none"),
     "deepseek-coder-33b-instruct": (16384, 3, 3, "none"),
-    "granite-34b-code-instruct": (8192, 2, 3, "function-descriptions"),
+    "granite-34b-code-instruct": (8192, 2, 3, "spec-descriptions"),
 }
 
 

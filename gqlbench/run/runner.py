@@ -27,7 +27,8 @@ from gqlbench.dataset import data_hash, load_split, split_of
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import Backend
 from gqlbench.generators.react import Observer, SchemaObserver
-from gqlbench.records import ResultsDocument, Sample, SampleResult
+from gqlbench.generators.shots import DEFAULT_SHOTS, SHOT_SPLIT, shot_pool, shot_set
+from gqlbench.records import ALL_SPLIT, ResultsDocument, Sample, SampleResult
 from gqlbench.run.config import DEFAULT_BATCH_SIZE, OBSERVE_MODES, RunConfig, RunOptions, RunSettings, setting_default
 from gqlbench.run.folder import RUN_FILES, choose_dir, clear, exclusive, finished, model_slug, read_config, write_json
 from gqlbench.run.repeated import completion_index
@@ -50,6 +51,8 @@ __all__ = [
     "Plan",
     "plan_run",
     "plan_samples",
+    "held_out_shots",
+    "shots_shown",
     "dropped_lines",
     "model_slug",
     "load_backend",
@@ -94,6 +97,7 @@ class Plan:
     samples: list[Sample]
     offers: dict[str, list[str]] = field(default_factory=dict)  # case id -> offered endpoints (relevance under a wider --functions)
     dropped: list[Dropped] = field(default_factory=list)
+    excluded: list[str] = field(default_factory=list)  # --split all: the few-shot examples left out, by id
 
 
 def plan_run(settings: RunSettings) -> Plan:
@@ -102,9 +106,10 @@ def plan_run(settings: RunSettings) -> Plan:
     With ``relevance`` each chosen sample becomes its two relevance cases (possible, then impossible);
     samples that cannot give a guaranteed impossible case are left out, each in ``Plan.dropped`` with its reason.
     """
-    chosen = _chosen_samples(settings)
+    excluded = [s.id for s in held_out_shots(settings)] if settings.split == ALL_SPLIT else []
+    chosen = _chosen_samples(settings, set(excluded))
     if not settings.relevance:
-        return Plan(chosen)
+        return Plan(chosen, excluded=excluded)
     from gqlbench.dataset import load_errata
     from gqlbench.scoring.relevance import relevance_set
 
@@ -126,13 +131,33 @@ def plan_samples(settings: RunSettings) -> list[Sample]:
     return plan_run(settings).samples
 
 
-def _chosen_samples(settings: RunSettings) -> list[Sample]:
-    split = load_split(settings.split, settings.data)
+def held_out_shots(settings: RunSettings) -> list[Sample]:
+    """What ``--split all`` leaves out: each domain's fixed few-shot examples, as many as the run shows and at least 3.
+
+    At least :data:`DEFAULT_SHOTS` (the paper's count), so every ``all`` run
+    with up to 3 shots, zero included, evaluates the same samples and
+    ``gqlbench report`` pairs them all.
+    """
+    from gqlbench.dataset import load_errata, load_samples
+
+    train = [s for s in load_samples(settings.data) if s.split == SHOT_SPLIT]
+    return shot_set(shot_pool(train, load_errata(settings.data)), max(settings.shots, DEFAULT_SHOTS))
+
+
+def _chosen_samples(settings: RunSettings, excluded: set[str]) -> list[Sample]:
+    if settings.split == ALL_SPLIT:
+        from gqlbench.dataset import load_samples
+
+        split = [s for s in load_samples(settings.data) if s.id not in excluded]
+    else:
+        split = load_split(settings.split, settings.data)
     if settings.ids:
         by_id = {s.id: s for s in split}
         chosen = []
         for sample_id in dict.fromkeys(settings.ids):
-            if split_of(sample_id) != settings.split:
+            if sample_id in excluded:
+                raise GqlbenchError(f"--ids: {sample_id} is one of the few-shot examples --split all leaves out; choose another sample")
+            if settings.split != ALL_SPLIT and split_of(sample_id) != settings.split:
                 raise GqlbenchError(f"--ids: {sample_id} is not in split {settings.split!r}; pass --split {split_of(sample_id)}")
             if sample_id not in by_id:
                 raise GqlbenchError(f"--ids: {sample_id} does not exist (split {settings.split!r} has {len(split)} samples)")
@@ -216,6 +241,7 @@ def _write_outputs(
         execute=settings.execute,
         seed=settings.seed,
         **_run_extras(settings, sections.pop("bootstrap", None)),
+        **_shot_record(settings, scored, config),
     )
     with clock.stage("scoring"):  # split-level metrics and their bootstrap intervals
         document = results_document(scored, missing, meta, **sections).model_copy(update={"relevance": relevance})
@@ -244,6 +270,31 @@ def _run_extras(settings: RunSettings, bootstrap: int | None) -> dict[str, Any]:
     if bootstrap is not None:
         extras["bootstrap"] = bootstrap
     return extras
+
+
+def shots_shown(results: Sequence[SampleResult]) -> dict[str, int]:
+    """How many samples' prompts showed each number of few-shot examples, most examples first (``{"3": 20, "1": 12}``).
+
+    A line written before :attr:`SampleResult.shots` was recorded is read from its ``prompt.shots``;
+    a sample without a prompt (no prediction) is not counted.
+    """
+    counts: dict[int, int] = {}
+    for result in results:
+        shots = result.shots
+        if shots is None:
+            prompt = (result.model_extra or {}).get("prompt")
+            shots = prompt.get("shots") if isinstance(prompt, dict) else None
+        if isinstance(shots, list):
+            counts[len(shots)] = counts.get(len(shots), 0) + 1
+    return {str(n): counts[n] for n in sorted(counts, reverse=True)}
+
+
+def _shot_record(settings: RunSettings, results: Sequence[SampleResult], config: RunConfig) -> dict[str, Any]:
+    """meta keys of the few-shot examples: how many each sample got (asked for ``shots``), and what ``--split all`` left out."""
+    record: dict[str, Any] = {"shots_shown": shots_shown(results)} if settings.shots else {}
+    if config.excluded_shots:
+        record["excluded_shots"] = list(config.excluded_shots)
+    return record
 
 
 def run(
@@ -287,7 +338,7 @@ def _run(
         config = read_config(run_dir)
         existed = config is not None
         if config is None:
-            config = RunConfig.new(settings, samples)
+            config = RunConfig.new(settings, samples, plan.excluded)
             write_json(run_dir / "config.json", config.to_json())
         planned = _pending(samples, finished(run_dir, repair=True, every=True, notify=options.notify), settings.samples)
         resumed_from = len(samples) - len(planned)

@@ -96,6 +96,8 @@ def _configuration(run: RunView) -> str:
         "prompt style": config.get("prompt") or meta.get("prompt"),
         "split": config.get("split") or meta.get("split") or meta.get("splits"),
         "settings": settings,
+        "shots shown": meta.get("shots_shown"),  # samples per number of examples their prompts kept
+        "excluded shots": ", ".join(map(str, config.get("excluded_shots") or meta.get("excluded_shots") or [])),  # --split all
         "generation": config.get("generation"),
         "versions": config.get("versions") or meta.get("gqlbench_version"),
         "data hash": config.get("data_hash") or meta.get("data_hash"),

@@ -9,6 +9,7 @@ import pytest
 
 from gqlbench.cli import main
 from gqlbench.results.power import mcnemar_power
+from tests.stub_backends import STUB_RUN
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "predictions_example.jsonl"
 
@@ -271,3 +272,37 @@ def test_the_verdicts_use_p_values_holm_adjusted_across_the_whole_report(
         assert entry["p_adjusted"] == pytest.approx(expected)
         assert entry["verdict"] == ("within noise" if expected >= 0.05 else ("B higher" if entry["difference"] > 0 else "A higher"))
     assert any(m["p_value"] < 0.05 for m in tested)
+
+
+def test_a_split_all_run_against_the_paper_is_its_own_section_beside_table2_with_the_excluded_shots(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = tmp_path / "all"
+    assert main([*STUB_RUN, "--split", "all", "--ids", "train/0,valid/1,test/20", "--out", str(run), "--quiet", "--no-exec"]) == 0
+    excluded = json.loads((run / "config.json").read_text())["excluded_shots"]
+    capsys.readouterr()
+    out = tmp_path / "against.json"
+    assert main(["report", str(run), "--against", "paper:granite-34b-code-instruct:cot", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Beside the paper's Table 2 (granite-34b-code-instruct, cot), not part of it:" in text and "so no verdict" in text
+    assert "Against the paper's Table 2" not in text and "Paper inside" not in text  # never judged as Table 2
+    assert "| Run (split all)" in text and "| Table 2 (test)" in text
+    assert f"excluded (the run's few-shot examples, never evaluated): {', '.join(excluded)}" in text and len(excluded) == 6
+    section = json.loads(out.read_text())["against"][0]
+    assert section["split"] == "all" and section["excluded_shots"] == excluded
+    assert all("inside" not in row for row in section["beside_table2"]) and len(section["beside_table2"]) == 4 * 3
+    config = json.loads((run / "config.json").read_text())
+    (run / "config.json").write_text(json.dumps({**config, "data_hash": "0123456789abcdef"}))  # another benchmark's all split
+    assert main(["report", str(run), "--against", "paper:granite-34b-code-instruct:cot"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "data 0123456789abcdef, not the bundled GraphQLRestBench" in err
+
+
+def test_a_run_whose_prompts_kept_fewer_examples_than_asked_is_noted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "tight"  # the stub counts words: 2,600 keep some examples, not all three
+    assert main([*STUB_RUN, "--limit", "4", "--model-args", "max_model_len=2600", "--out", str(run), "--quiet", "--no-exec"]) == 0
+    shown = json.loads((run / "results.json").read_text())["meta"]["shots_shown"]
+    capsys.readouterr()
+    assert main(["report", str(run)]) == 0
+    note = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("note: "))
+    assert f"({run}): asked for 3 few-shot examples; " in note and all(f"{c} samples got {n}" in note for n, c in shown.items())

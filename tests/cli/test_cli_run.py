@@ -47,6 +47,18 @@ def test_failed_generations_exit_nonzero_with_a_retry_hint(tmp_path: Path, capsy
     assert code == 2 and "1 of 2 samples failed to generate" in err and "re-run the same command" in err
 
 
+def test_split_all_runs_every_human_sample_but_the_shots_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "all"
+    assert main([*STUB_RUN, "--split", "all", "--limit", "3", "--out", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "- split: `all`" in printed and "Not evaluated: the 6 few-shot examples (`--split all` leaves them out)" in printed
+    ids = _ids(out)
+    assert len(ids) == 3 and not set(ids) & set(json.loads((out / "config.json").read_text())["excluded_shots"])
+    kept = (out / "samples.jsonl").read_text()
+    assert main([*STUB_RUN, "--split", "all", "--limit", "3", "--out", str(out), "--quiet"]) == 0
+    assert "already complete" in capsys.readouterr().err and (out / "samples.jsonl").read_text() == kept
+
+
 def test_bad_options_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*STUB_RUN, "--split", "train", "--out", str(tmp_path / "r")]) == 2
     assert "--shots 0" in capsys.readouterr().err

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.cli import main
+from gqlbench.dataset import get_sample
 from tests.stub_backends import STUB_RUN
 
 
@@ -109,10 +110,12 @@ def test_a_preset_sets_the_papers_run_records_itself_and_yields_to_explicit_opti
     preset = ["--preset", "paper:granite-34b-code-instruct:react"]
     assert main([*STUB_RUN, "--ids", "test/20", "--dry-run", *preset]) == 0
     out = capsys.readouterr().out
-    assert "preset paper:granite-34b-code-instruct:react: prompt=react" in out and "obfuscate=function-descriptions" in out
+    assert "preset paper:granite-34b-code-instruct:react: prompt=react" in out and "obfuscate=spec-descriptions" in out
     task = out.rsplit("Function Signatures:", 1)[1].split("Utterance:")[0]  # the sample's own block
-    assert '"name": "GET_' in task and '"description"' in task  # parameter descriptions stay
-    assert not any('"description"' in spec.split('"parameters"')[0] for spec in task.split('{"name"')[1:])  # function ones go
+    signatures, schema = task.split("GraphQL schema:")
+    assert '"name": "GET_' in signatures and '"properties"' in signatures and '"query"' in signatures  # names and parameters stay
+    assert '"description"' not in signatures  # the functions' and the parameters' descriptions go
+    assert schema.strip() in get_sample("test/20").graphql_schema  # the schema is not part of the function specs: kept whole
     run_dir = _run([*preset, "--no-exec", "--temperature", "0"], capsys)
     config = json.loads((run_dir / "config.json").read_text())
     assert config["prompt"] == "react" and config["settings"]["shots"] == 3 and config["settings"]["temperature"] == 0.0

@@ -23,8 +23,9 @@ def test_choices_parse_to_what_they_hide() -> None:
     assert parse_obfuscate("none") == Obfuscation()
     assert parse_obfuscate("all") == Obfuscation(True, True, True)
     assert parse_obfuscate("params") == Obfuscation(params=True)
-    assert set(OBFUSCATE_CHOICES) == {"none", "names", "params", "descriptions", "all", "function-descriptions"}
+    assert set(OBFUSCATE_CHOICES) == {"none", "names", "params", "descriptions", "all", "function-descriptions", "spec-descriptions"}
     assert parse_obfuscate("function-descriptions") == Obfuscation(function_descriptions=True)
+    assert parse_obfuscate("spec-descriptions") == Obfuscation(spec_descriptions=True)
     with pytest.raises(GqlbenchError, match="--obfuscate 'hide'"):
         parse_obfuscate("hide")
 

@@ -89,6 +89,20 @@ def test_descriptions_are_removed_everywhere() -> None:
     assert '"""' not in shown.graphql_schema and "description" not in render_task(shown).split("GraphQL schema:")[0]
 
 
+def test_the_papers_stripping_removes_every_description_of_the_specs_and_keeps_the_schemas() -> None:
+    sample = _samples()[0]  # spotify: parameter descriptions are most of its signatures, and its schema has descriptions
+    assert any(p.description for s in sample.function_specs for p in s.parameters.properties.values()) and '"""' in sample.graphql_schema
+    stripped = present(sample, PromptSetting(obfuscate="spec-descriptions"), 0).sample
+    assert all(not s.description and not any(p.description for p in s.parameters.properties.values()) for s in stripped.function_specs)
+    assert stripped.graphql_schema == sample.graphql_schema and stripped.gold_code == sample.gold_code
+    assert [s.param_names for s in stripped.function_specs] == [s.param_names for s in sample.function_specs]
+    function_only = present(sample, PromptSetting(obfuscate="function-descriptions"), 0).sample
+    assert not any(s.description for s in function_only.function_specs)
+    assert [[p.description for p in s.parameters.properties.values()] for s in function_only.function_specs] == [
+        [p.description for p in s.parameters.properties.values()] for s in sample.function_specs
+    ]
+
+
 def test_bad_values_are_one_line_errors() -> None:
     with pytest.raises(GqlbenchError, match="--schema 'short'"):
         PromptSetting(schema="short")

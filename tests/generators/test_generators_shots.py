@@ -9,7 +9,7 @@ import pytest
 from gqlbench.dataset import Errata, load_errata, load_split
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.prompts import gold_calls
-from gqlbench.generators.shots import select_shots, shot_pool, shot_rule_name, utterance_overlap
+from gqlbench.generators.shots import select_shots, shot_pool, shot_rule_name, shot_set, utterance_overlap
 from gqlbench.records import Sample
 
 
@@ -90,13 +90,28 @@ def test_fixed_is_one_set_per_domain_covering_new_functions_first(pool: list[Sam
     assert functions[1] - functions[0] and functions[2] - functions[0] - functions[1]
 
 
-def test_evaluating_train_with_shots_is_refused_and_zero_shots_is_empty(pool: list[Sample]) -> None:
-    sample = load_split("train")[0]
-    with pytest.raises(GqlbenchError, match="--shots 0"):
-        select_shots(sample, pool, 3)
-    assert select_shots(sample, pool, 0) == []
+def test_a_train_sample_is_shown_only_examples_other_than_itself_and_zero_shots_is_empty(pool: list[Sample]) -> None:
+    train = load_split("train")
+    fixed = {s.id for s in shot_set(pool, 3)}
+    outside = next(s for s in train if s.id not in fixed and s.domain == "tmdb")
+    inside = next(s for s in train if s.id in fixed)
+    shown = select_shots(outside, pool, 3)  # --split all: the fixed set, which does not hold the sample
+    assert {s.id for s in shown} <= fixed and outside.id not in {s.id for s in shown}
+    with pytest.raises(GqlbenchError, match=f"sample {inside.id} is one of its domain's 3 fixed few-shot examples"):
+        select_shots(inside, pool, 3)
+    with pytest.raises(GqlbenchError, match="--shots 0"):  # per-sample retrieval would find the sample itself
+        select_shots(outside, pool, 3, "similar")
+    assert select_shots(inside, pool, 0) == []
     with pytest.raises(GqlbenchError, match="shot rule"):
         select_shots(load_split("test")[0], pool, 3, "random")
+
+
+def test_the_fixed_set_of_every_domain_is_what_test_samples_are_shown_and_grows_by_prefix(pool: list[Sample]) -> None:
+    shown = {s.domain: [x.id for x in select_shots(s, pool, 3)] for s in load_split("test")}
+    assert [s.id for s in shot_set(pool, 3)] == shown["spotify"] + shown["tmdb"]
+    for domain in ("spotify", "tmdb"):
+        sets = [[s.id for s in shot_set(pool, k) if s.domain == domain] for k in range(6)]
+        assert all(sets[k] == sets[k + 1][:k] and len(sets[k]) == k for k in range(5)), domain
 
 
 def test_the_default_rule_is_the_papers_one_fixed_set_per_domain_and_diverse_names_it_too(pool: list[Sample]) -> None:

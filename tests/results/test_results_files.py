@@ -222,3 +222,13 @@ def test_the_viewer_uses_no_private_name_of_results() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module == "gqlbench.results.files":
                 assert not [a.name for a in node.names if a.name.startswith("_")], path
+
+
+def test_a_shortfall_of_few_shot_examples_is_said_only_when_some_sample_got_fewer_than_asked() -> None:
+    from gqlbench.results.files import shots_shortfall
+
+    assert shots_shortfall({"shots": 3, "shots_shown": {"3": 20, "2": 10, "1": 2}}) == (
+        "asked for 3 few-shot examples; 20 samples got 3, 10 samples got 2, 2 samples got 1 (the context kept fewer)"
+    )
+    assert shots_shortfall({"shots": 3, "shots_shown": {"3": 32}}) is None
+    assert shots_shortfall({"shots": 0}) is None and shots_shortfall({}) is None  # evaluate's folders: nothing asked

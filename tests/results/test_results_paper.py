@@ -10,6 +10,7 @@ from gqlbench.results.paper import (
     PAPER_MODELS,
     TABLE2,
     TABLE2_METRICS,
+    beside_table2,
     check_against_paper,
     paper_reference,
     paper_rows,
@@ -81,3 +82,10 @@ def test_a_two_part_paper_preset_takes_the_prompt_that_ran_and_anything_else_is_
     for name, prompt in (("paper:codellama-34b-instruct", "plain"), ("paper:", "cot"), ("paper:nobody:cot", "cot")):
         with pytest.raises(GqlbenchError, match="names no row of the paper's Table 2"):
             reference(name, prompt)
+
+
+def test_a_split_all_run_is_put_beside_table2_without_a_verdict() -> None:
+    metrics = {"overall": {"arg_match_full": 0.7, "ci": {"arg_match_full": [0.6, 0.8]}}}
+    rows = beside_table2(metrics, "granite-34b-code-instruct", "cot")
+    assert len(rows) == 4 and all(set(r) == {"domain", "metric", "run", "ci", "table2"} for r in rows)  # no "inside"
+    assert rows[0] == {"domain": "overall", "metric": "arg_match_full", "run": 0.7, "ci": [0.6, 0.8], "table2": 0.7812}

@@ -25,7 +25,8 @@ def test_the_paper_presets_state_the_papers_settings() -> None:
             assert run.model_args == {"max_model_len": 16384} and run.obfuscate == "none" and run.model == "/models/mine"
     cot, react = _settings("paper:granite-34b-code-instruct:cot"), _settings("paper:granite-34b-code-instruct:react")
     assert (cot.shots, cot.model_args, cot.obfuscate) == (2, {"max_model_len": 8192}, "none")
-    assert (react.prompt, react.obfuscate, react.model_args) == ("react", "function-descriptions", {"max_model_len": 8192})
+    # "the function descriptions were stripped out from the function specs": the functions' and the parameters' (docs/settings.md)
+    assert (react.prompt, react.shots, react.obfuscate, react.model_args) == ("react", 3, "spec-descriptions", {"max_model_len": 8192})
     assert react.to_json()["preset"] == {"name": "paper:granite-34b-code-instruct:react", "overrides": {}}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -148,6 +149,20 @@ def test_the_configuration_shows_a_mapping_one_setting_per_line_as_json(awkward_
     overview = overview[: overview.index("</section>")]
     assert "<code>seed: 0</code>" in overview and "<code>name: &quot;stub&quot;</code>" in overview, overview[:2000]
     assert "{&#x27;" not in overview and "{'" not in overview  # no Python dict reprs
+
+
+def test_the_configuration_shows_the_shots_each_sample_got_and_what_split_all_left_out(tmp_path: Path) -> None:
+    from gqlbench.cli import main
+    from tests.stub_backends import STUB_RUN
+
+    out = tmp_path / "all"
+    assert main([*STUB_RUN, "--split", "all", "--ids", "train/0,test/20", "--out", str(out), "--quiet", "--no-exec"]) == 0
+    html = render_report([load_run_view(out)])
+    overview = html[html.index('<section class="page overview" id="r0">') :]
+    overview = overview[: overview.index("</section>")]
+    assert "<th>shots shown</th><td><code>3: 2</code></td>" in overview
+    excluded = json.loads((out / "config.json").read_text())["excluded_shots"]
+    assert len(excluded) == 6 and f"<th>excluded shots</th><td><code>{', '.join(excluded)}</code>" in overview
 
 
 def test_the_comparison_page_shows_paired_differences_and_warns_about_unshared_samples(awkward_run: Path, gold_run: Path) -> None:
