@@ -112,9 +112,28 @@ def apply_effects(
                 holder[last][at:at] = items
             elif operation == "append":
                 holder[last].extend(items)
-            elif entries:
-                holder[last] = [item for item in holder[last] if not isinstance(item, dict) or item.get(raw["by"]) not in items]
             else:
-                holder[last] = [item for item in holder[last] if item not in items]
+                holder[last] = _without(holder[last], items, raw["by"] if entries else None)
     record.clear()
     record.update(changed)
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` as a hashable that equals another's exactly when the values are equal (JSON lists and objects too)."""
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return frozenset((k, _frozen(v)) for k, v in value.items())
+    return value
+
+
+def _without(entries: list[Any], items: list[Any], by: str | None) -> list[Any]:
+    """``entries`` less those equal to one of ``items`` (with ``by``: the objects whose field ``by`` is).
+
+    One pass over each list: a membership test in the list of items made a
+    DELETE of 20,000 tracks from 52,000 take 20 s under the world's lock.
+    """
+    gone = {_frozen(item) for item in items}
+    if by is None:
+        return [entry for entry in entries if _frozen(entry) not in gone]
+    return [entry for entry in entries if not isinstance(entry, dict) or _frozen(entry.get(by)) not in gone]

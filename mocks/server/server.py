@@ -22,7 +22,9 @@ over first come, first served (:class:`~gqlbench.mocks.server.fairlock.FairLock`
 a long request waits its turn between its fields; and it stops with a GraphQL
 error when it runs over its time budget or the server is told to stop
 (:meth:`MockServer.stop`, on SIGTERM or Ctrl+C), checked before each field and
-inside a lookup endpoint's searches and lookups (:attr:`World.interrupt`).
+inside a lookup endpoint's searches and lookups (:attr:`World.interrupt`). A
+write is checked before it changes anything and, once made, is answered: a
+request stopped after a write keeps that write's answer.
 """
 
 from __future__ import annotations
@@ -183,19 +185,37 @@ class MockServer:
 
         A lookup endpoint (``GET_``) is also checked inside, at each search
         candidate and lookup: its handler only adds or completes records, so
-        stopping it there leaves the world consistent. Writes run to their end.
+        stopping it there leaves the world consistent. A write is checked once
+        it holds the lock, before it changes anything, and then runs to its
+        end: the fields of its answer are answered whatever the clock says, so
+        a write is never reported as failed after it changed the world.
         """
-        self._check(info)
+        written = info.context.get("written")
+        if not written or _root_key(info) not in written:
+            self._check(info)
         if info.parent_type is info.schema.query_type or info.parent_type is info.schema.mutation_type:
             with self.lock:
+                self._check(info)  # the wait for the lock counts: nothing runs past the budget
                 world = info.context["world"] = self.world  # a reset since the request began is seen
-                if info.field_name.startswith("GET_"):
+                reading = info.field_name.startswith("GET_")
+                if reading:
                     world.interrupt = lambda: self._check(info)
                 try:
-                    return next_(root, info, **args)
+                    result = next_(root, info, **args)
                 finally:
                     world.interrupt = None
+                if not reading:
+                    info.context.setdefault("written", set()).add(info.path.key)
+                return result
         return next_(root, info, **args)
+
+
+def _root_key(info: Any) -> Any:
+    """The response key of the root field a field is part of."""
+    path = info.path
+    while path.prev is not None:
+        path = path.prev
+    return path.key
 
 
 _LOGGER = logging.getLogger("gqlbench.mocks.server.server")
@@ -307,12 +327,12 @@ class _ThreadedHandler(GraphQLHTTPHandler):
             middleware=middleware,
         )
         if isinstance(context_value, dict) and context_value.get("over_budget") and isinstance(result, dict):
-            # one error for the whole request, not one per field that did not run
+            # one error for the whole request, not one per field that did not run; the answers of writes made are kept
             errors = result.get("errors", [])
             first = next(
                 (e for e in errors if e.get("extensions", {}).get("kind") in ("limit", "stopping")), {"message": "the request was stopped"}
             )
-            result = {"data": None, "errors": [first]}
+            result = {"data": result.get("data") if context_value.get("written") else None, "errors": [first]}
         return success, result
 
 

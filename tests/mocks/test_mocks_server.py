@@ -357,3 +357,44 @@ def test_the_served_fields_take_the_signatures_parameters_and_no_credential_is_n
         "/graphql", json={"query": "query($id: Int!) { GET_movie__movie_id_(movie_id: $id) { id } }", "variables": {"id": movie_id}}
     ).json()
     assert answer["data"]["GET_movie__movie_id_"]["id"] == movie_id  # the integer a search returned, passed as one
+
+
+# -- writes under a hostile client (issue 34, items 9 and 10) ---------------------------------------
+
+_TRACKS = "mutation($p: String!) {{ {} }}"
+
+
+def _spotify_playlist(client: TestClient) -> tuple[str, list[str]]:
+    """A playlist of the mock's user and the ids of its tracks (each playlist holds a few)."""
+    server = client.app.state.mock  # type: ignore[attr-defined]
+    playlist = next(iter(server.world.state["playlists"]))
+    playlist_id = playlist if isinstance(playlist, str) else playlist["id"]
+    return playlist_id, [t["id"] for t in server.world.table("playlist")[playlist_id]["tracks"]]
+
+
+def test_a_write_is_answered_as_made_once_made_and_one_past_the_budget_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A DELETE that ran past --max-seconds was answered `data: null`, "split it into smaller requests", and its
+    # removal was applied all the same. A fake clock makes each write take 10 s, whatever the machine.
+    now = [0.0]
+    monkeypatch.setattr(server_module.time, "monotonic", lambda: now[0])
+    handler_of = World.handler
+
+    def slow(world: World, function: str) -> Any:
+        handler = handler_of(world, function)
+        if not function.startswith("DELETE_") or handler is None:
+            return handler
+        return lambda w, args: (handler(w, args), now.__setitem__(0, now[0] + 10))[0]
+
+    monkeypatch.setattr(World, "handler", slow)
+    client = _client(QueryLimits(max_seconds=5), domain="spotify")
+    playlist, tracks = _spotify_playlist(client)
+    first, second = tracks[0], next(t for t in tracks if t != tracks[0])
+    delete = 'DELETE_playlists__playlist_id__tracks(playlist_id: $p, tracks: [{{uri: "spotify:track:{}"}}]) {{ ok status_code }}'
+    query = _TRACKS.format(f"a: {delete.format(first)} b: {delete.format(second)}")
+    answer = client.post("/graphql", json={"query": query, "variables": {"p": playlist}}).json()
+    left = [t["id"] for t in client.app.state.mock.world.table("playlist")[playlist]["tracks"]]  # type: ignore[attr-defined]
+    assert answer["data"]["a"] == {"ok": True, "status_code": 200}, answer  # made, so answered as made
+    assert first not in left
+    assert answer["data"]["b"] is None and second in left  # past the budget before it began: not made
+    (error,) = answer["errors"]
+    assert error["extensions"] == {"kind": "limit", "limit": "max_seconds"} and error["path"] == ["b"], error
