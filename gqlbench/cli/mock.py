@@ -90,6 +90,20 @@ def mock() -> None:
     help="Largest request body; a larger one is refused with 413 before it is read.",
 )
 @click.option(
+    "--max-argument-chars",
+    type=click.IntRange(1),
+    default=_LIMITS.max_argument_chars,
+    show_default=True,
+    help="Longest argument of a call (a list or object: as JSON); bounds what one write stores.",
+)
+@click.option(
+    "--max-answer-bytes",
+    type=click.IntRange(1),
+    default=_LIMITS.max_answer_bytes,
+    show_default=True,
+    help="Largest answer, counted as it is built; past it the request ends with an error.",
+)
+@click.option(
     "--read-timeout",
     type=click.FloatRange(0, min_open=True),
     default=_LIMITS.read_timeout,
