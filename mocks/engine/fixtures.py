@@ -74,6 +74,8 @@ def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:
         data = json.loads(file.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise GqlbenchError(f"{file}:{exc.lineno}: the world fixture is not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise GqlbenchError(f"{file}: the world fixture is nested too deep to read; a world file is at most 64 levels deep") from None
     if not isinstance(data, dict):
         raise GqlbenchError(f"{file}: a world fixture must be a JSON object (keys: {', '.join(sorted(GENERIC_KEYS))})")
     entities = data.get("entities", {})
