@@ -7,6 +7,11 @@ the ``GQLBENCH_CATALOG`` environment variable (``os.pathsep``-separated). User
 folders are searched first, in the order given, so a user folder can shadow a
 bundled domain; the folder a domain was found in is always shown by
 ``gqlbench domains``.
+
+A catalog's files are read only from inside it: a file or folder that is a
+link leading out of its catalog's ``specs/``, ``schemas/`` or ``worlds/`` is
+refused with one line (a linked schema file was read, and its parse error
+quoted the first token of whatever it pointed at).
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ __all__ = [
     "CatalogRoot",
     "bundled_root",
     "catalog_roots",
+    "contained",
+    "endpoint_sdl_file",
     "list_domains",
     "specs_path",
     "schemas_path",
@@ -79,12 +86,20 @@ def list_domains() -> list[str]:
     return sorted(set().union(*(root.domains() for root in catalog_roots())))
 
 
+def contained(path: Path, folder: Path) -> Path:
+    """``path``, or a one-line error when it resolves outside ``folder`` (a link leaving the catalog)."""
+    target = path.resolve()
+    if not target.is_relative_to(folder.resolve()):
+        raise GqlbenchError(f"{path}: a link to {target}, outside the catalog folder {folder}; copy the file into the catalog instead")
+    return path
+
+
 def specs_path(domain: str) -> Path | None:
     """The specs file of ``domain`` that wins on the search path, if any."""
     for root in catalog_roots():
         path = root.specs_dir / f"{domain}.json"
         if path.is_file():
-            return path
+            return contained(path, root.specs_dir)
     return None
 
 
@@ -93,8 +108,15 @@ def schemas_path(domain: str) -> Path | None:
     for root in catalog_roots():
         path = root.schemas_dir / domain
         if path.is_dir() and any(path.glob("*.graphql")):
-            return path
+            return contained(path, root.schemas_dir)
     return None
+
+
+def endpoint_sdl_file(domain: str, function: str) -> Path | None:
+    """The SDL file of one endpoint of ``domain``, or None when it has none (a link out of the catalog is refused)."""
+    folder = schemas_path(domain)
+    path = folder / f"{function}.graphql" if folder is not None else None
+    return contained(path, folder) if path is not None and folder is not None and path.is_file() else None
 
 
 def unknown_domain(domain: str) -> GqlbenchError:

@@ -54,12 +54,14 @@ def fixture_file(domain: str) -> Path:
 @lru_cache(maxsize=256)
 def _fixture_file(domain: str, catalog: str) -> Path:
     """Cached per catalog setting: a worker makes a world per program, and listing folders costs."""
-    from gqlbench.specs.catalog import catalog_roots
+    from gqlbench.specs.catalog import catalog_roots, contained
 
     for root in catalog_roots():
         if domain in root.domains():
-            folder = _bundled_folder() if root.bundled else root.specs_dir.parent / "worlds"
-            return folder / f"{domain}.json"
+            if root.bundled:
+                return _bundled_folder() / f"{domain}.json"
+            path = root.specs_dir.parent / "worlds" / f"{domain}.json"
+            return contained(path, root.specs_dir.parent) if path.exists() else path  # a link leaving the catalog is refused
     return _bundled_folder() / f"{domain}.json"
 
 
