@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,8 +29,10 @@ __all__ = [
     "CatalogRoot",
     "bundled_root",
     "catalog_roots",
+    "check_domain_name",
     "contained",
     "endpoint_sdl_file",
+    "is_domain_name",
     "list_domains",
     "specs_path",
     "schemas_path",
@@ -37,6 +40,20 @@ __all__ = [
 ]
 
 CATALOG_ENV = "GQLBENCH_CATALOG"
+
+_DOMAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+
+
+def is_domain_name(domain: str) -> bool:
+    """Whether ``domain`` is a name (letters, digits, ``_`` and ``-``): it names catalog files, so it is never a path."""
+    return isinstance(domain, str) and _DOMAIN_NAME.fullmatch(domain) is not None
+
+
+def check_domain_name(domain: str) -> str:
+    """``domain``, or a one-line error when it is not a name (``../../x/evil`` read signatures outside every catalog)."""
+    if not is_domain_name(domain):
+        raise GqlbenchError(f"domain {domain!r} is not a domain name: use letters, digits, _ and - (a domain is a name, never a path)")
+    return domain
 
 
 @dataclass(frozen=True)
@@ -96,6 +113,7 @@ def contained(path: Path, folder: Path) -> Path:
 
 def specs_path(domain: str) -> Path | None:
     """The specs file of ``domain`` that wins on the search path, if any."""
+    check_domain_name(domain)
     for root in catalog_roots():
         path = root.specs_dir / f"{domain}.json"
         if path.is_file():
@@ -105,6 +123,7 @@ def specs_path(domain: str) -> Path | None:
 
 def schemas_path(domain: str) -> Path | None:
     """The per-endpoint SDL folder of ``domain`` that wins on the search path, if any."""
+    check_domain_name(domain)
     for root in catalog_roots():
         path = root.schemas_dir / domain
         if path.is_dir() and any(path.glob("*.graphql")):

@@ -48,7 +48,9 @@ def _bundled_folder() -> Path:
 
 def fixture_file(domain: str) -> Path:
     """Where the domain's fixture is (it may not exist): next to the catalog folder that has the domain."""
-    return _fixture_file(domain, os.environ.get("GQLBENCH_CATALOG", ""))
+    from gqlbench.specs.catalog import check_domain_name
+
+    return _fixture_file(check_domain_name(domain), os.environ.get("GQLBENCH_CATALOG", ""))
 
 
 @lru_cache(maxsize=256)
