@@ -69,3 +69,19 @@ def test_saving_to_a_list_compares_each_saved_entry_a_few_times_not_once_per_id(
     with pytest.raises(BadArguments, match="^saved_tracks would hold 11,000 items, over the mock's limit of 10,000; remove some first$"):
         change(world, "saved_tracks", "track", [track] * 10_000, add=True)
     assert len(world.state["lists"]["saved_tracks"]) == 2000
+
+
+def test_entities_made_by_calls_and_playlists_are_bounded_per_world() -> None:
+    # Each call to a create endpoint kept one more entity for the server's life (and GET_me_playlists rendered them all).
+    library = World.create("library", 0)
+    book = library.handler("GET_search_books")(library, {"q": "dune"})["docs"][0]["book_id"]  # type: ignore[misc]
+    editions = library.handler("GET_books__book_id__editions")(library, {"book_id": book})  # type: ignore[misc]
+    edition = editions["entries"][0]["edition_id"]
+    library.state["created"] = MAX_STORED_ITEMS - 1
+    library.handler("POST_loans")(library, {"edition_id": edition})  # type: ignore[misc]
+    with pytest.raises(BadArguments, match="^the world has made 10,000 entities for calls, the mock's limit; reset it to make more$"):
+        library.handler("POST_loans")(library, {"edition_id": edition})  # type: ignore[misc]
+    spotify = World.create("spotify", 0)
+    spotify.state["playlists"] = [f"p{n}" for n in range(MAX_STORED_ITEMS)]
+    with pytest.raises(BadArguments, match="^playlists would hold 10,001 items, over the mock's limit of 10,000; remove some first$"):
+        spotify.handler("POST_users__user_id__playlists")(spotify, {"user_id": spotify.state["me"], "name": "x"})  # type: ignore[misc]
