@@ -268,6 +268,22 @@ def _endpoint(t: dict[str, Any], scope: Scope) -> Any:
     return handler(scope.world, evaluate(t.get("args", {}), scope)) if handler is not None else None
 
 
+def _check_sub(t: dict[str, Any], where: str) -> None:
+    pattern = t.get("pattern")
+    try:
+        if not isinstance(pattern, str):
+            raise TypeError(f"got {pattern!r}")
+        re.compile(pattern)
+    except (re.error, TypeError) as exc:
+        raise GqlbenchError(f'{where}: $sub needs "pattern", a regular expression ({exc})') from None
+
+
+@operation("sub", _check_sub)
+def _sub(t: dict[str, Any], scope: Scope) -> str:
+    """``{"$sub": x, "pattern": "\\s+Collection$", "by": ""}``: a regular expression replaced."""
+    return check_value(re.sub(t["pattern"], t.get("by", ""), str(evaluate(t["$sub"], scope))), "world template: $sub")
+
+
 @operation("sort")
 def _sort(t: dict[str, Any], scope: Scope) -> list[Any]:
     """``{"$sort": list, "by": "release_date", "desc": true}``: a stable sort by one field of the items."""
@@ -289,7 +305,6 @@ OPERATIONS.update(
         "slice": lambda t, scope: evaluate(t["$slice"], scope)[t.get("start", 0) : t.get("stop")],
         "numbers": lambda t, scope: list(range(1, _within(evaluate(t["$numbers"], scope), "world template: $numbers") + 1)),
         "lower": lambda t, scope: str(evaluate(t["$lower"], scope)).lower(),
-        "sub": lambda t, scope: re.sub(t["pattern"], t.get("by", ""), str(evaluate(t["$sub"], scope))),  # a regex replaced
         "alnum": lambda t, scope: re.sub(r"[^a-z0-9]", "", str(evaluate(t["$alnum"], scope)).lower()),
         "join": lambda t, scope: check_value(str(t.get("sep", "")).join(map(str, evaluate(t["$join"], scope))), "world template: $join"),
         "unique": lambda t, scope: list(dict.fromkeys(evaluate(t["$unique"], scope))),
