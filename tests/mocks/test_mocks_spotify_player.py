@@ -119,4 +119,3 @@ def test_following_a_user_needs_a_known_user_and_an_artist_shows_in_the_list(spo
     artist = spotify.world.state["top_artists"][1]
     call["PUT_me_following"](type="artist", ids=artist)
     assert call["GET_me_following"](type="artist").artists.items[0].id == artist
-
