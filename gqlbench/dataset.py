@@ -123,9 +123,16 @@ def fill_from_catalog(sample: Sample, specs: bool = True, schema: bool = True) -
 
 
 def _sample_from_row(row: dict, split: str, index: int, benchmark: str, where: str) -> Sample:
+    from gqlbench.specs.catalog import is_domain_name
+
     missing = [k for k in ("domain", "utterance", "output") if k not in row]
     if missing:
         raise GqlbenchError(f"{where}: missing field(s) {', '.join(missing)}; each line needs domain, utterance and output")
+    if not is_domain_name(row["domain"]):
+        raise GqlbenchError(
+            f"{where}: domain {row['domain']!r} is not a domain name; write the name of a catalog domain "
+            "(letters, digits, _ and -), never a path"
+        )
     sample = Sample(
         id=f"{split}/{index}",
         split=split,

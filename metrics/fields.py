@@ -160,11 +160,10 @@ def shapes_from_sdl(sdl: str) -> dict[str, Shape]:
 
 
 def _endpoint_path(domain: str, function: str) -> Path | None:
-    from gqlbench.specs import schemas_path  # the catalog layer, below metrics
+    from gqlbench.specs.catalog import endpoint_sdl_file  # the catalog layer, below metrics
 
-    folder = schemas_path(domain)  # looked up each time: GQLBENCH_CATALOG may change within a process
-    path = folder / f"{function}.graphql" if folder is not None else None
-    return path if path is not None and path.is_file() else None  # None: no response schema (StepZen saw no response)
+    # looked up each time: GQLBENCH_CATALOG may change within a process; None: no response schema (StepZen saw none)
+    return endpoint_sdl_file(domain, function)
 
 
 @lru_cache(maxsize=1024)

@@ -21,7 +21,7 @@ from gqlbench.records import Sample
 from gqlbench.schemas.merge import merge_sdl, parse_sdl
 from gqlbench.schemas.split import query_fields
 from gqlbench.specs import list_domains, load_specs, schemas_path, specs_path
-from gqlbench.specs.catalog import unknown_domain
+from gqlbench.specs.catalog import endpoint_sdl_file, unknown_domain
 
 __all__ = [
     "endpoint_sdl",
@@ -49,9 +49,7 @@ def endpoints_with_sdl(domain: str) -> list[str]:
 def endpoint_sdl_path(domain: str, function: str) -> Path | None:
     """The SDL file of one endpoint, or None when it has no response schema."""
     _check_domain(domain)
-    folder = schemas_path(domain)
-    path = folder / f"{function}.graphql" if folder else None
-    return path if path is not None and path.is_file() else None
+    return endpoint_sdl_file(domain, function)
 
 
 def endpoint_sdl(domain: str, function: str) -> str | None:

@@ -7,12 +7,18 @@ the ``GQLBENCH_CATALOG`` environment variable (``os.pathsep``-separated). User
 folders are searched first, in the order given, so a user folder can shadow a
 bundled domain; the folder a domain was found in is always shown by
 ``gqlbench domains``.
+
+A catalog's files are read only from inside it: a file or folder that is a
+link leading out of its catalog's ``specs/``, ``schemas/`` or ``worlds/`` is
+refused with one line (a linked schema file was read, and its parse error
+quoted the first token of whatever it pointed at).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +29,10 @@ __all__ = [
     "CatalogRoot",
     "bundled_root",
     "catalog_roots",
+    "check_domain_name",
+    "contained",
+    "endpoint_sdl_file",
+    "is_domain_name",
     "list_domains",
     "specs_path",
     "schemas_path",
@@ -30,6 +40,20 @@ __all__ = [
 ]
 
 CATALOG_ENV = "GQLBENCH_CATALOG"
+
+_DOMAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+
+
+def is_domain_name(domain: str) -> bool:
+    """Whether ``domain`` is a name (letters, digits, ``_`` and ``-``): it names catalog files, so it is never a path."""
+    return isinstance(domain, str) and _DOMAIN_NAME.fullmatch(domain) is not None
+
+
+def check_domain_name(domain: str) -> str:
+    """``domain``, or a one-line error when it is not a name (``../../x/evil`` read signatures outside every catalog)."""
+    if not is_domain_name(domain):
+        raise GqlbenchError(f"domain {domain!r} is not a domain name: use letters, digits, _ and - (a domain is a name, never a path)")
+    return domain
 
 
 @dataclass(frozen=True)
@@ -79,22 +103,39 @@ def list_domains() -> list[str]:
     return sorted(set().union(*(root.domains() for root in catalog_roots())))
 
 
+def contained(path: Path, folder: Path) -> Path:
+    """``path``, or a one-line error when it resolves outside ``folder`` (a link leaving the catalog)."""
+    target = path.resolve()
+    if not target.is_relative_to(folder.resolve()):
+        raise GqlbenchError(f"{path}: a link to {target}, outside the catalog folder {folder}; copy the file into the catalog instead")
+    return path
+
+
 def specs_path(domain: str) -> Path | None:
     """The specs file of ``domain`` that wins on the search path, if any."""
+    check_domain_name(domain)
     for root in catalog_roots():
         path = root.specs_dir / f"{domain}.json"
         if path.is_file():
-            return path
+            return contained(path, root.specs_dir)
     return None
 
 
 def schemas_path(domain: str) -> Path | None:
     """The per-endpoint SDL folder of ``domain`` that wins on the search path, if any."""
+    check_domain_name(domain)
     for root in catalog_roots():
         path = root.schemas_dir / domain
         if path.is_dir() and any(path.glob("*.graphql")):
-            return path
+            return contained(path, root.schemas_dir)
     return None
+
+
+def endpoint_sdl_file(domain: str, function: str) -> Path | None:
+    """The SDL file of one endpoint of ``domain``, or None when it has none (a link out of the catalog is refused)."""
+    folder = schemas_path(domain)
+    path = folder / f"{function}.graphql" if folder is not None else None
+    return contained(path, folder) if path is not None and folder is not None and path.is_file() else None
 
 
 def unknown_domain(domain: str) -> GqlbenchError:

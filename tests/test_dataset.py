@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,28 @@ def test_a_missing_train_split_says_what_it_is_for_and_how_to_run_without_it(tmp
         load_split("train", tmp_path)
     with pytest.raises(GqlbenchError, match=r"valid.jsonl: no such split file .*check --data and --split"):
         load_split("valid", tmp_path)
+
+
+def test_a_domain_that_is_a_path_is_refused_naming_the_sample_before_any_catalog_file_is_read(tmp_path: Path) -> None:
+    # With --no-exec, a sample whose domain was ../../x/evil had its signatures read from outside every catalog and
+    # shown in the model's prompt.
+    from gqlbench.mocks.engine.fixtures import fixture_file
+    from gqlbench.specs import bundled_root, schemas_path, specs_path
+
+    evil = tmp_path / "x" / "evil.json"
+    evil.parent.mkdir()
+    evil.write_text(json.dumps({"functions": [{"name": "GET_secret", "description": "SECRET", "parameters": {}}]}), encoding="utf-8")
+    domain = os.path.relpath(evil.with_suffix(""), bundled_root().specs_dir)
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "test.jsonl").write_text(json.dumps({"domain": domain, "utterance": "u", "output": "GET_secret()"}) + "\n")
+    with pytest.raises(GqlbenchError) as caught:
+        load_split("test", data)
+    assert str(caught.value) == (
+        f"{data / 'test.jsonl'}:1: domain {domain!r} is not a domain name; write the name of a catalog domain "
+        "(letters, digits, _ and -), never a path"
+    )
+    for name in (domain, "a/b", "..", "", "a.b", "a\\b"):
+        for read in (specs_path, schemas_path, fixture_file):
+            with pytest.raises(GqlbenchError, match="is not a domain name: use letters, digits, _ and - .a domain is a name, never a path"):
+                read(name)

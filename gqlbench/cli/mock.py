@@ -15,6 +15,11 @@ __all__ = ["mock"]
 _LIMITS = QueryLimits()
 
 
+def _limit(option: str, kind: click.ParamType, help: str) -> Any:
+    """A ``--max-*`` option of ``mock serve``, its default the :class:`QueryLimits` field of the same name."""
+    return click.option(option, type=kind, default=getattr(_LIMITS, option[2:].replace("-", "_")), show_default=True, help=help)
+
+
 class _EscapedRecord(logging.Filter):
     """Log records with every control character escaped: a client's query must not drive the terminal."""
 
@@ -47,54 +52,18 @@ def mock() -> None:
 @click.option("--port", type=int, default=8080, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind; keep 127.0.0.1 unless others must reach it.")
 @click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True, help="Seed of the world (same seed, same answers).")
-@click.option(
-    "--max-depth",
-    type=click.IntRange(1),
-    default=_LIMITS.max_depth,
-    show_default=True,
-    help="Deepest field nesting a query may have (GraphiQL's introspection needs 15).",
-)
-@click.option(
-    "--max-aliases",
-    type=click.IntRange(0),
-    default=_LIMITS.max_aliases,
-    show_default=True,
-    help="Aliased fields a query may have (each aliased endpoint is one more call).",
-)
-@click.option(
-    "--max-cost",
-    type=click.IntRange(1),
-    default=_LIMITS.max_cost,
-    show_default=True,
-    help="Cost a query may have: 1 per field, fragments expanded, plus 10 per endpoint call.",
-)
-@click.option(
-    "--max-tokens",
-    type=click.IntRange(1),
-    default=_LIMITS.max_tokens,
-    show_default=True,
-    help="Tokens of query text read before a request is refused.",
-)
-@click.option(
-    "--max-seconds",
-    type=click.FloatRange(0, min_open=True),
-    default=_LIMITS.max_seconds,
-    show_default=True,
-    help="Time budget of one request; past it the request ends with an error.",
-)
-@click.option(
-    "--max-body-bytes",
-    type=click.IntRange(1),
-    default=_LIMITS.max_body_bytes,
-    show_default=True,
-    help="Largest request body; a larger one is refused with 413 before it is read.",
-)
-@click.option(
+@_limit("--max-depth", click.IntRange(1), "Deepest field nesting a query may have (GraphiQL's introspection needs 15).")
+@_limit("--max-aliases", click.IntRange(0), "Aliased fields a query may have (each aliased endpoint is one more call).")
+@_limit("--max-cost", click.IntRange(1), "Cost a query may have: 1 per field, fragments expanded, plus 10 per endpoint call.")
+@_limit("--max-tokens", click.IntRange(1), "Tokens of query text read before a request is refused.")
+@_limit("--max-seconds", click.FloatRange(0, min_open=True), "Time budget of one request; past it the request ends with an error.")
+@_limit("--max-body-bytes", click.IntRange(1), "Largest request body; a larger one is refused with 413 before it is read.")
+@_limit("--max-argument-chars", click.IntRange(1), "Longest argument of a call (a list or object: as JSON); bounds what one write stores.")
+@_limit("--max-answer-bytes", click.IntRange(1), "Largest answer, counted as it is built; past it the request ends with an error.")
+@_limit(
     "--read-timeout",
-    type=click.FloatRange(0, min_open=True),
-    default=_LIMITS.read_timeout,
-    show_default=True,
-    help="Seconds a client has to send a request's head, then its body (else closed / 408).",
+    click.FloatRange(0, min_open=True),
+    "Seconds a client has to send a request's head, then its body (else closed / 408).",
 )
 def serve(domain: str, port: int, host: str, seed: int, **limits: Any) -> None:
     """Serve DOMAIN's mock schema over HTTP until interrupted.
@@ -105,7 +74,9 @@ def serve(domain: str, port: int, host: str, seed: int, **limits: Any) -> None:
     `mutation { resetWorld }` or `POST /reset`.
 
     A query over a --max-* limit is refused with a GraphQL error naming the
-    limit and its value; a body over --max-body-bytes with 413, one not sent
+    limit and its value (an argument over --max-argument-chars is a
+    bad_arguments error, an answer over --max-answer-bytes ends the request
+    with one error); a body over --max-body-bytes with 413, one not sent
     within --read-timeout with 408 (a stalled request head: the connection
     is closed). Requests run side by side (a heavy one does not
     hold up the others); SIGTERM or Ctrl+C stops running requests and exits.

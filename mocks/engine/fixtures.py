@@ -48,18 +48,22 @@ def _bundled_folder() -> Path:
 
 def fixture_file(domain: str) -> Path:
     """Where the domain's fixture is (it may not exist): next to the catalog folder that has the domain."""
-    return _fixture_file(domain, os.environ.get("GQLBENCH_CATALOG", ""))
+    from gqlbench.specs.catalog import check_domain_name
+
+    return _fixture_file(check_domain_name(domain), os.environ.get("GQLBENCH_CATALOG", ""))
 
 
 @lru_cache(maxsize=256)
 def _fixture_file(domain: str, catalog: str) -> Path:
     """Cached per catalog setting: a worker makes a world per program, and listing folders costs."""
-    from gqlbench.specs.catalog import catalog_roots
+    from gqlbench.specs.catalog import catalog_roots, contained
 
     for root in catalog_roots():
         if domain in root.domains():
-            folder = _bundled_folder() if root.bundled else root.specs_dir.parent / "worlds"
-            return folder / f"{domain}.json"
+            if root.bundled:
+                return _bundled_folder() / f"{domain}.json"
+            path = root.specs_dir.parent / "worlds" / f"{domain}.json"
+            return contained(path, root.specs_dir.parent) if path.exists() else path  # a link leaving the catalog is refused
     return _bundled_folder() / f"{domain}.json"
 
 
@@ -74,6 +78,8 @@ def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:
         data = json.loads(file.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise GqlbenchError(f"{file}:{exc.lineno}: the world fixture is not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise GqlbenchError(f"{file}: the world fixture is nested too deep to read; a world file is at most 64 levels deep") from None
     if not isinstance(data, dict):
         raise GqlbenchError(f"{file}: a world fixture must be a JSON object (keys: {', '.join(sorted(GENERIC_KEYS))})")
     entities = data.get("entities", {})

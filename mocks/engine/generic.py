@@ -41,7 +41,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared import lists, make, paging
 from gqlbench.mocks.engine.declared.checks import check_checks
 from gqlbench.mocks.engine.declared.declarations import Declarations
-from gqlbench.mocks.engine.effects import apply_effects, check_effects
+from gqlbench.mocks.engine.effects import MAX_STORED_ITEMS, apply_effects, check_effects
 from gqlbench.mocks.engine.kinds import KEY_WORDS, entity_kind, known_kinds, list_object_of, object_of, reference, shape_kind, singular
 from gqlbench.mocks.engine.render import CHILDREN, JOINED_FIELDS, JoinedKey, Renderer
 from gqlbench.mocks.engine.rules import Rule, payload_type
@@ -577,6 +577,8 @@ class GenericModel:
                     values[name] = type(value)(self.resolve_key(world, rule, other, str(value), False))
                 world.get(other, values[name])
         count = world.state.get("created", 0) + 1
+        if count > MAX_STORED_ITEMS:  # each is kept for the world's life
+            raise BadArguments(f"the world has made {MAX_STORED_ITEMS:,} entities for calls, the mock's limit; reset it to make more")
         world.state["created"] = count
         entity_id = self.render.new_id(world, kind, "created", count, numeric=self._numeric(rule, kind))
         self.render.ensure(world, kind, entity_id, values)

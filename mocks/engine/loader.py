@@ -14,6 +14,7 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared import paging
+from gqlbench.mocks.engine.declared.bounds import check_bounds
 from gqlbench.mocks.engine.declared.checks import apply_checks
 from gqlbench.mocks.engine.declared.computed import check_computed
 from gqlbench.mocks.engine.declared.declarations import Declarations
@@ -91,6 +92,7 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
         return _MODELS[key]
     where = str(fixture_file) if fixture_file else f"world fixture of {domain}"
     fixture = load_fixture(domain, fixture_file) if fixture_file is not None else {}
+    check_bounds(fixture, where)
     behaviour = find_behaviour(domain, fixture, fixture_file)
     check_make(fixture, where)
     extra = sorted(set(fixture) - GENERIC_KEYS - sections(fixture))

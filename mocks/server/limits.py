@@ -8,12 +8,16 @@ extra to measure): its depth, its aliases, and its cost (one per field, plus
 request over a limit gets one GraphQL error naming the limit, the request's
 value and the command-line option that raises it; nothing runs. The same
 :class:`QueryLimits` carries the HTTP bounds checked before a request is
-parsed (body size, time to arrive: :mod:`gqlbench.mocks.server.http_edge`).
+parsed (body size, time to arrive: :mod:`gqlbench.mocks.server.http_edge`),
+and the bounds on what runs: the size of each argument of a call (what a
+write may store: a 900 KB playlist name read back through 100 aliases made an
+8 KB query an 88 MB answer) and of the answer, counted as it is built.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+import json
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +36,20 @@ from graphql import (
 )
 from graphql.validation import ASTValidationRule, ValidationContext
 
-__all__ = ["CALL_COST", "SEED_RANGE", "QueryLimits", "QueryMeasure", "limits_rule", "measure", "parse_limited", "validate_limited"]
+from gqlbench.mocks.errors import BadArguments
+
+__all__ = [
+    "CALL_COST",
+    "SEED_RANGE",
+    "QueryLimits",
+    "QueryMeasure",
+    "answer_bytes",
+    "check_argument_sizes",
+    "limits_rule",
+    "measure",
+    "parse_limited",
+    "validate_limited",
+]
 
 CALL_COST = 10
 """Extra cost of a root field: it runs an endpoint's handler, not just a lookup."""
@@ -52,6 +69,8 @@ class QueryLimits:
     max_seconds: float = 30.0
     max_body_bytes: int = 1_048_576
     read_timeout: float = 10.0
+    max_argument_chars: int = 10_000
+    max_answer_bytes: int = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -181,3 +200,25 @@ def parse_limited(limits: QueryLimits) -> Callable[[Any, dict[str, Any]], Docume
             ) from None
 
     return run
+
+
+def check_argument_sizes(arguments: Mapping[str, Any], limits: QueryLimits) -> None:
+    """:class:`BadArguments` naming the first argument whose text (a list or object: as JSON) is over ``max_argument_chars``."""
+    for name, value in arguments.items():
+        size = len(value) if isinstance(value, str) else len(json.dumps(value, default=str))
+        if size > limits.max_argument_chars:
+            raise BadArguments(
+                f"{name} is {size:,} characters long, over the server's limit of {limits.max_argument_chars:,} "
+                "(--max-argument-chars); pass less in one call"
+            )
+
+
+def answer_bytes(value: Any, leaf: bool) -> int:
+    """About the bytes a field's value adds to the JSON answer, counted as the answer is built.
+
+    All of a ``leaf`` (scalar or enum) value; of an object or a list of
+    objects only the brackets, since their own fields are counted as they resolve.
+    """
+    if leaf:
+        return len(value) + 2 if isinstance(value, str) else len(json.dumps(value, default=str))
+    return 2 + 2 * len(value) if isinstance(value, list) else 2

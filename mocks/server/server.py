@@ -22,7 +22,9 @@ over first come, first served (:class:`~gqlbench.mocks.server.fairlock.FairLock`
 a long request waits its turn between its fields; and it stops with a GraphQL
 error when it runs over its time budget or the server is told to stop
 (:meth:`MockServer.stop`, on SIGTERM or Ctrl+C), checked before each field and
-inside a lookup endpoint's searches and lookups (:attr:`World.interrupt`).
+inside a lookup endpoint's searches and lookups (:attr:`World.interrupt`). A
+write is checked before it changes anything and, once made, is answered: a
+request stopped after a write keeps that write's answer.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from ariadne import MutationType, format_error, graphql_sync
 from ariadne.asgi import GraphQL
 from ariadne.asgi.handlers import GraphQLHTTPHandler
 from ariadne.exceptions import HttpBadRequestError
-from graphql import GraphQLError
+from graphql import GraphQLError, get_named_type, is_leaf_type
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -55,7 +57,7 @@ from gqlbench.mocks.errors import MockError
 from gqlbench.mocks.server.explorer import OfflineExplorer
 from gqlbench.mocks.server.fairlock import FairLock
 from gqlbench.mocks.server.http_edge import BadJSON, JSONOnly, ReadLimits, load_json
-from gqlbench.mocks.server.limits import SEED_RANGE, QueryLimits, parse_limited, validate_limited
+from gqlbench.mocks.server.limits import SEED_RANGE, QueryLimits, answer_bytes, check_argument_sizes, parse_limited, validate_limited
 from gqlbench.mocks.server.resolvers import build_mock_schema
 from gqlbench.records import FunctionSpec
 
@@ -140,6 +142,7 @@ class MockServer:
     def prepare(self, function: str, graphql_args: dict[str, Any]) -> dict[str, Any]:
         """GraphQL arguments -> checked call arguments (raises BadArguments like a Python call)."""
         spec = self.specs[function]
+        check_argument_sizes(graphql_args, self.limits)
         properties = spec.parameters.properties
         kwargs = {
             k: (_coerce(v, properties[k].type) if k in properties else v)
@@ -160,10 +163,19 @@ class MockServer:
     def context(self, _request: Any, _data: Any = None) -> dict[str, Any]:
         return {"world": self.world, "prepare": self.prepare, "deadline": time.monotonic() + self.limits.max_seconds}
 
-    def _check(self, info: Any) -> None:
-        """Raise the request's one error when it is over its time budget or the server is stopping."""
+    def _check(self, info: Any, clock: bool = True) -> None:
+        """Raise the request's one error when its answer is over its size or (with ``clock``) it is over its time
+        budget or the server is stopping."""
         context = info.context
-        if self.stopping.is_set() or time.monotonic() > context["deadline"]:
+        if context.get("answer_bytes", 0) > self.limits.max_answer_bytes:
+            context["over_budget"] = True
+            raise GraphQLError(
+                f"the answer is over the server's limit of {self.limits.max_answer_bytes:,} bytes (--max-answer-bytes); "
+                "ask for fewer fields or aliases",
+                path=info.path.as_list(),
+                extensions={"kind": "limit", "limit": "max_answer_bytes"},
+            )
+        if clock and (self.stopping.is_set() or time.monotonic() > context["deadline"]):
             context["over_budget"] = True
             # Every field left raises this error. With a path and no nodes graphql-core keeps it as it is: locating
             # it would scan the query's text up to the field, which made stopping 5,000 aliases take minutes.
@@ -183,19 +195,40 @@ class MockServer:
 
         A lookup endpoint (``GET_``) is also checked inside, at each search
         candidate and lookup: its handler only adds or completes records, so
-        stopping it there leaves the world consistent. Writes run to their end.
+        stopping it there leaves the world consistent. A write is checked once
+        it holds the lock, before it changes anything, and then runs to its
+        end: the fields of its answer are answered whatever the clock says, so
+        a write is never reported as failed after it changed the world.
         """
-        self._check(info)
+        context = info.context
+        written = context.get("written")
+        self._check(info, clock=not written or _root_key(info) not in written)
         if info.parent_type is info.schema.query_type or info.parent_type is info.schema.mutation_type:
             with self.lock:
-                world = info.context["world"] = self.world  # a reset since the request began is seen
-                if info.field_name.startswith("GET_"):
+                self._check(info)  # the wait for the lock counts: nothing runs past the budget
+                world = context["world"] = self.world  # a reset since the request began is seen
+                reading = info.field_name.startswith("GET_")
+                if reading:
                     world.interrupt = lambda: self._check(info)
                 try:
-                    return next_(root, info, **args)
+                    result = next_(root, info, **args)
                 finally:
                     world.interrupt = None
-        return next_(root, info, **args)
+                if not reading:
+                    context.setdefault("written", set()).add(info.path.key)
+        else:
+            result = next_(root, info, **args)
+        context["answer_bytes"] = context.get("answer_bytes", 0) + answer_bytes(result, is_leaf_type(get_named_type(info.return_type)))
+        self._check(info, clock=False)
+        return result
+
+
+def _root_key(info: Any) -> Any:
+    """The response key of the root field a field is part of."""
+    path = info.path
+    while path.prev is not None:
+        path = path.prev
+    return path.key
 
 
 _LOGGER = logging.getLogger("gqlbench.mocks.server.server")
@@ -307,12 +340,12 @@ class _ThreadedHandler(GraphQLHTTPHandler):
             middleware=middleware,
         )
         if isinstance(context_value, dict) and context_value.get("over_budget") and isinstance(result, dict):
-            # one error for the whole request, not one per field that did not run
+            # one error for the whole request, not one per field that did not run; the answers of writes made are kept
             errors = result.get("errors", [])
             first = next(
                 (e for e in errors if e.get("extensions", {}).get("kind") in ("limit", "stopping")), {"message": "the request was stopped"}
             )
-            result = {"data": None, "errors": [first]}
+            result = {"data": result.get("data") if context_value.get("written") else None, "errors": [first]}
         return success, result
 
 

@@ -60,6 +60,7 @@ from gqlbench.mocks.engine.declared.make import invent, make, resolve, scope_of
 from gqlbench.mocks.engine.declared.paging import offset_page
 from gqlbench.mocks.engine.declared.templates import evaluate
 from gqlbench.mocks.engine.declared.views import render_view
+from gqlbench.mocks.engine.effects import check_stored_items
 from gqlbench.mocks.engine.world import Handler, World, search_text
 from gqlbench.mocks.errors import BadArguments
 
@@ -228,6 +229,7 @@ class SpotifyModel:
         if args["user_id"] != world.state["me"]:
             world.get("user", args["user_id"])
             raise BadArguments(f"user_id {args['user_id']!r} is not the current user; only your own playlists can be created (GET_me().id)")
+        check_stored_items("playlists", len(world.state["playlists"]) + 1)  # each made one is listed by GET_me_playlists
         entry = {"name": args["name"], "description": args.get("description") or "", "tracks": []}
         entry |= {"public": args.get("public", True), "collaborative": args.get("collaborative", False)}
         playlist_id = make(scope_of(world), "playlist", {"id": None, **entry})

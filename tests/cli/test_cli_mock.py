@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import io
+import json
 import logging
+import shutil
 import signal
 import socket
 import threading
 import time
+from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from click.testing import CliRunner
 
-from gqlbench.cli import cli
+import gqlbench.schemas as schemas_package
+import gqlbench.specs as specs_package
+from gqlbench.cli import cli, main
 from tests.cli_process import serve_mock
 
 _RESULT_FIELDS = (
@@ -164,3 +170,26 @@ def test_client_text_in_what_the_server_logs_is_escaped(monkeypatch: pytest.Monk
 def test_a_seed_outside_graphqls_int_is_refused_before_anything_starts() -> None:
     result = CliRunner().invoke(cli, ["mock", "serve", "--domain", "no-such-domain", "--seed", str(2**31)])
     assert result.exit_code == 2 and "2147483648 is not in the range -2147483648<=x<=2147483647" in result.output
+
+
+@pytest.mark.parametrize(
+    ("world", "saying"),
+    [
+        ({"endpoints": {"POST_loans": {"respond": {"$numbers": 10**9}}}}, "endpoints.POST_loans.respond.$numbers: 1,000,000,000 is over"),
+        ({"make": {"book": {"key": ["$title"], "defaults": {"x": {"$make": "book"}}}}}, "make.book: makes its own kind (book -> book)"),
+    ],
+)
+def test_a_world_file_over_a_bound_stops_the_server_before_it_starts_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], world: dict[str, Any], saying: str
+) -> None:
+    # A world file is someone else's data, and mock serve runs it outside the sandbox: 1e9 numbers took 10 GB.
+    specs = json.loads((Path(specs_package.__file__).parent / "library.json").read_text(encoding="utf-8"))
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "shelf.json").write_text(json.dumps({**specs, "domain": "shelf"}), encoding="utf-8")
+    shutil.copytree(Path(schemas_package.__file__).parent / "library", tmp_path / "schemas" / "shelf")
+    (tmp_path / "worlds").mkdir()
+    (tmp_path / "worlds" / "shelf.json").write_text(json.dumps(world), encoding="utf-8")
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    assert main(["mock", "serve", "--domain", "shelf", "--port", "1"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"error: {tmp_path / 'worlds' / 'shelf.json'}: {saying}"), line

@@ -333,7 +333,8 @@ def test_error_messages_quoting_a_huge_value_are_cut_so_aliases_do_not_multiply_
         + " ".join(f'a{i}: GET_me_following(type: $v, spotify_access_token: "t") {{ __typename }}' for i in range(20))
         + " }"
     )
-    answer = _client(domain="spotify").post("/graphql", json={"query": query, "variables": {"v": "x" * 500_000}})
+    client = _client(QueryLimits(max_argument_chars=1_000_000), domain="spotify")  # the argument bound would refuse it first
+    answer = client.post("/graphql", json={"query": query, "variables": {"v": "x" * 500_000}})
     errors = answer.json()["errors"]
     assert len(errors) == 20 and len(answer.content) < 40_000
     assert errors[0]["message"].startswith("type must be 'artist', got 'xxx")  # the fixture's declared check
@@ -357,3 +358,68 @@ def test_the_served_fields_take_the_signatures_parameters_and_no_credential_is_n
         "/graphql", json={"query": "query($id: Int!) { GET_movie__movie_id_(movie_id: $id) { id } }", "variables": {"id": movie_id}}
     ).json()
     assert answer["data"]["GET_movie__movie_id_"]["id"] == movie_id  # the integer a search returned, passed as one
+
+
+# -- writes under a hostile client (issue 34, items 9 and 10) ---------------------------------------
+
+_TRACKS = "mutation($p: String!) {{ {} }}"
+
+
+def _spotify_playlist(client: TestClient) -> tuple[str, list[str]]:
+    """A playlist of the mock's user and the ids of its tracks (each playlist holds a few)."""
+    server = client.app.state.mock  # type: ignore[attr-defined]
+    playlist = next(iter(server.world.state["playlists"]))
+    playlist_id = playlist if isinstance(playlist, str) else playlist["id"]
+    return playlist_id, [t["id"] for t in server.world.table("playlist")[playlist_id]["tracks"]]
+
+
+def test_a_write_is_answered_as_made_once_made_and_one_past_the_budget_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A DELETE that ran past --max-seconds was answered `data: null`, "split it into smaller requests", and its
+    # removal was applied all the same. A fake clock makes each write take 10 s, whatever the machine.
+    now = [0.0]
+    monkeypatch.setattr(server_module.time, "monotonic", lambda: now[0])
+    handler_of = World.handler
+
+    def slow(world: World, function: str) -> Any:
+        handler = handler_of(world, function)
+        if not function.startswith("DELETE_") or handler is None:
+            return handler
+        return lambda w, args: (handler(w, args), now.__setitem__(0, now[0] + 10))[0]
+
+    monkeypatch.setattr(World, "handler", slow)
+    client = _client(QueryLimits(max_seconds=5), domain="spotify")
+    playlist, tracks = _spotify_playlist(client)
+    first, second = tracks[0], next(t for t in tracks if t != tracks[0])
+    delete = 'DELETE_playlists__playlist_id__tracks(playlist_id: $p, tracks: [{{uri: "spotify:track:{}"}}]) {{ ok status_code }}'
+    query = _TRACKS.format(f"a: {delete.format(first)} b: {delete.format(second)}")
+    answer = client.post("/graphql", json={"query": query, "variables": {"p": playlist}}).json()
+    left = [t["id"] for t in client.app.state.mock.world.table("playlist")[playlist]["tracks"]]  # type: ignore[attr-defined]
+    assert answer["data"]["a"] == {"ok": True, "status_code": 200}, answer  # made, so answered as made
+    assert first not in left
+    assert answer["data"]["b"] is None and second in left  # past the budget before it began: not made
+    (error,) = answer["errors"]
+    assert error["extensions"] == {"kind": "limit", "limit": "max_seconds"} and error["path"] == ["b"], error
+
+
+def test_a_huge_argument_is_refused_before_the_write_and_a_huge_answer_is_cut_as_it_is_built() -> None:
+    # A 900 KB playlist name was stored, then read back through 100 aliases: an 8 KB query, an 88 MB answer.
+    client = _client(QueryLimits(max_answer_bytes=100_000), domain="spotify")
+    playlist, _ = _spotify_playlist(client)
+    rename = "mutation($p: String!, $n: String!) { PUT_playlists__playlist_id_(playlist_id: $p, name: $n) { ok } }"
+    refused = client.post("/graphql", json={"query": rename, "variables": {"p": playlist, "n": "x" * 900_000}}).json()
+    (error,) = refused["errors"]
+    assert error["message"] == (
+        "name is 900,000 characters long, over the server's limit of 10,000 (--max-argument-chars); pass less in one call"
+    )
+    stored = client.app.state.mock.world.table("playlist")[playlist]  # type: ignore[attr-defined]
+    assert len(stored["name"]) < 1000
+    renamed = client.post("/graphql", json={"query": rename, "variables": {"p": playlist, "n": "y" * 9_000}}).json()
+    assert renamed["data"]["PUT_playlists__playlist_id_"] == {"ok": True}, renamed
+    names = " ".join(f'a{i}: GET_playlists__playlist_id_(playlist_id: "{playlist}") {{ name }}' for i in range(100))
+    response = client.post("/graphql", json={"query": "{ " + names + " }"})
+    assert len(response.content) < 120_000  # 900 KB of names before
+    (cut,) = response.json()["errors"]
+    assert response.json()["data"] is None and cut["extensions"] == {"kind": "limit", "limit": "max_answer_bytes"}, cut
+    assert cut["message"] == "the answer is over the server's limit of 100,000 bytes (--max-answer-bytes); ask for fewer fields or aliases"
+    some = client.post("/graphql", json={"query": "{ " + names.split(" a10:")[0] + " }"}).json()
+    assert some["data"]["a0"]["name"] == "y" * 9_000 and len(some["data"]) == 10  # ten aliases fit

@@ -138,3 +138,51 @@ def test_missing_catalog_folder_is_a_clear_error(tmp_path: Path, monkeypatch: py
     monkeypatch.setenv(CATALOG_ENV, str(tmp_path / "nowhere"))
     with pytest.raises(GqlbenchError, match=f"{CATALOG_ENV} lists .*nowhere.*not a folder"):
         list_domains()
+
+
+def _linked_catalog(tmp_path: Path, link: str) -> tuple[Path, Path]:
+    """A catalog with the library domain copied in as ``shelf``, where ``link`` (a relative path) points outside it."""
+    catalog, outside = tmp_path / "catalog", tmp_path / "outside"
+    bundled = Path(specs_path("library")).parent.parent  # type: ignore[arg-type]
+    (catalog / "specs").mkdir(parents=True)
+    (catalog / "specs" / "shelf.json").write_text(
+        json.dumps({**json.loads((bundled / "specs" / "library.json").read_text(encoding="utf-8")), "domain": "shelf"}), encoding="utf-8"
+    )
+    (catalog / "schemas" / "shelf").mkdir(parents=True)
+    for sdl in (bundled / "schemas" / "library").glob("*.graphql"):
+        (catalog / "schemas" / "shelf" / sdl.name).write_text(sdl.read_text(encoding="utf-8"), encoding="utf-8")
+    (catalog / "worlds").mkdir()
+    outside.mkdir()
+    linked = catalog / link
+    target = outside / linked.name
+    if linked.is_dir():
+        target.mkdir()
+        for child in linked.iterdir():
+            (target / child.name).write_text(child.read_text(encoding="utf-8"), encoding="utf-8")
+        for child in linked.iterdir():
+            child.unlink()
+        linked.rmdir()
+    else:
+        target.write_text("SECRET_FIRST_TOKEN of a private file\n", encoding="utf-8")
+        linked.unlink(missing_ok=True)
+    linked.symlink_to(target)
+    return catalog, target
+
+
+def _read(what: str) -> None:
+    from gqlbench.mocks.engine.world import World
+    from gqlbench.schemas import build_schema
+
+    {"schemas": lambda: build_schema("shelf"), "specs": lambda: load_specs("shelf"), "worlds": lambda: World.create("shelf")}[what]()
+
+
+@pytest.mark.parametrize("link", ["schemas/shelf/GET_me_loans.graphql", "schemas/shelf", "specs/shelf.json", "worlds/shelf.json"])
+def test_a_catalog_file_or_folder_linked_outside_the_catalog_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, link: str) -> None:
+    # A schema file linked to a file outside the catalog was read, and the error quoted the target's first token.
+    catalog, target = _linked_catalog(tmp_path, link)
+    monkeypatch.setenv(CATALOG_ENV, str(catalog))
+    with pytest.raises(GqlbenchError) as caught:
+        _read(link.split("/")[0])
+    message = str(caught.value)
+    assert message.startswith(f"{catalog / link}: a link to {target.resolve()}, outside the catalog folder"), message
+    assert "SECRET" not in message and "\n" not in message

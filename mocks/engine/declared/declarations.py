@@ -68,7 +68,14 @@ class Declarations:
     def handler(self, template: Any, where: str) -> Handler:
         """What answers an endpoint declared with ``"respond"`` (its operations checked now, not when called)."""
         check(template, where)
-        return lambda world, args: evaluate(template, self.scope(world, args))
+
+        def run(world: World, args: Mapping[str, Any]) -> Any:
+            try:
+                return evaluate(template, self.scope(world, args))
+            except RecursionError:  # names that make a shape or an entity use itself, which no load-time check sees
+                raise GqlbenchError(f"{where}: the template uses itself without end (a shape or kind named by a computed name)") from None
+
+        return run
 
     def complete(self, world: World, kind: str, record: dict[str, Any]) -> None:
         """Give a record the generated fields it lacks, then fill its lists (``grow``)."""

@@ -33,7 +33,8 @@ __all__ = ["FILTERS", "interleave", "page", "query"]
 
 
 def _numbers(value: Any) -> list[int]:
-    return [int(part) for part in re.split(r"[,|]", str(value)) if part.strip().isdigit()]
+    # isdecimal, not isdigit: int() refuses "²"; and at most 18 digits, as an id has (int() refuses 4,301)
+    return [int(part) for part in re.split(r"[,|]", str(value)) if part.strip().isdecimal() and len(part.strip()) <= 18]
 
 
 FILTERS: dict[str, Callable[[Any, Any], bool]] = {

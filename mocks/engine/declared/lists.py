@@ -32,6 +32,7 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared.templates import OPERATIONS, Scope, evaluate, operation
+from gqlbench.mocks.engine.effects import check_stored_items
 from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.errors import BadArguments
 
@@ -61,13 +62,16 @@ def change(world: World, name: str, kind: str, wanted: Iterable[str], *, add: bo
     """Save (``add``) or remove ``wanted`` ids of ``kind``: each must exist; saved ones go to the front.
 
     One clock tick per stamped entry, then one for the call, so the times
-    later calls show follow the order of the calls.
+    later calls show follow the order of the calls. A list holds at most
+    :data:`~gqlbench.mocks.engine.effects.MAX_STORED_ITEMS` entries.
     """
     wanted = list(wanted)
     for entity_id in wanted:
         world.get(kind, entity_id)
-    kept = [entry for entry in entries(world, name) if entry["id"] not in wanted]
+    gone = set(wanted)  # a set: each saved entry was looked for in the list of 20,000 ids a hostile call passed
+    kept = [entry for entry in entries(world, name) if entry["id"] not in gone]
     if add:
+        check_stored_items(name, len(kept) + len(wanted))
         kept = [{"id": i, **({stamp: world.tick()} if stamp else {})} for i in wanted] + kept
     world.state["lists"][name] = kept
     world.tick()

@@ -22,7 +22,8 @@ say, so a domain's responses need no Python:
   ``{"$if": c, "then": a, "else": b}``, ``{"$case": x, "of": {"album": a, "track": b}, "else": c}``,
   ``{"$filter": list, "if": c}`` (the items ``it`` for which ``c`` holds),
   ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}`` (or an object and a field name),
-  ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n), ``{"$sort": list, "by": "field", "desc": true}``,
+  ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n; what a template makes is bounded:
+  :mod:`gqlbench.mocks.engine.declared.bounds`), ``{"$sort": list, "by": "field", "desc": true}``,
   ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits),
   ``{"$sub": x, "pattern": "\\s+Collection$", "by": ""}`` (a regular expression replaced), ``{"$join": [parts], "sep": ""}``,
   ``{"$optional": "name"}`` (the name's value, null when the call left it out);
@@ -48,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.declared.bounds import check_value, over_made
 from gqlbench.mocks.engine.world import World
 
 __all__ = ["CHECKERS", "Scope", "check", "derived_date", "evaluate", "fill", "operation", "OPERATIONS"]
@@ -133,7 +135,7 @@ def fill(text: str, lookup: Callable[[str], Any]) -> str:
     """``text`` with each ``{name}`` replaced by ``lookup(name)`` (``paging`` fills an href from the call's arguments)."""
     if "{" not in text and "}" not in text:
         return text
-    return _NAME.sub(lambda m: m.group(0)[0] if m.group(1) is None else str(lookup(m.group(1))), text)
+    return check_value(_NAME.sub(lambda m: m.group(0)[0] if m.group(1) is None else str(lookup(m.group(1))), text), f"text {text[:40]!r}")
 
 
 def check(template: Any, where: str) -> None:
@@ -167,9 +169,28 @@ def _int(t: dict[str, Any], scope: Scope) -> Any:
     return round(value / t["div"], 1) if "div" in t else value * t.get("mul", 1)
 
 
+def _within(size: Any, what: str) -> Any:
+    """``size``, or the one-line error of a template that would make more than a world may (``MAX_MADE``)."""
+    error = over_made(size, what) if isinstance(size, int) else None
+    if error is not None:
+        raise error
+    return size
+
+
 @operation("token")
 def _token(t: dict[str, Any], scope: Scope) -> str:
-    return str(t.get("format", "{}")).format(scope.world.token(*_key(t, "token", scope), length=t.get("length", 22)))
+    length = _within(t.get("length", 22), "world template: $token length")
+    return str(t.get("format", "{}")).format(scope.world.token(*_key(t, "token", scope), length=length))
+
+
+def _mul(t: dict[str, Any], scope: Scope) -> Any:
+    """``{"$mul": [a, b]}``: numbers multiplied, or a list or text repeated (at most ``MAX_MADE`` items or characters)."""
+    operands = evaluate(t["$mul"], scope)
+    times = [o for o in operands if isinstance(o, int) and not isinstance(o, bool)]
+    if any(isinstance(o, (str, list, tuple)) for o in operands):
+        size = max((len(o) for o in operands if isinstance(o, (str, list, tuple))), default=0)
+        _within(size * functools.reduce(operator.mul, times, 1), "world template: $mul")
+    return check_value(functools.reduce(operator.mul, operands), "world template: $mul")
 
 
 def _options(t: dict[str, Any], scope: Scope) -> list[Any]:
@@ -247,6 +268,22 @@ def _endpoint(t: dict[str, Any], scope: Scope) -> Any:
     return handler(scope.world, evaluate(t.get("args", {}), scope)) if handler is not None else None
 
 
+def _check_sub(t: dict[str, Any], where: str) -> None:
+    pattern = t.get("pattern")
+    try:
+        if not isinstance(pattern, str):
+            raise TypeError(f"got {pattern!r}")
+        re.compile(pattern)
+    except (re.error, TypeError) as exc:
+        raise GqlbenchError(f'{where}: $sub needs "pattern", a regular expression ({exc})') from None
+
+
+@operation("sub", _check_sub)
+def _sub(t: dict[str, Any], scope: Scope) -> str:
+    """``{"$sub": x, "pattern": "\\s+Collection$", "by": ""}``: a regular expression replaced."""
+    return check_value(re.sub(t["pattern"], t.get("by", ""), str(evaluate(t["$sub"], scope))), "world template: $sub")
+
+
 @operation("sort")
 def _sort(t: dict[str, Any], scope: Scope) -> list[Any]:
     """``{"$sort": list, "by": "release_date", "desc": true}``: a stable sort by one field of the items."""
@@ -258,21 +295,20 @@ OPERATIONS.update(
     {
         "count": lambda t, scope: len(evaluate(t["$count"], scope) or ()),  # a missing list counts 0
         "sum": lambda t, scope: sum(evaluate(t["$sum"], scope)),
-        "add": lambda t, scope: functools.reduce(operator.add, evaluate(t["$add"], scope)),  # numbers, or lists joined
-        "mul": lambda t, scope: functools.reduce(operator.mul, evaluate(t["$mul"], scope)),
+        "add": lambda t, scope: check_value(functools.reduce(operator.add, evaluate(t["$add"], scope)), "world template: $add"),
+        "mul": _mul,
         "optional": lambda t, scope: scope.names.get(evaluate(t["$optional"], scope)),
         "eq": lambda t, scope: operator.eq(*evaluate(t["$eq"], scope)),
         "ne": lambda t, scope: operator.ne(*evaluate(t["$ne"], scope)),
         "gte": lambda t, scope: operator.ge(*evaluate(t["$gte"], scope)),
         "at": lambda t, scope: evaluate(t["$at"], scope)[evaluate(t["index"], scope)],
         "slice": lambda t, scope: evaluate(t["$slice"], scope)[t.get("start", 0) : t.get("stop")],
-        "numbers": lambda t, scope: list(range(1, evaluate(t["$numbers"], scope) + 1)),
+        "numbers": lambda t, scope: list(range(1, _within(evaluate(t["$numbers"], scope), "world template: $numbers") + 1)),
         "lower": lambda t, scope: str(evaluate(t["$lower"], scope)).lower(),
-        "sub": lambda t, scope: re.sub(t["pattern"], t.get("by", ""), str(evaluate(t["$sub"], scope))),  # a regex replaced
         "alnum": lambda t, scope: re.sub(r"[^a-z0-9]", "", str(evaluate(t["$alnum"], scope)).lower()),
-        "join": lambda t, scope: str(t.get("sep", "")).join(str(v) for v in evaluate(t["$join"], scope)),
+        "join": lambda t, scope: check_value(str(t.get("sep", "")).join(map(str, evaluate(t["$join"], scope))), "world template: $join"),
         "unique": lambda t, scope: list(dict.fromkeys(evaluate(t["$unique"], scope))),
-        "flat": lambda t, scope: [item for items in evaluate(t["$flat"], scope) for item in items],  # a list of lists, joined
+        "flat": lambda t, scope: check_value([i for items in evaluate(t["$flat"], scope) for i in items], "world template: $flat"),
         "if": lambda t, scope: evaluate(t["then"] if evaluate(t["$if"], scope) else t.get("else"), scope),
         "case": lambda t, scope: evaluate(t["of"].get(str(evaluate(t["$case"], scope)), t.get("else")), scope),
     }
