@@ -42,6 +42,7 @@ __all__ = [
     "infer_shape",
     "render_endpoint_sdl",
     "is_graphql_name",
+    "NOT_A_GRAPHQL_NAME",
     "path_arguments",
 ]
 
@@ -74,8 +75,17 @@ NULL_ONLY = Scalar("JSON", null_only=True)
 UNTYPED = Scalar("JSON")
 
 
+NOT_A_GRAPHQL_NAME = "is not a GraphQL name, or begins with '__', which GraphQL reserves"
+"""Why a name :func:`is_graphql_name` refuses was left out, for warnings."""
+
+
 def is_graphql_name(name: str) -> bool:
-    return bool(_GRAPHQL_NAME.match(name))
+    """Whether ``name`` can name a GraphQL field, argument or type.
+
+    Names beginning with ``__`` match the grammar but are reserved for
+    introspection (``__typename``): a schema that declares one does not build.
+    """
+    return bool(_GRAPHQL_NAME.match(name)) and not name.startswith("__")
 
 
 def shape_of(value: Any) -> Shape:

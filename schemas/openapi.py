@@ -36,6 +36,7 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.schemas.infer import (
+    NOT_A_GRAPHQL_NAME,
     NULL_ONLY,
     UNTYPED,
     ListOf,
@@ -283,7 +284,7 @@ def operation_sdl(
     query: list[str] = []
     for param in operation_parameters(doc, op):
         if not is_graphql_name(param.name):
-            warnings.append(f"{op.endpoint}: parameter {param.name!r} is not a GraphQL name; left out of the Query field")
+            warnings.append(f"{op.endpoint}: parameter {param.name!r} {NOT_A_GRAPHQL_NAME}; left out of the Query field")
             continue
         arguments.append((param.name, _argument_type(doc, param.schema, budget) + ("!" if param.required else "")))
         if param.name != param.request_name and param.location == "path":
@@ -301,7 +302,7 @@ def operation_sdl(
     if use_examples:
         shape = overlay(shape, infer_shape(response_examples(doc, op)))
     sdl, skipped = render_endpoint_sdl(rest, shape)
-    warnings += [f"{op.endpoint}: response field {path!r} is not a GraphQL name; left out" for path in skipped]
+    warnings += [f"{op.endpoint}: response field {path!r} {NOT_A_GRAPHQL_NAME}; left out" for path in skipped]
     return EndpointSdl(op.name, sdl, warnings)
 
 

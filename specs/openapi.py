@@ -12,7 +12,11 @@ domain needs no hand-written specs:
 * path and query parameters (path-level first, then the operation's), then the
   properties of a JSON request body, become ``properties`` with a type and a
   description; the body's names are also listed in ``body_params`` so an
-  executor knows which arguments travel in the body; a parameter whose name
+  executor knows which arguments travel in the body. A body composed with
+  ``allOf``/``anyOf``/``oneOf`` gives the fields of all its parts, at any
+  depth, and a body that wraps one object under a single key
+  (``{"data": {...}}``) gives that object's fields, the key kept as
+  ``body_envelope``; a parameter whose name
   is a Python keyword or a dunder is renamed (``class`` -> ``class_``,
   ``__typename`` -> ``typename``; :func:`~gqlbench.specs.names.parameter_name`)
   and its property records the name the request uses as ``request_name``;
@@ -52,6 +56,8 @@ __all__ = [
     "select_operations",
     "json_type",
     "Parameter",
+    "BodyFields",
+    "body_fields",
     "operation_parameters",
     "function_spec",
     "specs_from_openapi",
@@ -208,22 +214,93 @@ def _param_description(name: str, param: dict[str, Any], schema: dict[str, Any])
     return text
 
 
-def _json_body_schema(doc: dict[str, Any], op: Operation) -> dict[str, Any] | None:
+_MAX_BODY_DEPTH = 32  # compositions nested deeper than this are not read (guards alias cycles)
+
+
+@dataclass(frozen=True)
+class BodyFields:
+    """The named fields of a JSON request body: properties in order, which are required, and the envelope key if any."""
+
+    properties: dict[str, Any]
+    required: frozenset[str]
+    envelope: str | None = None
+
+
+def _object_fields(doc: dict[str, Any], schema: Any, refs: frozenset[str] = frozenset(), depth: int = 0) -> BodyFields | None:
+    """The properties an object schema allows, through ``allOf``/``anyOf``/``oneOf`` at any depth.
+
+    ``allOf`` unites its parts' properties and required names; ``anyOf`` and
+    ``oneOf`` unite the properties of their branches, but a name is required
+    only when every branch requires it (a branch that is not an object, or
+    omits it, may be the one sent). None when the schema describes no object
+    with properties (an array, a scalar, a free-form map).
+    """
+    if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+        if schema["$ref"] in refs:
+            return None  # a body that contains itself: its recursion adds no field
+        refs = refs | {schema["$ref"]}
+    schema = resolve(doc, schema)
+    if not isinstance(schema, dict) or depth > _MAX_BODY_DEPTH:
+        return None
+    properties: dict[str, Any] = {}
+    required: set[str] = set()
+    found = False
+    own = schema.get("properties")
+    if isinstance(own, dict) and own:
+        found = True
+        properties.update({str(k): v for k, v in own.items()})
+        if isinstance(schema.get("required"), list):
+            required |= {str(r) for r in schema["required"]}
+    parts = schema.get("allOf")
+    for part in parts if isinstance(parts, list) else []:
+        fields = _object_fields(doc, part, refs, depth + 1)
+        if fields is not None:
+            found = True
+            properties.update({k: v for k, v in fields.properties.items() if k not in properties})
+            required |= fields.required
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if not isinstance(branches, list) or not branches:
+            continue
+        read = [_object_fields(doc, branch, refs, depth + 1) for branch in branches]
+        if all(fields is None for fields in read):
+            continue
+        found = True
+        for fields in read:
+            if fields is not None:
+                properties.update({k: v for k, v in fields.properties.items() if k not in properties})
+        in_every = set.intersection(*(set(f.required) if f is not None else set() for f in read))
+        required |= in_every
+    if not found:
+        return None
+    return BodyFields(properties, frozenset(r for r in required if r in properties))
+
+
+def body_fields(doc: dict[str, Any], op: Operation) -> BodyFields | None:
+    """The fields of an operation's JSON request body, or None when it has no object body.
+
+    A body that is one object under a single key (Asana's ``{"data": {...}}``,
+    Rails' ``{"order": {...}}``) is read as that object's fields, with the key
+    kept as :attr:`BodyFields.envelope`: the call passes the fields, the
+    request wraps them.
+    """
     body = resolve(doc, op.spec.get("requestBody"))
     if not isinstance(body, dict):
         return None
     content = body.get("content") or {}
-    media = next((m for m in content if m == "application/json" or m.endswith("+json")), None)
+    if not isinstance(content, dict):
+        return None
+    media = next((m for m in content if m == "application/json" or (isinstance(m, str) and m.endswith("+json"))), None)
     if media is None:
         return None
-    schema = resolve(doc, (content[media] or {}).get("schema"))
-    if isinstance(schema, dict) and "allOf" in schema:  # flatten one level of composition
-        merged: dict[str, Any] = {"properties": {}, "required": []}
-        for part in (resolve(doc, p) for p in schema["allOf"]):
-            merged["properties"].update(part.get("properties") or {})
-            merged["required"] += list(part.get("required") or [])
-        schema = {**schema, **merged}
-    return schema if isinstance(schema, dict) else None
+    fields = _object_fields(doc, (content[media] or {}).get("schema"))
+    if fields is None or len(fields.properties) != 1:
+        return fields
+    [(key, inner_schema)] = fields.properties.items()
+    inner = _object_fields(doc, inner_schema)
+    if inner is None:
+        return fields
+    return BodyFields(inner.properties, inner.required, envelope=key)
 
 
 @dataclass(frozen=True)
@@ -257,7 +334,8 @@ def operation_parameters(doc: dict[str, Any], op: Operation) -> list[Parameter]:
 
     An operation-level parameter replaces a path-level one of the same name
     and location; a body property named like a query parameter is dropped
-    (the query parameter wins, as in the dataset's ``PUT_me_following``).
+    (the query parameter wins, as in the dataset's ``PUT_me_following``), and
+    so is one marked ``readOnly`` (the server sets it; it is never sent).
     Keyword and dunder names are renamed (the request name is kept beside).
     """
     raw_params: dict[tuple[str, str], dict[str, Any]] = {}
@@ -273,17 +351,15 @@ def operation_parameters(doc: dict[str, Any], op: Operation) -> list[Parameter]:
         required = where == "path" or _truthy(param.get("required"))
         found.append(Parameter(name, where, schema, required, _param_description(name, param, schema), name))
 
-    body = _json_body_schema(doc, op)
+    body = body_fields(doc, op)
     if body is not None:
         taken = {p.name for p in found}
-        body_required = {str(r) for r in body.get("required") or []} if isinstance(body.get("required"), list) else set()
-        for name, prop in (body.get("properties") or {}).items():
-            if name in taken:
-                continue
+        for name, prop in body.properties.items():
             prop = resolve(doc, prop)
             prop = prop if isinstance(prop, dict) else {}
-            description = _description(prop.get("description"), fallback=name.replace("_", " "))
-            found.append(Parameter(str(name), "body", prop, name in body_required, description, str(name)))
+            if name in taken or _truthy(prop.get("readOnly")):
+                continue  # a read-only property is what the server sets (an id, a timestamp), never sent
+            found.append(Parameter(name, "body", prop, name in body.required, _param_description(name, {}, prop), name))
     return _python_names(found)
 
 
@@ -305,6 +381,9 @@ def function_spec(doc: dict[str, Any], op: Operation) -> dict[str, Any]:
     body_params = [p.name for p in params if p.location == "body"]
     if body_params:
         parameters["body_params"] = body_params
+        envelope = (body_fields(doc, op) or BodyFields({}, frozenset())).envelope
+        if envelope is not None:
+            parameters["body_envelope"] = envelope
     description = _description(op.spec.get("description"), op.spec.get("summary"), fallback=op.endpoint)
     return {"name": op.name, "description": description, "parameters": parameters}
 

@@ -18,6 +18,7 @@ import click
 
 from gqlbench.display import escape_controls
 from gqlbench.schemas.domain_import import import_openapi_domain, infer_endpoint_schema
+from gqlbench.schemas.infer import NOT_A_GRAPHQL_NAME
 
 __all__ = ["import_openapi", "infer_schema"]
 
@@ -91,7 +92,7 @@ def infer_schema(responses: tuple[Path, ...], name: str, endpoint: str, base_url
     """
     result = infer_endpoint_schema(list(responses), name, endpoint, out, base_url, force)
     for where in result.skipped:
-        click.echo(f"warning: response field {where!r} is not a GraphQL name; left out", err=True)
+        click.echo(f"warning: response field {where!r} {NOT_A_GRAPHQL_NAME}; left out", err=True)
     click.echo(
         f"{result.function}: schema from {len(responses)} response(s) -> {result.target} ({'written' if result.written else 'unchanged'})"
     )

@@ -313,3 +313,34 @@ def test_several_security_schemes_make_one_credential_and_dunders_are_renamed(tm
     assert (
         'endpoint: "https://fleet.example.org/v2/ships/$class_;?__typename=$typename;&__globals__=$globals_;"'
     ) in result.sdl  # the request keeps its names
+
+
+RESERVED_FIELDS = """
+openapi: 3.0.3
+info: {title: nodes, version: "1"}
+paths:
+  /nodes/{node_id}:
+    get:
+      parameters: [{name: node_id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  __typename: {type: string}
+                  id: {type: string}
+                  owner: {type: object, properties: {__class__: {type: string}, login: {type: string}}}
+"""
+
+
+def test_response_fields_graphql_reserves_are_left_out_with_a_warning(tmp_path: Path) -> None:
+    (result,) = sdl_from_openapi(load_openapi(write(tmp_path, RESERVED_FIELDS)), "nodes")
+    schema = build_ast_schema(parse(merge_sdl([result.sdl])))
+    assert validate_schema(schema) == []
+    root = schema.get_type("GET_nodes__node_id__Root")
+    assert sorted(root.fields) == ["id", "owner"]  # type: ignore[union-attr]
+    assert any("'__typename'" in w and "reserves" in w for w in result.warnings)
+    assert any("'owner.__class__'" in w for w in result.warnings)

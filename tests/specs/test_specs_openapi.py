@@ -254,3 +254,104 @@ def test_paths_that_map_to_one_name_are_refused(tmp_path: Path) -> None:
     with pytest.raises(GqlbenchError, match="'GET /a-b' and 'GET /a_b' both map to the function name GET_a_b"):
         specs_from_openapi(doc)
     assert [s["name"] for s in specs_from_openapi(doc, [("GET", "/a_b")])] == ["GET_a_b"]
+
+
+COMPOSED_BODIES = """
+openapi: 3.0.3
+info: {title: tasks, version: "1"}
+paths:
+  /tasks:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/TaskRequestEnvelope'}
+      responses: {'201': {description: ok}}
+  /tasks/{task_gid}:
+    put:
+      parameters: [{name: task_gid, in: path, required: true, schema: {type: string}}]
+      requestBody:
+        content:
+          application/json:
+            schema:
+              oneOf:
+                - {type: object, required: [name, notes], properties: {name: {type: string}, notes: {type: string}}}
+                - {type: object, required: [name], properties: {name: {type: string}, completed: {type: boolean}}}
+                - {type: string}
+      responses: {'200': {description: ok}}
+  /tags:
+    put:
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {names: {type: array, items: {type: string}}}}
+      responses: {'200': {description: ok}}
+  /nodes:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Node'}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    TaskRequestEnvelope:
+      type: object
+      properties:
+        data: {$ref: '#/components/schemas/TaskRequest'}
+    TaskRequest:
+      allOf:
+        - $ref: '#/components/schemas/TaskBase'
+        - type: object
+          properties:
+            workspace: {type: string, description: The workspace of the task.}
+            followers: {type: array, items: {type: string}}
+    TaskBase:
+      allOf:
+        - $ref: '#/components/schemas/Named'
+        - type: object
+          required: [resource_subtype]
+          properties:
+            resource_subtype: {type: string, enum: [default_task, milestone]}
+    Named:
+      type: object
+      required: [name]
+      properties:
+        gid: {type: string, readOnly: true, description: Set by the server.}
+        name: {type: string, description: Name of the task.}
+    Node:
+      type: object
+      properties:
+        label: {type: string}
+        child: {$ref: '#/components/schemas/Node'}
+"""
+
+
+def _signatures(tmp_path: Path, text: str) -> dict[str, dict]:
+    return {spec["name"]: spec for spec in specs_from_openapi(load_openapi(write(tmp_path, "api.yaml", text)))}
+
+
+def test_a_body_envelope_composed_at_any_depth_becomes_named_parameters(tmp_path: Path) -> None:
+    post = _signatures(tmp_path, COMPOSED_BODIES)["POST_tasks"]["parameters"]
+    # Asana's {"data": {...}}: the fields of the wrapped object, found through allOf two levels down;
+    # the read-only gid is the server's to set, so it is no parameter.
+    assert list(post["properties"]) == ["name", "resource_subtype", "workspace", "followers"]
+    assert post["required"] == ["name", "resource_subtype"]
+    assert post["body_params"] == ["name", "resource_subtype", "workspace", "followers"]
+    assert post["body_envelope"] == "data"
+    assert post["properties"]["workspace"]["description"] == "The workspace of the task."
+    assert post["properties"]["resource_subtype"]["description"].endswith("Valid values: default_task,milestone")
+
+
+def test_one_of_a_body_unites_fields_and_requires_only_what_every_branch_requires(tmp_path: Path) -> None:
+    put = _signatures(tmp_path, COMPOSED_BODIES)["PUT_tasks__task_gid_"]["parameters"]
+    assert list(put["properties"]) == ["task_gid", "name", "notes", "completed"]
+    assert put["required"] == ["task_gid"]  # the string branch may be what is sent: no body field is required
+    assert "body_envelope" not in put
+
+
+def test_a_single_field_that_is_not_an_object_is_no_envelope_and_a_recursive_body_ends(tmp_path: Path) -> None:
+    specs = _signatures(tmp_path, COMPOSED_BODIES)
+    assert list(specs["PUT_tags"]["parameters"]["properties"]) == ["names"]
+    assert "body_envelope" not in specs["PUT_tags"]["parameters"]
+    assert list(specs["POST_nodes"]["parameters"]["properties"]) == ["label", "child"]
