@@ -25,6 +25,7 @@ import keyword
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 __all__ = [
@@ -40,14 +41,23 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Earlier:
-    """A response of an earlier successful call: the variable it is stored in and its JSON value."""
+    """A response of an earlier successful call: the variable it is stored in and its JSON value.
+
+    Its leaves are indexed by value once, on the first lookup (:attr:`paths`), so looking up the
+    thousands of elements of one list argument costs one walk of the response, not one walk each.
+    """
 
     variable: str
     value: Any
     arguments: tuple[Any, ...] = ()  # the values the call was given (a response that echoes one is not its origin)
     turn: int = 0  # the model turn that made the call (calls of one turn cannot read each other's responses)
+
+    @cached_property
+    def paths(self) -> dict[tuple[str, Any], list[str]]:
+        """Every readable path of the response by the value of its leaf (:func:`_leaf_key`), each list shortest first."""
+        return _paths_by_value(self.value, self.variable)
 
 
 def variable_name(index: int) -> str:
@@ -68,34 +78,41 @@ def _searchable(value: Any) -> bool:
     return isinstance(value, float) and math.isfinite(value)
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal as JSON values of one kind (1 == True and "1" == 1 are not the same value)."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return False
-    if isinstance(a, str) != isinstance(b, str):
-        return False
-    return bool(a == b)
+def _leaf_key(value: Any) -> tuple[str, Any] | None:
+    """What a leaf is looked up by: its kind and value, so two leaves are the same value as JSON values of one kind
+    when their keys are equal (1 == True and "1" == 1 are not the same value; 1 and 1.0 are). None: no leaf to look up."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, str):
+        return ("str", value)
+    return ("number", value) if isinstance(value, (int, float)) else None
+
+
+def _paths_by_value(tree: Any, prefix: str) -> dict[tuple[str, Any], list[str]]:
+    """The paths under ``prefix`` of every leaf of ``tree``, by :func:`_leaf_key`: shortest first, then in the tree's order.
+
+    One walk without recursion (a response's depth is the world's to choose).
+    """
+    found: dict[tuple[str, Any], list[tuple[int, int, str]]] = {}
+    stack: list[tuple[Any, str, int]] = [(tree, prefix, 0)]
+    order = 0
+    while stack:
+        node, path, depth = stack.pop()
+        if isinstance(node, dict):
+            readable = [(k, v) for k, v in node.items() if isinstance(k, str) and k.isidentifier() and not keyword.iskeyword(k)]
+            stack += [(child, f"{path}.{key}", depth + 1) for key, child in reversed(readable)]
+        elif isinstance(node, list):
+            stack += [(node[i], f"{path}[{i}]", depth + 1) for i in range(len(node) - 1, -1, -1)]
+        elif (key := _leaf_key(node)) is not None:
+            found.setdefault(key, []).append((depth, order, path))
+            order += 1
+    return {key: [path for _, _, path in sorted(paths)] for key, paths in found.items()}
 
 
 def value_paths(value: Any, tree: Any, prefix: str) -> list[str]:
     """Every path under ``prefix`` in ``tree`` whose leaf equals ``value``: shortest first, then in the tree's order."""
-    found: list[tuple[int, int, str]] = []
-
-    def walk(node: Any, path: str, depth: int) -> Iterator[None]:
-        if isinstance(node, dict):
-            for key, child in node.items():
-                if isinstance(key, str) and key.isidentifier() and not keyword.iskeyword(key):
-                    yield from walk(child, f"{path}.{key}", depth + 1)
-        elif isinstance(node, list):
-            for i, child in enumerate(node):
-                yield from walk(child, f"{path}[{i}]", depth + 1)
-        elif _same(node, value):
-            found.append((depth, len(found), path))
-            yield None
-
-    for _ in walk(tree, prefix, 0):
-        pass
-    return [path for _, _, path in sorted(found)]
+    key = _leaf_key(value)
+    return list(_paths_by_value(tree, prefix).get(key, [])) if key is not None else []
 
 
 def _typed_in(value: Any, request: str) -> bool:
@@ -106,13 +123,12 @@ def _typed_in(value: Any, request: str) -> bool:
 
 def argument_source(value: Any, earlier: Sequence[Earlier], request: str) -> list[str]:
     """The candidate references for an argument value (empty: it stays a literal), best first."""
-    if not _searchable(value) or _typed_in(value, request):
+    key = _leaf_key(value)
+    if key is None or not _searchable(value) or _typed_in(value, request):
         return []
-    echoes = [r for r in earlier if any(_same(value, given) for given in r.arguments)]
-    paths: list[str] = []
-    for response in [*(r for r in reversed(earlier) if r not in echoes), *reversed(echoes)]:
-        paths += value_paths(value, response.value, response.variable)
-    return paths
+    echoes = {id(r) for r in earlier if any(_leaf_key(given) == key for given in r.arguments)}
+    order = [r for r in reversed(earlier) if id(r) not in echoes] + [r for r in reversed(earlier) if id(r) in echoes]
+    return [path for response in order for path in response.paths.get(key, ())]
 
 
 def argument_text(value: Any, earlier: Sequence[Earlier], request: str) -> tuple[str, list[str]]:
