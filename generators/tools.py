@@ -257,14 +257,9 @@ def _prepare(state: _State, call: ToolCall) -> _Prepared:
     """The call's program line (None: it cannot be written as Python) and the harness's error for it, if any."""
     if not call.name.isidentifier() or keyword.iskeyword(call.name):
         return _Prepared(call, None, f"Error (unknown_function): {call.name!r} is not one of the tools ({_names(state)})", [])
-    if call.arguments_chars is not None:
-        return _Prepared(
-            call,
-            None,
-            f"Error (bad_arguments): the arguments are {call.arguments_chars:,} characters of JSON; at most {MAX_ARGUMENTS_CHARS:,} are read",
-            [],
-        )
     try:
+        if call.arguments_chars is not None:
+            raise BadArguments(f"the arguments are {call.arguments_chars:,} characters of JSON; at most {MAX_ARGUMENTS_CHARS:,} are read")
         arguments = read_arguments(call.arguments)
     except BadArguments as exc:
         return _Prepared(call, None, f"Error (bad_arguments): {exc}", [])
@@ -382,7 +377,9 @@ def run_tools(
                 continue
             reply = _admitted(reply)
             if reply.content_chars is not None:
-                state.notes.append(f"turn {state.turn + 1}'s text had {reply.content_chars:,} characters; the first {MAX_TURN_CHARS:,} are kept")
+                state.notes.append(
+                    f"turn {state.turn + 1}'s text had {reply.content_chars:,} characters; the first {MAX_TURN_CHARS:,} are kept"
+                )
             if reply.parse_error is not None:
                 state.parse_error = reply.parse_error
             state.tokens_in += reply.tokens_in

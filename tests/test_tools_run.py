@@ -183,7 +183,9 @@ def test_a_server_that_writes_calls_as_text_finishes_the_run_and_is_told_once_af
     told: list[str] = []
     ids = ("test/3", "test/4")
     outcome = run(_settings(as_text.url, ids=ids, execute=False), RunOptions(runs_root=tmp_path, quiet=True, notify=told.append))
-    assert set(_lines(outcome.run_dir)) == set(ids) and all(line["finish_reason"] == "no_calls" for line in _lines(outcome.run_dir).values())
+    assert set(_lines(outcome.run_dir)) == set(ids) and all(
+        line["finish_reason"] == "no_calls" for line in _lines(outcome.run_dir).values()
+    )
     warnings = [line for line in told if "instead of returning tool_calls" in line]
     assert len(warnings) == 1 and "--enable-auto-tool-choice --tool-call-parser" in warnings[0] and "\n" not in warnings[0]
     assert told[-1] == warnings[0]  # after the run's samples
@@ -197,7 +199,9 @@ def test_a_final_answer_quoting_json_after_real_calls_is_an_answer(server: Any, 
 
     told: list[str] = []
     ids = ("test/3", "test/4")
-    outcome = run(_settings(server(script=script).url, ids=ids, execute=False), RunOptions(runs_root=tmp_path, quiet=True, notify=told.append))
+    outcome = run(
+        _settings(server(script=script).url, ids=ids, execute=False), RunOptions(runs_root=tmp_path, quiet=True, notify=told.append)
+    )
     lines = _lines(outcome.run_dir)
     assert set(lines) == set(ids) and all(line["finish_reason"] == "final" and line["code"] for line in lines.values())
     assert not any("tool_calls" in line for line in told)

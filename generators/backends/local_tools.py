@@ -317,6 +317,8 @@ def local_tool_turns(
         try:
             content, calls = parse(completion.text, by_id[completion.sample_id])
         except Exception as exc:  # ours or vLLM's, on text a model wrote: the sample's parse_error, the text its final answer
-            yield dataclasses.replace(reply, content=completion.text, parse_error=f"the tool-call parser failed: {type(exc).__name__}: {exc}")
+            yield dataclasses.replace(
+                reply, content=completion.text, parse_error=f"the tool-call parser failed: {type(exc).__name__}: {exc}"
+            )
             continue
         yield dataclasses.replace(reply, content=content, tool_calls=calls)
