@@ -24,6 +24,7 @@ few kilobytes.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from gqlbench.records import MAX_COMPLETION_CHARS
@@ -71,10 +72,10 @@ def read_arguments(text: str) -> dict[str, Any]:
     """A call's arguments as a JSON object of at most :data:`MAX_ARGUMENT_DEPTH` levels, its strings escaped.
 
     Raises :class:`BadArguments` for anything else: text that is not JSON,
-    ``NaN`` or ``Infinity``, a value that is not an object, or one nested too deep.
+    ``NaN``, ``Infinity`` or ``1e400``, a value that is not an object, or one nested too deep.
     """
     try:
-        value = json.loads(text or "{}", parse_constant=_no_constant)
+        value = json.loads(text or "{}", parse_constant=_no_constant, parse_float=_finite)
     except RecursionError:  # the decoder's own guard, thousands of levels down
         raise BadArguments(f"the arguments are nested deeper than {MAX_ARGUMENT_DEPTH} levels") from None
     except ValueError as exc:
@@ -89,6 +90,14 @@ def read_arguments(text: str) -> dict[str, Any]:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    """A JSON number as a float; ``1e400`` (infinite as a float, ``inf`` in a program) is refused."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is too large for a number")
+    return value
 
 
 def _depth(value: Any) -> int:

@@ -213,7 +213,7 @@ class _State:
         if self.refused:
             explanation = explanation.with_parts({"refused_tool_calls": self.refused})
         if self.parse_error is not None:
-            explanation = explanation.with_parts({"parse_error": self.parse_error})
+            explanation = explanation.with_parts({"tool_parse_error": self.parse_error})
         return Completion(
             sample_id=self.sample.id,
             text=self.final,

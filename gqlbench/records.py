@@ -319,6 +319,7 @@ class Explanation(_Part):
     # tool provenance (--prompt tools, gqlbench.generators.tools): where each argument came from
     tool_arguments: list[dict[str, Any]] | None = None
     refused_tool_calls: list[dict[str, Any]] | None = None
+    tool_parse_error: str | None = None  # a local tool parser failed on a turn: no calls were read from it (it ended the loop)
     # execution (gqlbench.scoring.join): added last, after the sandbox ran both programs
     exec: ExecExplanation | None = None
 

@@ -316,9 +316,11 @@ def local_tool_turns(
             continue
         try:
             content, calls = parse(completion.text, by_id[completion.sample_id])
-        except Exception as exc:  # ours or vLLM's, on text a model wrote: the sample's parse_error, the text its final answer
+        except Exception as exc:  # ours or vLLM's, on text a model wrote: the sample's tool_parse_error, the text its final answer
             yield dataclasses.replace(
-                reply, content=completion.text, parse_error=f"the tool-call parser failed: {type(exc).__name__}: {exc}"
+                reply,
+                content=completion.text,
+                parse_error=f"the tool-call parser failed: {type(exc).__name__}: {' '.join(str(exc).split())}",
             )
             continue
         yield dataclasses.replace(reply, content=content, tool_calls=calls)

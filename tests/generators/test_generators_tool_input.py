@@ -30,6 +30,8 @@ def test_arguments_are_an_object_with_escaped_strings() -> None:
     [
         ("{bad", "not valid JSON"),
         ('{"a": NaN}', "NaN is not a JSON number"),
+        ('{"a": -1e400}', "-1e400 is too large for a number"),
+        ('{"a": ' + "9" * 5000 + "}", "not valid JSON"),  # past Python's limit of digits
         ("[1]", "must be a JSON object"),
         (json.dumps({"a": json.loads("[" * MAX_ARGUMENT_DEPTH + "]" * MAX_ARGUMENT_DEPTH)}), "nested deeper"),
         ('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested deeper"),  # past the decoder's own recursion guard
