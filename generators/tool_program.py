@@ -5,12 +5,13 @@ an earlier tool result and typed it back. The scored program needs the
 dataflow edge, so each argument value is looked up in the earlier responses
 of the trajectory; where it occurs, the argument becomes a reference to that
 field (``response_obj.results[0].id``). A value found at several paths keeps
-all of them as candidates in the record; the program uses the first in this
-order: the latest response first (a program reads a value from the call
-that fetched it for that purpose), except that a response whose own call was
-given the value (it echoes its input, as ``GET_playlist(id=x).id`` does) comes
-after all others, latest first; within a response the shortest path, then the
-path met first in the response's own order. A value the request itself
+them as candidates in the record (the first :data:`MAX_CANDIDATES`); the
+program uses the first in this order: the latest response first (a program
+reads a value from the call that fetched it for that purpose), except that a
+response whose own call was given the value (it echoes its input, as
+``GET_playlist(id=x).id`` does) comes after all others, latest first; within
+a response the shortest path, then the path met first in the response's own
+order. A value the request itself
 contains (the user typed it) stays a literal, as do booleans, null and
 integers below :data:`SMALL_NUMBER` (counts, pages, limits and season numbers
 are typed far more often than read; the worlds' ids are larger). Only fields
@@ -26,10 +27,12 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import islice
 from typing import Any
 
 __all__ = [
     "SMALL_NUMBER",
+    "MAX_CANDIDATES",
     "Earlier",
     "argument_text",
     "literal",
@@ -66,6 +69,7 @@ def variable_name(index: int) -> str:
 
 
 SMALL_NUMBER = 100  # integers below it (counts, pages, limits, season numbers) are typed, not read
+MAX_CANDIDATES = 20  # references kept for one value (a value at thousands of paths, "track" say, keeps the best 20)
 
 
 def _searchable(value: Any) -> bool:
@@ -121,14 +125,14 @@ def _typed_in(value: Any, request: str) -> bool:
     return bool(text) and text in request.lower()
 
 
-def argument_source(value: Any, earlier: Sequence[Earlier], request: str) -> list[str]:
-    """The candidate references for an argument value (empty: it stays a literal), best first."""
+def argument_source(value: Any, earlier: Sequence[Earlier], request: str, limit: int = MAX_CANDIDATES) -> list[str]:
+    """The first ``limit`` candidate references for an argument value (empty: it stays a literal), best first."""
     key = _leaf_key(value)
     if key is None or not _searchable(value) or _typed_in(value, request):
         return []
     echoes = {id(r) for r in earlier if any(_leaf_key(given) == key for given in r.arguments)}
     order = [r for r in reversed(earlier) if id(r) not in echoes] + [r for r in reversed(earlier) if id(r) in echoes]
-    return [path for response in order for path in response.paths.get(key, ())]
+    return list(islice((path for response in order for path in response.paths.get(key, ())), limit))
 
 
 def argument_text(value: Any, earlier: Sequence[Earlier], request: str) -> tuple[str, list[str]]:
@@ -138,13 +142,20 @@ def argument_text(value: Any, earlier: Sequence[Earlier], request: str) -> tuple
     ``[{'uri': response_obj1.items[0].track.uri}]``; candidates are kept only
     for a single value (an element's alternatives are not recorded).
     """
-    if isinstance(value, list):
-        return f"[{', '.join(argument_text(v, earlier, request)[0] for v in value)}]", []
-    if isinstance(value, dict):
-        items = (f"{k!r}: {argument_text(v, earlier, request)[0]}" for k, v in value.items())
-        return f"{{{', '.join(items)}}}", []
+    if isinstance(value, (list, dict)):
+        return _element_text(value, earlier, request), []
     candidates = argument_source(value, earlier, request)
     return (candidates[0] if candidates else literal(value)), candidates
+
+
+def _element_text(value: Any, earlier: Sequence[Earlier], request: str) -> str:
+    """A value inside a list or dict as program text: its best reference (one, so an element costs one lookup per response)."""
+    if isinstance(value, list):
+        return f"[{', '.join(_element_text(v, earlier, request) for v in value)}]"
+    if isinstance(value, dict):
+        return f"{{{', '.join(f'{k!r}: {_element_text(v, earlier, request)}' for k, v in value.items())}}}"
+    best = argument_source(value, earlier, request, limit=1)
+    return best[0] if best else literal(value)
 
 
 def literal(value: Any) -> str:

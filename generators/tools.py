@@ -195,7 +195,8 @@ class _State:
     sample: Sample
     messages: list[dict[str, Any]]
     tools: tuple[dict[str, Any], ...]
-    lines: list[str] = field(default_factory=list)  # the program: lines of calls that ran
+    lines: list[str] = field(default_factory=list)  # the program: the lines of the calls, as the model made them
+    ran: list[str] = field(default_factory=list)  # the lines that were run (a call of a tool not offered never is)
     earlier: list[Earlier] = field(default_factory=list)
     steps: list[ReactStep] = field(default_factory=list)
     provenance: list[dict[str, Any]] = field(default_factory=list)
@@ -306,7 +307,7 @@ def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max
             break
         ready = [(state, reply, _prepare(state, reply.tool_calls[prepared_at])) for state, reply in batch]
         runnable = [(state, p.line) for state, _, p in ready if p.line is not None and p.error is None]
-        outcomes = iter(runner.run_calls([(state.sample, list(state.lines), line) for state, line in runnable]))
+        outcomes = iter(runner.run_calls([(state.sample, list(state.ran), line) for state, line in runnable]))
         for state, reply, p in ready:
             outcome = next(outcomes) if p.line is not None and p.error is None else CallOutcome(error=p.error)
             raw = json.dumps({"name": p.call.name, "arguments": p.call.arguments}, ensure_ascii=False)
@@ -315,6 +316,8 @@ def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max
                     given = tuple(a["value"] for a in p.arguments)
                     state.earlier.append(Earlier(variable_name(len(state.lines)), outcome.value, given, state.turn))
                 state.lines.append(p.line)
+                if p.error is None:
+                    state.ran.append(p.line)
                 state.provenance += [{"call": len(state.lines), "function": p.call.name, **a} for a in p.arguments]
             result = bounded_json(outcome.value, max_chars) if outcome.error is None else outcome.error
             if outcome.error is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 
-from gqlbench.generators.tool_program import Earlier, argument_source, argument_text, bounded_json, value_paths
+from gqlbench.generators.tool_program import MAX_CANDIDATES, Earlier, argument_source, argument_text, bounded_json, value_paths
 
 
 def test_a_value_found_at_two_paths_keeps_both_candidates_shortest_path_first() -> None:
@@ -68,3 +68,15 @@ def test_numbers_of_equal_value_are_one_value_and_booleans_none() -> None:
     response = {"a": 1500.0, "b": True, "c": "1500", "d": [1500]}
     assert value_paths(1500, response, "r") == ["r.a", "r.d[0]"]
     assert value_paths(True, response, "r") == [] and value_paths("1500", response, "r") == ["r.c"]
+
+
+def test_a_value_at_thousands_of_paths_keeps_the_best_candidates_and_costs_one_lookup_per_element() -> None:
+    """3,000 copies of a value found at 3,000 paths once listed 9 million paths; each element needs only its best one."""
+    response = {"items": [{"type": "album_group_x"} for _ in range(3000)]}
+    earlier = [Earlier("response_obj", response)]
+    started = time.perf_counter()
+    text, _ = argument_text(["album_group_x"] * 3000, earlier, "")
+    assert time.perf_counter() - started < 3.0
+    assert text.count("response_obj.items[0].type") == 3000
+    single, candidates = argument_text("album_group_x", earlier, "")
+    assert single == "response_obj.items[0].type" and len(candidates) == MAX_CANDIDATES

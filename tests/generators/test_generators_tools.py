@@ -13,7 +13,7 @@ from gqlbench.dataset import get_sample
 from gqlbench.generators.backends.backend import Backend, GenerationConfig
 from gqlbench.generators.backends.openai_backend import OpenAIBackend, looks_like_tool_text
 from gqlbench.generators.tool_input import MAX_TURN_CHARS
-from gqlbench.generators.tools import CallOutcome, ToolReply, ToolRequest, run_tools, tool_specs, tools_messages
+from gqlbench.generators.tools import CallOutcome, ToolCall, ToolReply, ToolRequest, run_tools, tool_specs, tools_messages
 from gqlbench.records import Completion, Prompt, Sample
 from tests.tool_server import ToolServer, reply
 
@@ -120,3 +120,46 @@ def test_a_turn_s_text_is_stored_cut_with_its_length_noted() -> None:
     completion = _one_turn(ToolReply("", content="\ud800" + "x" * (2 * MAX_TURN_CHARS)))
     assert len(completion.steps[0].raw) <= MAX_TURN_CHARS + 6 and completion.steps[0].raw.startswith("\\ud800x")
     assert completion.note is not None and f"{2 * MAX_TURN_CHARS + 1:,} characters" in completion.note
+
+
+class _Scripted:
+    """A tool backend that answers turn ``i`` of every sample with ``turns[i]``."""
+
+    name = "scripted"
+
+    def __init__(self, *turns: ToolReply) -> None:
+        self.turns, self.asked = turns, 0
+
+    def generate_tools(self, requests: Sequence[ToolRequest], config: GenerationConfig) -> Iterator[ToolReply]:
+        turn = self.turns[min(self.asked, len(self.turns) - 1)]
+        self.asked += 1
+        for request in requests:
+            yield dataclasses.replace(turn, sample_id=request.sample_id)
+
+
+class _Recording:
+    """A call runner that answers every call with ``{}`` and records the lines it was told ran before each."""
+
+    def __init__(self) -> None:
+        self.before: list[list[str]] = []
+
+    def run_calls(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[CallOutcome]:
+        self.before += [list(lines) for _, lines, _ in requests]
+        return [CallOutcome(value={}) for _ in requests]
+
+
+def test_a_call_of_a_tool_not_offered_is_in_the_program_but_never_replayed_before_later_calls() -> None:
+    """It was passed as a line that ran, so the observer ran it (the world may know the endpoint) to replay it."""
+    sample = get_sample("test/3")
+    offered = sample.function_names[0]
+    unoffered = ToolCall("c0", "GET_artists__id_", '{"id": "x"}')  # the world knows it; test/3 does not offer it
+    backend = _Scripted(
+        ToolReply("", tool_calls=(unoffered,) * 3),
+        ToolReply("", tool_calls=(ToolCall("c1", offered, "{}"),)),
+        ToolReply("", content="Done."),
+    )
+    runner = _Recording()
+    prompt = Prompt(sample_id=sample.id, style="tools", messages=tools_messages(sample))
+    (completion,) = run_tools([(sample, prompt)], cast(Backend, backend), GenerationConfig(), runner, max_steps=5)
+    assert runner.before == [[]]  # the offered call is the only one run, with nothing before it
+    assert completion.finish_reason == "final" and len([s for s in completion.steps if s.action]) == 4
