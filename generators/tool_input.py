@@ -27,7 +27,7 @@ import json
 import math
 from typing import Any
 
-from gqlbench.records import MAX_COMPLETION_CHARS
+from gqlbench.records import MAX_COMPLETION_CHARS, escape_surrogates
 
 __all__ = [
     "MAX_ARGUMENTS_CHARS",
@@ -37,7 +37,6 @@ __all__ = [
     "MAX_TURN_CHARS",
     "BadArguments",
     "bounded",
-    "escaped",
     "read_arguments",
 ]
 
@@ -52,20 +51,11 @@ class BadArguments(ValueError):
     """Arguments the harness does not read; the message says why, for the model and the record."""
 
 
-def escaped(text: str) -> str:
-    """``text`` with each lone surrogate written as its escape (``\\ud800``): valid UTF-8, nothing else changed."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text
-
-
 def bounded(text: str, limit: int) -> tuple[str, int | None]:
     """``text`` escaped and cut to ``limit`` characters, and its full length when it was cut (else None)."""
     if len(text) <= limit:
-        return escaped(text), None
-    return escaped(text[:limit]), len(text)
+        return escape_surrogates(text), None
+    return escape_surrogates(text[:limit]), len(text)
 
 
 def read_arguments(text: str) -> dict[str, Any]:
@@ -114,11 +104,11 @@ def _depth(value: Any) -> int:
 
 
 def _escaped_value(value: Any) -> Any:
-    """``value`` with every string (keys too) :func:`escaped`; called on values whose depth is bounded."""
+    """``value`` with every string (keys too) :func:`~gqlbench.records.escape_surrogates`; called on values whose depth is bounded."""
     if isinstance(value, str):
-        return escaped(value)
+        return escape_surrogates(value)
     if isinstance(value, list):
         return [_escaped_value(v) for v in value]
     if isinstance(value, dict):
-        return {escaped(k): _escaped_value(v) for k, v in value.items()}
+        return {escape_surrogates(k): _escaped_value(v) for k, v in value.items()}
     return value

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from gqlbench.generators.tool_input import MAX_ARGUMENT_DEPTH, BadArguments, bounded, escaped, read_arguments
+from gqlbench.generators.tool_input import MAX_ARGUMENT_DEPTH, BadArguments, bounded, read_arguments
+from gqlbench.records import escape_surrogates as escaped
 
 
 def test_a_lone_surrogate_becomes_its_escape_text_and_everything_else_is_unchanged() -> None:
