@@ -131,8 +131,8 @@ def test_a_vllm_parser_s_call_without_name_or_arguments_is_still_text_the_loop_c
     """A parser's ``None`` name or arguments reached the loop as None and failed the run (no str methods on None)."""
     from types import SimpleNamespace
 
-    from gqlbench.generators.backends.vllm_backend import _vllm_parse
     from gqlbench.dataset import get_sample
+    from gqlbench.generators.backends.vllm_backend import _vllm_parse
     from gqlbench.generators.tools import ToolRequest, tool_specs
 
     call = SimpleNamespace(id=None, function=SimpleNamespace(name=None, arguments=None))
