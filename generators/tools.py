@@ -13,7 +13,11 @@ one turn run in order. The loop ends at an assistant message without tool
 calls or after ``max_steps`` model turns; the scored program is the lines of
 every call that can be written as Python, as in ReAct (a call the world
 refused stays in the program and is scored as the model made it; one that
-cannot be written, e.g. arguments that are not JSON, is only recorded).
+cannot be written, e.g. arguments that are not JSON, is only recorded; a call
+of a tool not offered is in the program but never run, nor replayed before later calls).
+
+Each reply is bounded and escaped as it enters the loop (:mod:`gqlbench.generators.tool_input`):
+nothing a server or model sends ends the run; what it can cost is bounded per turn.
 """
 
 from __future__ import annotations

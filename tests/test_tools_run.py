@@ -207,6 +207,24 @@ def test_a_final_answer_quoting_json_after_real_calls_is_an_answer(server: Any, 
     assert not any("tool_calls" in line for line in told)
 
 
+def test_a_later_turn_the_server_refuses_over_a_tool_call_is_that_sample_s_error_not_the_run_s(server: Any, tmp_path: Path) -> None:
+    refusing, finishing = SAMPLES["test/3"], SAMPLES["test/4"]
+    bad = {"error": {"message": "Invalid tool call arguments: Expecting value: line 1 column 2", "type": "error", "code": 400}}
+
+    def script(n: int, body: dict[str, Any]) -> Any:
+        if ToolServer.request(body) == finishing.utterance:
+            return reply("Nothing to do.")
+        if any(m["role"] == "tool" for m in body["messages"]):  # the model's arguments, sent back, are what the server refuses
+            return (400, bad)
+        return reply("", [("GET_me_player_currently_playing", "{not json")])
+
+    out = tmp_path / "run"
+    run(_settings(server(script=script).url, ids=(refusing.id, finishing.id), execute=False), RunOptions(out=out, quiet=True))
+    assert set(_lines(out)) == {finishing.id}
+    (error,) = [json.loads(line) for line in (out / "errors.jsonl").read_text().splitlines()]
+    assert error["id"] == refusing.id and error["error"].startswith("BadRequestError") and "Invalid tool call arguments" in error["error"]
+
+
 def test_a_fatal_server_error_keeps_the_samples_that_finished_before_it(server: Any, tmp_path: Path) -> None:
     finishing, failing = SAMPLES["test/3"], SAMPLES["test/4"]
 

@@ -322,7 +322,9 @@ class OpenAIBackend:
             "max_tokens": config.max_new_tokens,
             "seed": config.seed,
         }
-        sent = self._send(kwargs, request.sample_id, refused=self._no_tools)
+        # a refusal of the first turn is the server's (the chat is ours); of a later one, maybe of what the model sent
+        first = not any(m.get("role") == "tool" for m in request.messages)
+        sent = self._send(kwargs, request.sample_id, refused=self._no_tools if first else None)
         if isinstance(sent, Completion):
             return ToolReply(sample_id=request.sample_id, error=sent.error)
         response, latency = sent
