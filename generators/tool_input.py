@@ -12,12 +12,13 @@ store more than a bound allows, or fail a sample on every resume:
   back and sent to the server again;
 - arguments are read as a JSON object at most :data:`MAX_ARGUMENT_DEPTH`
   levels deep (a deeper one is refused before any recursive code sees it);
-- a turn may make :data:`MAX_CALLS_PER_TURN` calls (each call of a turn
-  replays the sample's earlier calls in the sandbox, so a turn's work grows
-  with the square of its calls).
+- a turn may make :data:`MAX_CALLS_PER_TURN` calls, and a sample
+  :data:`MAX_CALLS_PER_SAMPLE` over all its turns (each call replays the
+  sample's earlier calls in the sandbox, so the work grows with the square of
+  the calls).
 
 The bounds are far above what a benchmark task needs: the gold programs make
-at most a dozen calls, and their largest argument is a list of track URIs of a
+at most six calls, and their largest argument is a list of track URIs of a
 few kilobytes.
 """
 
@@ -32,6 +33,7 @@ from gqlbench.records import MAX_COMPLETION_CHARS, escape_surrogates
 __all__ = [
     "MAX_ARGUMENTS_CHARS",
     "MAX_ARGUMENT_DEPTH",
+    "MAX_CALLS_PER_SAMPLE",
     "MAX_CALLS_PER_TURN",
     "MAX_NAME_CHARS",
     "MAX_TURN_CHARS",
@@ -45,6 +47,7 @@ MAX_ARGUMENTS_CHARS = 20_000  # the JSON text of one call's arguments
 MAX_NAME_CHARS = 200  # a tool name or a call id
 MAX_ARGUMENT_DEPTH = 20  # nesting of lists and objects in one call's arguments
 MAX_CALLS_PER_TURN = 32
+MAX_CALLS_PER_SAMPLE = 64  # over all turns: a sample's n calls replay n * n / 2 earlier lines
 
 
 class BadArguments(ValueError):

@@ -37,6 +37,7 @@ from gqlbench.generators.prompts import abstain_rule
 from gqlbench.generators.react import _response_types
 from gqlbench.generators.tool_input import (
     MAX_ARGUMENTS_CHARS,
+    MAX_CALLS_PER_SAMPLE,
     MAX_CALLS_PER_TURN,
     MAX_NAME_CHARS,
     MAX_TURN_CHARS,
@@ -207,6 +208,7 @@ class _State:
     refused: list[dict[str, Any]] = field(default_factory=list)
     final: str = ""
     notes: list[str] = field(default_factory=list)  # what was cut or refused of the model's turns
+    calls: int = 0  # tool calls made so far, run or not
     parse_error: str | None = None
     turn: int = 0  # model turns answered so far
     tokens_in: int = 0
@@ -296,6 +298,18 @@ def _admitted(reply: ToolReply) -> ToolReply:
     )
     parse_error = bounded(reply.parse_error, MAX_NAME_CHARS * 2)[0] if reply.parse_error is not None else None
     return dataclasses.replace(reply, content=content, content_chars=content_chars, tool_calls=calls, parse_error=parse_error)
+
+
+def _too_many(state: _State, calls: int) -> str | None:
+    """Why a turn of ``calls`` calls is not run (the note of a ``too_many_calls`` sample), or None."""
+    if calls > MAX_CALLS_PER_TURN:
+        return f"turn {state.turn + 1} made {calls:,} tool calls; at most {MAX_CALLS_PER_TURN} are run in one turn, so none of them ran"
+    if state.calls + calls > MAX_CALLS_PER_SAMPLE:
+        return (
+            f"turn {state.turn + 1} made {calls} tool calls after {state.calls}; at most {MAX_CALLS_PER_SAMPLE} are run in one sample, "
+            "so none of them ran"
+        )
+    return None
 
 
 def _names(state: _State) -> str:
@@ -404,11 +418,9 @@ def run_tools(
                 del active[reply.sample_id]
                 yield state.completion("final" if state.steps[:-1] else "no_calls")
                 continue
-            if len(reply.tool_calls) > MAX_CALLS_PER_TURN:  # not run: the sample is scored on the calls made before
-                state.notes.append(
-                    f"turn {state.turn + 1} made {len(reply.tool_calls):,} tool calls; at most {MAX_CALLS_PER_TURN} are run in one turn, "
-                    "so none of them ran and the sample ended there"
-                )
+            too_many = _too_many(state, len(reply.tool_calls))
+            if too_many is not None:  # not run: the sample is scored on the calls made before
+                state.notes.append(too_many)
                 state.end_turn(dataclasses.replace(reply, tool_calls=()))
                 del active[reply.sample_id]
                 yield state.completion("too_many_calls")
@@ -422,6 +434,7 @@ def run_tools(
                     ],
                 }
             )
+            state.calls += len(reply.tool_calls)
             turns.append((state, reply))
         _run_turn(runner, turns, max_chars)
     for state in active.values():

@@ -12,7 +12,7 @@ import pytest
 from gqlbench.dataset import get_sample
 from gqlbench.generators.backends.backend import Backend, GenerationConfig
 from gqlbench.generators.backends.openai_backend import OpenAIBackend, looks_like_tool_text
-from gqlbench.generators.tool_input import MAX_TURN_CHARS
+from gqlbench.generators.tool_input import MAX_CALLS_PER_SAMPLE, MAX_CALLS_PER_TURN, MAX_TURN_CHARS
 from gqlbench.generators.tools import CallOutcome, ToolCall, ToolReply, ToolRequest, run_tools, tool_specs, tools_messages
 from gqlbench.records import Completion, Prompt, Sample
 from tests.tool_server import ToolServer, reply
@@ -163,3 +163,14 @@ def test_a_call_of_a_tool_not_offered_is_in_the_program_but_never_replayed_befor
     (completion,) = run_tools([(sample, prompt)], cast(Backend, backend), GenerationConfig(), runner, max_steps=5)
     assert runner.before == [[]]  # the offered call is the only one run, with nothing before it
     assert completion.finish_reason == "final" and len([s for s in completion.steps if s.action]) == 4
+
+
+def test_a_sample_runs_at_most_the_bound_of_calls_over_all_its_turns() -> None:
+    """Each call replays the earlier ones: 8 turns of 32 calls replayed 32,000 lines; the bound keeps it to 2,000."""
+    sample = get_sample("test/3")
+    backend = _Scripted(ToolReply("", tool_calls=(ToolCall("c", sample.function_names[0], "{}"),) * MAX_CALLS_PER_TURN))
+    runner = _Recording()
+    prompt = Prompt(sample_id=sample.id, style="tools", messages=tools_messages(sample))
+    (completion,) = run_tools([(sample, prompt)], cast(Backend, backend), GenerationConfig(), runner, max_steps=8)
+    assert len(runner.before) == MAX_CALLS_PER_SAMPLE and completion.finish_reason == "too_many_calls"
+    assert completion.note is not None and f"at most {MAX_CALLS_PER_SAMPLE} are run in one sample" in completion.note
