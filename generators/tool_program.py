@@ -5,12 +5,13 @@ an earlier tool result and typed it back. The scored program needs the
 dataflow edge, so each argument value is looked up in the earlier responses
 of the trajectory; where it occurs, the argument becomes a reference to that
 field (``response_obj.results[0].id``). A value found at several paths keeps
-all of them as candidates in the record; the program uses the first in this
-order: the latest response first (a program reads a value from the call
-that fetched it for that purpose), except that a response whose own call was
-given the value (it echoes its input, as ``GET_playlist(id=x).id`` does) comes
-after all others, latest first; within a response the shortest path, then the
-path met first in the response's own order. A value the request itself
+them as candidates in the record (the first :data:`MAX_CANDIDATES`); the
+program uses the first in this order: the latest response first (a program
+reads a value from the call that fetched it for that purpose), except that a
+response whose own call was given the value (it echoes its input, as
+``GET_playlist(id=x).id`` does) comes after all others, latest first; within
+a response the shortest path, then the path met first in the response's own
+order. A value the request itself
 contains (the user typed it) stays a literal, as do booleans, null and
 integers below :data:`SMALL_NUMBER` (counts, pages, limits and season numbers
 are typed far more often than read; the worlds' ids are larger). Only fields
@@ -25,10 +26,13 @@ import keyword
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import islice
 from typing import Any
 
 __all__ = [
     "SMALL_NUMBER",
+    "MAX_CANDIDATES",
     "Earlier",
     "argument_text",
     "literal",
@@ -40,14 +44,23 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Earlier:
-    """A response of an earlier successful call: the variable it is stored in and its JSON value."""
+    """A response of an earlier successful call: the variable it is stored in and its JSON value.
+
+    Its leaves are indexed by value once, on the first lookup (:attr:`paths`), so looking up the
+    thousands of elements of one list argument costs one walk of the response, not one walk each.
+    """
 
     variable: str
     value: Any
     arguments: tuple[Any, ...] = ()  # the values the call was given (a response that echoes one is not its origin)
     turn: int = 0  # the model turn that made the call (calls of one turn cannot read each other's responses)
+
+    @cached_property
+    def paths(self) -> dict[tuple[str, Any], list[str]]:
+        """Every readable path of the response by the value of its leaf (:func:`_leaf_key`), each list shortest first."""
+        return _paths_by_value(self.value, self.variable)
 
 
 def variable_name(index: int) -> str:
@@ -56,6 +69,7 @@ def variable_name(index: int) -> str:
 
 
 SMALL_NUMBER = 100  # integers below it (counts, pages, limits, season numbers) are typed, not read
+MAX_CANDIDATES = 20  # references kept for one value (a value at thousands of paths, "track" say, keeps the best 20)
 
 
 def _searchable(value: Any) -> bool:
@@ -68,34 +82,41 @@ def _searchable(value: Any) -> bool:
     return isinstance(value, float) and math.isfinite(value)
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal as JSON values of one kind (1 == True and "1" == 1 are not the same value)."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return False
-    if isinstance(a, str) != isinstance(b, str):
-        return False
-    return bool(a == b)
+def _leaf_key(value: Any) -> tuple[str, Any] | None:
+    """What a leaf is looked up by: its kind and value, so two leaves are the same value as JSON values of one kind
+    when their keys are equal (1 == True and "1" == 1 are not the same value; 1 and 1.0 are). None: no leaf to look up."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, str):
+        return ("str", value)
+    return ("number", value) if isinstance(value, (int, float)) else None
+
+
+def _paths_by_value(tree: Any, prefix: str) -> dict[tuple[str, Any], list[str]]:
+    """The paths under ``prefix`` of every leaf of ``tree``, by :func:`_leaf_key`: shortest first, then in the tree's order.
+
+    One walk without recursion (a response's depth is the world's to choose).
+    """
+    found: dict[tuple[str, Any], list[tuple[int, int, str]]] = {}
+    stack: list[tuple[Any, str, int]] = [(tree, prefix, 0)]
+    order = 0
+    while stack:
+        node, path, depth = stack.pop()
+        if isinstance(node, dict):
+            readable = [(k, v) for k, v in node.items() if isinstance(k, str) and k.isidentifier() and not keyword.iskeyword(k)]
+            stack += [(child, f"{path}.{key}", depth + 1) for key, child in reversed(readable)]
+        elif isinstance(node, list):
+            stack += [(node[i], f"{path}[{i}]", depth + 1) for i in range(len(node) - 1, -1, -1)]
+        elif (key := _leaf_key(node)) is not None:
+            found.setdefault(key, []).append((depth, order, path))
+            order += 1
+    return {key: [path for _, _, path in sorted(paths)] for key, paths in found.items()}
 
 
 def value_paths(value: Any, tree: Any, prefix: str) -> list[str]:
     """Every path under ``prefix`` in ``tree`` whose leaf equals ``value``: shortest first, then in the tree's order."""
-    found: list[tuple[int, int, str]] = []
-
-    def walk(node: Any, path: str, depth: int) -> Iterator[None]:
-        if isinstance(node, dict):
-            for key, child in node.items():
-                if isinstance(key, str) and key.isidentifier() and not keyword.iskeyword(key):
-                    yield from walk(child, f"{path}.{key}", depth + 1)
-        elif isinstance(node, list):
-            for i, child in enumerate(node):
-                yield from walk(child, f"{path}[{i}]", depth + 1)
-        elif _same(node, value):
-            found.append((depth, len(found), path))
-            yield None
-
-    for _ in walk(tree, prefix, 0):
-        pass
-    return [path for _, _, path in sorted(found)]
+    key = _leaf_key(value)
+    return list(_paths_by_value(tree, prefix).get(key, [])) if key is not None else []
 
 
 def _typed_in(value: Any, request: str) -> bool:
@@ -104,15 +125,14 @@ def _typed_in(value: Any, request: str) -> bool:
     return bool(text) and text in request.lower()
 
 
-def argument_source(value: Any, earlier: Sequence[Earlier], request: str) -> list[str]:
-    """The candidate references for an argument value (empty: it stays a literal), best first."""
-    if not _searchable(value) or _typed_in(value, request):
+def argument_source(value: Any, earlier: Sequence[Earlier], request: str, limit: int = MAX_CANDIDATES) -> list[str]:
+    """The first ``limit`` candidate references for an argument value (empty: it stays a literal), best first."""
+    key = _leaf_key(value)
+    if key is None or not _searchable(value) or _typed_in(value, request):
         return []
-    echoes = [r for r in earlier if any(_same(value, given) for given in r.arguments)]
-    paths: list[str] = []
-    for response in [*(r for r in reversed(earlier) if r not in echoes), *reversed(echoes)]:
-        paths += value_paths(value, response.value, response.variable)
-    return paths
+    echoes = {id(r) for r in earlier if any(_leaf_key(given) == key for given in r.arguments)}
+    order = [r for r in reversed(earlier) if id(r) not in echoes] + [r for r in reversed(earlier) if id(r) in echoes]
+    return list(islice((path for response in order for path in response.paths.get(key, ())), limit))
 
 
 def argument_text(value: Any, earlier: Sequence[Earlier], request: str) -> tuple[str, list[str]]:
@@ -122,13 +142,20 @@ def argument_text(value: Any, earlier: Sequence[Earlier], request: str) -> tuple
     ``[{'uri': response_obj1.items[0].track.uri}]``; candidates are kept only
     for a single value (an element's alternatives are not recorded).
     """
-    if isinstance(value, list):
-        return f"[{', '.join(argument_text(v, earlier, request)[0] for v in value)}]", []
-    if isinstance(value, dict):
-        items = (f"{k!r}: {argument_text(v, earlier, request)[0]}" for k, v in value.items())
-        return f"{{{', '.join(items)}}}", []
+    if isinstance(value, (list, dict)):
+        return _element_text(value, earlier, request), []
     candidates = argument_source(value, earlier, request)
     return (candidates[0] if candidates else literal(value)), candidates
+
+
+def _element_text(value: Any, earlier: Sequence[Earlier], request: str) -> str:
+    """A value inside a list or dict as program text: its best reference (one, so an element costs one lookup per response)."""
+    if isinstance(value, list):
+        return f"[{', '.join(_element_text(v, earlier, request) for v in value)}]"
+    if isinstance(value, dict):
+        return f"{{{', '.join(f'{k!r}: {_element_text(v, earlier, request)}' for k, v in value.items())}}}"
+    best = argument_source(value, earlier, request, limit=1)
+    return best[0] if best else literal(value)
 
 
 def literal(value: Any) -> str:

@@ -13,11 +13,16 @@ one turn run in order. The loop ends at an assistant message without tool
 calls or after ``max_steps`` model turns; the scored program is the lines of
 every call that can be written as Python, as in ReAct (a call the world
 refused stays in the program and is scored as the model made it; one that
-cannot be written, e.g. arguments that are not JSON, is only recorded).
+cannot be written, e.g. arguments that are not JSON, is only recorded; a call
+of a tool not offered is in the program but never run, nor replayed before later calls).
+
+Each reply is bounded and escaped as it enters the loop (:mod:`gqlbench.generators.tool_input`):
+nothing a server or model sends ends the run; what it can cost is bounded per turn.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import keyword
 import re
@@ -30,6 +35,16 @@ from gqlbench.generators.backends.backend import Backend, GenerationConfig
 from gqlbench.generators.budget import FULL_DETAIL, Detail, detail_of
 from gqlbench.generators.prompts import abstain_rule
 from gqlbench.generators.react import _response_types
+from gqlbench.generators.tool_input import (
+    MAX_ARGUMENTS_CHARS,
+    MAX_CALLS_PER_SAMPLE,
+    MAX_CALLS_PER_TURN,
+    MAX_NAME_CHARS,
+    MAX_TURN_CHARS,
+    BadArguments,
+    bounded,
+    read_arguments,
+)
 from gqlbench.generators.tool_program import Earlier, argument_text, bounded_json, call_line, literal, variable_name
 from gqlbench.records import Completion, Explanation, FunctionSpec, Message, Prompt, ReactStep, Sample
 
@@ -81,6 +96,7 @@ class ToolCall:
     id: str
     name: str
     arguments: str
+    arguments_chars: int | None = None  # the arguments' full length, when they were cut (:mod:`~gqlbench.generators.tool_input`)
 
 
 @dataclass(frozen=True)
@@ -103,6 +119,8 @@ class ToolReply:
     tokens_out: int = 0
     latency_s: float = 0.0
     error: str | None = None
+    parse_error: str | None = None  # a local tool parser failed on the text: no calls were read from it
+    content_chars: int | None = None  # the text's full length, when it was cut
 
 
 @runtime_checkable
@@ -182,12 +200,16 @@ class _State:
     sample: Sample
     messages: list[dict[str, Any]]
     tools: tuple[dict[str, Any], ...]
-    lines: list[str] = field(default_factory=list)  # the program: lines of calls that ran
+    lines: list[str] = field(default_factory=list)  # the program: the lines of the calls, as the model made them
+    ran: list[str] = field(default_factory=list)  # the lines that were run (a call of a tool not offered never is)
     earlier: list[Earlier] = field(default_factory=list)
     steps: list[ReactStep] = field(default_factory=list)
     provenance: list[dict[str, Any]] = field(default_factory=list)
     refused: list[dict[str, Any]] = field(default_factory=list)
     final: str = ""
+    notes: list[str] = field(default_factory=list)  # what was cut or refused of the model's turns
+    calls: int = 0  # tool calls made so far, run or not
+    parse_error: str | None = None
     turn: int = 0  # model turns answered so far
     tokens_in: int = 0
     tokens_out: int = 0
@@ -197,6 +219,8 @@ class _State:
         explanation = Explanation(tool_arguments=self.provenance)
         if self.refused:
             explanation = explanation.with_parts({"refused_tool_calls": self.refused})
+        if self.parse_error is not None:
+            explanation = explanation.with_parts({"tool_parse_error": self.parse_error})
         return Completion(
             sample_id=self.sample.id,
             text=self.final,
@@ -207,6 +231,22 @@ class _State:
             error=error,
             steps=self.steps,
             explanation=explanation,
+            note="; ".join(self.notes) or None,
+        )
+
+    def end_turn(self, reply: ToolReply) -> None:
+        """Record ``reply`` as the last step: the model's final answer, or a turn that ends the sample without running."""
+        self.final = reply.content
+        decline = _DECLINE.search(reply.content)  # the abstention marker, kept in the program as ReAct keeps it
+        self.steps.append(
+            ReactStep(
+                thought=reply.content,
+                action=decline.group(0) if decline else None,
+                finished=True,
+                raw=reply.content,
+                tokens_in=reply.tokens_in,
+                tokens_out=reply.tokens_out,
+            )
         )
 
 
@@ -225,11 +265,11 @@ def _prepare(state: _State, call: ToolCall) -> _Prepared:
     if not call.name.isidentifier() or keyword.iskeyword(call.name):
         return _Prepared(call, None, f"Error (unknown_function): {call.name!r} is not one of the tools ({_names(state)})", [])
     try:
-        arguments = json.loads(call.arguments or "{}", parse_constant=_no_constant)
-    except ValueError as exc:
-        return _Prepared(call, None, f"Error (bad_arguments): the arguments are not valid JSON ({exc})", [])
-    if not isinstance(arguments, dict):
-        return _Prepared(call, None, "Error (bad_arguments): the arguments must be a JSON object of parameter names and values", [])
+        if call.arguments_chars is not None:
+            raise BadArguments(f"the arguments are {call.arguments_chars:,} characters of JSON; at most {MAX_ARGUMENTS_CHARS:,} are read")
+        arguments = read_arguments(call.arguments)
+    except BadArguments as exc:
+        return _Prepared(call, None, f"Error (bad_arguments): {exc}", [])
     bad = [k for k in arguments if not k.isidentifier() or keyword.iskeyword(k)]
     if bad:
         return _Prepared(call, None, f"Error (bad_arguments): {', '.join(map(repr, bad))} cannot be a parameter name", [])
@@ -249,12 +289,31 @@ def _prepare(state: _State, call: ToolCall) -> _Prepared:
     return _Prepared(call, line, None, record)
 
 
+def _admitted(reply: ToolReply) -> ToolReply:
+    """``reply`` as the loop keeps it: its text, names, ids and arguments bounded and escaped (:mod:`~gqlbench.generators.tool_input`)."""
+    content, content_chars = bounded(reply.content, MAX_TURN_CHARS)
+    calls = tuple(
+        ToolCall(bounded(c.id, MAX_NAME_CHARS)[0], bounded(c.name, MAX_NAME_CHARS)[0], *bounded(c.arguments, MAX_ARGUMENTS_CHARS))
+        for c in reply.tool_calls
+    )
+    parse_error = bounded(reply.parse_error, MAX_NAME_CHARS * 2)[0] if reply.parse_error is not None else None
+    return dataclasses.replace(reply, content=content, content_chars=content_chars, tool_calls=calls, parse_error=parse_error)
+
+
+def _too_many(state: _State, calls: int) -> str | None:
+    """Why a turn of ``calls`` calls is not run (the note of a ``too_many_calls`` sample), or None."""
+    if calls > MAX_CALLS_PER_TURN:
+        return f"turn {state.turn + 1} made {calls:,} tool calls; at most {MAX_CALLS_PER_TURN} are run in one turn, so none of them ran"
+    if state.calls + calls > MAX_CALLS_PER_SAMPLE:
+        return (
+            f"turn {state.turn + 1} made {calls} tool calls after {state.calls}; at most {MAX_CALLS_PER_SAMPLE} are run in one sample, "
+            "so none of them ran"
+        )
+    return None
+
+
 def _names(state: _State) -> str:
     return ", ".join(t["function"]["name"] for t in state.tools)
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max_chars: int) -> None:
@@ -266,7 +325,7 @@ def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max
             break
         ready = [(state, reply, _prepare(state, reply.tool_calls[prepared_at])) for state, reply in batch]
         runnable = [(state, p.line) for state, _, p in ready if p.line is not None and p.error is None]
-        outcomes = iter(runner.run_calls([(state.sample, list(state.lines), line) for state, line in runnable]))
+        outcomes = iter(runner.run_calls([(state.sample, list(state.ran), line) for state, line in runnable]))
         for state, reply, p in ready:
             outcome = next(outcomes) if p.line is not None and p.error is None else CallOutcome(error=p.error)
             raw = json.dumps({"name": p.call.name, "arguments": p.call.arguments}, ensure_ascii=False)
@@ -275,12 +334,15 @@ def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max
                     given = tuple(a["value"] for a in p.arguments)
                     state.earlier.append(Earlier(variable_name(len(state.lines)), outcome.value, given, state.turn))
                 state.lines.append(p.line)
+                if p.error is None:
+                    state.ran.append(p.line)
                 state.provenance += [{"call": len(state.lines), "function": p.call.name, **a} for a in p.arguments]
             result = bounded_json(outcome.value, max_chars) if outcome.error is None else outcome.error
             if outcome.error is not None:
-                state.refused.append(
-                    {"name": p.call.name, "arguments": p.call.arguments, "error": result, "in_program": p.line is not None}
-                )
+                refused = {"name": p.call.name, "arguments": p.call.arguments, "error": result, "in_program": p.line is not None}
+                if p.call.arguments_chars is not None:
+                    refused["arguments_chars"] = p.call.arguments_chars
+                state.refused.append(refused)
             action = p.line
             first = prepared_at == 0
             state.steps.append(
@@ -334,6 +396,13 @@ def run_tools(
             state = active.get(reply.sample_id)
             if state is None:
                 continue
+            reply = _admitted(reply)
+            if reply.content_chars is not None:
+                state.notes.append(
+                    f"turn {state.turn + 1}'s text had {reply.content_chars:,} characters; the first {MAX_TURN_CHARS:,} are kept"
+                )
+            if reply.parse_error is not None:
+                state.parse_error = reply.parse_error
             state.tokens_in += reply.tokens_in
             state.tokens_out += reply.tokens_out
             state.latency_s += reply.latency_s
@@ -345,20 +414,16 @@ def run_tools(
                     yield state.completion("error", reply.error)
                 continue
             if not reply.tool_calls:
-                state.final = reply.content
-                decline = _DECLINE.search(reply.content)  # the abstention marker, kept in the program as ReAct keeps it
-                state.steps.append(
-                    ReactStep(
-                        thought=reply.content,
-                        action=decline.group(0) if decline else None,
-                        finished=True,
-                        raw=reply.content,
-                        tokens_in=reply.tokens_in,
-                        tokens_out=reply.tokens_out,
-                    )
-                )
+                state.end_turn(reply)
                 del active[reply.sample_id]
                 yield state.completion("final" if state.steps[:-1] else "no_calls")
+                continue
+            too_many = _too_many(state, len(reply.tool_calls))
+            if too_many is not None:  # not run: the sample is scored on the calls made before
+                state.notes.append(too_many)
+                state.end_turn(dataclasses.replace(reply, tool_calls=()))
+                del active[reply.sample_id]
+                yield state.completion("too_many_calls")
                 continue
             state.messages.append(
                 {
@@ -369,6 +434,7 @@ def run_tools(
                     ],
                 }
             )
+            state.calls += len(reply.tool_calls)
             turns.append((state, reply))
         _run_turn(runner, turns, max_chars)
     for state in active.values():

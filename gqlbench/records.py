@@ -28,6 +28,7 @@ __all__ = [
     "ReactStep",
     "Completion",
     "MAX_COMPLETION_CHARS",
+    "escape_surrogates",
     "Program",
     "TraceCall",
     "ExecError",
@@ -147,12 +148,26 @@ class ReactStep(_Record):
 MAX_COMPLETION_CHARS = 100_000
 
 
+def escape_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate written as its escape text (``\\ud800``): valid UTF-8, nothing else changed.
+
+    JSON's ``\\ud800`` escape can carry a lone surrogate into a server's answer; UTF-8 cannot encode one, so a
+    record holding it could not be written whole, nor sent to the server again. In a Python string literal the
+    escape text means the same character, so a program keeps its meaning.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 class Completion(_Record):
     """The model's raw answer to one prompt (or the error that prevented it).
 
     Every backend's text is bounded here, in one place: beyond
     :data:`MAX_COMPLETION_CHARS` only the start is kept, ``text_chars`` keeps
-    the full length and ``note`` says so.
+    the full length and ``note`` says so; lone surrogates are escaped (:func:`escape_surrogates`).
     """
 
     sample_id: str
@@ -173,11 +188,15 @@ class Completion(_Record):
     @classmethod
     def _bounded(cls, data: Any) -> Any:
         text = data.get("text") if isinstance(data, dict) else None
-        if not isinstance(text, str) or len(text) <= MAX_COMPLETION_CHARS:
+        if not isinstance(text, str):
             return data
+        if len(text) <= MAX_COMPLETION_CHARS:
+            kept = escape_surrogates(text)
+            return data if kept is text else {**data, "text": kept}
         note = f"the completion had {len(text):,} characters; only the first {MAX_COMPLETION_CHARS:,} are kept"
         earlier = data.get("note")
-        return {**data, "text": text[:MAX_COMPLETION_CHARS], "text_chars": len(text), "note": f"{earlier}; {note}" if earlier else note}
+        kept = escape_surrogates(text[:MAX_COMPLETION_CHARS])
+        return {**data, "text": kept, "text_chars": len(text), "note": f"{earlier}; {note}" if earlier else note}
 
 
 class Program(_Record):
@@ -322,6 +341,7 @@ class Explanation(_Part):
     # tool provenance (--prompt tools, gqlbench.generators.tools): where each argument came from
     tool_arguments: list[dict[str, Any]] | None = None
     refused_tool_calls: list[dict[str, Any]] | None = None
+    tool_parse_error: str | None = None  # a local tool parser failed on a turn: no calls were read from it (it ended the loop)
     # execution (gqlbench.scoring.join): added last, after the sandbox ran both programs
     exec: ExecExplanation | None = None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ import pytest
 
 from gqlbench.dataset import load_split
 from gqlbench.errors import GqlbenchError
+from gqlbench.generators.tool_input import MAX_ARGUMENT_DEPTH, MAX_ARGUMENTS_CHARS, MAX_CALLS_PER_TURN
 from gqlbench.records import Sample
 from gqlbench.run.runner import RunOptions, RunSettings, run
 from tests.stub_backends import STUB
@@ -175,9 +176,127 @@ def test_a_server_without_tool_calling_gets_a_one_line_error_naming_the_flags(se
     with pytest.raises(GqlbenchError, match="--enable-auto-tool-choice --tool-call-parser") as info:
         run(_settings(refusing.url, ids=("test/3",)), RunOptions(runs_root=tmp_path, quiet=True))
     assert "\n" not in str(info.value)
+
+
+def test_a_server_that_writes_calls_as_text_finishes_the_run_and_is_told_once_after_it(server: Any, tmp_path: Path) -> None:
     as_text = server(script=lambda n, body: reply('<tool_call>{"name": "GET_me", "arguments": {}}</tool_call>'))
-    with pytest.raises(GqlbenchError, match="instead of returning tool_calls"):
-        run(_settings(as_text.url, ids=("test/3",)), RunOptions(runs_root=tmp_path / "b", quiet=True))
+    told: list[str] = []
+    ids = ("test/3", "test/4")
+    outcome = run(_settings(as_text.url, ids=ids, execute=False), RunOptions(runs_root=tmp_path, quiet=True, notify=told.append))
+    assert set(_lines(outcome.run_dir)) == set(ids) and all(
+        line["finish_reason"] == "no_calls" for line in _lines(outcome.run_dir).values()
+    )
+    warnings = [line for line in told if "instead of returning tool_calls" in line]
+    assert len(warnings) == 1 and "--enable-auto-tool-choice --tool-call-parser" in warnings[0] and "\n" not in warnings[0]
+    assert told[-1] == warnings[0]  # after the run's samples
+
+
+def test_a_final_answer_quoting_json_after_real_calls_is_an_answer(server: Any, tmp_path: Path) -> None:
+    def script(n: int, body: dict[str, Any]) -> Any:
+        if not any(m["role"] == "tool" for m in body["messages"]):
+            return reply("", [("GET_me_player_currently_playing", {})])
+        return reply('Here it is:\n{"name": "Love Mariah", "id": 1}')
+
+    told: list[str] = []
+    ids = ("test/3", "test/4")
+    outcome = run(
+        _settings(server(script=script).url, ids=ids, execute=False), RunOptions(runs_root=tmp_path, quiet=True, notify=told.append)
+    )
+    lines = _lines(outcome.run_dir)
+    assert set(lines) == set(ids) and all(line["finish_reason"] == "final" and line["code"] for line in lines.values())
+    assert not any("tool_calls" in line for line in told)
+
+
+def test_a_later_turn_the_server_refuses_over_a_tool_call_is_that_sample_s_error_not_the_run_s(server: Any, tmp_path: Path) -> None:
+    refusing, finishing = SAMPLES["test/3"], SAMPLES["test/4"]
+    bad = {"error": {"message": "Invalid tool call arguments: Expecting value: line 1 column 2", "type": "error", "code": 400}}
+
+    def script(n: int, body: dict[str, Any]) -> Any:
+        if ToolServer.request(body) == finishing.utterance:
+            return reply("Nothing to do.")
+        if any(m["role"] == "tool" for m in body["messages"]):  # the model's arguments, sent back, are what the server refuses
+            return (400, bad)
+        return reply("", [("GET_me_player_currently_playing", "{not json")])
+
+    out = tmp_path / "run"
+    run(_settings(server(script=script).url, ids=(refusing.id, finishing.id), execute=False), RunOptions(out=out, quiet=True))
+    assert set(_lines(out)) == {finishing.id}
+    (error,) = [json.loads(line) for line in (out / "errors.jsonl").read_text().splitlines()]
+    assert error["id"] == refusing.id and error["error"].startswith("BadRequestError") and "Invalid tool call arguments" in error["error"]
+
+
+def test_a_fatal_server_error_keeps_the_samples_that_finished_before_it(server: Any, tmp_path: Path) -> None:
+    finishing, failing = SAMPLES["test/3"], SAMPLES["test/4"]
+
+    def script(n: int, body: dict[str, Any]) -> Any:
+        if ToolServer.request(body) == finishing.utterance:
+            return reply("Nothing to do.")
+        if any(m["role"] == "tool" for m in body["messages"]):  # the other sample's second turn: the key was revoked
+            return (401, {"error": {"message": "invalid api key", "type": "error", "code": 401}})
+        return reply("", [("GET_me_player_currently_playing", {})])
+
+    out = tmp_path / "run"
+    with pytest.raises(GqlbenchError, match="AuthenticationError"):
+        run(_settings(server(script=script).url, ids=(finishing.id, failing.id), execute=False), RunOptions(out=out, quiet=True))
+    assert set(_lines(out)) == {finishing.id}
+
+
+def test_more_calls_in_one_turn_than_the_bound_end_the_sample_without_running_them(server: Any, tmp_path: Path) -> None:
+    def script(n: int, body: dict[str, Any]) -> Any:
+        made = sum(m["role"] == "tool" for m in body["messages"])
+        calls = [("GET_me_player_currently_playing", {})] * (1 if made == 0 else MAX_CALLS_PER_TURN + 1)
+        return reply("again", calls, start=made)
+
+    srv = server(script=script)
+    line = _lines(run(_settings(srv.url, ids=("test/3",), execute=False), RunOptions(runs_root=tmp_path, quiet=True)).run_dir)["test/3"]
+    assert line["finish_reason"] == "too_many_calls" and len(srv.bodies) == 2
+    assert line["code"] == "response_obj = GET_me_player_currently_playing()"  # the turn before, scored
+    assert f"{MAX_CALLS_PER_TURN + 1} tool calls" in line["generation_note"] and "none of them ran" in line["generation_note"]
+
+
+def _one_call_then_done(name: str, arguments: str) -> Callable[[int, dict[str, Any]], Any]:
+    def script(n: int, body: dict[str, Any]) -> Any:
+        return reply("Done.") if any(m["role"] == "tool" for m in body["messages"]) else reply("", [(name, arguments)])
+
+    return script
+
+
+def test_huge_arguments_are_refused_and_stored_once_cut_with_their_length(server: Any, tmp_path: Path) -> None:
+    arguments = json.dumps({"id": "x" * 2_000_000})
+    srv = server(script=_one_call_then_done("GET_tracks__id_", arguments))
+    out = run(_settings(srv.url, ids=("test/3",), execute=False), RunOptions(runs_root=tmp_path, quiet=True)).run_dir
+    line = _lines(out)["test/3"]
+    (refused,) = line["explanation"]["refused_tool_calls"]
+    assert refused["arguments_chars"] == len(arguments) and len(refused["arguments"]) == MAX_ARGUMENTS_CHARS
+    assert f"{len(arguments):,} characters" in refused["error"] and not refused["in_program"] and line["code"] == ""
+    assert (out / "samples.jsonl").stat().st_size < 5 * MAX_ARGUMENTS_CHARS  # the 2 MB argument was stored six times
+    sent = srv.bodies[1]["messages"]
+    assert sent[-1]["content"] == refused["error"] and len(sent[-2]["tool_calls"][0]["function"]["arguments"]) == MAX_ARGUMENTS_CHARS
+
+
+@pytest.mark.parametrize("depth", [300, 600, 100_000])
+def test_arguments_nested_too_deep_are_that_call_s_error(server: Any, tmp_path: Path, depth: int) -> None:
+    arguments = '{"id": ' + "[" * depth + "]" * depth + "}"
+    if len(arguments) > MAX_ARGUMENTS_CHARS:  # the deepest is also too long: cut below the bound, it is too deep still
+        arguments = '{"id": ' + "[" * (MAX_ARGUMENTS_CHARS // 2 - 10) + "]" * (MAX_ARGUMENTS_CHARS // 2 - 10) + "}"
+    srv = server(script=_one_call_then_done("GET_tracks__id_", arguments))
+    line = _lines(run(_settings(srv.url, ids=("test/3",), execute=False), RunOptions(runs_root=tmp_path, quiet=True)).run_dir)["test/3"]
+    (refused,) = line["explanation"]["refused_tool_calls"]
+    assert refused["error"] == f"Error (bad_arguments): the arguments are nested deeper than {MAX_ARGUMENT_DEPTH} levels"
+    assert line["finish_reason"] == "final" and line["code"] == ""
+
+
+def test_a_lone_surrogate_in_arguments_is_stored_escaped_scored_and_never_retried(server: Any, tmp_path: Path) -> None:
+    srv = server(script=_one_call_then_done("GET_me_player_currently_playing", '{"market": "\ud800US"}'))  # a lone surrogate character
+    out = tmp_path / "run"
+    settings = _settings(srv.url, ids=("test/3",))
+    run(settings, RunOptions(out=out, quiet=True))
+    line = _lines(out)["test/3"]
+    assert line["code"] == r"response_obj = GET_me_player_currently_playing(market='\\ud800US')"  # the text \ud800US
+    assert line["explanation"]["tool_arguments"][0]["value"] == r"\ud800US" and line["scores"]["exec_success"] == 1
+    assert not (out / "errors.jsonl").exists()
+    asked = len(srv.bodies)
+    assert run(settings, RunOptions(out=out, quiet=True)).already_complete and len(srv.bodies) == asked
 
 
 @pytest.mark.parametrize("backend", ["vllm", "hf", "auto"])

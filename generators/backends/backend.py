@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from gqlbench.records import Completion, Message
 
-__all__ = ["GenerationConfig", "GenerationRequest", "Backend", "engine_counters"]
+__all__ = ["GenerationConfig", "GenerationRequest", "Backend", "engine_counters", "backend_warnings"]
 
 
 @dataclass(frozen=True)
@@ -106,3 +106,13 @@ def engine_counters(backend: object) -> dict[str, int]:
     """
     read = getattr(backend, "engine_counters", None)
     return dict(read()) if callable(read) else {}
+
+
+def backend_warnings(backend: object) -> list[str]:
+    """What the backend saw during the run that the user should be told once it is over (``[]`` if it keeps nothing).
+
+    A run is never stopped for what a model wrote; a pattern over the whole run
+    (a server that never returned a tool call) is told after it, with the fix.
+    """
+    read = getattr(backend, "warnings", None)
+    return list(read()) if callable(read) else []

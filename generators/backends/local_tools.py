@@ -29,6 +29,7 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.backends.models import encode_prompt, render_chat
+from gqlbench.generators.tool_input import BadArguments, read_arguments
 from gqlbench.generators.tools import ToolCall, ToolReply, ToolRequest
 from gqlbench.records import Completion, Message
 
@@ -50,7 +51,7 @@ __all__ = [
 ParseTools = Callable[[str, ToolRequest], tuple[str, tuple[ToolCall, ...]]]
 
 _PROBE_TOOL = "gqlbench_probe_tool"
-_HERMES = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
+_HERMES = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.DOTALL)  # no \s* around the lazy group: it backtracked on blanks
 
 
 def read_chat_template(value: str | None) -> str | None:
@@ -79,11 +80,9 @@ def _template_messages(messages: Sequence[dict[str, Any]]) -> list[dict[str, Any
         for call in calls:
             function = dict(call["function"])
             try:
-                value = json.loads(function.get("arguments") or "{}")
-            except ValueError:
-                value = None
-            if isinstance(value, dict):
-                function["arguments"] = value
+                function["arguments"] = read_arguments(function.get("arguments") or "{}")
+            except BadArguments:
+                pass
             converted.append({**call, "function": function})
         out.append({**message, "tool_calls": converted})
     return out
@@ -122,9 +121,13 @@ def check_declares_tools(tokenizer: Any, chat_template: str | None, backend: str
 
 
 def _call(index: int, name: Any, arguments: Any) -> ToolCall | None:
+    """The call, None when ``name`` is no name; raises ValueError for arguments that have no JSON form (a set, say)."""
     if not isinstance(name, str) or not name:
         return None
-    text = arguments if isinstance(arguments, str) else json.dumps({} if arguments is None else arguments, ensure_ascii=False)
+    try:
+        text = arguments if isinstance(arguments, str) else json.dumps({} if arguments is None else arguments, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise ValueError(f"the arguments of {name[:100]!r} have no JSON form ({exc})") from None
     return ToolCall(id=f"call_{index}", name=name, arguments=text)
 
 
@@ -152,7 +155,7 @@ def parse_hermes(text: str, request: ToolRequest | None = None) -> tuple[str, tu
     values = []
     for block in _HERMES.findall(text):
         try:
-            values.append(json.loads(block))
+            values.append(json.loads(block.strip()))
         except ValueError:
             return text, ()
     calls = _from_objects(values)
@@ -311,5 +314,13 @@ def local_tool_turns(
         if completion.error:
             yield reply
             continue
-        content, calls = parse(completion.text, by_id[completion.sample_id])
+        try:
+            content, calls = parse(completion.text, by_id[completion.sample_id])
+        except Exception as exc:  # ours or vLLM's, on text a model wrote: the sample's tool_parse_error, the text its final answer
+            yield dataclasses.replace(
+                reply,
+                content=completion.text,
+                parse_error=f"the tool-call parser failed: {type(exc).__name__}: {' '.join(str(exc).split())}",
+            )
+            continue
         yield dataclasses.replace(reply, content=content, tool_calls=calls)

@@ -39,6 +39,7 @@ import math
 import os
 import random
 import re
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -56,7 +57,7 @@ from gqlbench.generators.tools import ToolCall, ToolReply, ToolRequest
 from gqlbench.provenance import package_versions, redact_url, redact_urls
 from gqlbench.records import Completion, Message
 
-__all__ = ["OpenAIBackend", "MODEL_ARGS", "CHARS_PER_TOKEN_ESTIMATE", "is_transient"]
+__all__ = ["OpenAIBackend", "MODEL_ARGS", "CHARS_PER_TOKEN_ESTIMATE", "is_transient", "looks_like_tool_text"]
 
 R = TypeVar("R")  # a request (GenerationRequest, ToolRequest)
 T = TypeVar("T")  # what one request gives back
@@ -141,6 +142,9 @@ class OpenAIBackend:
         self.max_model_len, self.max_model_len_source = self._context_length(max_model_len)
         self.n_supported: bool | None = None  # whether the server honours `n` (None: not asked yet)
         self.on_progress: ProgressListener | None = None  # told each finished request of a batch (a run's progress bar)
+        self.tool_call_turns = 0  # answers with tool_calls, and answers without whose text looks like a call (warnings())
+        self.tool_text_turns = 0
+        self._lock = threading.Lock()  # the counters are updated from the pool's threads
 
     # -- the Backend protocol -------------------------------------------------------------------
 
@@ -318,7 +322,9 @@ class OpenAIBackend:
             "max_tokens": config.max_new_tokens,
             "seed": config.seed,
         }
-        sent = self._send(kwargs, request.sample_id, refused=self._no_tools)
+        # a refusal of the first turn is the server's (the chat is ours); of a later one, maybe of what the model sent
+        first = not any(m.get("role") == "tool" for m in request.messages)
+        sent = self._send(kwargs, request.sample_id, refused=self._no_tools if first else None)
         if isinstance(sent, Completion):
             return ToolReply(sample_id=request.sample_id, error=sent.error)
         response, latency = sent
@@ -326,13 +332,27 @@ class OpenAIBackend:
             content, calls, tokens_in, tokens_out = _read_tool_response(response)
         except _BadResponse as exc:
             return ToolReply(sample_id=request.sample_id, error=f"bad response: {exc}")
-        if not calls and _TOOL_TEXT.search(content):
-            raise GqlbenchError(
-                f"{self.base_url}: model {self.model!r} wrote a tool call as text instead of returning tool_calls; {_TOOL_HINT}"
-            )
+        with self._lock:
+            if calls:
+                self.tool_call_turns += 1
+            elif looks_like_tool_text(content):
+                self.tool_text_turns += 1
         return ToolReply(
             sample_id=request.sample_id, content=content, tool_calls=calls, tokens_in=tokens_in, tokens_out=tokens_out, latency_s=latency
         )
+
+    def warnings(self) -> list[str]:
+        """What the run should be told once it is over: a server that never returned tool_calls but wrote calls as text.
+
+        Never an error during the run: one model's answer that looks like a call (a final answer quoting JSON)
+        must not stop a run or lose its finished samples; a server that returned no tool_calls in any turn is misconfigured.
+        """
+        if self.tool_text_turns and not self.tool_call_turns:
+            return [
+                f"{self.base_url}: model {self.model!r} wrote tool calls as text instead of returning tool_calls "
+                f"({self.tool_text_turns} answers, and no turn with tool_calls); {_TOOL_HINT}"
+            ]
+        return []
 
     def _no_tools(self, exc: Exception) -> str | None:
         """The one-line error for a server that refuses ``tools`` (None: another error)."""
@@ -436,7 +456,16 @@ def _read_response(response: Any) -> tuple[list[tuple[str, str | None, str | Non
     return [(text, finish, stop) for _, text, finish, stop in sorted(read, key=lambda c: c[0])], tokens_in, tokens_out
 
 
-_TOOL_TEXT = re.compile(r'<tool_call>|\[TOOL_CALLS\]|<\|python_tag\|>|^\s*\[?\s*\{\s*"(name|function)"\s*:', re.MULTILINE)
+# possessive quantifiers: no backtracking, so a search is linear in the text (``\s*`` here took minutes on blank lines)
+_TOOL_TEXT = re.compile(r'<tool_call>|\[TOOL_CALLS\]|<\|python_tag\|>|^[ \t]*+\[?[ \t]*+\{\s*+"(?:name|function)"\s*+:', re.MULTILINE)
+_TOOL_TEXT_CHARS = 10_000  # a call written as text starts the answer; only this much of it is searched
+
+
+def looks_like_tool_text(content: str) -> bool:
+    """Whether an answer without tool_calls starts like a tool call written as text (the markers of the common formats)."""
+    return _TOOL_TEXT.search(content, 0, _TOOL_TEXT_CHARS) is not None
+
+
 _TOOL_HINT = (
     "--prompt tools needs a server that returns tool_calls: start vLLM with --enable-auto-tool-choice "
     "--tool-call-parser <hermes|llama3_json|mistral|pythonic|granite> for the model's family "

@@ -300,7 +300,7 @@ def _vllm_parse(parser: Any, text: str, request: ToolRequest) -> tuple[str, tupl
     if not info.tools_called:
         return text, ()
     calls = tuple(
-        ToolCall(id=call.id or f"call_{i}", name=call.function.name, arguments=call.function.arguments)
+        ToolCall(id=str(call.id or f"call_{i}"), name=str(call.function.name or ""), arguments=str(call.function.arguments or ""))
         for i, call in enumerate(info.tool_calls)
     )
     return info.content or "", calls

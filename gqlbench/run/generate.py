@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from gqlbench.dataset import load_errata, load_split
-from gqlbench.generators.backends.backend import Backend, engine_counters
+from gqlbench.generators.backends.backend import Backend, backend_warnings, engine_counters
 from gqlbench.generators.backends.progress import listening
 from gqlbench.generators.budget import PromptTooLong, fit_prompt
 from gqlbench.generators.present import Presenter
@@ -203,13 +203,21 @@ class Generator:
                     record = shown_record(self.presenter, sample.id)
                     finished += [(_too_long(sample, self.settings.prompt, exc, record), None, i) for i in indices]
         if work:
-            yield from self._complete(work, sink, finished)
+            try:
+                yield from self._complete(work, sink, finished)
+            except Exception:  # a fatal error mid-chunk: the samples that finished before it are kept, then it goes on
+                self._write([s for s, _ in chunk], finished, sink)
+                raise
+        yield from self._write([s for s, _ in chunk], finished, sink)
+
+    def _write(self, chunk: Sequence[Sample], finished: list[_Finished], sink: Sink) -> list[SampleResult]:
+        """Execute (when the run does) and append ``finished``; the results in the order written."""
         with self.clock.stage("execution"):
-            executed = self._executed([s for s, _ in chunk], finished)
+            executed = self._executed(chunk, finished)
         for result in executed:
             with self.clock.stage("writing"):
                 sink.sample(result)
-            yield result
+        return executed
 
     def _executed(self, chunk: Sequence[Sample], finished: list[_Finished]) -> list[SampleResult]:
         """The results with Exec Success / Exec Match (when the run executes), one sandbox batch per completion index."""
@@ -353,3 +361,6 @@ def generate(
     finally:
         bar.close()
         clock.add_engine_counters(counted, engine_counters(backend))
+    for warning in backend_warnings(backend):  # after the run: every finished sample is written by now
+        if notify is not None:
+            notify(f"warning: {warning}")

@@ -1,13 +1,20 @@
-"""Tools from signatures, and the openai backend's reading of tool calls."""
+"""Tools from signatures, the openai backend's reading of tool calls, and what the loop keeps of a turn."""
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+import time
+from collections.abc import Iterator, Sequence
+from typing import Any, cast
+
+import pytest
 
 from gqlbench.dataset import get_sample
-from gqlbench.generators.backends.backend import GenerationConfig
-from gqlbench.generators.backends.openai_backend import OpenAIBackend
-from gqlbench.generators.tools import ToolRequest, tool_specs
+from gqlbench.generators.backends.backend import Backend, GenerationConfig
+from gqlbench.generators.backends.openai_backend import OpenAIBackend, looks_like_tool_text
+from gqlbench.generators.tool_input import MAX_CALLS_PER_SAMPLE, MAX_CALLS_PER_TURN, MAX_TURN_CHARS
+from gqlbench.generators.tools import CallOutcome, ToolCall, ToolReply, ToolRequest, run_tools, tool_specs, tools_messages
+from gqlbench.records import Completion, Prompt, Sample
 from tests.tool_server import ToolServer, reply
 
 
@@ -52,3 +59,118 @@ def test_a_malformed_tool_call_list_is_that_request_s_error_naming_the_field() -
 
     (answer,) = _ask(script)[0]
     assert answer.error is not None and "tool_calls" in answer.error and not answer.tool_calls
+
+
+def test_an_answer_of_blank_lines_is_searched_in_linear_time() -> None:
+    """The tool-text pattern backtracked on blank lines: 2,000 newlines took 12 s, 5,000 about 3 minutes."""
+    started = time.perf_counter()
+    (answer,) = _ask(lambda n, body: reply("\n" * 3000 + "Done."))[0]
+    assert time.perf_counter() - started < 5.0  # a fraction of a second with the server's round trip
+    assert answer.error is None and answer.content.endswith("Done.")
+
+
+@pytest.mark.parametrize(
+    ("text", "looks"),
+    [
+        ('<tool_call>{"name": "GET_me"}</tool_call>', True),
+        ('  [ {"name": "GET_me", "arguments": {}}]', True),
+        ('{\n  "function" : "GET_me"}', True),
+        ("[TOOL_CALLS] x", True),
+        ("\n" * 50_000 + " " * 50_000, False),
+        ('The track is:\n  "name": "Love Mariah"', False),
+        ("x" * 20_000 + '\n{"name": "a"}', False),  # only the start of an answer is searched
+    ],
+)
+def test_tool_text_is_the_markers_at_the_start_of_an_answer(text: str, looks: bool) -> None:
+    assert looks_like_tool_text(text) is looks
+
+
+class _Replies:
+    """A tool backend that answers every turn with the given reply (its sample id set)."""
+
+    name = "replies"
+
+    def __init__(self, reply: ToolReply) -> None:
+        self.reply = reply
+
+    def generate_tools(self, requests: Sequence[ToolRequest], config: GenerationConfig) -> Iterator[ToolReply]:
+        for request in requests:
+            yield dataclasses.replace(self.reply, sample_id=request.sample_id)
+
+
+class _NoCalls:
+    def run_calls(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[CallOutcome]:
+        raise AssertionError("no call should run")
+
+
+def _one_turn(answer: ToolReply) -> Completion:
+    sample = get_sample("test/3")
+    prompt = Prompt(sample_id=sample.id, style="tools", messages=tools_messages(sample))
+    (completion,) = run_tools([(sample, prompt)], cast(Backend, _Replies(answer)), GenerationConfig(), _NoCalls(), max_steps=3)
+    return completion
+
+
+def test_a_parse_error_of_the_turn_is_the_sample_s_and_its_text_the_final_answer() -> None:
+    completion = _one_turn(ToolReply("", content="[f(a={1})]", parse_error="the tool-call parser failed: ValueError: set"))
+    assert completion.error is None and completion.finish_reason == "no_calls" and completion.text == "[f(a={1})]"
+    assert completion.explanation.tool_parse_error == "the tool-call parser failed: ValueError: set"
+
+
+def test_a_turn_s_text_is_stored_cut_with_its_length_noted() -> None:
+    completion = _one_turn(ToolReply("", content="\ud800" + "x" * (2 * MAX_TURN_CHARS)))
+    assert len(completion.steps[0].raw) <= MAX_TURN_CHARS + 6 and completion.steps[0].raw.startswith("\\ud800x")
+    assert completion.note is not None and f"{2 * MAX_TURN_CHARS + 1:,} characters" in completion.note
+
+
+class _Scripted:
+    """A tool backend that answers turn ``i`` of every sample with ``turns[i]``."""
+
+    name = "scripted"
+
+    def __init__(self, *turns: ToolReply) -> None:
+        self.turns, self.asked = turns, 0
+
+    def generate_tools(self, requests: Sequence[ToolRequest], config: GenerationConfig) -> Iterator[ToolReply]:
+        turn = self.turns[min(self.asked, len(self.turns) - 1)]
+        self.asked += 1
+        for request in requests:
+            yield dataclasses.replace(turn, sample_id=request.sample_id)
+
+
+class _Recording:
+    """A call runner that answers every call with ``{}`` and records the lines it was told ran before each."""
+
+    def __init__(self) -> None:
+        self.before: list[list[str]] = []
+
+    def run_calls(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[CallOutcome]:
+        self.before += [list(lines) for _, lines, _ in requests]
+        return [CallOutcome(value={}) for _ in requests]
+
+
+def test_a_call_of_a_tool_not_offered_is_in_the_program_but_never_replayed_before_later_calls() -> None:
+    """It was passed as a line that ran, so the observer ran it (the world may know the endpoint) to replay it."""
+    sample = get_sample("test/3")
+    offered = sample.function_names[0]
+    unoffered = ToolCall("c0", "GET_artists__id_", '{"id": "x"}')  # the world knows it; test/3 does not offer it
+    backend = _Scripted(
+        ToolReply("", tool_calls=(unoffered,) * 3),
+        ToolReply("", tool_calls=(ToolCall("c1", offered, "{}"),)),
+        ToolReply("", content="Done."),
+    )
+    runner = _Recording()
+    prompt = Prompt(sample_id=sample.id, style="tools", messages=tools_messages(sample))
+    (completion,) = run_tools([(sample, prompt)], cast(Backend, backend), GenerationConfig(), runner, max_steps=5)
+    assert runner.before == [[]]  # the offered call is the only one run, with nothing before it
+    assert completion.finish_reason == "final" and len([s for s in completion.steps if s.action]) == 4
+
+
+def test_a_sample_runs_at_most_the_bound_of_calls_over_all_its_turns() -> None:
+    """Each call replays the earlier ones: 8 turns of 32 calls replayed 32,000 lines; the bound keeps it to 2,000."""
+    sample = get_sample("test/3")
+    backend = _Scripted(ToolReply("", tool_calls=(ToolCall("c", sample.function_names[0], "{}"),) * MAX_CALLS_PER_TURN))
+    runner = _Recording()
+    prompt = Prompt(sample_id=sample.id, style="tools", messages=tools_messages(sample))
+    (completion,) = run_tools([(sample, prompt)], cast(Backend, backend), GenerationConfig(), runner, max_steps=8)
+    assert len(runner.before) == MAX_CALLS_PER_SAMPLE and completion.finish_reason == "too_many_calls"
+    assert completion.note is not None and f"at most {MAX_CALLS_PER_SAMPLE} are run in one sample" in completion.note

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,40 @@ def test_pythonic_calls_become_json_arguments() -> None:
 )
 def test_pythonic_that_is_not_literal_calls_is_text(text: str) -> None:
     assert parse_pythonic(text) == (text, ())  # never evaluated: only literal keyword values are read
+
+
+def test_hermes_blocks_are_found_in_linear_time() -> None:
+    """``<tool_call>\\s*(.*?)\\s*`` backtracked over blanks: two runs of 30,000 spaces took seconds."""
+    text = "<tool_call>" + " " * 30_000 + "x" + " " * 30_000 + "y"
+    started = time.perf_counter()
+    assert parse_hermes(text) == (text, ())
+    assert time.perf_counter() - started < 2.0  # about a millisecond
+
+
+@pytest.mark.parametrize(
+    ("parse", "text"),
+    [
+        (parse_pythonic, '[GET_search(q="Mariah Carey", type={"track"})]'),  # a set literal has no JSON form
+        (parse_hermes, "<tool_call>" + "[" * 100_000 + "]" * 100_000 + "</tool_call>"),
+        (parse_json_calls, "[" * 100_000 + "]" * 100_000),
+    ],
+)
+def test_a_parser_failure_is_the_turn_s_parse_error_and_its_text_the_answer(parse: Any, text: str) -> None:
+    def generate(batch: Sequence[tuple[GenerationRequest, list[int]]]) -> Iterator[Completion]:
+        for request, ids in batch:
+            yield Completion(sample_id=request.sample_id, text=text, tokens_in=len(ids), tokens_out=5)
+
+    (reply,) = local_tool_turns(
+        [_request({"role": "user", "content": "hi"})],
+        GenerationConfig(),
+        tokenizer=JinjaTokenizer(read_chat_template(str(TOOLS_TEMPLATE))),
+        chat_template=None,
+        max_model_len=10**6,
+        generate=generate,
+        parse=parse,
+    )
+    assert reply.error is None and not reply.tool_calls and reply.content == text[: len(reply.content)]
+    assert reply.parse_error is not None and reply.parse_error.startswith("the tool-call parser failed: ")
 
 
 # -- the template ------------------------------------------------------------------------------

@@ -286,6 +286,20 @@ def test_a_run_records_the_length_and_a_note_of_a_cut_completion(
     assert "note: 1 completions have a generation_note in samples.jsonl: test/0" in capsys.readouterr().err
 
 
+def test_a_lone_surrogate_in_a_completion_is_stored_as_its_escape_and_the_program_keeps_its_meaning(
+    serve: Callable[..., FakeServer], tmp_path: Path
+) -> None:
+    """It was written as U+FFFD (the stored program was not the one scored) and the sandbox could not run it."""
+    from gqlbench.cli import main
+
+    server = serve(lambda n, body: ok("```python\nresponse_obj = GET_me_player_currently_playing(market='\ud800US')\n```"))
+    out = tmp_path / "run"
+    assert main(["run", "--backend", "openai", "--model", "m", "--base-url", server.url, "--ids", "test/3", "--out", str(out)]) == 0
+    line = json.loads((out / "samples.jsonl").read_text())
+    assert line["code"].strip() == r"response_obj = GET_me_player_currently_playing(market='\ud800US')"  # the escape text
+    assert line["scores"]["exec_success"] == 1
+
+
 # -- slow: a real `vllm serve` on the bundled model -----------------------------------------------
 
 

@@ -125,3 +125,18 @@ def test_engine_counters_see_the_prefix_cache_spare_a_shared_prompt(vllm: Backen
     hits = after["prefix_cache_hit_tokens"] - middle["prefix_cache_hit_tokens"]
     assert hits >= 0.9 * len(vllm.tokenizer.encode(shared)) - 16  # type: ignore[attr-defined]  # whole blocks of the shared part
     assert after["preemptions"] == before["preemptions"]
+
+
+def test_a_vllm_parser_s_call_without_name_or_arguments_is_still_text_the_loop_can_read() -> None:
+    """A parser's ``None`` name or arguments reached the loop as None and failed the run (no str methods on None)."""
+    from types import SimpleNamespace
+
+    from gqlbench.dataset import get_sample
+    from gqlbench.generators.backends.vllm_backend import _vllm_parse
+    from gqlbench.generators.tools import ToolRequest, tool_specs
+
+    call = SimpleNamespace(id=None, function=SimpleNamespace(name=None, arguments=None))
+    parser = SimpleNamespace(extract_tool_calls=lambda text, request: SimpleNamespace(tools_called=True, tool_calls=[call], content=None))
+    request = ToolRequest("s", ({"role": "user", "content": "hi"},), tuple(tool_specs(get_sample("test/3"))))
+    (read,) = _vllm_parse(parser, "x", request)[1]
+    assert (read.id, read.name, read.arguments) == ("call_0", "", "")
