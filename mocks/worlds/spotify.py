@@ -104,6 +104,7 @@ class SpotifyModel:
     """Loads the fixture and answers every Spotify endpoint of the catalog."""
 
     domain = "spotify"
+    sections = ("devices", "player")  # the fixture's sections this behaviour reads (mocks/engine/worldfile.py)
 
     def __init__(self) -> None:
         self.handlers: dict[str, Handler] = {name[len("h_") :]: getattr(self, name) for name in dir(self) if name.startswith("h_")}

@@ -53,6 +53,7 @@ class TmdbModel:
     """Loads the fixture and gives the templates their functions (search, air dates)."""
 
     domain = "tmdb"
+    sections = ("lists",)  # the fixture's section this behaviour reads (mocks/engine/worldfile.py)
     handlers: dict[str, Any] = {}  # every endpoint is declared in the fixture
 
     def __init__(self) -> None:

@@ -146,14 +146,15 @@ def test_a_field_of_a_passed_object_is_checked(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("template", "message"),
     [
-        ({"$uri": "$x", "kinds": ["book"]}, 'respond: $uri needs "pattern"'),
-        ({"$change": "$x", "toggle": {"a": 1}}, "respond.$change: effects.toggle: unknown operation"),
-        ({"$change": "$x", "remove": {"a": {"items": 1}}}, 'effects.remove of entries must be {"items": "$ids", "by": "id"}'),
-        ({"x": {"$find": [], "message": "m"}}, 'respond.x: $find needs "where"'),
-        ({"$required": "x"}, 'respond: $required needs a "message"'),
-        ({"$save": "shelf", "ids": "$x"}, 'respond: $save needs "kind"'),
+        ({"$uri": {"$optional": "x"}, "kinds": ["book"]}, "respond: $uri needs 'pattern'"),
+        ({"$uri": {"$optional": "x"}, "kinds": ["book"], "pattern": "x:{kind}"}, 'respond: $uri needs "pattern" with {id}'),
+        ({"$change": {"$optional": "x"}, "toggle": {"a": 1}}, "respond: unknown key 'toggle' in $change; use one of append, increment"),
+        ({"$change": {"$optional": "x"}, "remove": {"a": {"items": 1}}}, 'effects.remove of entries must be {"items": "$ids", "by": "id"}'),
+        ({"x": {"$find": [], "message": "m"}}, "respond.x: $find needs 'where'"),
+        ({"$required": "x"}, "respond: $required needs 'message'"),
+        ({"$save": "shelf", "ids": {"$optional": "x"}}, "respond: $save needs 'kind'"),
     ],
 )
 def test_a_bad_write_declaration_is_refused_when_the_fixture_loads(tmp_path: Path, template: Any, message: str) -> None:
-    with pytest.raises(GqlbenchError, match=r"library\d+\.json: endpoints\.GET_me_loans\..*" + re.escape(message)):
+    with pytest.raises(GqlbenchError, match=r"library\d+\.json:\d+: endpoints\.GET_me_loans\..*" + re.escape(message)):
         world_with(tmp_path, {"GET_me_loans": template})

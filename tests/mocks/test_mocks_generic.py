@@ -125,9 +125,9 @@ def test_fixture_entities_are_found_and_rules_can_be_overridden(tmp_path: Path, 
 @pytest.mark.parametrize(
     ("fixture", "message"),
     [
-        ({"entities": {"book": [{"title": "x"}]}}, "entities.book[0] has no key"),
-        ({"endpoints": {"GET_nothing": {}}}, "endpoints.GET_nothing: the domain has no such function"),
-        ({"endpoints": {"GET_me_loans": {"action": "fly"}}}, "action 'fly' is not one of"),
+        ({"entities": {"book": [{"title": "x"}]}}, "entities.book[0]: no key (book_id, id"),
+        ({"endpoints": {"GET_nothing": {}}}, "endpoints.GET_nothing: the domain has no function 'GET_nothing'; did you mean"),
+        ({"endpoints": {"GET_me_loans": {"action": "fly"}}}, "endpoints.GET_me_loans.action: input should be 'lookup', 'children', "),
         ({"artists": []}, "unknown key 'artists'"),
         ({"behaviour": "no_such_module_xyz:THING"}, "cannot import 'no_such_module_xyz'"),
     ],

@@ -45,7 +45,7 @@ FILTERS: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
-@operation("page")
+@operation("page", "param", "size", "max", "names", literal=("param", "size", "max", "names"))
 def page(template: dict[str, Any], scope: Scope) -> dict[str, Any]:
     """One numbered page of the list (see the module docstring)."""
     items = list(evaluate(template["$page"], scope))
@@ -68,7 +68,7 @@ def interleave(template: dict[str, Any], scope: Scope) -> list[Any]:
     return [item for group in zip(*evaluate(template["$interleave"], scope), strict=False) for item in group]
 
 
-@operation("query")
+@operation("query", "filters", "sort", literal=("$query", "filters", "sort"))
 def query(template: dict[str, Any], scope: Scope) -> list[dict[str, Any]]:
     """Every entity of a kind that passes the given filters, sorted (see the module docstring)."""
     kind, world = template["$query"], scope.world
