@@ -54,14 +54,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gqlbench.mocks.engine.declared import lists
-from gqlbench.mocks.engine.declared.computed import computed
-from gqlbench.mocks.engine.declared.make import invent, make, resolve, scope_of
-from gqlbench.mocks.engine.declared.paging import offset_page
-from gqlbench.mocks.engine.declared.templates import evaluate
-from gqlbench.mocks.engine.declared.views import render_view
-from gqlbench.mocks.engine.world import Handler, World, search_text
-from gqlbench.mocks.errors import BadArguments
+from gqlbench.mocks.world import (
+    BadArguments,
+    Handler,
+    World,
+    computed,
+    invent,
+    make,
+    offset_page,
+    resolve,
+    search_text,
+    shape,
+    split_ids,
+    view,
+)
 
 __all__ = ["MODEL", "SpotifyModel"]
 
@@ -70,26 +76,6 @@ _SEARCH_TYPES = {"album": "albums", "artist": "artists", "playlist": "playlists"
 
 
 # -- helpers ---------------------------------------------------------------------
-def _fixture(world: World) -> dict[str, Any]:
-    return world.model.fixture if world.model is not None else {}
-
-
-def _links(world: World, kind: str, values: dict[str, Any]) -> dict[str, Any]:
-    """The kind's computed fields (``type``, ``uri``, ``href``...), declared under the fixture's ``computed``."""
-    return computed(_fixture(world), kind, values, world)
-
-
-def _view(world: World, view: str, entity_id: str) -> dict[str, Any]:
-    """An entity as the fixture's ``views`` show it."""
-    return render_view(world, _fixture(world), view, entity_id)
-
-
-def _shape(world: World, name: str, **names: Any) -> Any:
-    """The fixture's shape ``name`` with these names: the checks (a URI, a device) play shares with declared endpoints."""
-    scope = scope_of(world)
-    return evaluate(scope.shapes[name], scope.having(**names))
-
-
 def _title(query: str) -> str:
     """How a generated entity is named after a query: as typed, title-cased if all lower case."""
     query = " ".join(query.split())
@@ -130,7 +116,7 @@ class SpotifyModel:
             active["is_active"] = True
         context = player.get("context")
         context_uri = (
-            _links(world, context["type"], {"id": resolve(world, context["type"], context["name"], where)})["uri"] if context else None
+            computed(world, context["type"], {"id": resolve(world, context["type"], context["name"], where)})["uri"] if context else None
         )
         world.state["player"] = {
             "device_id": active["id"] if active else None,
@@ -173,10 +159,10 @@ class SpotifyModel:
                 raise BadArguments(f"type {kind!r} is not searchable; use one or more of {', '.join(_SEARCH_TYPES)}")
             found = self._matches(world, kind, query)
             if not found:
-                invent(scope_of(world), kind, _title(query))  # declared per kind under "make"
+                invent(world, kind, _title(query))  # declared per kind under "make"
                 found = self._matches(world, kind, query)
-            view = {"album": "album_simple", "playlist": "playlist_simple"}.get(kind, kind)
-            items = [_view(world, view, r["id"]) for r in found]
+            shown = {"album": "album_simple", "playlist": "playlist_simple"}.get(kind, kind)
+            items = [view(world, shown, r["id"]) for r in found]
             result[_SEARCH_TYPES[kind]] = offset_page(items, f"{API}/search", args)
         return result
 
@@ -184,7 +170,7 @@ class SpotifyModel:
     # -- player (the rest of it, and the playlist edits, are declared in the fixture) ----------
     def h_PUT_me_player_play(self, world: World, args: dict[str, Any]) -> None:
         player, given = world.state["player"], args.get("device_id")
-        device = _shape(world, "device", device_id=given if given is not None else player["device_id"])
+        device = shape(world, "device", device_id=given if given is not None else player["device_id"])
         if given is not None:
             for d in world.state["devices"]:
                 d["is_active"] = d is device
@@ -193,9 +179,9 @@ class SpotifyModel:
         if context_uri and uris:
             raise BadArguments("pass either context_uri or uris, not both")
         if context_uri:
-            tracks = _shape(world, "context_tracks", text=context_uri)
+            tracks = shape(world, "context_tracks", text=context_uri)
         elif uris:
-            ids = [_shape(world, "spotify_uri", text=uri, kinds=["track"])["id"] for uri in lists.split_ids(uris, "uris")]
+            ids = [shape(world, "spotify_uri", text=uri, kinds=["track"])["id"] for uri in split_ids(uris, "uris")]
             tracks = [world.get("track", i)["id"] for i in ids]
         else:
             tracks = [player["item"]] if player["item"] else []
@@ -213,7 +199,7 @@ class SpotifyModel:
 
     def h_POST_me_player_next(self, world: World, args: dict[str, Any]) -> None:
         player = world.state["player"]
-        context = _shape(world, "context_tracks", text=player["context_uri"]) if player["context_uri"] and not player["queue"] else []
+        context = shape(world, "context_tracks", text=player["context_uri"]) if player["context_uri"] and not player["queue"] else []
         if player["queue"]:
             player["item"] = player["queue"].pop(0)
         elif player["item"] in context:
@@ -231,7 +217,7 @@ class SpotifyModel:
             raise BadArguments(f"user_id {args['user_id']!r} is not the current user; only your own playlists can be created (GET_me().id)")
         entry = {"name": args["name"], "description": args.get("description") or "", "tracks": []}
         entry |= {"public": args.get("public", True), "collaborative": args.get("collaborative", False)}
-        playlist_id = make(scope_of(world), "playlist", {"id": None, **entry})
+        playlist_id = make(world, "playlist", {"id": None, **entry})
         world.state["playlists"].insert(0, playlist_id)
         world.tick()
         show = world.handler("GET_playlists__playlist_id_")  # declared in the fixture

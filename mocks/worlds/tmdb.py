@@ -31,11 +31,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.declared.make import make, resolve
-from gqlbench.mocks.engine.declared.templates import Scope
-from gqlbench.mocks.engine.world import World, search_text
-from gqlbench.mocks.errors import BadArguments
+from gqlbench.mocks.world import BadArguments, GqlbenchError, World, make, resolve, search_text
 
 __all__ = ["MODEL", "TmdbModel"]
 
@@ -72,9 +68,9 @@ class TmdbModel:
         world.state["lists"] = lists
 
     # -- template functions ------------------------------------------------------------------
-    def search(self, scope: Scope, kind: str, text: Any) -> list[int]:
+    def search(self, world: World, kind: str, text: Any) -> list[int]:
         """Ids of the entities whose name has every word of the query (one made for an unknown query), best first."""
-        world, query = scope.world, search_text(text, "query")
+        query = search_text(text, "query")
         if not query:
             raise BadArguments("query is empty; pass the name or title to search for")
         words = [t for t in re.split(r"[^\w&']+", query.lower()) if t]
@@ -85,9 +81,9 @@ class TmdbModel:
         found = matches()
         if not found:
             if kind in ("movie", "tv", "person"):
-                make(scope, kind, {_key(kind): _title(query)}, "search", key=["search", query])
+                make(world, kind, {_key(kind): _title(query)}, "search", key=["search", query])
             else:
-                make(scope, kind, _title(query), "search", find="name")
+                make(world, kind, _title(query), "search", find="name")
             found = matches()
         for r in found:
             world.get(kind, r["id"])
@@ -95,7 +91,7 @@ class TmdbModel:
         return [r["id"] for r in found]
 
 
-def air_date(scope: Scope, first_air_date: str, season: int, episode: int = 1) -> str:
+def air_date(world: World, first_air_date: str, season: int, episode: int = 1) -> str:
     """Season ``n`` airs ``n - 1`` years after the first; episodes a week apart (a 28-day month)."""
     year, day = int(first_air_date[:4]) + season - 1, 1 + 7 * (episode - 1)
     return f"{year}-{1 + (day // 28) % 12:02d}-{1 + day % 28:02d}"

@@ -185,3 +185,12 @@ def test_records_sharing_a_value_are_found_and_filtered(tmp_path: Path) -> None:
     assert call(world, "GET_books__book_id_", book_id="B1") == ["Dune Messiah"]  # shares sf
     assert call(world, "GET_books__book_id_", book_id="B2") == ["Dune", "Emma"]  # sf with one, drama with the other, in order
     assert call(world, "GET_books__book_id_", book_id="B3") == ["Dune Messiah"]
+
+
+def test_an_operation_defined_twice_is_an_error_naming_it() -> None:
+    from gqlbench.mocks.engine.declared.templates import OPERATIONS, operation
+
+    before = OPERATIONS.find("count")
+    with pytest.raises(GqlbenchError, match="template operation 'count' is registered already"):
+        operation("count")(lambda template, scope: 0)
+    assert OPERATIONS.find("count") is before

@@ -230,9 +230,10 @@ def make(
 
 
 def scope_of(world: World) -> Scope:
-    """What a behaviour's Python makes entities in: the world, with its fixture's recipes, vocabularies and shapes."""
+    """What a behaviour's Python makes entities in: the world, with its fixture's recipes, vocabularies, shapes and functions."""
     fixture = world.model.fixture if world.model is not None else {}
-    return Scope(world, {}, fixture.get("shapes", {}), fixture.get("vocab", {}), fixture=fixture)
+    functions = getattr(getattr(world.model, "behaviour", None), "functions", None) or {}
+    return Scope(world, {}, fixture.get("shapes", {}), fixture.get("vocab", {}), functions, fixture=fixture)
 
 
 def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:

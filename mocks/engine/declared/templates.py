@@ -27,12 +27,15 @@ say, so a domain's responses need no Python:
   ``{"$sub": x, "pattern": "\\s+Collection$", "by": ""}`` (a regular expression replaced), ``{"$join": [parts], "sep": ""}``,
   ``{"$optional": "name"}`` (the name's value, null when the call left it out);
 * ``{"$endpoint": "<function>", "args": {...}}``: another endpoint's answer (null when the world has none);
-* ``{"$call": "<function>", "args": [...]}``: one of the behaviour's ``functions``, for what
-  JSON cannot say; other operations are added with :func:`operation` (views add ``$view`` and
-  ``$offset_page``, listing ``$page`` and ``$query``, relations ``$referring`` and ``$sharing``,
-  ranges ``$within`` and ``$uri``, make ``$make``, growth ``$once``, writes ``$change``
-  and ``$tick``, lists ``$save``). An operation registered with a ``checker`` has its declaration
-  checked when the fixture loads.
+* ``{"$call": "<function>", "args": [...]}``: one of the behaviour's ``functions``
+  (``(world, *args) -> value``, :mod:`gqlbench.mocks.world`), for what JSON cannot say.
+
+Other operations are registered with :func:`operation` in the modules that own
+them (views add ``$view`` and ``$offset_page``, listing ``$page`` and ``$query``,
+relations ``$referring`` and ``$sharing``, ranges ``$within`` and ``$uri``, make
+``$make``, growth ``$once``, writes ``$change`` and ``$tick``, lists ``$save``).
+Each declares the keys it takes, so every use is checked when the file loads
+(:func:`problems`, :mod:`gqlbench.mocks.engine.worldfile`).
 
 An object without an operation is rendered field by field; its ``"..."``
 field is an object whose fields come first (``{"...": {"$shape": ...}, "genres": ...}``).
@@ -332,7 +335,7 @@ def _call(t: dict[str, Any], scope: Scope) -> Any:
     name = t["$call"]
     if name not in scope.functions:
         raise GqlbenchError(f"world template: no function {name!r}; the behaviour's functions are {', '.join(sorted(scope.functions))}")
-    return scope.functions[name](scope, *evaluate(t.get("args", []), scope))
+    return scope.functions[name](scope.world, *evaluate(t.get("args", []), scope))
 
 
 @operation("endpoint", "args")
