@@ -15,6 +15,7 @@ from gqlbench.mocks.engine.jsonpos import value_lines
 from gqlbench.mocks.engine.rules import Rule
 from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.engine.worldfile import SECTIONS, Endpoint, check_world
+from tests.mocks.library_catalog import library_catalog
 
 REPO = Path(__file__).resolve().parents[2]
 LIBRARY = json.loads((REPO / "mocks" / "worlds" / "library.json").read_text(encoding="utf-8"))
@@ -138,19 +139,8 @@ def test_the_bundled_worlds_have_no_problem() -> None:
 
 def broken_catalog(tmp_path: Path) -> Path:
     """The bundled library domain in a catalog folder whose world has the mistake ``"doo"``; its file is returned."""
-    from gqlbench.specs.catalog import bundled_root
-
-    root = bundled_root()
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "library.json").write_text((root.specs_dir / "library.json").read_text())
-    (tmp_path / "schemas" / "library").mkdir(parents=True)
-    for sdl in (root.schemas_dir / "library").glob("*.graphql"):
-        (tmp_path / "schemas" / "library" / sdl.name).write_text(sdl.read_text())
-    (tmp_path / "worlds").mkdir()
-    world = tmp_path / "worlds" / "library.json"
     broken = library_with(tmp_path, {"$each": [1, 2], "doo": "$it"})
-    world.write_text(broken.read_text())
-    return world
+    return library_catalog(tmp_path, broken.read_text()) / "worlds" / "library.json"
 
 
 @pytest.mark.parametrize("command", ["domains check", "exec", "evaluate", "mock serve"])
