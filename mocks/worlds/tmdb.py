@@ -53,7 +53,7 @@ class TmdbModel:
     handlers: dict[str, Any] = {}  # every endpoint is declared in the fixture
 
     def __init__(self) -> None:
-        self.functions = {"search": self.search, "air_date": air_date}
+        self.functions = {"search": self.search, "air_date": air_date, "interleave": interleave, "total": total, "verdict": verdict}
 
     def load(self, world: World, fixture: dict[str, Any]) -> None:
         """The named lists: each title one entity the file defines, its kind read from the list's name."""
@@ -95,6 +95,21 @@ def air_date(world: World, first_air_date: str, season: int, episode: int = 1) -
     """Season ``n`` airs ``n - 1`` years after the first; episodes a week apart (a 28-day month)."""
     year, day = int(first_air_date[:4]) + season - 1, 1 + 7 * (episode - 1)
     return f"{year}-{1 + (day // 28) % 12:02d}-{1 + day % 28:02d}"
+
+
+def interleave(world: World, *lists: list[Any]) -> list[Any]:
+    """One item of each list in turn, while all have one (trending movies and shows, mixed)."""
+    return [item for group in zip(*lists, strict=False) for item in group]
+
+
+def total(world: World, numbers: list[int]) -> int:
+    """A show's episodes: the sum of its seasons' episode counts."""
+    return sum(numbers)
+
+
+def verdict(world: World, rating: float) -> str:
+    """What a review says of a title it rates ``rating`` out of 10."""
+    return "great" if rating >= 7 else "mixed"
 
 
 MODEL = TmdbModel()

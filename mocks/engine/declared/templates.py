@@ -17,11 +17,11 @@ say, so a domain's responses need no Python:
   it was looked up by, for records that do not hold their key); ``"of": {...}`` renders names instead;
 * ``{"$each": list, "do": template}`` (names ``it`` and ``i``), ``{"$let": {...}, "in": template}``,
   ``{"$get": "<kind>", "id": ...}`` (the complete record, or not found), ``{"$vocab": "<vocab>", "key": ...}``,
-  ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$mul": [a, b]}``,
+  ``{"$count": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$mul": [a, b]}``,
   ``{"$flat": lists}``, ``{"$unique": x}``,
   ``{"$if": c, "then": a, "else": b}``, ``{"$case": x, "of": {"album": a, "track": b}, "else": c}``,
   ``{"$filter": list, "if": c}`` (the items ``it`` for which ``c`` holds),
-  ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}`` (or an object and a field name),
+  ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$at": list, "index": n}`` (or an object and a field name),
   ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n), ``{"$sort": list, "by": "field", "desc": true}``,
   ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits),
   ``{"$sub": x, "pattern": "\\s+Collection$", "by": ""}`` (a regular expression replaced), ``{"$join": [parts], "sep": ""}``,
@@ -354,13 +354,11 @@ def _sort(t: dict[str, Any], scope: Scope) -> list[Any]:
 
 _ONE = {  # operations of one argument, the $ key's value
     "count": lambda t, scope: len(evaluate(t["$count"], scope) or ()),  # a missing list counts 0
-    "sum": lambda t, scope: sum(evaluate(t["$sum"], scope)),
     "add": lambda t, scope: functools.reduce(operator.add, evaluate(t["$add"], scope)),  # numbers, or lists joined
     "mul": lambda t, scope: functools.reduce(operator.mul, evaluate(t["$mul"], scope)),
     "optional": lambda t, scope: scope.names.get(evaluate(t["$optional"], scope)),
     "eq": lambda t, scope: operator.eq(*evaluate(t["$eq"], scope)),
     "ne": lambda t, scope: operator.ne(*evaluate(t["$ne"], scope)),
-    "gte": lambda t, scope: operator.ge(*evaluate(t["$gte"], scope)),
     "numbers": lambda t, scope: list(range(1, evaluate(t["$numbers"], scope) + 1)),
     "lower": lambda t, scope: str(evaluate(t["$lower"], scope)).lower(),
     "alnum": lambda t, scope: re.sub(r"[^a-z0-9]", "", str(evaluate(t["$alnum"], scope)).lower()),
