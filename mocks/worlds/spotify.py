@@ -33,7 +33,8 @@ What stays here cannot be declared without a language of its own:
   then the context's next track, else a top track chosen by the clock. Each
   is one branching step over several values, which the templates (a value
   per name, no statements) would only say less clearly; the checks they use
-  are the fixture's (the ``spotify_uri``, ``device`` and ``context_tracks`` shapes);
+  are the fixture's (the ``spotify_uri`` and ``device`` shapes), and the tracks of a
+  context (an album's, a playlist's, an artist's top tracks) are read here;
 * playlist creation: the new playlist is made as loading and search make one
   (``make``: its id from its name and the clock) and goes first in the user's list;
 * loading the devices (ids derived from their names) and the player (its
@@ -76,6 +77,20 @@ _SEARCH_TYPES = {"album": "albums", "artist": "artists", "playlist": "playlists"
 
 
 # -- helpers ---------------------------------------------------------------------
+def _context_tracks(world: World, text: str) -> list[str]:
+    """The tracks a context URI plays, in order: an album's, a playlist's, an artist's top tracks, or the one track."""
+    context = shape(world, "spotify_uri", text=text, kinds=["album", "playlist", "artist", "track"])
+    if context["kind"] == "album":
+        return list(world.get("album", context["id"])["tracks"])
+    if context["kind"] == "playlist":
+        return [entry["id"] for entry in world.get("playlist", context["id"])["tracks"]]
+    if context["kind"] == "artist":
+        top_tracks = world.handler("GET_artists__id__top_tracks")  # declared in the fixture
+        return [track["id"] for track in top_tracks(world, {"id": context["id"]})["tracks"]] if top_tracks else []
+    world.get("track", context["id"])
+    return [context["id"]]
+
+
 def _title(query: str) -> str:
     """How a generated entity is named after a query: as typed, title-cased if all lower case."""
     query = " ".join(query.split())
@@ -179,7 +194,7 @@ class SpotifyModel:
         if context_uri and uris:
             raise BadArguments("pass either context_uri or uris, not both")
         if context_uri:
-            tracks = shape(world, "context_tracks", text=context_uri)
+            tracks = _context_tracks(world, context_uri)
         elif uris:
             ids = [shape(world, "spotify_uri", text=uri, kinds=["track"])["id"] for uri in split_ids(uris, "uris")]
             tracks = [world.get("track", i)["id"] for i in ids]
@@ -199,7 +214,7 @@ class SpotifyModel:
 
     def h_POST_me_player_next(self, world: World, args: dict[str, Any]) -> None:
         player = world.state["player"]
-        context = shape(world, "context_tracks", text=player["context_uri"]) if player["context_uri"] and not player["queue"] else []
+        context = _context_tracks(world, player["context_uri"]) if player["context_uri"] and not player["queue"] else []
         if player["queue"]:
             player["item"] = player["queue"].pop(0)
         elif player["item"] in context:

@@ -116,7 +116,6 @@ def test_state_is_found_changed_and_saved_lists_follow_the_call(tmp_path: Path) 
             "GET_me_loans": {
                 "given": {"$optional": "anything"},
                 "book": {"$endpoint": "GET_books__book_id_", "args": {"book_id": "B2"}},
-                "cases": {"$each": ["B2", "B9"], "do": {"$case": "$it", "of": {"B2": "second"}, "else": "other"}},
             },
             "GET_books__book_id_": {"title": {"$at": {"$get": "book", "id": "$book_id"}, "index": "title"}},
         },
@@ -133,7 +132,7 @@ def test_state_is_found_changed_and_saved_lists_follow_the_call(tmp_path: Path) 
     assert world.state["lists"]["borrowed"] == []
     with pytest.raises(BadArguments, match="loan_id is empty"):
         call(world, "DELETE_loans__loan_id_", loan_id=" , ")
-    assert call(world, "GET_me_loans") == {"given": None, "book": {"title": "Emma"}, "cases": ["second", "other"]}
+    assert call(world, "GET_me_loans") == {"given": None, "book": {"title": "Emma"}}
 
 
 def test_a_field_of_a_passed_object_is_checked(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ say, so a domain's responses need no Python:
   ``{"$get": "<kind>", "id": ...}`` (the complete record, or not found), ``{"$vocab": "<vocab>", "key": ...}``,
   ``{"$count": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$mul": [a, b]}``,
   ``{"$flat": lists}``, ``{"$unique": x}``,
-  ``{"$if": c, "then": a, "else": b}``, ``{"$case": x, "of": {"album": a, "track": b}, "else": c}``,
+  ``{"$if": c, "then": a, "else": b}``,
   ``{"$filter": list, "if": c}`` (the items ``it`` for which ``c`` holds),
   ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$at": list, "index": n}`` (or an object and a field name),
   ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n), ``{"$sort": list, "by": "field", "desc": true}``,
@@ -376,4 +376,3 @@ operation("sub", "by", required=("pattern",), literal=("pattern", "by"))(
 )
 operation("join", "sep", literal=("sep",))(lambda t, scope: str(t.get("sep", "")).join(str(v) for v in evaluate(t["$join"], scope)))
 operation("if", "else", required=("then",))(lambda t, scope: evaluate(t["then"] if evaluate(t["$if"], scope) else t.get("else"), scope))
-operation("case", "else", required=("of",))(lambda t, scope: evaluate(t["of"].get(str(evaluate(t["$case"], scope)), t.get("else")), scope))
