@@ -140,6 +140,10 @@ class Registry(Generic[T]):
         """Forget a registration (nothing happens when ``name`` is not registered)."""
         self._items.pop(name, None)
 
+    def find(self, name: str) -> T | None:
+        """The object registered as ``name``, or None (entry points and ``module:object`` are not looked at): a hot path's lookup."""
+        return self._items.get(name)
+
     def registered(self) -> dict[str, T]:
         """The objects registered in this process, in registration order (entry points are not loaded)."""
         return dict(self._items)

@@ -18,9 +18,11 @@ This package makes those calls real without any network:
   (:mod:`~gqlbench.mocks.engine.declared.computed`), views (:mod:`~gqlbench.mocks.engine.declared.views`),
   pages (:mod:`~gqlbench.mocks.engine.declared.paging`), argument checks
   (:mod:`~gqlbench.mocks.engine.declared.checks`), saved :mod:`~gqlbench.mocks.engine.declared.lists` and
-  :mod:`~gqlbench.mocks.engine.effects`; Python for what data cannot say is a
+  :mod:`~gqlbench.mocks.engine.effects`; the file is typed and checked whole when it
+  loads (:mod:`~gqlbench.mocks.engine.worldfile`); Python for what data cannot say is a
   behaviour found through :mod:`~gqlbench.mocks.engine.registry` (the bundled ones:
-  ``mocks/worlds/spotify.py``, ``mocks/worlds/tmdb.py``);
+  ``mocks/worlds/spotify.py``, ``mocks/worlds/tmdb.py``), which imports only
+  :mod:`~gqlbench.mocks.world`;
 * :mod:`~gqlbench.mocks.server.resolvers` builds the ariadne executable schema that
   answers from the world and fills what the world does not model from the
   schema;

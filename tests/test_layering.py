@@ -108,3 +108,16 @@ def test_the_print_check_sees_prints_and_stream_writes(tmp_path: Path) -> None:
     source = tmp_path / "m.py"
     source.write_text("import sys\ndef f():\n    print('x')\n    sys.stderr.write('y')\n    fh.write('z')\n")
     assert printed(source) == [3, 4]
+
+
+def test_world_behaviours_import_only_the_public_world_module() -> None:
+    """A world's Python uses ``gqlbench.mocks.world`` and nothing else of gqlbench, so the engine may change beneath it."""
+    behaviours = sorted((ROOT / "mocks" / "worlds").glob("*.py"))
+    assert {path.name for path in behaviours} >= {"spotify.py", "tmdb.py"}
+    wrong = {
+        f"{path.name}: {module}"
+        for path in behaviours
+        for module in imported_modules(path)
+        if module.startswith("gqlbench") and module != "gqlbench.mocks.world"
+    }
+    assert not wrong, f"a world behaviour reaches into the engine: {sorted(wrong)}; add what it needs to mocks/world.py"

@@ -59,3 +59,42 @@ def test_walkthrough_from_scratch(tmp_path: Path) -> None:
     broken = run_bash(f'export GQLBENCH_CATALOG="{catalog}"\ngqlbench domains check library --data data/library', tmp_path)
     assert broken.returncode == 1, broken.stdout + broken.stderr
     assert "GET_search_books" in broken.stdout and "no response schema" in broken.stdout
+
+
+def test_every_path_the_guide_names_exists() -> None:
+    """A file or module the guide names (``gqlbench/mocks/...``, ``tests/...``) is where it says (a placeholder is not a path)."""
+    text = DOC.read_text(encoding="utf-8")
+    named = set(
+        re.findall(r"`((?:gqlbench|mocks|tests|examples|docs|specs|schemas|data)/[^`\s<>*]+\.(?:py|json|md|yaml|jsonl|graphql))`", text)
+    )
+    assert len(named) >= 10
+    missing = [path for path in named if not (REPO / path).exists() and not (REPO / path.removeprefix("gqlbench/")).exists()]
+    assert not missing, f"docs/add-your-own-api.md names files that do not exist: {sorted(missing)}"
+
+
+def example(name: str) -> str:
+    """The code block the guide marks ``<!-- world example: NAME -->``."""
+    text = DOC.read_text(encoding="utf-8")
+    block = text.split(f"<!-- world example: {name} -->", 1)[1]
+    return re.match(r"\s*```\w+\n(.*?)```", block, flags=re.S).group(1)  # type: ignore[union-attr]
+
+
+def test_the_guides_behaviour_is_short_uses_the_public_module_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gqlbench.mocks.endpoints import Runtime
+    from gqlbench.mocks.engine.responses import unwrap
+    from gqlbench.specs.catalog import bundled_root
+
+    code = example("library_world.py")
+    lines = [line for line in code.splitlines() if line.strip() and not line.startswith(('"""', "from", "import"))]
+    assert len(lines) <= 20 and "from gqlbench.mocks.world import" in code and "gqlbench.mocks.engine" not in code
+    root = bundled_root()
+    (tmp_path / "specs").mkdir()
+    shutil.copy(root.specs_dir / "library.json", tmp_path / "specs" / "library.json")
+    shutil.copytree(root.schemas_dir / "library", tmp_path / "schemas" / "library")
+    (tmp_path / "worlds").mkdir()
+    (tmp_path / "worlds" / "library.json").write_text(example("library.json"), encoding="utf-8")
+    (tmp_path / "worlds" / "library_world.py").write_text(code, encoding="utf-8")
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    search = Runtime("library").namespace["GET_search_books"]
+    assert [d["title"] for d in unwrap(search(q="Dune"))["docs"]] == ["Dune", "Dune Messiah"]
+    assert [d["title"] for d in unwrap(search(q="messiah dune"))["docs"]] == ["Dune Messiah"]

@@ -38,6 +38,7 @@ __all__ = [
     "SAMPLE_CHECKS",
     "check_specs",
     "check_endpoint_sdl",
+    "check_world_file",
     "check_domain_merge",
     "check_gold_code",
     "check_gold_executes",
@@ -106,7 +107,21 @@ def check_domain_merge(name: str) -> list[Problem]:
     ]
 
 
-CATALOG_CHECKS: tuple[Callable[[str], list[Problem]], ...] = (check_specs, check_endpoint_sdl, check_domain_merge)
+def check_world_file(name: str) -> list[Problem]:
+    """The domain's world loads: each mistake of its file is a problem (its line names the file, line and field).
+
+    The world is made in a sandbox worker, as for a program: a catalog's behaviour is never imported here.
+    """
+    from gqlbench.mocks.sandbox.pool import Job, run_program
+
+    try:
+        run_program(Job(code="", domain=name))
+    except GqlbenchError as exc:
+        return [Problem(subject=None, where="", message=line) for line in str(exc).splitlines()]
+    return []
+
+
+CATALOG_CHECKS: tuple[Callable[[str], list[Problem]], ...] = (check_specs, check_endpoint_sdl, check_domain_merge, check_world_file)
 
 
 def check_domain(name: str, data_dir: Path | None = None) -> list[Problem]:

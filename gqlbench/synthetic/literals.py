@@ -49,7 +49,7 @@ def _world_names(domain: str, catalog: str) -> tuple[tuple[str, tuple[str, ...]]
     fixture = load_fixture(domain)
     found: dict[str, list[str]] = {}
     for key, value in fixture.items():
-        if key in GENERIC_KEYS - {"entities"} or key == "about":
+        if key in GENERIC_KEYS - {"entities"}:
             continue
         if key == "entities" and isinstance(value, Mapping):
             for kind, records in value.items():

@@ -19,7 +19,11 @@ The fixture is a JSON object:
 * ``"behaviour"``: optional Python for what data cannot say, as
   ``"module:object"`` or ``"file.py:object"`` (a file relative to the fixture);
   see :mod:`gqlbench.mocks.engine.registry`;
-* any other key is for that behaviour (the bundled Spotify and TMDB worlds).
+* any other key is a section that a ``load`` step reads (``"from"``) or that the
+  behaviour declares it reads (its ``sections``); every other key is refused.
+
+Each section has a typed model, and every mistake of a file is reported at once
+with its line (:mod:`gqlbench.mocks.engine.worldfile`).
 """
 
 from __future__ import annotations
@@ -33,13 +37,12 @@ from pathlib import Path
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.kinds import KEY_WORDS, reference
+from gqlbench.mocks.engine.worldfile import SECTIONS
 
 __all__ = ["GENERIC_KEYS", "fixture_file", "load_fixture", "starter_fixture", "starter_fixture_files"]
 
-GENERIC_KEYS = frozenset(
-    {"entities", "endpoints", "behaviour", "description", "shapes", "vocab", "generate", "grow", "computed", "views", "make", "load"}
-)
+GENERIC_KEYS = SECTIONS
+"""The sections of a world file (one typed model each, :mod:`gqlbench.mocks.engine.worldfile`)."""
 
 
 def _bundled_folder() -> Path:
@@ -82,17 +85,7 @@ def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:
         raise GqlbenchError(f"{file}: the world fixture is nested too deep to read; a world file is at most 64 levels deep") from None
     if not isinstance(data, dict):
         raise GqlbenchError(f"{file}: a world fixture must be a JSON object (keys: {', '.join(sorted(GENERIC_KEYS))})")
-    entities = data.get("entities", {})
-    if not isinstance(entities, dict) or not all(isinstance(v, list) and all(isinstance(r, dict) for r in v) for v in entities.values()):
-        raise GqlbenchError(f'{file}: "entities" must map each kind to a list of objects, e.g. {{"book": [{{"book_id": "B1"}}]}}')
-    for kind, records in entities.items():
-        for n, record in enumerate(records):
-            if not any(name in KEY_WORDS or reference(name) == (kind, "id") for name in record):
-                raise GqlbenchError(
-                    f"{file}: entities.{kind}[{n}] has no key ({kind}_id, id, symbol, slug, login, ...); "
-                    "give each entity the key its API uses"
-                )
-    return data
+    return data  # its sections are checked by gqlbench.mocks.engine.worldfile when the world model is built
 
 
 def starter_fixture(rules: Iterable[Any]) -> dict[str, Any]:

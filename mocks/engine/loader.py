@@ -9,22 +9,23 @@ from the catalog (and overridden by the fixture).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from gqlbench.errors import GqlbenchError
+from graphql import GraphQLSchema
+
 from gqlbench.mocks.engine.declared import paging
 from gqlbench.mocks.engine.declared.bounds import check_bounds
 from gqlbench.mocks.engine.declared.checks import apply_checks
-from gqlbench.mocks.engine.declared.computed import check_computed
 from gqlbench.mocks.engine.declared.declarations import Declarations
-from gqlbench.mocks.engine.declared.make import check_make, sections
-from gqlbench.mocks.engine.declared.views import check_views, view_handler
-from gqlbench.mocks.engine.fixtures import GENERIC_KEYS, load_fixture
+from gqlbench.mocks.engine.declared.views import view_handler
+from gqlbench.mocks.engine.fixtures import load_fixture
 from gqlbench.mocks.engine.generic import GenericModel, domain_schema
 from gqlbench.mocks.engine.registry import WorldBehaviour, find_behaviour
-from gqlbench.mocks.engine.rules import Rule, infer_rules
+from gqlbench.mocks.engine.rules import Rule, infer_rules, payload_type
 from gqlbench.mocks.engine.world import Handler, World
+from gqlbench.mocks.engine.worldfile import check_world, world_error
 
 __all__ = ["DomainModel", "world_model"]
 
@@ -76,6 +77,16 @@ def _declared(handler: Handler, rule: Rule | None, pages_lists: bool) -> Handler
     return run
 
 
+def _kind_fields(schema: GraphQLSchema | None, rules: Mapping[str, Rule]) -> dict[str, set[str]]:
+    """The fields the schema shows per kind where a lookup answers with it (what a view may name)."""
+    found: dict[str, set[str]] = {}
+    for rule in rules.values():
+        body = payload_type(schema, rule)
+        if rule.action == "lookup" and rule.kind and body is not None:
+            found.setdefault(rule.kind, set()).update(body.fields)
+    return found
+
+
 _MODELS: dict[tuple[Any, ...], DomainModel] = {}
 
 
@@ -94,18 +105,15 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     fixture = load_fixture(domain, fixture_file) if fixture_file is not None else {}
     check_bounds(fixture, where)
     behaviour = find_behaviour(domain, fixture, fixture_file)
-    check_make(fixture, where)
-    extra = sorted(set(fixture) - GENERIC_KEYS - sections(fixture))
-    if extra and behaviour is None:
-        raise GqlbenchError(f"{where}: unknown key {extra[0]!r}; a data-only fixture has {', '.join(sorted(GENERIC_KEYS))}")
     specs = load_specs(domain) if specs_path(domain) else {}
     schema = domain_schema(domain)
+    parameters = {name: list(spec.parameters.properties) for name, spec in specs.items()} if specs else None
+    fields = _kind_fields(schema, infer_rules(schema, specs)) if "views" in fixture else {}
+    found = check_world(fixture, parameters=parameters, kind_fields=fields, own_sections=getattr(behaviour, "sections", ()))
+    if found:
+        raise world_error(found, fixture_file)
     rules = infer_rules(schema, specs, fixture.get("endpoints"), where)
     declared = Declarations.read(fixture, getattr(behaviour, "functions", None), where)
-    if "computed" in fixture:
-        check_computed(fixture["computed"], where)
-    if "views" in fixture:
-        check_views(fixture["views"], where)
     generic = GenericModel(domain, rules, schema, declared, fixture, where)
     model = DomainModel(domain, generic, behaviour, fixture, where)
     _MODELS[key] = model

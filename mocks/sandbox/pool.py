@@ -218,6 +218,8 @@ class SandboxPool:
                     worker.started(self._wall_seconds)  # once per job: a second one is a protocol break
                 elif worker.ready and worker.busy and not worker.running and "setup_error" in message:
                     job = jobs[worker.finish()[0]]  # the worker is fine; the job cannot run anywhere
+                    if message.get("user_error") is True:  # the user's files (a world file's mistakes), a line each
+                        raise GqlbenchError(str(message["setup_error"]))
                     raise GqlbenchError(
                         f"runtime {job.runtime!r} failed for domain {job.domain!r} (sample {job.sample_id}): "
                         f"{message['setup_error']}; check the domain name and the runtime"

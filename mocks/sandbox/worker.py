@@ -20,6 +20,7 @@ from functools import cache
 from types import CodeType, TracebackType
 from typing import Any
 
+from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.sandbox.limits import (
     GUARD,
     ResourceLimit,
@@ -104,6 +105,8 @@ def _execute(request: Mapping[str, Any], limits: SandboxLimits, send: Callable[[
             given = {"request": request["request"]} if request.get("request") and _takes_request(factory) else {}
             runtime = factory(request["domain"], request["seed"], **given)
             namespace = seal_namespace(runtime.namespace)
+    except GqlbenchError as exc:  # the user's files: said as they are (a world file's mistakes, one line each)
+        return {"setup_error": cut(str(exc), 10 * MAX_MESSAGE_CHARS), "user_error": True}
     except Exception as exc:
         return {"setup_error": cut(f"{type(exc).__name__}: {exc}", MAX_MESSAGE_CHARS)}
     send({"running": True})

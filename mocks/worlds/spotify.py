@@ -33,7 +33,8 @@ What stays here cannot be declared without a language of its own:
   then the context's next track, else a top track chosen by the clock. Each
   is one branching step over several values, which the templates (a value
   per name, no statements) would only say less clearly; the checks they use
-  are the fixture's (the ``spotify_uri``, ``device`` and ``context_tracks`` shapes);
+  are the fixture's (the ``spotify_uri`` and ``device`` shapes), and the tracks of a
+  context (an album's, a playlist's, an artist's top tracks) are read here;
 * playlist creation: the new playlist is made as loading and search make one
   (``make``: its id from its name and the clock) and goes first in the user's list;
 * loading the devices (ids derived from their names) and the player (its
@@ -54,15 +55,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gqlbench.mocks.engine.declared import lists
-from gqlbench.mocks.engine.declared.computed import computed
-from gqlbench.mocks.engine.declared.make import invent, make, resolve, scope_of
-from gqlbench.mocks.engine.declared.paging import offset_page
-from gqlbench.mocks.engine.declared.templates import evaluate
-from gqlbench.mocks.engine.declared.views import render_view
-from gqlbench.mocks.engine.effects import check_stored_items
-from gqlbench.mocks.engine.world import Handler, World, search_text
-from gqlbench.mocks.errors import BadArguments
+from gqlbench.mocks.world import (
+    BadArguments,
+    Handler,
+    World,
+    check_stored_items,
+    computed,
+    invent,
+    make,
+    offset_page,
+    resolve,
+    search_text,
+    shape,
+    split_ids,
+    view,
+)
 
 __all__ = ["MODEL", "SpotifyModel"]
 
@@ -71,24 +78,18 @@ _SEARCH_TYPES = {"album": "albums", "artist": "artists", "playlist": "playlists"
 
 
 # -- helpers ---------------------------------------------------------------------
-def _fixture(world: World) -> dict[str, Any]:
-    return world.model.fixture if world.model is not None else {}
-
-
-def _links(world: World, kind: str, values: dict[str, Any]) -> dict[str, Any]:
-    """The kind's computed fields (``type``, ``uri``, ``href``...), declared under the fixture's ``computed``."""
-    return computed(_fixture(world), kind, values, world)
-
-
-def _view(world: World, view: str, entity_id: str) -> dict[str, Any]:
-    """An entity as the fixture's ``views`` show it."""
-    return render_view(world, _fixture(world), view, entity_id)
-
-
-def _shape(world: World, name: str, **names: Any) -> Any:
-    """The fixture's shape ``name`` with these names: the checks (a URI, a device) play shares with declared endpoints."""
-    scope = scope_of(world)
-    return evaluate(scope.shapes[name], scope.having(**names))
+def _context_tracks(world: World, text: str) -> list[str]:
+    """The tracks a context URI plays, in order: an album's, a playlist's, an artist's top tracks, or the one track."""
+    context = shape(world, "spotify_uri", text=text, kinds=["album", "playlist", "artist", "track"])
+    if context["kind"] == "album":
+        return list(world.get("album", context["id"])["tracks"])
+    if context["kind"] == "playlist":
+        return [entry["id"] for entry in world.get("playlist", context["id"])["tracks"]]
+    if context["kind"] == "artist":
+        top_tracks = world.handler("GET_artists__id__top_tracks")  # declared in the fixture
+        return [track["id"] for track in top_tracks(world, {"id": context["id"]})["tracks"]] if top_tracks else []
+    world.get("track", context["id"])
+    return [context["id"]]
 
 
 def _title(query: str) -> str:
@@ -105,6 +106,7 @@ class SpotifyModel:
     """Loads the fixture and answers every Spotify endpoint of the catalog."""
 
     domain = "spotify"
+    sections = ("devices", "player")  # the fixture's sections this behaviour reads (mocks/engine/worldfile.py)
 
     def __init__(self) -> None:
         self.handlers: dict[str, Handler] = {name[len("h_") :]: getattr(self, name) for name in dir(self) if name.startswith("h_")}
@@ -130,7 +132,7 @@ class SpotifyModel:
             active["is_active"] = True
         context = player.get("context")
         context_uri = (
-            _links(world, context["type"], {"id": resolve(world, context["type"], context["name"], where)})["uri"] if context else None
+            computed(world, context["type"], {"id": resolve(world, context["type"], context["name"], where)})["uri"] if context else None
         )
         world.state["player"] = {
             "device_id": active["id"] if active else None,
@@ -173,10 +175,10 @@ class SpotifyModel:
                 raise BadArguments(f"type {kind!r} is not searchable; use one or more of {', '.join(_SEARCH_TYPES)}")
             found = self._matches(world, kind, query)
             if not found:
-                invent(scope_of(world), kind, _title(query))  # declared per kind under "make"
+                invent(world, kind, _title(query))  # declared per kind under "make"
                 found = self._matches(world, kind, query)
-            view = {"album": "album_simple", "playlist": "playlist_simple"}.get(kind, kind)
-            items = [_view(world, view, r["id"]) for r in found]
+            shown = {"album": "album_simple", "playlist": "playlist_simple"}.get(kind, kind)
+            items = [view(world, shown, r["id"]) for r in found]
             result[_SEARCH_TYPES[kind]] = offset_page(items, f"{API}/search", args)
         return result
 
@@ -184,7 +186,7 @@ class SpotifyModel:
     # -- player (the rest of it, and the playlist edits, are declared in the fixture) ----------
     def h_PUT_me_player_play(self, world: World, args: dict[str, Any]) -> None:
         player, given = world.state["player"], args.get("device_id")
-        device = _shape(world, "device", device_id=given if given is not None else player["device_id"])
+        device = shape(world, "device", device_id=given if given is not None else player["device_id"])
         if given is not None:
             for d in world.state["devices"]:
                 d["is_active"] = d is device
@@ -193,9 +195,9 @@ class SpotifyModel:
         if context_uri and uris:
             raise BadArguments("pass either context_uri or uris, not both")
         if context_uri:
-            tracks = _shape(world, "context_tracks", text=context_uri)
+            tracks = _context_tracks(world, context_uri)
         elif uris:
-            ids = [_shape(world, "spotify_uri", text=uri, kinds=["track"])["id"] for uri in lists.split_ids(uris, "uris")]
+            ids = [shape(world, "spotify_uri", text=uri, kinds=["track"])["id"] for uri in split_ids(uris, "uris")]
             tracks = [world.get("track", i)["id"] for i in ids]
         else:
             tracks = [player["item"]] if player["item"] else []
@@ -213,7 +215,7 @@ class SpotifyModel:
 
     def h_POST_me_player_next(self, world: World, args: dict[str, Any]) -> None:
         player = world.state["player"]
-        context = _shape(world, "context_tracks", text=player["context_uri"]) if player["context_uri"] and not player["queue"] else []
+        context = _context_tracks(world, player["context_uri"]) if player["context_uri"] and not player["queue"] else []
         if player["queue"]:
             player["item"] = player["queue"].pop(0)
         elif player["item"] in context:
@@ -229,10 +231,10 @@ class SpotifyModel:
         if args["user_id"] != world.state["me"]:
             world.get("user", args["user_id"])
             raise BadArguments(f"user_id {args['user_id']!r} is not the current user; only your own playlists can be created (GET_me().id)")
-        check_stored_items("playlists", len(world.state["playlists"]) + 1)  # each made one is listed by GET_me_playlists
         entry = {"name": args["name"], "description": args.get("description") or "", "tracks": []}
         entry |= {"public": args.get("public", True), "collaborative": args.get("collaborative", False)}
-        playlist_id = make(scope_of(world), "playlist", {"id": None, **entry})
+        check_stored_items("playlists", len(world.state["playlists"]) + 1)  # each made one is listed by GET_me_playlists
+        playlist_id = make(world, "playlist", {"id": None, **entry})
         world.state["playlists"].insert(0, playlist_id)
         world.tick()
         show = world.handler("GET_playlists__playlist_id_")  # declared in the fixture

@@ -31,11 +31,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.declared.make import make, resolve
-from gqlbench.mocks.engine.declared.templates import Scope
-from gqlbench.mocks.engine.world import World, search_text
-from gqlbench.mocks.errors import BadArguments
+from gqlbench.mocks.world import BadArguments, GqlbenchError, World, make, resolve, search_text
 
 __all__ = ["MODEL", "TmdbModel"]
 
@@ -53,10 +49,11 @@ class TmdbModel:
     """Loads the fixture and gives the templates their functions (search, air dates)."""
 
     domain = "tmdb"
+    sections = ("lists",)  # the fixture's section this behaviour reads (mocks/engine/worldfile.py)
     handlers: dict[str, Any] = {}  # every endpoint is declared in the fixture
 
     def __init__(self) -> None:
-        self.functions = {"search": self.search, "air_date": air_date}
+        self.functions = {"search": self.search, "air_date": air_date, "interleave": interleave, "total": total, "verdict": verdict}
 
     def load(self, world: World, fixture: dict[str, Any]) -> None:
         """The named lists: each title one entity the file defines, its kind read from the list's name."""
@@ -71,9 +68,9 @@ class TmdbModel:
         world.state["lists"] = lists
 
     # -- template functions ------------------------------------------------------------------
-    def search(self, scope: Scope, kind: str, text: Any) -> list[int]:
+    def search(self, world: World, kind: str, text: Any) -> list[int]:
         """Ids of the entities whose name has every word of the query (one made for an unknown query), best first."""
-        world, query = scope.world, search_text(text, "query")
+        query = search_text(text, "query")
         if not query:
             raise BadArguments("query is empty; pass the name or title to search for")
         words = [t for t in re.split(r"[^\w&']+", query.lower()) if t]
@@ -84,9 +81,9 @@ class TmdbModel:
         found = matches()
         if not found:
             if kind in ("movie", "tv", "person"):
-                make(scope, kind, {_key(kind): _title(query)}, "search", key=["search", query])
+                make(world, kind, {_key(kind): _title(query)}, "search", key=["search", query])
             else:
-                make(scope, kind, _title(query), "search", find="name")
+                make(world, kind, _title(query), "search", find="name")
             found = matches()
         for r in found:
             world.get(kind, r["id"])
@@ -94,10 +91,25 @@ class TmdbModel:
         return [r["id"] for r in found]
 
 
-def air_date(scope: Scope, first_air_date: str, season: int, episode: int = 1) -> str:
+def air_date(world: World, first_air_date: str, season: int, episode: int = 1) -> str:
     """Season ``n`` airs ``n - 1`` years after the first; episodes a week apart (a 28-day month)."""
     year, day = int(first_air_date[:4]) + season - 1, 1 + 7 * (episode - 1)
     return f"{year}-{1 + (day // 28) % 12:02d}-{1 + day % 28:02d}"
+
+
+def interleave(world: World, *lists: list[Any]) -> list[Any]:
+    """One item of each list in turn, while all have one (trending movies and shows, mixed)."""
+    return [item for group in zip(*lists, strict=False) for item in group]
+
+
+def total(world: World, numbers: list[int]) -> int:
+    """A show's episodes: the sum of its seasons' episode counts."""
+    return sum(numbers)
+
+
+def verdict(world: World, rating: float) -> str:
+    """What a review says of a title it rates ``rating`` out of 10."""
+    return "great" if rating >= 7 else "mixed"
 
 
 MODEL = TmdbModel()

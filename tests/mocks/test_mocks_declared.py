@@ -71,25 +71,29 @@ def test_a_relation_reads_the_same_graph_both_ways(tmp_path: Path) -> None:
 
 
 def test_a_number_outside_an_entitys_parts_is_not_found_with_the_declared_message(tmp_path: Path) -> None:
-    check = {"$within": "$n", "count": {"$count": "$b.contributors"}, "message": "{b.title} has contributors 1 to {count}, not {value}"}
+    check = {"$within": "$limit", "count": {"$count": "$b.contributors"}, "message": "{b.title} has contributors 1 to {count}, not {value}"}
     world = world_with(
         tmp_path,
         {
-            "GET_books__book_id_": {
-                "$let": {"b": {"$get": "book", "id": "$book_id"}, "n": check},
-                "in": {"$at": "$b.contributors", "index": {"$add": ["$n", -1]}},
+            "GET_books__book_id__editions": {
+                "$let": {"b": {"$get": "book", "id": "$book_id"}, "limit": check},
+                "in": {"$at": "$b.contributors", "index": {"$add": ["$limit", -1]}},
             },
-            "GET_me_loans": {"$one_of": "$window", "options": ["day", "week"], "message": "window must be day or week, got {value}"},
+            "GET_subjects__subject_": {
+                "$one_of": "$subject",
+                "options": ["day", "week"],
+                "message": "window must be day or week, got {value}",
+            },
         },
     )
-    assert call(world, "GET_books__book_id_", book_id="B2", n=2) == {"person": "P2", "role": "editor"}
+    assert call(world, "GET_books__book_id__editions", book_id="B2", limit=2) == {"person": "P2", "role": "editor"}
     with pytest.raises(NotFound, match="^Dune Messiah has contributors 1 to 2, not 3$"):
-        call(world, "GET_books__book_id_", book_id="B2", n=3)
+        call(world, "GET_books__book_id__editions", book_id="B2", limit=3)
     with pytest.raises(NotFound, match="not 0$"):
-        call(world, "GET_books__book_id_", book_id="B1", n=0)
-    assert call(world, "GET_me_loans", window="week") == "week"
+        call(world, "GET_books__book_id__editions", book_id="B1", limit=0)
+    assert call(world, "GET_subjects__subject_", subject="week") == "week"
     with pytest.raises(BadArguments, match="^window must be day or week, got month$"):
-        call(world, "GET_me_loans", window="month")
+        call(world, "GET_subjects__subject_", subject="month")
 
 
 def test_a_query_filters_sorts_and_pages_by_the_arguments_given(tmp_path: Path) -> None:
@@ -154,7 +158,6 @@ def test_an_unknown_operation_is_refused_when_the_fixture_loads_naming_where(tmp
 @pytest.mark.parametrize(
     ("template", "message"),
     [
-        ("$missing", "unknown name 'missing'"),
         ({"$shape": "absent", "of": {}}, "no shape 'absent'"),
         ({"$call": "absent"}, "no function 'absent'"),
     ],
@@ -165,8 +168,13 @@ def test_a_template_mistake_is_one_line_naming_it(tmp_path: Path, template: Any,
         call(world, "GET_me_loans")
 
 
+def test_an_unknown_name_is_refused_when_the_fixture_loads(tmp_path: Path) -> None:
+    with pytest.raises(GqlbenchError, match=re.escape("endpoints.GET_me_loans.respond: unknown name 'missing'")):
+        world_with(tmp_path, {"GET_me_loans": "$missing"})
+
+
 def test_a_declared_section_of_the_wrong_type_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(GqlbenchError, match="'shapes' must be an object"):
+    with pytest.raises(GqlbenchError, match=re.escape("shapes: input should be a valid dictionary, got ['card']")):
         world_with(tmp_path, {}, shapes=["card"])
 
 
@@ -178,3 +186,12 @@ def test_records_sharing_a_value_are_found_and_filtered(tmp_path: Path) -> None:
     assert call(world, "GET_books__book_id_", book_id="B1") == ["Dune Messiah"]  # shares sf
     assert call(world, "GET_books__book_id_", book_id="B2") == ["Dune", "Emma"]  # sf with one, drama with the other, in order
     assert call(world, "GET_books__book_id_", book_id="B3") == ["Dune Messiah"]
+
+
+def test_an_operation_defined_twice_is_an_error_naming_it() -> None:
+    from gqlbench.mocks.engine.declared.templates import OPERATIONS, operation
+
+    before = OPERATIONS.find("count")
+    with pytest.raises(GqlbenchError, match="template operation 'count' is registered already"):
+        operation("count")(lambda template, scope: 0)
+    assert OPERATIONS.find("count") is before

@@ -31,7 +31,7 @@ def _refused(path: Path) -> str:
     with pytest.raises(GqlbenchError) as caught:
         World.create("library", fixture=path)
     message = str(caught.value)
-    assert "\n" not in message and message.startswith(f"{path}: "), message
+    assert "\n" not in message and message.startswith(f"{path}:"), message  # file: or file:line:
     return message
 
 

@@ -116,7 +116,6 @@ def test_state_is_found_changed_and_saved_lists_follow_the_call(tmp_path: Path) 
             "GET_me_loans": {
                 "given": {"$optional": "anything"},
                 "book": {"$endpoint": "GET_books__book_id_", "args": {"book_id": "B2"}},
-                "cases": {"$each": ["B2", "B9"], "do": {"$case": "$it", "of": {"B2": "second"}, "else": "other"}},
             },
             "GET_books__book_id_": {"title": {"$at": {"$get": "book", "id": "$book_id"}, "index": "title"}},
         },
@@ -133,7 +132,7 @@ def test_state_is_found_changed_and_saved_lists_follow_the_call(tmp_path: Path) 
     assert world.state["lists"]["borrowed"] == []
     with pytest.raises(BadArguments, match="loan_id is empty"):
         call(world, "DELETE_loans__loan_id_", loan_id=" , ")
-    assert call(world, "GET_me_loans") == {"given": None, "book": {"title": "Emma"}, "cases": ["second", "other"]}
+    assert call(world, "GET_me_loans") == {"given": None, "book": {"title": "Emma"}}
 
 
 def test_a_field_of_a_passed_object_is_checked(tmp_path: Path) -> None:
@@ -146,14 +145,15 @@ def test_a_field_of_a_passed_object_is_checked(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("template", "message"),
     [
-        ({"$uri": "$x", "kinds": ["book"]}, 'respond: $uri needs "pattern"'),
-        ({"$change": "$x", "toggle": {"a": 1}}, "respond.$change: effects.toggle: unknown operation"),
-        ({"$change": "$x", "remove": {"a": {"items": 1}}}, 'effects.remove of entries must be {"items": "$ids", "by": "id"}'),
-        ({"x": {"$find": [], "message": "m"}}, 'respond.x: $find needs "where"'),
-        ({"$required": "x"}, 'respond: $required needs a "message"'),
-        ({"$save": "shelf", "ids": "$x"}, 'respond: $save needs "kind"'),
+        ({"$uri": {"$optional": "x"}, "kinds": ["book"]}, "respond: $uri needs 'pattern'"),
+        ({"$uri": {"$optional": "x"}, "kinds": ["book"], "pattern": "x:{kind}"}, 'respond: $uri needs "pattern" with {id}'),
+        ({"$change": {"$optional": "x"}, "toggle": {"a": 1}}, "respond: unknown key 'toggle' in $change; use one of append, increment"),
+        ({"$change": {"$optional": "x"}, "remove": {"a": {"items": 1}}}, 'effects.remove of entries must be {"items": "$ids", "by": "id"}'),
+        ({"x": {"$find": [], "message": "m"}}, "respond.x: $find needs 'where'"),
+        ({"$required": "x"}, "respond: $required needs 'message'"),
+        ({"$save": "shelf", "ids": {"$optional": "x"}}, "respond: $save needs 'kind'"),
     ],
 )
 def test_a_bad_write_declaration_is_refused_when_the_fixture_loads(tmp_path: Path, template: Any, message: str) -> None:
-    with pytest.raises(GqlbenchError, match=r"library\d+\.json: endpoints\.GET_me_loans\..*" + re.escape(message)):
+    with pytest.raises(GqlbenchError, match=r"library\d+\.json:\d+: endpoints\.GET_me_loans\..*" + re.escape(message)):
         world_with(tmp_path, {"GET_me_loans": template})

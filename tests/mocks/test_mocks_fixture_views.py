@@ -213,12 +213,18 @@ def test_declared_checks_refuse_values_the_api_refuses(tmp_path: Path, monkeypat
     ("change", "message"),
     [
         ({"computed": {"song": {"uri": "x:{0.__class__}"}}}, "computed.song.uri: {0.__class__} is not a name"),
-        ({"computed": ["uri"]}, "computed must map each kind"),
+        ({"computed": ["uri"]}, "computed: input should be a valid dictionary, got ['uri']"),
         ({"computed": {"song": {"uri": {"$tokn": ["$id"]}}}}, "computed.song.uri: unknown operation '$tokn'"),
         ({"views": {"card": {"kind": "song", "fields": {"n": {"$cnt": "$id"}}}}}, "views.card.fields.n: unknown operation '$cnt'"),
-        ({"endpoints": {"GET_me_songs": {"paging": {"size": 3}}}}, "paging.size: unknown key"),
-        ({"endpoints": {"GET_me_songs": {"paging": {"style": "pages"}}}}, "paging.style 'pages' is not one of"),
-        ({"endpoints": {"PUT_me_volume": {"checks": {"state": {"among": []}}}}}, "checks must map each parameter"),
+        ({"endpoints": {"GET_me_songs": {"paging": {"size": 3}}}}, "endpoints.GET_me_songs.paging: unknown key 'size'"),
+        (
+            {"endpoints": {"GET_me_songs": {"paging": {"style": "pages"}}}},
+            "endpoints.GET_me_songs.paging.style: input should be 'offset' or 'cursor', got 'pages'",
+        ),
+        (
+            {"endpoints": {"PUT_me_volume": {"checks": {"state": {"among": []}}}}},
+            "endpoints.PUT_me_volume.checks.state: unknown key 'among'",
+        ),
         ({"endpoints": {"PUT_me_songs": {"action": "save", "kind": "song", "id_param": "ids"}}}, 'needs "collection"'),
     ],
 )
@@ -280,7 +286,7 @@ def test_views_show_stored_entities_with_what_they_refer_to(tmp_path: Path, monk
 
 def test_a_view_of_an_undefined_view_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     views = {"song": {"kind": "song", "fields": {"by": {"$view": "singer", "of": "$singers"}}}}
-    with pytest.raises(GqlbenchError, match=re.escape("views.song refers to view 'singer', which is not defined")):
+    with pytest.raises(GqlbenchError, match=re.escape("views.song.fields.by.$view: no view 'singer' under views")):
         _jukebox(tmp_path, monkeypatch, {**FIXTURE, "views": views})
 
 
@@ -318,7 +324,7 @@ def test_an_endpoint_answers_with_a_view(tmp_path: Path, monkeypatch: pytest.Mon
 
 def test_showing_an_undefined_view_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     endpoints = {**FIXTURE["endpoints"], "GET_songs__id_": {"shows": "card", "id_param": "id"}}
-    with pytest.raises(GqlbenchError, match=re.escape("endpoints.GET_songs__id_: shows 'card' needs a view")) as error:
+    with pytest.raises(GqlbenchError, match=re.escape("endpoints.GET_songs__id_.shows: no view 'card' under views")) as error:
         _jukebox(tmp_path, monkeypatch, {**FIXTURE, "endpoints": endpoints})
     assert "jukebox.json" in str(error.value)
 

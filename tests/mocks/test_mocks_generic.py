@@ -15,6 +15,7 @@ from gqlbench.mocks.engine.responses import unwrap
 from gqlbench.mocks.engine.rules import infer_rules
 from gqlbench.mocks.errors import NotFound
 from gqlbench.specs import load_specs
+from tests.mocks.library_catalog import library_catalog
 
 
 def library() -> Runtime:
@@ -85,17 +86,7 @@ def test_post_and_delete_change_what_later_calls_see() -> None:
 
 def _catalog_copy(tmp_path: Path, fixture: dict) -> Path:
     """The bundled library domain in a user catalog folder, with ``fixture`` as its world."""
-    from gqlbench.specs.catalog import bundled_root
-
-    root = bundled_root()
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "library.json").write_text((root.specs_dir / "library.json").read_text())
-    (tmp_path / "schemas" / "library").mkdir(parents=True)
-    for sdl in (root.schemas_dir / "library").glob("*.graphql"):
-        (tmp_path / "schemas" / "library" / sdl.name).write_text(sdl.read_text())
-    (tmp_path / "worlds").mkdir()
-    (tmp_path / "worlds" / "library.json").write_text(json.dumps(fixture))
-    return tmp_path
+    return library_catalog(tmp_path, json.dumps(fixture))
 
 
 def test_fixture_entities_are_found_and_rules_can_be_overridden(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,9 +116,9 @@ def test_fixture_entities_are_found_and_rules_can_be_overridden(tmp_path: Path, 
 @pytest.mark.parametrize(
     ("fixture", "message"),
     [
-        ({"entities": {"book": [{"title": "x"}]}}, "entities.book[0] has no key"),
-        ({"endpoints": {"GET_nothing": {}}}, "endpoints.GET_nothing: the domain has no such function"),
-        ({"endpoints": {"GET_me_loans": {"action": "fly"}}}, "action 'fly' is not one of"),
+        ({"entities": {"book": [{"title": "x"}]}}, "entities.book[0]: no key (book_id, id"),
+        ({"endpoints": {"GET_nothing": {}}}, "endpoints.GET_nothing: the domain has no function 'GET_nothing'; did you mean"),
+        ({"endpoints": {"GET_me_loans": {"action": "fly"}}}, "endpoints.GET_me_loans.action: input should be 'lookup', 'children', "),
         ({"artists": []}, "unknown key 'artists'"),
         ({"behaviour": "no_such_module_xyz:THING"}, "cannot import 'no_such_module_xyz'"),
     ],

@@ -88,14 +88,18 @@ def test_fill_where_counts_matching_entries_and_referring_counts_the_entities_th
 @pytest.mark.parametrize(
     ("grow", "where"),
     [
-        ({"fill": {"shelf": LABELS}}, "grow.fill.shelf must be a list"),
-        ({"fill": {"shelf": [{"fill": "labels", "to": 3}]}}, 'grow.fill.shelf[0]: a step has "fill"'),
-        ({"fill": {"shelf": [{**LABELS, "to": -1}]}}, 'grow.fill.shelf[0]: "to" must be a whole number'),
+        ({"fill": {"shelf": LABELS}}, "grow.fill.shelf: input should be a valid list"),
+        ({"fill": {"shelf": [{"fill": "labels", "to": 3}]}}, "grow.fill.shelf[0]: 'add' is missing"),
+        ({"fill": {"shelf": [{**LABELS, "to": -1}]}}, "grow.fill.shelf[0].to: input should be greater than or equal to 0, got -1"),
         ({"fill": {"shelf": [{**LABELS, "upto": 3}]}}, "grow.fill.shelf[0]: unknown key 'upto'"),
-        ({"fill": {"shelf": [{**LABELS, "add": {"$nwe": "label"}}]}}, "grow.fill.shelf[0].add: unknown operation '$nwe'"),
-        ({"fill": {"shelf": [{**LABELS, "referring": {"kind": "book"}}]}}, 'grow.fill.shelf[0]: a step has "fill"'),
-        ({"fil": {}}, 'grow must be an object with "fill"'),
-        ({"fill": ["shelf"]}, "grow.fill must be an object of kind -> steps"),
+        (
+            {"fill": {"shelf": [{**LABELS, "add": {"$nwe": "label"}}]}},
+            "grow.fill.shelf[0].add: unknown operation '$nwe'; did you mean '$ne'?",
+        ),
+        ({"fill": {"shelf": [{**LABELS, "referring": {"kind": "book", "in": "shelves"}}]}}, 'grow.fill.shelf[0]: a step has "fill"'),
+        ({"fill": {"shelf": [{**LABELS, "referring": {"kind": "book"}}]}}, "grow.fill.shelf[0].referring: 'in' is missing"),
+        ({"fil": {}}, "grow: unknown key 'fil'; did you mean 'fill'?"),
+        ({"fill": ["shelf"]}, "grow.fill: input should be a valid dictionary"),
         ({"new": {"label": {"text": "x"}}}, "a new entity's fields are make.<kind>.defaults"),  # the old place says where it went
         ({"ids": {"lo": 1}}, "its id range make.<kind>.ids"),
     ],
@@ -107,12 +111,20 @@ def test_a_bad_declaration_is_a_one_line_error_naming_the_file_and_path(tmp_path
     assert "\n" not in message and message.startswith(str(tmp_path)) and where in message
 
 
-@pytest.mark.parametrize("ids", [{"lo": "1"}, {"low": 1}, [1, 4]])
-def test_a_bad_id_range_is_a_one_line_error_naming_the_recipe(tmp_path: Path, ids: Any) -> None:
+@pytest.mark.parametrize(
+    ("ids", "where"),
+    [
+        ({"lo": "1"}, "make.label.ids.lo: input should be a valid integer, got '1'"),
+        ({"low": 1}, "make.label.ids: unknown key 'low'; did you mean 'lo'?"),
+        ([1, 4], "make.label.ids: input should be a valid dictionary"),
+        ({"lo": 0}, "make.label.ids.lo: input should be greater than 0"),
+    ],
+)
+def test_a_bad_id_range_is_a_one_line_error_naming_the_recipe(tmp_path: Path, ids: Any, where: str) -> None:
     with pytest.raises(GqlbenchError) as caught:
         world_with(tmp_path, {}, {"label": {"ids": ids}})
     message = str(caught.value)
-    assert "\n" not in message and message.startswith(str(tmp_path)) and "make.label.ids must be" in message
+    assert "\n" not in message and message.startswith(str(tmp_path)) and where in message
 
 
 def test_a_fill_does_not_list_twice_an_entity_that_listed_itself(tmp_path: Path) -> None:

@@ -154,16 +154,16 @@ def test_a_template_makes_an_entity_on_demand(tmp_path: Path) -> None:
             r"make\.writer\.defaults\.born: unknown operation",
         ),
         ({"make": {**MAKE, "novel": {**MAKE["novel"], "children": {"chapters": "page"}}}}, r"make\.novel\.children\.chapters: kind 'page'"),
-        ({"make": {**MAKE, "writer": {**MAKE["writer"], "colour": 1}}}, r"make\.writer\.colour: unknown key"),
-        ({"load": [{"make": "writer"}]}, r'load\[0\]: a step needs "from"'),
-        ({"load": [{"make": "poet", "from": "writers"}]}, r"load\[0\]: kind 'poet' has no entry under make"),
+        ({"make": {**MAKE, "writer": {**MAKE["writer"], "colour": 1}}}, r"make\.writer: unknown key 'colour'"),
+        ({"load": [{"make": "writer"}]}, r"load\[0\]: 'from' is missing"),
+        ({"load": [{"make": "poet", "from": "writers"}]}, r"load\[0\]\.make: kind 'poet' has no entry under make"),
     ],
 )
 def test_a_mistake_stops_the_load_with_one_line_naming_the_file_and_entry(tmp_path: Path, changes: dict[str, Any], message: str) -> None:
     path = write(tmp_path, **changes)
-    with pytest.raises(GqlbenchError, match=f"^{re.escape(str(path))}: {message}") as caught:
+    with pytest.raises(GqlbenchError) as caught:
         World.create("library", fixture=path)
-    assert "\n" not in str(caught.value)
+    _one_line_says(caught.value, path, message)
 
 
 def test_a_recipe_sees_only_its_entry_not_the_names_of_the_template_that_makes_it(tmp_path: Path) -> None:
@@ -253,21 +253,28 @@ def test_a_ref_creates_what_it_names_reads_pairs_and_links_back(tmp_path: Path) 
     [
         ({"films": [{"title": "One", "cast": ["Ann"]}]}, r"films\[0\]\.cast: write each item as a list or an object here"),
         ({"films": [{"title": "One", "cast": [["Ann"]]}]}, r"films\[0\]\.cast: cannot read \['Ann'\] \(IndexError"),
-        ({"load": [{"refer": "person", "from": "people", "with": {"x": 1}}]}, r'load\[0\]\.with: only a "make" step'),
+        ({"load": [{"refer": "person", "from": "people", "with": {"x": 1}}]}, r'load\[0\]: only a "make" step gives its entries fields'),
         ({"people": [{"name": "Ann"}, {"name": "Ann", "born": 1970}]}, r"people\[1\]: the person \d+ is already defined \(two entries"),
         (
             {"make": {**FILMS["make"], "film": {"refs": {"cast": {"kind": "person", "creat": True}}}}},
-            r"make\.film\.refs\.cast must be a kind or",
+            r"make\.film\.refs\.cast: unknown key 'creat'; did you mean 'create'\?",
         ),
         ({"make": {"film": {"refs": {"cast": {"kind": "person", "create": True}}}}}, r"make\.film\.refs\.cast: kind 'person' has no entry"),
         (
             {"make": {**FILMS["make"], "film": {"refs": {"series": {"kind": "series", "back": ["parts"]}}}}},
-            r'make\.film\.refs\.series: "back" names',
+            r"make\.film\.refs\.series\.back: input should be a valid string",
         ),
     ],
 )
 def test_a_bad_written_item_or_ref_is_one_line_naming_it(tmp_path: Path, changes: dict[str, Any], message: str) -> None:
     path = films(tmp_path, **changes)
-    with pytest.raises(GqlbenchError, match=f"^{re.escape(str(path))}: {message}") as caught:
+    with pytest.raises(GqlbenchError) as caught:
         World.create("library", fixture=path)
-    assert "\n" not in str(caught.value)
+    _one_line_says(caught.value, path, message)
+
+
+def _one_line_says(error: GqlbenchError, path: Path, message: str) -> None:
+    """Each problem is a line naming the file (and the line, when it is found on load); one of them is ``message``."""
+    lines = str(error).splitlines()
+    assert all(line.startswith(f"{path}:") for line in lines), lines
+    assert any(re.match(f"{re.escape(str(path))}(:\\d+)?: {message}", line) for line in lines), lines

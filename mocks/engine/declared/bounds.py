@@ -25,6 +25,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.errors import BadArguments
 
 __all__ = ["MAX_DEPTH", "MAX_GROW", "MAX_MADE", "MAX_VALUE", "check_bounds", "check_value", "over_made"]
 
@@ -43,10 +44,17 @@ MAX_VALUE = 1_000_000
 with names filled in): names that refer to each other (``"b": {"$add": ["$a", "$a"]}``) double a value at each step."""
 
 
-def check_value(value: Any, what: str) -> Any:
+def check_value(value: Any, what: str, *, from_arguments: bool = False) -> Any:
     """``value``, or a one-line error naming ``what`` when it is a list or text over :data:`MAX_VALUE` (or a number of
-    more than 1,000 digits)."""
+    more than 1,000 digits).
+
+    ``from_arguments``: the value was filled in from the call's arguments (a
+    text with ``{name}``), so its size is the program's doing: the call's
+    :class:`BadArguments`, recorded in its trace, not a mistake of the world file.
+    """
     size = len(value) if isinstance(value, (str, list)) else 0
+    if size > MAX_VALUE and from_arguments:
+        raise BadArguments(f"{what}: {size:,} characters, over the mock's limit of {MAX_VALUE:,} for one value; pass shorter arguments")
     if size > MAX_VALUE:
         raise GqlbenchError(f"{what}: {size:,} items or characters, over the limit of {MAX_VALUE:,} for one value of a world template")
     if isinstance(value, int) and value.bit_length() > 3322:

@@ -18,21 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate, operation
+from gqlbench.mocks.engine.declared.templates import Scope, evaluate, operation
 from gqlbench.mocks.engine.world import World
 
-__all__ = ["check_computed", "computed"]
-
-
-def check_computed(fields: Any, where: str) -> None:
-    """Raise a one-line error naming ``where`` unless ``fields`` is ``{kind: {field: template}}`` of known operations."""
-    example = '{"artist": {"uri": "spotify:artist:{id}"}}'
-    if not isinstance(fields, dict) or not all(isinstance(v, dict) for v in fields.values()):
-        raise GqlbenchError(f"{where}: computed must map each kind to its computed fields, e.g. {example}")
-    for kind, templates in fields.items():
-        for name, template in templates.items():
-            check(template, f"{where}: computed.{kind}.{name}")
+__all__ = ["computed"]
 
 
 def computed(fixture: Mapping[str, Any], kind: str, values: Mapping[str, Any], world: World, only: Any = None) -> dict[str, Any]:
@@ -43,7 +32,7 @@ def computed(fixture: Mapping[str, Any], kind: str, values: Mapping[str, Any], w
     return {name: evaluate(template, scope) for name, template in templates.items()}
 
 
-@operation("computed")
+@operation("computed", "only", required=("of",), literal=("only",))
 def _computed(template: dict[str, Any], scope: Scope) -> dict[str, Any]:
     kind, values = evaluate(template["$computed"], scope), evaluate(template["of"], scope)
     return computed(scope.fixture, kind, values, scope.world, template.get("only"))

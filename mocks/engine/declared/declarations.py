@@ -35,9 +35,7 @@ from gqlbench.mocks.engine.declared import growth
 from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate
 from gqlbench.mocks.engine.world import Handler, World
 
-__all__ = ["DECLARED_KEYS", "Declarations"]
-
-DECLARED_KEYS = frozenset({"shapes", "vocab", "generate", "grow"})
+__all__ = ["Declarations"]
 
 
 @dataclass(frozen=True)
@@ -53,12 +51,7 @@ class Declarations:
 
     @classmethod
     def read(cls, fixture: Mapping[str, Any], functions: Mapping[str, Callable[..., Any]] | None, where: str) -> Declarations:
-        for key in DECLARED_KEYS:
-            if not isinstance(fixture.get(key, {}), dict):
-                raise GqlbenchError(f"{where}: {key!r} must be an object of name -> template")
-        for key in ("shapes", "generate"):
-            check(fixture.get(key, {}), f"{where}: {key}")
-        growth.check_grow(fixture.get("grow", {}), where)
+        """The declarations of a fixture that :func:`gqlbench.mocks.engine.worldfile.check_world` accepted."""
         fill = fixture.get("grow", {}).get("fill") or {}
         return cls(fixture.get("shapes", {}), fixture.get("vocab", {}), fixture.get("generate", {}), dict(functions or {}), fill, fixture)
 

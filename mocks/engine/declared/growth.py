@@ -35,15 +35,12 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared.relations import referring_to
-from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate, operation
+from gqlbench.mocks.engine.declared.templates import Scope, evaluate, operation
 
-__all__ = ["check_grow", "grow"]
-
-_STEP_KEYS = frozenset({"fill", "referring", "to", "where", "at", "add"})
-_EXAMPLE = '{"fill": "cast", "to": 4, "add": {"person": {"$make": "person", "key": ["$id", "$n"]}}}'
+__all__ = ["grow"]
 
 
-@operation("once")
+@operation("once", required=("make",))
 def _once(t: dict[str, Any], scope: Scope) -> Any:
     steps = evaluate(t["$once"], scope)
     if not isinstance(steps, list) or not steps:
@@ -81,41 +78,3 @@ def grow(kind: str, steps: list[dict[str, Any]], record: dict[str, Any], scope: 
             if entry not in entries:  # a made entity may have listed itself already (a make ref's "back")
                 entries.insert(step["at"] + added if "at" in step else len(entries), entry)
                 added += 1
-
-
-def check_grow(grow: Any, where: str) -> None:
-    """Raise a one-line error naming ``where`` and the path unless ``grow`` is a well-formed declaration."""
-    if not isinstance(grow, dict) or set(grow) - {"fill"}:
-        raise GqlbenchError(
-            f'{where}: grow must be an object with "fill", e.g. {{"fill": {{"movie": [{_EXAMPLE}]}}}}; '
-            "a new entity's fields are make.<kind>.defaults, its id range make.<kind>.ids"
-        )
-    if not isinstance(grow.get("fill", {}), dict):
-        raise GqlbenchError(f"{where}: grow.fill must be an object of kind -> steps")
-    for kind, steps in (grow.get("fill") or {}).items():
-        if not isinstance(steps, list):
-            raise GqlbenchError(f"{where}: grow.fill.{kind} must be a list of steps, e.g. [{_EXAMPLE}]")
-        for n, step in enumerate(steps):
-            _check_step(step, f"{where}: grow.fill.{kind}[{n}]")
-
-
-def _check_step(step: Any, where: str) -> None:
-    if not isinstance(step, dict) or ("fill" in step) == ("referring" in step) or "add" not in step:
-        raise GqlbenchError(f'{where}: a step has "fill" (a list field) or "referring", and "add", e.g. {_EXAMPLE}')
-    unknown = sorted(set(step) - _STEP_KEYS)
-    if unknown:
-        raise GqlbenchError(f"{where}: unknown key {unknown[0]!r}; a step has {', '.join(sorted(_STEP_KEYS))}")
-    if not isinstance(step.get("to"), int) or isinstance(step["to"], bool) or step["to"] < 0:
-        raise GqlbenchError(f'{where}: "to" must be a whole number >= 0 (how many entries the list is filled to)')
-    by = step.get("referring", {"kind": "", "in": ""})
-    if ("fill" in step and not isinstance(step["fill"], str)) or not isinstance(by, dict) or sorted(set(by) - {"by"}) != ["in", "kind"]:
-        raise GqlbenchError(
-            f'{where}: "fill" names a list field; "referring" is {{"kind": "movie", "in": "cast", "by": "person"}} '
-            '(without "by" when the list holds plain ids)'
-        )
-    where_ = step.get("where", {})
-    if not isinstance(where_, dict) or not all(isinstance(v, list) for v in where_.values()):
-        raise GqlbenchError(f'{where}: "where" maps an entry\'s field to the values it counts, e.g. {{"job": ["Director"]}}')
-    if "at" in step and (not isinstance(step["at"], int) or "fill" not in step):
-        raise GqlbenchError(f'{where}: "at" is the position a "fill" step inserts at (0: first)')
-    check(step["add"], f"{where}.add")

@@ -12,8 +12,6 @@ in the requested order. A filter names the field it reads and how:
 ``"sort": {"param": "sort_by", "default": "popularity.desc", "fields": {"primary_release_date": "release_date"}}``
 orders by ``<field>.<asc|desc>`` (ties by the record's ``id``, else its key); a field the entities lack is ``BadArguments``.
 
-``{"$interleave": [list, list]}`` takes one item of each list in turn (while all have one).
-
 ``{"$page": list, "param": "page", "size": 20, "max": 500}`` is one numbered page
 ``{"page", "results", "total_pages", "total_results"}`` (rename with ``"names"``);
 a page outside ``1..max`` is ``BadArguments``.
@@ -29,7 +27,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared.templates import Scope, evaluate, operation
 from gqlbench.mocks.errors import BadArguments
 
-__all__ = ["FILTERS", "interleave", "page", "query"]
+__all__ = ["FILTERS", "page", "query"]
 
 
 def _numbers(value: Any) -> list[int]:
@@ -46,7 +44,7 @@ FILTERS: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
-@operation("page")
+@operation("page", "param", "size", "max", "names", literal=("param", "size", "max", "names"))
 def page(template: dict[str, Any], scope: Scope) -> dict[str, Any]:
     """One numbered page of the list (see the module docstring)."""
     items = list(evaluate(template["$page"], scope))
@@ -63,13 +61,7 @@ def page(template: dict[str, Any], scope: Scope) -> dict[str, Any]:
     }
 
 
-@operation("interleave")
-def interleave(template: dict[str, Any], scope: Scope) -> list[Any]:
-    """One item of each list in turn, up to the shortest list's length."""
-    return [item for group in zip(*evaluate(template["$interleave"], scope), strict=False) for item in group]
-
-
-@operation("query")
+@operation("query", "filters", "sort", literal=("$query", "filters", "sort"))
 def query(template: dict[str, Any], scope: Scope) -> list[dict[str, Any]]:
     """Every entity of a kind that passes the given filters, sorted (see the module docstring)."""
     kind, world = template["$query"], scope.world

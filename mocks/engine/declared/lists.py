@@ -30,8 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.declared.templates import OPERATIONS, Scope, evaluate, operation
+from gqlbench.mocks.engine.declared.templates import Scope, evaluate, operation
 from gqlbench.mocks.engine.effects import check_stored_items
 from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.errors import BadArguments
@@ -77,9 +76,12 @@ def change(world: World, name: str, kind: str, wanted: Iterable[str], *, add: bo
     world.tick()
 
 
-def _check_save(template: dict[str, Any], where: str) -> None:
-    if not isinstance(template.get("kind"), str) or "ids" not in template:
-        raise GqlbenchError(f'{where}: {next(iter(template))} needs "kind" (of the saved entities) and "ids", e.g. "$ids"')
+def _check_save(template: dict[str, Any]) -> str | None:
+    return (
+        None
+        if isinstance(template.get("kind"), str)
+        else f'{next(iter(template))} needs "kind" (of the saved entities) and "ids", e.g. "$ids"'
+    )
 
 
 def _saving(add: bool) -> Any:
@@ -90,12 +92,8 @@ def _saving(add: bool) -> Any:
     return run
 
 
-operation("save", _check_save)(_saving(True))
-operation("unsave", _check_save)(_saving(False))
-OPERATIONS.update(
-    {
-        "saved": lambda t, scope: list(entries(scope.world, evaluate(t["$saved"], scope))),
-        "state": lambda t, scope: scope.world.state.get(evaluate(t["$state"], scope), evaluate(t.get("default"), scope)),
-        "split": lambda t, scope: split_ids(evaluate(t["$split"], scope), str(t.get("name", "ids"))),
-    }
-)
+for _name, _add in (("save", True), ("unsave", False)):
+    operation(_name, "stamp", "name", required=("kind", "ids"), literal=("kind", "stamp", "name"), shape=_check_save)(_saving(_add))
+operation("saved")(lambda t, scope: list(entries(scope.world, evaluate(t["$saved"], scope))))
+operation("state", "default")(lambda t, scope: scope.world.state.get(evaluate(t["$state"], scope), evaluate(t.get("default"), scope)))
+operation("split", "name", literal=("name",))(lambda t, scope: split_ids(evaluate(t["$split"], scope), str(t.get("name", "ids"))))

@@ -72,74 +72,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate, operation
+from gqlbench.mocks.engine.declared.templates import Scope, evaluate, operation
 from gqlbench.mocks.engine.world import World
 
-__all__ = ["check_make", "invent", "load", "make", "new_id", "resolve", "scope_of", "sections"]
+__all__ = ["invent", "load", "make", "new_id", "resolve", "scope_of"]
 
-_RECIPE = {"id", "key", "ids", "name", "refs", "children", "defaults", "complete", "invent"}
-_REF = {"kind", "by", "as", "create", "back"}
 _IDS = {"lo": 1_000_000, "hi": 99_999_999}
 _ATTEMPTS = 1000  # a range this full of ids is too small for a graph that keeps growing
-_STEP = {"make", "refer", "from", "state", "as", "default", "with"}
-
-
-def check_make(fixture: Mapping[str, Any], where: str) -> None:
-    """Raise a one-line error naming ``where`` unless ``make`` and ``load`` are well formed (checked when the fixture loads)."""
-    recipes, steps = fixture.get("make", {}), fixture.get("load", [])
-    if not isinstance(recipes, dict) or not all(isinstance(r, dict) for r in recipes.values()):
-        raise GqlbenchError(f'{where}: make must map each kind to how it is made, e.g. {{"artist": {{"id": {{"$token": ["$name"]}}}}}}')
-    for kind, recipe in recipes.items():
-        at = f"{where}: make.{kind}"
-        unknown = sorted(set(recipe) - _RECIPE)
-        if unknown:
-            raise GqlbenchError(f"{at}.{unknown[0]}: unknown key; use {', '.join(sorted(_RECIPE))}")
-        for part in ("refs", "children", "defaults"):
-            if not isinstance(recipe.get(part, {}), dict):
-                raise GqlbenchError(f"{at}.{part} must be an object of field -> {'template' if part == 'defaults' else 'kind'}")
-        for field, ref in recipe.get("refs", {}).items():
-            spec = ref if isinstance(ref, dict) else {"kind": ref}
-            if not isinstance(spec.get("kind"), str) or set(spec) - _REF:
-                raise GqlbenchError(f'{at}.refs.{field} must be a kind or {{"kind": ..., "as": template}} (also "by", "create", "back")')
-            if not isinstance(spec.get("back", ""), str) or not isinstance(spec.get("create", False), bool):
-                raise GqlbenchError(
-                    f'{at}.refs.{field}: "back" names a list field of the referred {spec["kind"]}; "create" is true or false'
-                )
-            if spec.get("create") and spec["kind"] not in recipes:
-                raise GqlbenchError(f"{at}.refs.{field}: kind {spec['kind']!r} has no entry under make, so it cannot be created")
-            for part in ("by", "as"):
-                check(spec.get(part), f"{at}.refs.{field}.{part}")
-        for field, child in recipe.get("children", {}).items():
-            if child not in recipes:
-                raise GqlbenchError(f"{at}.children.{field}: kind {child!r} has no entry under make")
-        for part in ("id", "key", "defaults", "invent"):
-            check(recipe.get(part), f"{at}.{part}")
-        ids = recipe.get("ids", {})
-        if not isinstance(ids, dict) or set(ids) - {"lo", "hi"} or not all(isinstance(v, int) and v > 0 for v in ids.values()):
-            raise GqlbenchError(f'{at}.ids must be {{"lo": 1000000, "hi": 99999999}} (positive whole numbers)')
-    if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
-        raise GqlbenchError(f'{where}: load must be a list of steps like {{"make": "artist", "from": "artists"}}')
-    for n, step in enumerate(steps):
-        at = f"{where}: load[{n}]"
-        unknown = sorted(set(step) - _STEP)
-        if unknown:
-            raise GqlbenchError(f"{at}.{unknown[0]}: unknown key; use {', '.join(sorted(_STEP))}")
-        if not isinstance(step.get("from"), str) or ("make" in step) == ("refer" in step):
-            raise GqlbenchError(f'{at}: a step needs "from" (a section of the fixture) and either "make" or "refer" (a kind)')
-        if "make" in step and step["make"] not in recipes:
-            raise GqlbenchError(f"{at}: kind {step['make']!r} has no entry under make")
-        check(step.get("as"), f"{at}.as")
-        if not isinstance(step.get("with", {}), dict):
-            raise GqlbenchError(f"{at}.with must be an object of field -> template (what each entry lacks)")
-        if "with" in step and "make" not in step:
-            raise GqlbenchError(f'{at}.with: only a "make" step gives its entries fields')
-        check(step.get("with"), f"{at}.with")
-
-
-def sections(fixture: Mapping[str, Any]) -> set[str]:
-    """The fixture's sections that ``load`` reads (so a data-only fixture may have them)."""
-    steps = fixture.get("load")
-    return {s["from"] for s in steps if isinstance(s, dict) and isinstance(s.get("from"), str)} if isinstance(steps, list) else set()
 
 
 def _recipes(scope: Scope) -> Mapping[str, Any]:
@@ -291,9 +230,10 @@ def make(
 
 
 def scope_of(world: World) -> Scope:
-    """What a behaviour's Python makes entities in: the world, with its fixture's recipes, vocabularies and shapes."""
+    """What a behaviour's Python makes entities in: the world, with its fixture's recipes, vocabularies, shapes and functions."""
     fixture = world.model.fixture if world.model is not None else {}
-    return Scope(world, {}, fixture.get("shapes", {}), fixture.get("vocab", {}), fixture=fixture)
+    functions = getattr(getattr(world.model, "behaviour", None), "functions", None) or {}
+    return Scope(world, {}, fixture.get("shapes", {}), fixture.get("vocab", {}), functions, fixture=fixture)
 
 
 def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:
@@ -343,7 +283,7 @@ def invent(scope: Scope, kind: str, query: str) -> None:
     evaluate(template, scope.having(query=query))
 
 
-@operation("make")
+@operation("make", "entry", "key", "find", literal=("find",))
 def _make(template: dict[str, Any], scope: Scope) -> Any:
     """``{"$make": "artist", "entry": {...}, "key": [...], "find": "name"}``: the id of the entity made from the entry."""
     key = evaluate(template["key"], scope) if "key" in template else None

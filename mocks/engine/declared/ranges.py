@@ -25,7 +25,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared.templates import Scope, evaluate, fill, operation
 from gqlbench.mocks.errors import BadArguments, NotFound
 
@@ -34,7 +33,7 @@ __all__ = ["one_of", "parse_uri", "within"]
 _ERRORS = {"not_found": NotFound, "bad_arguments": BadArguments}
 
 
-@operation("within")
+@operation("within", "lo", "message", "error", required=("count",), binds={"message": ("value", "count", "lo")}, literal=("lo", "error"))
 def within(template: dict[str, Any], scope: Scope) -> Any:
     """The number, checked against ``1..count`` (``"lo"`` may move the lower bound)."""
     value = evaluate(template["$within"], scope)
@@ -47,7 +46,7 @@ def within(template: dict[str, Any], scope: Scope) -> Any:
     return value
 
 
-@operation("one_of")
+@operation("one_of", "message", required=("options",), binds={"message": ("value", "options")})
 def one_of(template: dict[str, Any], scope: Scope) -> Any:
     """The argument, which must be one of ``options``."""
     value, options = evaluate(template["$one_of"], scope), evaluate(template["options"], scope)
@@ -70,13 +69,14 @@ def parse_uri(value: Any, pattern: str, kinds: list[str], message: str = "{value
     return {"kind": match.groupdict().get("kind") or kinds[0], "id": match.group("id")}
 
 
-def _check_uri(template: dict[str, Any], where: str) -> None:
+def _check_uri(template: dict[str, Any]) -> str | None:
     pattern, kinds = template.get("pattern"), template.get("kinds")
     if not isinstance(pattern, str) or "{id}" not in pattern or not (isinstance(kinds, list) and kinds or isinstance(kinds, str)):
-        raise GqlbenchError(f'{where}: $uri needs "pattern" with {{id}} (and {{kind}}) and "kinds", e.g. "spotify:{{kind}}:{{id}}"')
+        return '$uri needs "pattern" with {id} (and {kind}) and "kinds", e.g. "spotify:{kind}:{id}"'
+    return None
 
 
-@operation("uri", _check_uri)
+@operation("uri", "message", required=("pattern", "kinds"), literal=("pattern", "message"), shape=_check_uri)
 def _uri(template: dict[str, Any], scope: Scope) -> dict[str, str]:
     kinds = evaluate(template["kinds"], scope)
     return parse_uri(
@@ -84,12 +84,7 @@ def _uri(template: dict[str, Any], scope: Scope) -> dict[str, str]:
     )
 
 
-def _check_message(template: dict[str, Any], where: str) -> None:
-    if not isinstance(template.get("message"), str):
-        raise GqlbenchError(f'{where}: {next(iter(template))} needs a "message" saying what to pass instead')
-
-
-@operation("required", _check_message)
+@operation("required", required=("message",))
 def _required(template: dict[str, Any], scope: Scope) -> Any:
     value = scope.names.get(evaluate(template["$required"], scope))
     if not value:
@@ -97,7 +92,7 @@ def _required(template: dict[str, Any], scope: Scope) -> Any:
     return value
 
 
-@operation("field", _check_message)
+@operation("field", required=("name", "message"), binds={"message": ("value",)})
 def _field(template: dict[str, Any], scope: Scope) -> Any:
     value, name = evaluate(template["$field"], scope), evaluate(template["name"], scope)
     if not isinstance(value, dict) or name not in value:

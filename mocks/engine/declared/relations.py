@@ -43,13 +43,13 @@ def referring_to(world: World, kind: str, field: str, by: str | None, entity_id:
     return referring(world, kind, field, by, entity_id)
 
 
-@operation("referring")
+@operation("referring", "by", required=("kind", "in"), literal=("in", "by"))
 def _referring(template: dict[str, Any], scope: Scope) -> list[dict[str, Any]]:
     kind, entity_id = evaluate(template["kind"], scope), evaluate(template["$referring"], scope)
     return referring_to(scope.world, kind, template["in"], template.get("by"), entity_id)
 
 
-@operation("sharing")
+@operation("sharing", required=("kind", "in"), literal=("in",))
 def _sharing(template: dict[str, Any], scope: Scope) -> list[dict[str, Any]]:
     wanted, field = set(evaluate(template["$sharing"], scope) or ()), template["in"]
     return scope.world.find(evaluate(template["kind"], scope), lambda r: bool(wanted.intersection(r.get(field) or ())))

@@ -17,23 +17,26 @@ say, so a domain's responses need no Python:
   it was looked up by, for records that do not hold their key); ``"of": {...}`` renders names instead;
 * ``{"$each": list, "do": template}`` (names ``it`` and ``i``), ``{"$let": {...}, "in": template}``,
   ``{"$get": "<kind>", "id": ...}`` (the complete record, or not found), ``{"$vocab": "<vocab>", "key": ...}``,
-  ``{"$count": x}``, ``{"$sum": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$mul": [a, b]}``,
+  ``{"$count": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$mul": [a, b]}``,
   ``{"$flat": lists}``, ``{"$unique": x}``,
-  ``{"$if": c, "then": a, "else": b}``, ``{"$case": x, "of": {"album": a, "track": b}, "else": c}``,
+  ``{"$if": c, "then": a, "else": b}``,
   ``{"$filter": list, "if": c}`` (the items ``it`` for which ``c`` holds),
-  ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$gte": [a, b]}``, ``{"$at": list, "index": n}`` (or an object and a field name),
+  ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$at": list, "index": n}`` (or an object and a field name),
   ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n; what a template makes is bounded:
   :mod:`gqlbench.mocks.engine.declared.bounds`), ``{"$sort": list, "by": "field", "desc": true}``,
   ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits),
   ``{"$sub": x, "pattern": "\\s+Collection$", "by": ""}`` (a regular expression replaced), ``{"$join": [parts], "sep": ""}``,
   ``{"$optional": "name"}`` (the name's value, null when the call left it out);
 * ``{"$endpoint": "<function>", "args": {...}}``: another endpoint's answer (null when the world has none);
-* ``{"$call": "<function>", "args": [...]}``: one of the behaviour's ``functions``, for what
-  JSON cannot say; other operations are added with :func:`operation` (views add ``$view`` and
-  ``$offset_page``, listing ``$page`` and ``$query``, relations ``$referring`` and ``$sharing``,
-  ranges ``$within`` and ``$uri``, make ``$make``, growth ``$once``, writes ``$change``
-  and ``$tick``, lists ``$save``). An operation registered with a ``checker`` has its declaration
-  checked when the fixture loads.
+* ``{"$call": "<function>", "args": [...]}``: one of the behaviour's ``functions``
+  (``(world, *args) -> value``, :mod:`gqlbench.mocks.world`), for what JSON cannot say.
+
+Other operations are registered with :func:`operation` in the modules that own
+them (views add ``$view`` and ``$offset_page``, listing ``$page`` and ``$query``,
+relations ``$referring`` and ``$sharing``, ranges ``$within`` and ``$uri``, make
+``$make``, growth ``$once``, writes ``$change`` and ``$tick``, lists ``$save``).
+Each declares the keys it takes, so every use is checked when the file loads
+(:func:`problems`, :mod:`gqlbench.mocks.engine.worldfile`).
 
 An object without an operation is rendered field by field; its ``"..."``
 field is an object whose fields come first (``{"...": {"$shape": ...}, "genres": ...}``).
@@ -48,11 +51,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gqlbench.errors import GqlbenchError
+from gqlbench.errors import GqlbenchError, closest
 from gqlbench.mocks.engine.declared.bounds import check_value, over_made
+from gqlbench.mocks.engine.problems import Path, Problem, did_you_mean, dotted
 from gqlbench.mocks.engine.world import World
+from gqlbench.plugins import Registry
 
-__all__ = ["CHECKERS", "Scope", "check", "derived_date", "evaluate", "fill", "operation", "OPERATIONS"]
+__all__ = ["OPERATIONS", "Operation", "Scope", "check", "derived_date", "evaluate", "fill", "operation", "problems"]
 
 _NAME = re.compile(r"\{\{|\}\}|\{([\w.]+)\}")  # {{ and }} are literal braces
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -86,24 +91,53 @@ class Scope:
         return value
 
 
-Operation = Callable[[dict[str, Any], Scope], Any]
-OPERATIONS: dict[str, Operation] = {}
-CHECKERS: dict[str, Callable[[dict[str, Any], str], None]] = {}
+Run = Callable[[dict[str, Any], Scope], Any]
 
 
-def operation(name: str, checker: Callable[[dict[str, Any], str], None] | None = None) -> Callable[[Operation], Operation]:
-    """Register ``{"$<name>": ...}`` (the whole object is passed, with the scope).
+@dataclass(frozen=True)
+class Operation:
+    """One ``{"$<name>": ...}``: what it does and what it takes, so every use is checked when the fixture loads.
 
-    ``checker(template, where)`` raises a one-line error for a bad declaration when the fixture loads.
+    ``keys`` are the other keys it takes (``required`` among them), ``binds``
+    the names a key's template sees besides the scope's (``$each``'s ``do``
+    sees ``it`` and ``i``), ``literal`` the keys whose value is data, not a
+    template, ``open`` whether its keys see any name (one the call left out
+    is null there: ``$change``), and ``shape(template)`` a message when an
+    argument has the wrong shape (None when it is right).
     """
 
-    def add(function: Operation) -> Operation:
-        known = OPERATIONS.get(name)
-        if known is not None and (known.__module__, known.__qualname__) != (function.__module__, function.__qualname__):
-            raise RuntimeError(f"template operation ${name} is defined twice ({known.__module__} and {function.__module__})")
-        OPERATIONS[name] = function
-        if checker is not None:
-            CHECKERS[name] = checker
+    name: str
+    run: Run
+    keys: frozenset[str] = frozenset()
+    required: frozenset[str] = frozenset()
+    binds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    literal: frozenset[str] = frozenset()
+    open: bool = False
+    shape: Callable[[dict[str, Any]], str | None] | None = None
+
+
+OPERATIONS: Registry[Operation] = Registry("template operation", "gqlbench.template_operations", "world template")
+"""Every ``$`` operation by name (without the ``$``); each module that defines some registers them on import."""
+
+
+def operation(
+    name: str,
+    *keys: str,
+    required: tuple[str, ...] = (),
+    binds: Mapping[str, tuple[str, ...]] | None = None,
+    literal: tuple[str, ...] = (),
+    open: bool = False,
+    shape: Callable[[dict[str, Any]], str | None] | None = None,
+) -> Callable[[Run], Run]:
+    """Register ``{"$<name>": ..., <keys>...}`` (the whole object is passed to the function, with the scope)."""
+
+    def add(function: Run) -> Run:
+        known = OPERATIONS.find(name)
+        again = known is not None and (known.run.__module__, known.run.__qualname__) == (function.__module__, function.__qualname__)
+        spec = Operation(
+            name, function, frozenset(keys) | frozenset(required), frozenset(required), binds or {}, frozenset(literal), open, shape
+        )
+        OPERATIONS.register(name, spec, replace=again)  # a second module defining the name is an error
         return function
 
     return add
@@ -123,9 +157,10 @@ def evaluate(template: Any, scope: Scope) -> Any:
         return template
     ops = [k for k in template if k.startswith("$")]
     if ops:
-        if ops[0][1:] not in OPERATIONS:
-            raise GqlbenchError(f"world template: unknown operation {ops[0]!r}; use one of {', '.join(sorted(OPERATIONS))}")
-        return OPERATIONS[ops[0][1:]](template, scope)
+        spec = OPERATIONS.find(ops[0][1:])
+        if spec is None:
+            raise GqlbenchError(f"world template: unknown operation {ops[0]!r}; use one of {', '.join(OPERATIONS.names())}")
+        return spec.run(template, scope)
     out = dict(evaluate(template["..."], scope)) if "..." in template else {}
     out.update({k: evaluate(v, scope) for k, v in template.items() if k != "..."})
     return out
@@ -135,27 +170,90 @@ def fill(text: str, lookup: Callable[[str], Any]) -> str:
     """``text`` with each ``{name}`` replaced by ``lookup(name)`` (``paging`` fills an href from the call's arguments)."""
     if "{" not in text and "}" not in text:
         return text
-    return check_value(_NAME.sub(lambda m: m.group(0)[0] if m.group(1) is None else str(lookup(m.group(1))), text), f"text {text[:40]!r}")
+    return check_value(
+        _NAME.sub(lambda m: m.group(0)[0] if m.group(1) is None else str(lookup(m.group(1))), text),
+        f"text {text[:40]!r}",
+        from_arguments=True,
+    )
+
+
+def problems(template: Any, path: Path, names: frozenset[str] | None = None) -> list[Problem]:
+    """Every mistake in ``template`` written at ``path``: unknown operations, keys and (when ``names`` is known) names.
+
+    ``names`` are the names the template sees (an endpoint's parameters, an
+    entity's fields); None when they cannot be known here (a shape, whose
+    names are whatever renders it).
+    """
+    found: list[Problem] = []
+    if isinstance(template, str):
+        _text_problems(template, path, names, found)
+    elif isinstance(template, list):
+        for n, item in enumerate(template):
+            found += problems(item, (*path, n), names)
+    elif isinstance(template, dict):
+        _object_problems(template, path, names, found)
+    return found
+
+
+def _text_problems(text: str, path: Path, names: frozenset[str] | None, found: list[Problem]) -> None:
+    if text.startswith("$$"):
+        return
+    used = [text[1:]] if text.startswith("$") else []
+    for match in [] if used else _PLACEHOLDER.finditer(text.replace("{{", "").replace("}}", "")):
+        if not re.fullmatch(r"[A-Za-z_]\w*(\.\w+)*", match.group(1)):
+            found.append(Problem(path, f"{{{match.group(1)}}} is not a name; write {{id}} or {{name}}"))
+        else:
+            used.append(match.group(1))
+    for name in used:
+        head = name.split(".")[0]
+        if names is not None and head not in names:
+            found.append(Problem(path, f"unknown name {head!r}{did_you_mean(head, names)}", unknown_name=head))
+
+
+def _object_problems(template: dict[str, Any], path: Path, names: frozenset[str] | None, found: list[Problem]) -> None:
+    ops = [k for k in template if k.startswith("$")]
+    if len(ops) > 1:
+        found.append(Problem(path, f"two operations in one object ({' and '.join(ops)}); write one operation per object"))
+    if not ops:
+        for key, value in template.items():
+            found += problems(value, (*path, key), names)
+        return
+    spec = OPERATIONS.find(ops[0][1:])
+    if spec is None:
+        found.append(
+            Problem(path, f"unknown operation {ops[0]!r}{did_you_mean(ops[0], ['$' + n for n in OPERATIONS.names()])}", (*path, ops[0]))
+        )
+        return
+    unknown = [key for key in template if key not in spec.keys and key != ops[0] and not key.startswith("$")]
+    meant = set()  # the keys the misspelt ones are near: "than" is said once, not also "$if needs 'then'"
+    for key in unknown:
+        near = closest(key, spec.keys, n=1)
+        meant.update(near)
+        hint = did_you_mean(key, spec.keys) if spec.keys else "; it takes no other key"
+        found.append(Problem(path, f"unknown key {key!r} in {ops[0]}{hint}", (*path, key)))
+    for key in sorted(spec.required - set(template) - meant):
+        found.append(Problem(path, f"{ops[0]} needs {key!r}"))
+    message = spec.shape(template) if spec.shape is not None and not unknown and spec.required <= set(template) else None
+    if message:
+        found.append(Problem(path, message))
+    if spec.name == "let" and isinstance(template[ops[0]], dict):  # each name sees the ones before it
+        for name, value in template[ops[0]].items():
+            found += problems(value, (*path, ops[0], name), names)
+            names = None if names is None else names | {name}
+        found += problems(template.get("in"), (*path, "in"), names)
+        return
+    for key, value in template.items():
+        if key in spec.literal or (key != ops[0] and key not in spec.keys):
+            continue
+        seen = None if names is None or (spec.open and key != ops[0]) else names | set(spec.binds.get(key, ()))
+        found += problems(value, (*path, key), seen)
 
 
 def check(template: Any, where: str) -> None:
-    """Raise a one-line error naming ``where`` for an operation no module defines (found when the fixture loads)."""
-    if isinstance(template, str) and not template.startswith("$"):
-        for match in _PLACEHOLDER.finditer(template.replace("{{", "").replace("}}", "")):
-            if match.group(1) and not re.fullmatch(r"[A-Za-z_]\w*(\.\w+)*", match.group(1)):
-                raise GqlbenchError(f"{where}: {{{match.group(1)}}} is not a name; write {{id}} or {{name}}")
-    if isinstance(template, list):
-        for n, item in enumerate(template):
-            check(item, f"{where}[{n}]")
-    elif isinstance(template, dict):
-        unknown = [k for k in template if k.startswith("$") and k[1:] not in OPERATIONS]
-        if unknown:
-            raise GqlbenchError(f"{where}: unknown operation {unknown[0]!r}; use one of {', '.join(sorted(OPERATIONS))}")
-        for key in template:
-            if key.startswith("$") and key[1:] in CHECKERS:
-                CHECKERS[key[1:]](template, where)
-        for name, value in template.items():
-            check(value, f"{where}.{name}")
+    """Raise a one-line error naming ``where`` for the first mistake in ``template`` (a template made in code)."""
+    found = problems(template, ())
+    if found:
+        raise GqlbenchError(f"{where}{'.' + dotted(found[0].path) if found[0].path else ''}: {found[0].message}")
 
 
 def _key(template: dict[str, Any], name: str, scope: Scope) -> list[Any]:
@@ -163,7 +261,7 @@ def _key(template: dict[str, Any], name: str, scope: Scope) -> list[Any]:
     return key if isinstance(key, list) else [key]
 
 
-@operation("int")
+@operation("int", "lo", "hi", "div", "mul")
 def _int(t: dict[str, Any], scope: Scope) -> Any:
     value = scope.world.int(*_key(t, "int", scope), lo=t.get("lo", 0), hi=t.get("hi", 100))
     return round(value / t["div"], 1) if "div" in t else value * t.get("mul", 1)
@@ -177,7 +275,7 @@ def _within(size: Any, what: str) -> Any:
     return size
 
 
-@operation("token")
+@operation("token", "length", "format", literal=("format",))
 def _token(t: dict[str, Any], scope: Scope) -> str:
     length = _within(t.get("length", 22), "world template: $token length")
     return str(t.get("format", "{}")).format(scope.world.token(*_key(t, "token", scope), length=length))
@@ -193,12 +291,21 @@ def _mul(t: dict[str, Any], scope: Scope) -> Any:
     return check_value(functools.reduce(operator.mul, operands), "world template: $mul")
 
 
+def _regex_problem(t: dict[str, Any]) -> str | None:
+    """Why ``$sub``'s pattern is not a regular expression (None when it is one)."""
+    try:
+        re.compile(t["pattern"]) if isinstance(t["pattern"], str) else None
+    except re.error as exc:
+        return f'$sub needs "pattern", a regular expression ({exc})'
+    return None if isinstance(t["pattern"], str) else f'$sub needs "pattern", a regular expression (got {t["pattern"]!r})'
+
+
 def _options(t: dict[str, Any], scope: Scope) -> list[Any]:
     options = t["from"]
     return list(scope.vocab[options]) if isinstance(options, str) else list(evaluate(options, scope))
 
 
-@operation("pick")
+@operation("pick", required=("from",))
 def _pick(t: dict[str, Any], scope: Scope) -> Any:
     return scope.world.pick(_options(t, scope), *_key(t, "pick", scope))
 
@@ -208,17 +315,21 @@ def derived_date(world: World, *key: Any, lo: int = 1980, hi: int = 2023) -> str
     return f"{world.int(*key, 'year', lo=lo, hi=hi)}-{world.int(*key, 'month', lo=1, hi=12):02d}-{world.int(*key, 'day', lo=1, hi=28):02d}"
 
 
-@operation("date")
+@operation("date", "lo", "hi")
 def _date(t: dict[str, Any], scope: Scope) -> str:
     return derived_date(scope.world, *_key(t, "date", scope), lo=evaluate(t.get("lo", 1980), scope), hi=evaluate(t.get("hi", 2023), scope))
 
 
-@operation("get")
+@operation("get", "label", required=("id",), literal=("label",))
 def _get(t: dict[str, Any], scope: Scope) -> dict[str, Any]:
     return scope.world.get(evaluate(t["$get"], scope), evaluate(t["id"], scope), label=t.get("label"))
 
 
-@operation("shape")
+def _shape_arguments(t: dict[str, Any]) -> str | None:
+    return None if ("kind" in t) == ("id" in t) and not ("kind" in t and "of" in t) else '$shape takes "kind" and "id", or "of"'
+
+
+@operation("shape", "kind", "id", "label", "of", literal=("label",), shape=_shape_arguments)
 def _shape(t: dict[str, Any], scope: Scope) -> Any:
     name = evaluate(t["$shape"], scope)
     if name not in scope.shapes:
@@ -231,85 +342,73 @@ def _shape(t: dict[str, Any], scope: Scope) -> Any:
     return evaluate(scope.shapes[name], scope.having(**{"key": key, **record, "this": record}))
 
 
-@operation("each")
+@operation("each", required=("do",), binds={"do": ("it", "i")})
 def _each(t: dict[str, Any], scope: Scope) -> list[Any]:
     return [evaluate(t["do"], scope.having(it=item, i=n)) for n, item in enumerate(evaluate(t["$each"], scope) or [])]
 
 
-@operation("filter")
+@operation("filter", required=("if",), binds={"if": ("it",)})
 def _filter(t: dict[str, Any], scope: Scope) -> list[Any]:
     return [item for item in evaluate(t["$filter"], scope) or [] if evaluate(t["if"], scope.having(it=item))]
 
 
-@operation("let")
+@operation("let", required=("in",), shape=lambda t: None if isinstance(t["$let"], dict) else '$let names values: {"name": template, ...}')
 def _let(t: dict[str, Any], scope: Scope) -> Any:
     for name, value in t["$let"].items():  # in order: a later name may use an earlier one
         scope = scope.having(**{name: evaluate(value, scope)})
     return evaluate(t["in"], scope)
 
 
-@operation("vocab")
+@operation("vocab", "default", required=("key",), literal=("$vocab",))
 def _vocab(t: dict[str, Any], scope: Scope) -> Any:
     return scope.vocab[t["$vocab"]].get(evaluate(t["key"], scope), t.get("default"))
 
 
-@operation("call")
+@operation("call", "args", literal=("$call",))
 def _call(t: dict[str, Any], scope: Scope) -> Any:
     name = t["$call"]
     if name not in scope.functions:
         raise GqlbenchError(f"world template: no function {name!r}; the behaviour's functions are {', '.join(sorted(scope.functions))}")
-    return scope.functions[name](scope, *evaluate(t.get("args", []), scope))
+    return scope.functions[name](scope.world, *evaluate(t.get("args", []), scope))
 
 
-@operation("endpoint")
+@operation("endpoint", "args")
 def _endpoint(t: dict[str, Any], scope: Scope) -> Any:
     """``{"$endpoint": "GET_x", "args": {...}}``: what that endpoint answers (a playlist shows its first page of items)."""
     handler = scope.world.handler(evaluate(t["$endpoint"], scope))
     return handler(scope.world, evaluate(t.get("args", {}), scope)) if handler is not None else None
 
 
-def _check_sub(t: dict[str, Any], where: str) -> None:
-    pattern = t.get("pattern")
-    try:
-        if not isinstance(pattern, str):
-            raise TypeError(f"got {pattern!r}")
-        re.compile(pattern)
-    except (re.error, TypeError) as exc:
-        raise GqlbenchError(f'{where}: $sub needs "pattern", a regular expression ({exc})') from None
-
-
-@operation("sub", _check_sub)
-def _sub(t: dict[str, Any], scope: Scope) -> str:
-    """``{"$sub": x, "pattern": "\\s+Collection$", "by": ""}``: a regular expression replaced."""
-    return check_value(re.sub(t["pattern"], t.get("by", ""), str(evaluate(t["$sub"], scope))), "world template: $sub")
-
-
-@operation("sort")
+@operation("sort", "desc", required=("by",), literal=("desc",))
 def _sort(t: dict[str, Any], scope: Scope) -> list[Any]:
     """``{"$sort": list, "by": "release_date", "desc": true}``: a stable sort by one field of the items."""
     by = evaluate(t["by"], scope)
     return sorted(evaluate(t["$sort"], scope), key=lambda item: item[by], reverse=bool(t.get("desc")))
 
 
-OPERATIONS.update(
-    {
-        "count": lambda t, scope: len(evaluate(t["$count"], scope) or ()),  # a missing list counts 0
-        "sum": lambda t, scope: sum(evaluate(t["$sum"], scope)),
-        "add": lambda t, scope: check_value(functools.reduce(operator.add, evaluate(t["$add"], scope)), "world template: $add"),
-        "mul": _mul,
-        "optional": lambda t, scope: scope.names.get(evaluate(t["$optional"], scope)),
-        "eq": lambda t, scope: operator.eq(*evaluate(t["$eq"], scope)),
-        "ne": lambda t, scope: operator.ne(*evaluate(t["$ne"], scope)),
-        "gte": lambda t, scope: operator.ge(*evaluate(t["$gte"], scope)),
-        "at": lambda t, scope: evaluate(t["$at"], scope)[evaluate(t["index"], scope)],
-        "slice": lambda t, scope: evaluate(t["$slice"], scope)[t.get("start", 0) : t.get("stop")],
-        "numbers": lambda t, scope: list(range(1, _within(evaluate(t["$numbers"], scope), "world template: $numbers") + 1)),
-        "lower": lambda t, scope: str(evaluate(t["$lower"], scope)).lower(),
-        "alnum": lambda t, scope: re.sub(r"[^a-z0-9]", "", str(evaluate(t["$alnum"], scope)).lower()),
-        "join": lambda t, scope: check_value(str(t.get("sep", "")).join(map(str, evaluate(t["$join"], scope))), "world template: $join"),
-        "unique": lambda t, scope: list(dict.fromkeys(evaluate(t["$unique"], scope))),
-        "flat": lambda t, scope: check_value([i for items in evaluate(t["$flat"], scope) for i in items], "world template: $flat"),
-        "if": lambda t, scope: evaluate(t["then"] if evaluate(t["$if"], scope) else t.get("else"), scope),
-        "case": lambda t, scope: evaluate(t["of"].get(str(evaluate(t["$case"], scope)), t.get("else")), scope),
-    }
+_ONE = {  # operations of one argument, the $ key's value
+    "count": lambda t, scope: len(evaluate(t["$count"], scope) or ()),  # a missing list counts 0
+    "add": lambda t, scope: check_value(functools.reduce(operator.add, evaluate(t["$add"], scope)), "world template: $add"),
+    "mul": _mul,
+    "optional": lambda t, scope: scope.names.get(evaluate(t["$optional"], scope)),
+    "eq": lambda t, scope: operator.eq(*evaluate(t["$eq"], scope)),
+    "ne": lambda t, scope: operator.ne(*evaluate(t["$ne"], scope)),
+    "numbers": lambda t, scope: list(range(1, _within(evaluate(t["$numbers"], scope), "world template: $numbers") + 1)),
+    "lower": lambda t, scope: str(evaluate(t["$lower"], scope)).lower(),
+    "alnum": lambda t, scope: re.sub(r"[^a-z0-9]", "", str(evaluate(t["$alnum"], scope)).lower()),
+    "unique": lambda t, scope: list(dict.fromkeys(evaluate(t["$unique"], scope))),
+    "flat": lambda t, scope: check_value([i for items in evaluate(t["$flat"], scope) for i in items], "world template: $flat"),
+}
+for _name, _run in _ONE.items():
+    operation(_name)(_run)
+operation("at", required=("index",))(lambda t, scope: evaluate(t["$at"], scope)[evaluate(t["index"], scope)])
+operation("slice", "start", "stop", literal=("start", "stop"))(
+    lambda t, scope: evaluate(t["$slice"], scope)[t.get("start", 0) : t.get("stop")]
 )
+operation("sub", "by", required=("pattern",), literal=("pattern", "by"), shape=_regex_problem)(
+    lambda t, scope: check_value(re.sub(t["pattern"], t.get("by", ""), str(evaluate(t["$sub"], scope))), "world template: $sub")
+)
+operation("join", "sep", literal=("sep",))(
+    lambda t, scope: check_value(str(t.get("sep", "")).join(map(str, evaluate(t["$join"], scope))), "world template: $join")
+)
+operation("if", "else", required=("then",))(lambda t, scope: evaluate(t["then"] if evaluate(t["$if"], scope) else t.get("else"), scope))

@@ -40,35 +40,10 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared import lists
 from gqlbench.mocks.engine.declared.computed import computed
 from gqlbench.mocks.engine.declared.paging import offset_page
-from gqlbench.mocks.engine.declared.templates import Scope, check, evaluate, fill, operation
+from gqlbench.mocks.engine.declared.templates import Scope, evaluate, fill, operation
 from gqlbench.mocks.engine.world import World
 
-__all__ = ["check_views", "render_view", "view_handler"]
-
-_KEYS = {"kind", "base", "complete", "fields"}
-
-
-def check_views(views: Any, where: str) -> None:
-    """Raise a one-line error naming ``where`` unless every view has a kind, known bases and known ``$view``s."""
-    if not isinstance(views, dict) or not all(isinstance(v, dict) and isinstance(v.get("kind"), str) for v in views.values()):
-        raise GqlbenchError(f'{where}: views must map each name to {{"kind": "artist", "fields": {{"name": "$name"}}}}')
-    for name, view in views.items():
-        unknown = sorted(set(view) - _KEYS)
-        if unknown:
-            raise GqlbenchError(f"{where}: views.{name}.{unknown[0]}: unknown key; use {', '.join(sorted(_KEYS))}")
-        for other in [view.get("base"), *_referred(view.get("fields"))]:
-            if other is not None and other not in views:
-                raise GqlbenchError(f"{where}: views.{name} refers to view {other!r}, which is not defined")
-        check(view.get("fields") or {}, f"{where}: views.{name}.fields")
-
-
-def _referred(template: Any) -> list[str]:
-    if isinstance(template, dict):
-        own = [template["$view"]] if "$view" in template else []
-        return own + [name for value in template.values() for name in _referred(value)]
-    if isinstance(template, list):
-        return [name for value in template for name in _referred(value)]
-    return []
+__all__ = ["render_view", "view_handler"]
 
 
 def render_view(world: World, fixture: Mapping[str, Any], name: str, entity_id: str) -> dict[str, Any]:
@@ -103,7 +78,7 @@ def view_handler(
     return answer
 
 
-@operation("view")
+@operation("view", "of", literal=("$view",))
 def _view(template: dict[str, Any], scope: Scope) -> Any:
     """``{"$view": name, "of": "$field"}``: the entity (each entity of a list) the field refers to, in view ``name``."""
     ids = evaluate(template.get("of", "$id"), scope)
@@ -112,7 +87,7 @@ def _view(template: dict[str, Any], scope: Scope) -> Any:
     return None if ids is None else render_view(scope.world, scope.fixture, template["$view"], ids)
 
 
-@operation("offset_page")
+@operation("offset_page", "href", "limit", literal=("limit",))
 def _offset_page(template: dict[str, Any], scope: Scope) -> Any:
     """``{"$offset_page": list, "href": ..., "limit": n}``: the first offset page of a list."""
     limit = template.get("limit", 20)

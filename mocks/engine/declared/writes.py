@@ -32,11 +32,15 @@ from gqlbench.mocks.errors import NotFound
 __all__: list[str] = []
 
 
-def _check_change(template: dict[str, Any], where: str) -> None:
-    check_effects({k: v for k, v in template.items() if k != "$change"}, f"{where}.$change")
+def _check_change(template: dict[str, Any]) -> str | None:
+    try:
+        check_effects({k: v for k, v in template.items() if k != "$change"}, "$change")
+    except GqlbenchError as exc:
+        return str(exc)
+    return None
 
 
-@operation("change", _check_change)
+@operation("change", *EFFECTS, open=True, shape=_check_change)
 def _change(template: dict[str, Any], scope: Scope) -> Any:
     target = evaluate(template["$change"], scope)
     if not isinstance(target, dict):
@@ -47,12 +51,13 @@ def _change(template: dict[str, Any], scope: Scope) -> Any:
     return target
 
 
-def _check_find(template: dict[str, Any], where: str) -> None:
+def _check_find(template: dict[str, Any]) -> str | None:
     if not isinstance(template.get("where"), dict) or not template["where"] or not isinstance(template.get("message"), str):
-        raise GqlbenchError(f'{where}: $find needs "where" (fields to match, e.g. {{"id": "$device_id"}}) and a "message"')
+        return '$find needs "where" (fields to match, e.g. {"id": "$device_id"}) and a "message"'
+    return None
 
 
-@operation("find", _check_find)
+@operation("find", required=("where", "message"), literal=("message",), shape=_check_find)
 def _find(template: dict[str, Any], scope: Scope) -> Any:
     wanted = {name: evaluate(value, scope) for name, value in template["where"].items()}
     for item in evaluate(template["$find"], scope) or ():

@@ -1,0 +1,452 @@
+"""The world file, typed: one model per section, and every mistake reported at once with its line.
+
+A world file (``worlds/<domain>.json``, :mod:`gqlbench.mocks.engine.fixtures`) is
+checked when it loads, before any program runs, in two passes that never stop
+at the first mistake:
+
+1. its shape: each section is a pydantic model below (``extra="forbid"``, so a
+   misspelt key is an error with a "did you mean"), validated whole;
+2. its meaning: every template (:mod:`gqlbench.mocks.engine.declared.templates`)
+   is walked with the operations' declared keys, and with the names it sees
+   where they are known (an endpoint's ``respond`` sees the endpoint's
+   parameters, a view's fields its kind's fields); references between
+   sections (a view's ``base``, a recipe's ``children``, a step's ``make``,
+   an endpoint's function) must name something defined.
+
+:func:`check_world` returns the :class:`~gqlbench.mocks.engine.problems.Problem`
+records; :func:`world_error` turns them into one error of one line per
+problem, ``file:line: path: message``.
+
+A top-level key that is no section below is refused, except the sections the
+``load`` steps read (``"from"``) and those the behaviour declares it reads
+(its ``sections`` attribute: Spotify's ``devices`` and ``player``).
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from pathlib import Path as FilePath
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt, ValidationError, model_validator
+
+from gqlbench.errors import GqlbenchError, closest
+from gqlbench.mocks.engine.declared.templates import problems as template_problems
+from gqlbench.mocks.engine.effects import check_effects
+from gqlbench.mocks.engine.jsonpos import line_of, value_lines
+from gqlbench.mocks.engine.kinds import KEY_WORDS, reference
+from gqlbench.mocks.engine.problems import Path, Problem, did_you_mean, dotted
+from gqlbench.mocks.engine.rules import ACTIONS
+
+__all__ = ["SECTIONS", "WorldFile", "WorldFileError", "check_world", "world_error"]
+
+Template = Any
+"""A template (:mod:`gqlbench.mocks.engine.declared.templates`): checked in the second pass."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+
+
+# -- endpoints ------------------------------------------------------------------------
+class ArgumentCheck(_Section):
+    """The values one argument may take (:mod:`gqlbench.mocks.engine.declared.checks`)."""
+
+    one_of: Annotated[list[Any], Field(min_length=1)] | None = None
+    min: float | None = None
+    max: float | None = None
+
+    @model_validator(mode="after")
+    def _some(self) -> ArgumentCheck:
+        if self.one_of is None and self.min is None and self.max is None:
+            raise ValueError('a check says "one_of", "min" or "max"')
+        return self
+
+
+class Paging(_Section):
+    """The page that wraps a list (:mod:`gqlbench.mocks.engine.declared.paging`)."""
+
+    style: Literal["offset", "cursor"] = "offset"
+    href: str | None = None
+    limit: PositiveInt | None = None
+    max_limit: PositiveInt | None = None
+    cursor: str | None = None
+    key: str | None = None
+    under: str | None = None
+
+
+class Endpoint(_Section):
+    """One endpoint's rule, overriding the inferred one (:class:`gqlbench.mocks.engine.rules.Rule`, field for field)."""
+
+    action: Literal[ACTIONS] | None = None  # type: ignore[valid-type]
+    kind: str | None = None
+    id_param: str | None = None
+    parent: str | None = None
+    list_field: str | None = None
+    text_param: str | None = None
+    open: bool = False
+    envelope: str | None = None
+    view: str | None = None
+    scope: list[str] | None = None
+    effects: dict[str, dict[str, Template]] | None = None
+    respond: Template = None
+    paging: Paging | None = None
+    checks: dict[str, ArgumentCheck] | None = None
+    collection: str | None = None
+    stamp: str | None = None
+    shows: str | None = None
+
+    @model_validator(mode="after")
+    def _effects(self) -> Endpoint:
+        if self.effects is not None:
+            try:
+                check_effects(self.effects, "effects")
+            except GqlbenchError as exc:
+                raise ValueError(str(exc).removeprefix("effects: ")) from None
+        return self
+
+
+# -- views, make, load, grow ------------------------------------------------------------
+class View(_Section):
+    """A named shape of an entity (:mod:`gqlbench.mocks.engine.declared.views`)."""
+
+    kind: str
+    base: str | None = None
+    complete: bool = False
+    fields: dict[str, Template] = {}
+
+
+class Ref(_Section):
+    """A field of a made entry that names other entities (:mod:`gqlbench.mocks.engine.declared.make`)."""
+
+    kind: str
+    by: Template = None
+    as_: Template = Field(None, alias="as")
+    create: bool = False
+    back: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare(cls, value: Any) -> Any:
+        return {"kind": value} if isinstance(value, str) else value  # "artists": "artist"
+
+
+class IdRange(_Section):
+    lo: PositiveInt | None = None
+    hi: PositiveInt | None = None
+
+
+class Recipe(_Section):
+    """How an entity of a kind is made (:mod:`gqlbench.mocks.engine.declared.make`)."""
+
+    id: Template = None
+    key: Template = None
+    ids: IdRange | None = None
+    name: str | None = None
+    refs: dict[str, Ref] = {}
+    children: dict[str, str] = {}
+    defaults: dict[str, Template] = {}
+    complete: bool = True
+    invent: Template = None
+
+
+class LoadStep(_Section):
+    """One step of ``load``: make (or resolve) each entry of a section."""
+
+    make: str | None = None
+    refer: Ref | None = None
+    from_: str = Field(alias="from")
+    state: str | None = None
+    as_: Template = Field(None, alias="as")
+    default: Template = None
+    with_: dict[str, Template] | None = Field(None, alias="with")
+
+    @model_validator(mode="after")
+    def _one(self) -> LoadStep:
+        if (self.make is None) == (self.refer is None):
+            raise ValueError('a step has either "make" or "refer" (a kind)')
+        if self.with_ is not None and self.make is None:
+            raise ValueError('only a "make" step gives its entries fields ("with")')
+        return self
+
+
+class Referring(_Section):
+    kind: str
+    in_: str = Field(alias="in")
+    by: str | None = None
+
+
+class GrowStep(_Section):
+    """One step of ``grow.fill`` (:mod:`gqlbench.mocks.engine.declared.growth`)."""
+
+    fill: str | None = None
+    referring: Referring | None = None
+    to: NonNegativeInt
+    where: dict[str, list[Any]] | None = None
+    at: int | None = None
+    add: Template
+
+    @model_validator(mode="after")
+    def _one(self) -> GrowStep:
+        if (self.fill is None) == (self.referring is None):
+            raise ValueError('a step has "fill" (a list field) or "referring"')
+        if self.at is not None and self.fill is None:
+            raise ValueError('"at" is the position a "fill" step inserts at')
+        return self
+
+
+class Grow(_Section):
+    fill: dict[str, list[GrowStep]] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _moved(cls, value: Any) -> Any:
+        if isinstance(value, dict) and {"new", "ids"} & set(value):  # the old places say where they went
+            raise ValueError("a new entity's fields are make.<kind>.defaults, its id range make.<kind>.ids")
+        return value
+
+
+# -- the file -----------------------------------------------------------------------
+class WorldFile(_Section):
+    """A world file: one field per section (see :mod:`gqlbench.mocks.engine.fixtures`)."""
+
+    description: str | None = None
+    behaviour: str | None = None
+    entities: dict[str, list[dict[str, Any]]] = {}
+    endpoints: dict[str, Endpoint] = {}
+    shapes: dict[str, Template] = {}
+    vocab: dict[str, Any] = {}
+    generate: dict[str, dict[str, Template]] = {}
+    computed: dict[str, dict[str, Template]] = {}
+    views: dict[str, View] = {}
+    make: dict[str, Recipe] = {}
+    load: list[LoadStep] = []
+    grow: Grow | None = None
+    # kinds: the declarations of a kind's key, aliases and lookup field (the worlds issue) go here, as one more model.
+
+
+SECTIONS = frozenset(field.alias or name for name, field in WorldFile.model_fields.items())
+
+
+def check_world(
+    data: Mapping[str, Any],
+    *,
+    parameters: Mapping[str, Iterable[str]] | None = None,
+    kind_fields: Mapping[str, Iterable[str]] | None = None,
+    own_sections: Iterable[str] = (),
+) -> list[Problem]:
+    """Every mistake of a world file's data (see the module docstring).
+
+    ``parameters`` maps each function of the domain to its parameter names
+    (None: not known, the endpoints' names are not checked); ``kind_fields``
+    are fields the schema shows per kind (a view may name them); ``own_sections``
+    the top-level keys the behaviour reads.
+    """
+    read = [step.get("from") if isinstance(step, dict) else None for step in _steps(data)]
+    extra = set(own_sections) | {s for s in read if isinstance(s, str)}
+    typed = {k: v for k, v in data.items() if k not in extra or k in SECTIONS}
+    found: list[Problem] = []
+    try:
+        WorldFile.model_validate(typed)
+    except ValidationError as exc:
+        problems = [_problem(error, sorted(SECTIONS | extra)) for error in exc.errors()]
+        if not all(isinstance(s, str) for s in read):  # a step without "from": which sections it reads is unknown
+            problems = [p for p in problems if len(p.line_path()) > 1]
+        found += problems
+    found += _entity_problems(data.get("entities"))
+    found += _meaning(data, parameters, kind_fields or {})
+    return found
+
+
+def _problem(error: Any, top: list[str]) -> Problem:
+    loc: Path = tuple(error["loc"])
+    if error["type"] == "extra_forbidden":
+        key = str(loc[-1])
+        options = top if len(loc) == 1 else _keys_at(loc[:-1])
+        return Problem(loc[:-1], f"unknown key {key!r}{did_you_mean(key, options)}", loc)
+    if error["type"] == "missing":
+        return Problem(loc[:-1], f"{loc[-1]!r} is missing")
+    message = str(error["msg"]).removeprefix("Value error, ")
+    got = "" if error["type"] == "value_error" else f", got {error['input']!r}"
+    return Problem(loc, f"{message[:1].lower()}{message[1:]}{got}")
+
+
+def _keys_at(loc: Path) -> list[str]:
+    """The keys the model at ``loc`` takes (for a "did you mean")."""
+    annotation: Any = WorldFile
+    for step in loc:
+        annotation = _model_or_item(annotation, step)
+    model = _model_or_item(annotation, None)
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        return [field.alias or name for name, field in model.model_fields.items()]
+    return []
+
+
+def _model_or_item(annotation: Any, step: str | int | None) -> Any:
+    """One step down a type: a model's field, a dict's value, a list's item (``None``: the model in an optional)."""
+    origin = typing.get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        return next((_model_or_item(a, step) for a in typing.get_args(annotation) if a is not type(None)), Any)
+    if origin is Annotated:
+        return _model_or_item(typing.get_args(annotation)[0], step)
+    if step is None:
+        return annotation
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        fields = {field.alias or name: field.annotation for name, field in annotation.model_fields.items()}
+        return fields.get(str(step), Any)
+    if origin in (dict, list):
+        return typing.get_args(annotation)[-1]
+    return Any
+
+
+def _entity_problems(entities: Any) -> list[Problem]:
+    found = []
+    for kind, records in entities.items() if isinstance(entities, dict) else ():
+        for n, record in enumerate(records if isinstance(records, list) else []):
+            if isinstance(record, dict) and not any(name in KEY_WORDS or reference(name) == (kind, "id") for name in record):
+                found.append(
+                    Problem(
+                        ("entities", kind, n), f"no key ({kind}_id, id, symbol, slug, login, ...); give each entity the key its API uses"
+                    )
+                )
+    return found
+
+
+def _steps(data: Mapping[str, Any]) -> list[Any]:
+    load = data.get("load")
+    return load if isinstance(load, list) else []
+
+
+def _dicts(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _meaning(
+    data: Mapping[str, Any], parameters: Mapping[str, Iterable[str]] | None, kind_fields: Mapping[str, Iterable[str]]
+) -> list[Problem]:
+    """The second pass: templates, names and references between sections (whatever of them is well formed)."""
+    found: list[Problem] = []
+    views, recipes = _dicts(data.get("views")), _dicts(data.get("make"))
+    for function, rule in _dicts(data.get("endpoints")).items():
+        at: Path = ("endpoints", function)
+        if parameters is not None and function not in parameters:
+            found.append(Problem(at, f"the domain has no function {function!r}{did_you_mean(function, parameters)}", at))
+            continue
+        rule = _dicts(rule)
+        names = frozenset(parameters[function]) if parameters is not None else None
+        found += template_problems(rule.get("respond"), (*at, "respond"), names)
+        for operation, changes in _dicts(rule.get("effects")).items():
+            found += template_problems(changes, (*at, "effects", operation), names)
+        if isinstance(rule.get("shows"), str) and rule["shows"] not in views:
+            found.append(Problem((*at, "shows"), f"no view {rule['shows']!r} under views{did_you_mean(rule['shows'], views)}"))
+    for section in ("shapes", "generate", "computed"):
+        found += template_problems(data.get(section), (section,))
+    for name, view in views.items():
+        found += _view_problems(name, _dicts(view), data, views, kind_fields)
+    for kind, recipe in recipes.items():
+        recipe = _dicts(recipe)
+        for part in ("id", "key", "defaults", "invent"):
+            found += template_problems(recipe.get(part), ("make", kind, part))
+        for field, ref in _dicts(recipe.get("refs")).items():
+            ref = _dicts(ref)
+            found += template_problems(ref.get("by"), ("make", kind, "refs", field, "by"))
+            found += template_problems(ref.get("as"), ("make", kind, "refs", field, "as"))
+            if ref.get("create") and ref.get("kind") not in recipes:
+                found.append(
+                    Problem(("make", kind, "refs", field), f"kind {ref.get('kind')!r} has no entry under make, so it cannot be created")
+                )
+        for field, child in _dicts(recipe.get("children")).items():
+            if child not in recipes:
+                found.append(
+                    Problem(("make", kind, "children", field), f"kind {child!r} has no entry under make{did_you_mean(str(child), recipes)}")
+                )
+    for n, step in enumerate(_steps(data)):
+        step = _dicts(step)
+        if isinstance(step.get("make"), str) and step["make"] not in recipes:
+            found.append(
+                Problem(("load", n, "make"), f"kind {step['make']!r} has no entry under make{did_you_mean(step['make'], recipes)}")
+            )
+        found += template_problems(step.get("as"), ("load", n, "as"))
+        found += template_problems(step.get("with"), ("load", n, "with"))
+    for kind, steps in _dicts(_dicts(data.get("grow")).get("fill")).items():
+        for n, step in enumerate(steps if isinstance(steps, list) else []):
+            found += template_problems(_dicts(step).get("add"), ("grow", "fill", kind, n, "add"))
+    return found
+
+
+def _view_problems(
+    name: str, view: dict[str, Any], data: Mapping[str, Any], views: Mapping[str, Any], kind_fields: Mapping[str, Iterable[str]]
+) -> list[Problem]:
+    at: Path = ("views", name)
+    found = []
+    if view.get("base") is not None and view["base"] not in views:
+        found.append(Problem((*at, "base"), f"no view {view['base']!r} under views{did_you_mean(str(view['base']), views)}"))
+    for path, other in _referred(view.get("fields"), (*at, "fields")):
+        if other not in views:
+            found.append(Problem(path, f"no view {other!r} under views{did_you_mean(str(other), views)}"))
+    kind = view.get("kind")
+    if not isinstance(kind, str):
+        return found
+    known = _fields_of(kind, data, kind_fields)
+    for problem in template_problems(view.get("fields"), (*at, "fields"), known):
+        # code may store fields the file does not name: an unknown name is a mistake when it is a near miss ("titel")
+        if problem.unknown_name is None or closest(problem.unknown_name, known, n=1, cutoff=0.75):
+            found.append(problem)
+    return found
+
+
+def _referred(template: Any, path: Path) -> list[tuple[Path, Any]]:
+    """Each ``{"$view": name}`` in a template, with its path."""
+    if isinstance(template, dict):
+        own = [((*path, "$view"), template["$view"])] if "$view" in template else []
+        return own + [found for key, value in template.items() for found in _referred(value, (*path, key))]
+    if isinstance(template, list):
+        return [found for n, value in enumerate(template) for found in _referred(value, (*path, n))]
+    return []
+
+
+def _fields_of(kind: str, data: Mapping[str, Any], kind_fields: Mapping[str, Iterable[str]]) -> frozenset[str]:
+    """What an entity of ``kind`` may hold: the schema's fields, and every field the file gives or makes for it."""
+    names = {"id", *kind_fields.get(kind, ())}
+    for record in _dicts(data.get("entities")).get(kind) or []:
+        names.update(_dicts(record))
+    recipe = _dicts(_dicts(data.get("make")).get(kind))
+    names.update(_dicts(recipe.get("refs")), _dicts(recipe.get("children")), _dicts(recipe.get("defaults")))
+    names.add(str(recipe.get("name", "name")))
+    for section in ("generate", "computed"):
+        names.update(_dicts(_dicts(data.get(section)).get(kind)))
+    for step in _steps(data):
+        if isinstance(step, dict) and step.get("make") == kind:
+            entries = data.get(str(step.get("from")), step.get("default"))
+            for entry in entries if isinstance(entries, list) else [entries]:
+                names.update(_dicts(entry))
+            names.update(_dicts(step.get("with")))
+    for step in _dicts(_dicts(data.get("grow")).get("fill")).get(kind) or []:
+        names.add(str(_dicts(step).get("fill")))
+    return frozenset(names)
+
+
+class WorldFileError(GqlbenchError):
+    """A world file that does not load: one line per problem, ``file:line: path: message`` (:attr:`rows` apart)."""
+
+    def __init__(self, rows: list[tuple[str, str]]) -> None:
+        super().__init__("\n".join(f"{where}: {message}" for where, message in rows))
+        self.rows = rows  # (file:line, "path: message") per problem
+
+
+def world_error(found: list[Problem], file: FilePath | str | None) -> WorldFileError:
+    """One error for all the problems, a line each: ``file:line: path: message`` (the line when the file can be read)."""
+    lines: dict[Path, int] = {}
+    if file is not None and FilePath(file).is_file():
+        try:
+            lines = value_lines(FilePath(file).read_text(encoding="utf-8"))
+        except (ValueError, IndexError):
+            lines = {}
+    where = str(file) if file is not None else "world file"
+    rows = []
+    for problem in found:
+        line = f":{line_of(lines, problem.line_path())}" if lines else ""
+        rows.append((f"{where}{line}", f"{dotted(problem.path) or '(top level)'}: {problem.message}"))
+    return WorldFileError(list(dict.fromkeys(rows)))
