@@ -26,7 +26,7 @@ from gqlbench.generators.present import Presenter
 from gqlbench.generators.shots import SHOT_SPLIT, select_shots, shot_pool
 from gqlbench.generators.styles import StyleOptions
 from gqlbench.records import Completion, Prompt, Sample, SampleResult
-from gqlbench.run.config import RunConfig, RunSettings
+from gqlbench.run.config import RunConfig, RunSettings, tool_result_bound
 from gqlbench.run.files import open_run_file
 from gqlbench.run.folder import write_json
 from gqlbench.run.presenting import observer_for, real_program, shown_record
@@ -143,6 +143,7 @@ class Generator:
         clock: StageClock | None = None,
         *,
         offers: Mapping[str, Sequence[str]] | None = None,
+        tool_result_chars: int | None = None,
     ) -> None:
         self.clock = clock or StageClock()
         # told of each completion as the backend returns it, before its chunk is scored and executed: progress
@@ -160,6 +161,7 @@ class Generator:
                 observer=observer_for(observer, self.presenter),
                 abstain=settings.relevance,
                 shown=settings.prompt_setting.shown,
+                tool_result_chars=tool_result_chars,
             )
         )
 
@@ -317,6 +319,7 @@ def generate(
     executing is added up over sessions in config.json's ``generation_wall_s``
     (after every chunk), for the run's throughput and GPU-hour cost. ``offers``: what some samples'
     prompts offer instead of what ``--functions`` would (a relevance run's cases, :class:`gqlbench.run.runner.Plan`).
+    A tools run also records the bound of its tool results (``tool_results``, :func:`gqlbench.run.config.tool_result_bound`).
     """
     from gqlbench.run.engine_log import summary_line
 
@@ -325,13 +328,15 @@ def generate(
         description = backend.describe()
     if notify is not None:  # the engine, model, dtype and device: told before the first sample
         notify(summary_line(description))
+    pending = sum(len(indices) for _, indices in planned)
     with clock.stage("writing"):
+        config.tool_results = tool_result_bound(settings, config, backend.max_model_len, resumed=pending < total)
         config.record_backend(description)
         write_json(run_dir / "config.json", config.to_json())
+    bound = config.tool_results["max_chars"] if config.tool_results else None
     with clock.stage("prompts"):  # the few-shot pool
-        generator = Generator(settings, backend, observer, pool, clock, offers=offers)
+        generator = Generator(settings, backend, observer, pool, clock, offers=offers, tool_result_chars=bound)
     sink = Sink(run_dir)
-    pending = sum(len(indices) for _, indices in planned)
     bar = RunBar(total, total - pending, pending, quiet=quiet, stream=console, unit="sample" if settings.samples == 1 else "completion")
     counted = engine_counters(backend)
     generator.on_generated = bar.generated  # the bar moves inside a batch, before the batch is scored

@@ -1,13 +1,16 @@
-"""Tools from signatures, and the openai backend's reading of tool calls."""
+"""Tools from signatures, the openai backend's reading of tool calls, and the tool results the loop sends."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from gqlbench.dataset import get_sample
 from gqlbench.generators.backends.backend import GenerationConfig
 from gqlbench.generators.backends.openai_backend import OpenAIBackend
-from gqlbench.generators.tools import ToolRequest, tool_specs
+from gqlbench.generators.shorten import result_chars
+from gqlbench.generators.tools import CallOutcome, ToolCall, ToolReply, ToolRequest, run_tools, tool_specs
+from gqlbench.records import Completion, Message, Prompt
 from tests.tool_server import ToolServer, reply
 
 
@@ -52,3 +55,59 @@ def test_a_malformed_tool_call_list_is_that_request_s_error_naming_the_field() -
 
     (answer,) = _ask(script)[0]
     assert answer.error is not None and "tool_calls" in answer.error and not answer.tool_calls
+
+
+class _OneCallBackend:
+    """Calls GET_me_playlists once, then answers; ``max_model_len`` is the context it reports."""
+
+    name = "scripted"
+
+    def __init__(self, max_model_len: int) -> None:
+        self.max_model_len = max_model_len
+
+    def generate_tools(self, requests: Any, config: GenerationConfig) -> Any:
+        for request in requests:
+            called = any(m["role"] == "tool" for m in request.messages)
+            calls = () if called else (ToolCall("c0", "GET_me_playlists", "{}"),)
+            yield ToolReply(request.sample_id, "done" if called else "", calls)
+
+
+class _Runner:
+    """A mock world whose every call returns ``value``."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def run_calls(self, requests: Any) -> list[CallOutcome]:
+        return [CallOutcome(value=self.value) for _ in requests]
+
+
+LONG = {"items": [{"id": f"playlist{i:03d}", "name": "x" * 40} for i in range(300)], "total": 300}  # 20,000 characters
+
+
+def _tool_run(value: Any, context: int, max_chars: int | None = None) -> tuple[str, Completion]:
+    sample = get_sample("test/5")
+    prompt = Prompt(sample_id=sample.id, style="tools", messages=[Message(role="user", content=sample.utterance)])
+    (completion,) = run_tools([(sample, prompt)], _OneCallBackend(context), GenerationConfig(), _Runner(value), 3, max_chars)
+    (message,) = [s.observation for s in completion.steps if s.observation is not None]
+    return message, completion
+
+
+def test_a_long_tool_result_is_sent_as_valid_json_and_its_shortening_is_recorded() -> None:
+    message, completion = _tool_run(LONG, context=2048)
+    decoded = json.loads(message)  # the whole tool message: no note after the JSON
+    kept = len(decoded["items"]) - 1
+    assert kept > 0 and decoded["items"][:kept] == LONG["items"][:kept] and decoded["items"][-1] == f"... {300 - kept} of 300 items not shown"
+    (record,) = completion.explanation.shortened_tool_results or []
+    assert (record.step, record.call, record.function) == (1, 1, "GET_me_playlists")
+    assert record.chars == len(json.dumps(LONG, separators=(",", ":"))) and record.shown_chars == len(message)
+    assert record.items_left_out == 300 - kept
+
+
+def test_the_bound_follows_the_context_the_backend_reports_or_the_setting() -> None:
+    small, _ = _tool_run(LONG, context=2048)
+    large, completion = _tool_run(LONG, context=32768)
+    assert len(small) <= result_chars(2048) < len(large) <= result_chars(32768)
+    assert large == json.dumps(LONG, separators=(",", ":")) and completion.explanation.shortened_tool_results is None
+    set_, _ = _tool_run(LONG, context=32768, max_chars=1000)
+    assert len(set_) <= 1000 and json.loads(set_)
