@@ -7,6 +7,8 @@ left something out says so in the JSON, so the model reads a valid document
 whose remaining fields keep their paths:
 
 - a list keeps its first items and ends with one string, ``"... 37 of 50 items not shown"``;
+- a list or object nested too deep to fit becomes one string, ``"[50 items not shown]"``
+  or ``"{12 fields not shown}"``;
 - an object keeps its first fields and gets one more, ``"...": "12 of 20 fields not shown"``
   (the key is no identifier, so no reference is ever written to it);
 - a long string keeps its start and ends with ``"... (9,000 more characters not shown)"``.
@@ -14,8 +16,10 @@ whose remaining fields keep their paths:
 The steps, each taken only when the one before does not fit: strings longer
 than :data:`LONG_STRING` are cut to it (descriptions and lyrics matter less
 than the ids a later call reads); every list keeps at most its first k items,
-k the largest that fits; strings are cut to :data:`SHORT_STRING`; every object
-keeps at most its first k fields. A value that still does not fit (only with a
+k the largest that fits (whole items, so a later call's field is where the
+schema says); with one item per list, lists and objects below the deepest
+nesting that fits become notes; strings are cut to :data:`SHORT_STRING`; the
+whole value's fields are cut. A value that still does not fit (only with a
 bound of a few dozen characters) is shown as one JSON string: the start of
 its text and how much is left out.
 
@@ -25,6 +29,7 @@ model's context.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -76,89 +81,105 @@ def _dumps(value: Any) -> str:
 
 @dataclass(frozen=True)
 class _Caps:
-    """How much of each list, object and string is kept (None: all)."""
+    """How much of the value is kept (None: all)."""
 
-    items: int | None = None
-    fields: int | None = None
-    string: int | None = None
+    items: int | None = None  # items of each list
+    depth: int | None = None  # lists and objects nested deeper (the whole value is depth 0) become a note
+    fields: int | None = None  # fields of each object
+    string: int | None = None  # characters of each string
 
 
-def _capped(value: Any, caps: _Caps) -> tuple[Any, int, int]:
-    """A copy of ``value`` within ``caps``, each cut saying so in the JSON; and the entries and characters left out."""
-    left_out = [0, 0]
+def _capped(value: Any, caps: _Caps) -> Shortened:
+    """``value`` within ``caps``, each cut saying so in the JSON (``chars`` is left 0 for the caller to fill in)."""
+    counts = [0, 0]  # entries left out, characters left out
 
-    def walk(node: Any) -> Any:
+    def walk(node: Any, depth: int) -> Any:
+        if isinstance(node, (list, dict)) and caps.depth is not None and depth > caps.depth and node:
+            counts[0] += len(node)
+            return f"[{len(node)} items not shown]" if isinstance(node, list) else f"{{{len(node)} fields not shown}}"
         if isinstance(node, list):
             keep = len(node) if caps.items is None else min(len(node), caps.items)
-            kept = [walk(child) for child in node[:keep]]
+            kept = [walk(child, depth + 1) for child in node[:keep]]
             if keep < len(node):
-                left_out[0] += len(node) - keep
+                counts[0] += len(node) - keep
                 kept.append(f"... {len(node) - keep} of {len(node)} items not shown")
             return kept
         if isinstance(node, dict):
             keys = list(node)
             keep = len(keys) if caps.fields is None else min(len(keys), caps.fields)
-            fields = {key: walk(node[key]) for key in keys[:keep]}
+            fields = {key: walk(node[key], depth + 1) for key in keys[:keep]}
             if keep < len(keys):
-                left_out[0] += len(keys) - keep
+                counts[0] += len(keys) - keep
                 fields[NOT_SHOWN_KEY] = f"{len(keys) - keep} of {len(keys)} fields not shown"
             return fields
         if isinstance(node, str) and caps.string is not None and len(node) > caps.string + _NOTE:  # the note must pay for itself
-            left_out[1] += len(node) - caps.string
+            counts[1] += len(node) - caps.string
             return f"{node[: caps.string]}... ({len(node) - caps.string:,} more characters not shown)"
         return node
 
-    return walk(value), left_out[0], left_out[1]
+    text = _dumps(walk(value, 0))
+    return Shortened(text, 0, *counts)
 
 
-def _largest(value: Any, kind: type) -> int:
-    """The most entries a list (``kind`` list) or object (dict) in ``value`` has."""
-    most = 0
-    stack = [value]
+def _shape(value: Any) -> tuple[int, int, int]:
+    """The most items of a list, the most fields of an object, and the deepest nesting in ``value``."""
+    items = fields = deepest = 0
+    stack = [(value, 0)]
     while stack:
-        node = stack.pop()
-        if isinstance(node, (list, dict)):
-            if isinstance(node, kind):
-                most = max(most, len(node))
-            stack.extend(node.values() if isinstance(node, dict) else node)
-    return most
+        node, depth = stack.pop()
+        if isinstance(node, list):
+            items, deepest = max(items, len(node)), max(deepest, depth)
+            stack.extend((child, depth + 1) for child in node)
+        elif isinstance(node, dict):
+            fields, deepest = max(fields, len(node)), max(deepest, depth)
+            stack.extend((child, depth + 1) for child in node.values())
+    return items, fields, deepest
+
+
+MAX_DEPTHS = 12  # nestings tried (the mock worlds' responses nest about 6 deep)
 
 
 def shorten(value: Any, max_chars: int) -> Shortened:
     """``value`` as compact JSON of at most ``max_chars`` characters (from 50 up; see the module docstring); always valid JSON.
 
-    Each step keeps the most that fits: the number of items kept per list,
-    then of fields per object, is found by bisection (a dozen passes over the
-    value at most), so the work grows as n log n with the response's size.
+    The number of items kept per list is found by bisection and the depth by
+    trying from the deepest, so the work is at most about log2 of the longest
+    list plus :data:`MAX_DEPTHS` passes over the value, never one per item.
     """
     text = _dumps(value)
     if len(text) <= max_chars:
         return Shortened(text, len(text))
+    items, fields, deepest = _shape(value)
 
-    def attempt(caps: _Caps) -> Shortened | None:
-        copy, items, chars = _capped(value, caps)
-        shown = _dumps(copy)
-        return Shortened(shown, len(text), items, chars) if len(shown) <= max_chars else None
+    def fitting(caps: _Caps) -> Shortened | None:
+        shown = _capped(value, caps)
+        return dataclasses.replace(shown, chars=len(text)) if len(shown.text) <= max_chars else None
 
-    def most(make: Callable[[int], _Caps], high: int) -> Shortened | None:
-        """The attempt with about the largest cap in 1..high that fits, or None (a longer cap is longer text, but for
-        the few characters of a note, so bisection finds the largest or one close to it)."""
-        best, low = None, 1
+    def most_items(string: int) -> Shortened | None:
+        """The most items per list that fit, found by bisection (a longer cap is a longer text but for the few
+        characters of a note, so this finds the largest cap or one close to it)."""
+        best, low, high = None, 1, max(1, items)
         while low <= high:
             middle = (low + high) // 2
-            found = attempt(make(middle))
+            found = fitting(_Caps(items=middle, string=string))
             if found is None:
                 high = middle - 1
             else:
                 best, low = found, middle + 1
         return best
 
-    lists, objects = _largest(value, list), _largest(value, dict)
-    steps = (
-        lambda: attempt(_Caps(string=LONG_STRING)),
-        lambda: most(lambda k: _Caps(items=k, string=LONG_STRING), lists),
-        lambda: most(lambda k: _Caps(items=k, string=SHORT_STRING), lists),
-        lambda: most(lambda k: _Caps(items=1, fields=k, string=SHORT_STRING), objects),
+    def deepest_fitting(string: int) -> Shortened | None:
+        """One item per list, and lists and objects below the deepest nesting that fits replaced by a note."""
+        depths = range(min(deepest, MAX_DEPTHS) - 1, -1, -1)
+        return next((f for d in depths if (f := fitting(_Caps(items=1, depth=d, string=string))) is not None), None)
+
+    steps: tuple[Callable[[], Shortened | None], ...] = (
+        lambda: fitting(_Caps(string=LONG_STRING)),
+        lambda: most_items(LONG_STRING),
+        lambda: deepest_fitting(LONG_STRING),
+        lambda: deepest_fitting(SHORT_STRING),
+        lambda: fitting(_Caps(items=1, depth=0, fields=max(1, fields // 8), string=SHORT_STRING)),
+        lambda: fitting(_Caps(items=1, depth=0, fields=1, string=SHORT_STRING)),
     )
     for step in steps if not isinstance(value, str) else ():
         found = step()

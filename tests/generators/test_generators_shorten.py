@@ -72,12 +72,23 @@ def test_any_value_at_any_bound_from_50_up_is_valid_json_within_the_bound(bound:
         assert len(text) <= bound
 
 
-def test_the_work_grows_as_passes_over_the_value_bisected_not_one_per_item(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_item_too_large_to_show_whole_keeps_its_fields_and_notes_in_place_of_what_is_nested_deeper() -> None:
+    value = {"items": [{"id": f"t{i}", "album": {"images": [{"url": "u" * 150}] * 40}} for i in range(3)], "total": 3}
+    decoded = json.loads(shorten(value, 160).text)
+    item = decoded["items"][0]
+    assert item["id"] == "t0" and decoded["total"] == 3 and decoded["items"][1] == "... 2 of 3 items not shown"
+    assert item["album"] == {"images": ["{1 fields not shown}", "... 39 of 40 items not shown"]}  # the deepest nesting that fits
+
+
+def test_the_work_is_a_few_dozen_passes_over_the_value_not_one_per_item(monkeypatch: pytest.MonkeyPatch) -> None:
     passes = []
     real = shorten_module._capped
     monkeypatch.setattr(shorten_module, "_capped", lambda value, caps: passes.append(caps) or real(value, caps))
     shorten({"ids": [f"id{i}" for i in range(20_000)]}, 1000)
-    assert len(passes) <= 20  # bisection over 20,000 items: about 15 passes, where halving one list at a time took far more
+    assert len(passes) <= 20  # bisection over 20,000 items: about 15 passes
+    passes.clear()
+    shorten({"items": [{"a": {"b": {"c": {"d": ["x" * 30] * 50}}}} for _ in range(2000)]}, 120)
+    assert len(passes) <= 40
 
 
 def test_the_default_bound_is_a_quarter_of_the_context_at_three_characters_per_token_with_a_floor() -> None:

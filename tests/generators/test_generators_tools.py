@@ -97,7 +97,8 @@ def test_a_long_tool_result_is_sent_as_valid_json_and_its_shortening_is_recorded
     message, completion = _tool_run(LONG, context=2048)
     decoded = json.loads(message)  # the whole tool message: no note after the JSON
     kept = len(decoded["items"]) - 1
-    assert kept > 0 and decoded["items"][:kept] == LONG["items"][:kept] and decoded["items"][-1] == f"... {300 - kept} of 300 items not shown"
+    assert kept > 0 and decoded["items"][:kept] == LONG["items"][:kept]
+    assert decoded["items"][-1] == f"... {300 - kept} of 300 items not shown"
     (record,) = completion.explanation.shortened_tool_results or []
     assert (record.step, record.call, record.function) == (1, 1, "GET_me_playlists")
     assert record.chars == len(json.dumps(LONG, separators=(",", ":"))) and record.shown_chars == len(message)
