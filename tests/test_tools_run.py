@@ -270,3 +270,22 @@ def test_a_value_found_at_two_paths_matches_gold_when_gold_s_source_is_one_of_th
     assert line["code"].splitlines()[2] == "response_obj2 = GET_tracks__id_(id=response_obj.item.id)"
     assert line["scores"]["arg_match_full"] == 1 and line["scores"]["seq_match_full"] == 0  # one call more than gold
     assert all(a["source"] in a.get("candidates", [a["source"]]) for a in line["explanation"]["tool_arguments"])
+
+
+def test_a_result_longer_than_the_bound_reaches_the_model_as_json_and_the_sample_records_it(server: Any, tmp_path: Path) -> None:
+    srv = server("gold")
+    out = tmp_path / "short"
+    run(_settings(srv.url, ids=("test/5",), execute=False, tool_result_chars=2000), RunOptions(out=out, quiet=True))
+    messages = [m["content"] for m in srv.bodies[-1]["messages"] if m["role"] == "tool"]
+    results = [m for m in messages if not m.startswith("Error (")]  # the delete's tracks are not all in the playlist shown: refused
+    assert len(results) == 2 and all(json.loads(m) is not None and len(m) <= 2000 for m in results)  # each whole message is JSON
+    assert any("items not shown" in m for m in messages)
+    line = _lines(out)["test/5"]
+    (record,) = [r for r in line["explanation"]["shortened_tool_results"] if r["function"] == "GET_playlists__playlist_id_"]
+    assert record["chars"] > 2000 >= record["shown_chars"] and record["items_left_out"] > 0
+    assert line["steps"][record["step"] - 1]["observation"] == messages[record["step"] - 1]
+    assert json.loads((out / "config.json").read_text())["tool_results"] == {"max_chars": 2000, "source": "--tool-result-chars"}
+    whole = tmp_path / "whole"  # the server reports a 32768-token context: the bound follows it, and the playlist fits
+    run(_settings(srv.url, ids=("test/5",), execute=False), RunOptions(out=whole, quiet=True))
+    assert json.loads((whole / "config.json").read_text())["tool_results"]["max_chars"] == 24576
+    assert "shortened_tool_results" not in _lines(whole)["test/5"]["explanation"]
