@@ -4,7 +4,9 @@ The server (tests/tool_server.py) makes each sample's gold calls as tool
 calls, computing every argument from the tool results it was sent. Gold
 arguments that are literals or field paths are what a tool call can carry
 and provenance can turn back into references; a gold argument computed by
-an expression (a filter, a join) reaches the program as the value it gave.
+an expression (a filter, a join) reaches the program as the value it gave,
+read from the field that holds it, and scoring credits it as gold's
+expression when the two programs pass the same value (gqlbench.scoring.tool_values).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from gqlbench.dataset import load_split
 from gqlbench.errors import GqlbenchError
 from gqlbench.records import Sample
 from gqlbench.run.runner import RunOptions, RunSettings, run
+from gqlbench.scoring.tool_values import CREDITED_BECAUSE
 from tests.stub_backends import STUB
 from tests.tool_server import ToolServer, gold_steps, reply
 
@@ -289,3 +292,18 @@ def test_a_result_longer_than_the_bound_reaches_the_model_as_json_and_the_sample
     run(_settings(srv.url, ids=("test/5",), execute=False), RunOptions(out=whole, quiet=True))
     assert json.loads((whole / "config.json").read_text())["tool_results"]["max_chars"] == 24576
     assert "shortened_tool_results" not in _lines(whole)["test/5"]["explanation"]
+
+
+def test_a_value_gold_computes_is_credited_as_gold_s_expression_when_the_model_passes_it(server: Any, tmp_path: Path) -> None:
+    """test/7 picks the device named "My PC" by a filter, test/5 deletes every track by a comprehension: the server reads
+    the values off the results, as a model would, and the scored program reads them as gold does."""
+    computed = ("test/5", "test/7")
+    assert not any(_expressible(SAMPLES[sid]) for sid in computed)
+    srv = server("gold")
+    lines = _lines(run(_settings(srv.url, ids=computed), RunOptions(runs_root=tmp_path, quiet=True)).run_dir)
+    for sid in computed:
+        scores = lines[sid]["scores"]
+        assert (scores["arg_match_full"], scores["exec_match"]) == (1, 1), (sid, lines[sid]["code"])
+        credited = [a for a in lines[sid]["explanation"]["tool_arguments"] if a.get("chosen_because") == CREDITED_BECAUSE]
+        assert credited and all(a["read_from"] != a["source"] for a in credited)
+    assert "if x0.name == 'My PC'][0]" in lines["test/7"]["code"]

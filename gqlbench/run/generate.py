@@ -93,17 +93,25 @@ def _scored(sample: Sample, prompt: Prompt, completion: Completion, code: str, p
     return SampleResult.model_validate({**result.model_dump(mode="json"), **extra})
 
 
-def _gold_candidates(sample: Sample, completion: Completion, code: str, prediction: str) -> tuple[Completion, str, str]:
-    """``--prompt tools``: each ambiguous argument set to gold's source when it is among its candidates.
+def _tool_sources(
+    sample: Sample, completion: Completion, code: str, prediction: str, pool: Callable[[], SandboxPool], seed: int
+) -> tuple[Completion, str, str]:
+    """``--prompt tools``: arguments set to gold's source where the trajectory's values allow it, before scoring.
 
-    See :mod:`gqlbench.scoring.tool_sources`.
+    An ambiguous argument takes gold's source when it is among its candidates
+    (:mod:`gqlbench.scoring.tool_sources`); an argument whose value is the one
+    gold's expression gives on the same world is written as that expression
+    (:mod:`gqlbench.scoring.tool_values`). Each choice is recorded in ``tool_arguments``.
     """
     provenance = completion.explanation.tool_arguments
-    if provenance is None or prediction != code or not any("candidates" in e for e in provenance):
+    if provenance is None or prediction != code:
         return completion, code, prediction
     from gqlbench.scoring.tool_sources import choose_gold_candidates
+    from gqlbench.scoring.tool_values import credit_equal_values
 
-    code, provenance = choose_gold_candidates(sample, code, provenance)
+    if any("candidates" in e for e in provenance):
+        code, provenance = choose_gold_candidates(sample, code, provenance)
+    code, provenance = credit_equal_values(sample, code, provenance, pool=pool, seed=seed)
     return completion.model_copy(update={"explanation": completion.explanation.with_parts({"tool_arguments": provenance})}), code, code
 
 
@@ -276,8 +284,9 @@ class Generator:
                 else:
                     code = answer.code
                 sample, code, prediction, record = real_program(self.presenter, shown.id, code, answer.prediction)
-                completion, code, prediction = _gold_candidates(sample or shown, completion, code, prediction)
-                finished.append((_scored(sample or shown, prompt, completion, code, prediction, record), code, index))
+                real = sample or shown
+                completion, code, prediction = _tool_sources(real, completion, code, prediction, self.sandbox, self.settings.seed)
+                finished.append((_scored(real, prompt, completion, code, prediction, record), code, index))
         for sample, _, indices in work:
             for index in indices:
                 if (sample.id, index) not in seen:

@@ -24,12 +24,12 @@ from gqlbench.metrics.scores import functions_for
 from gqlbench.metrics.sources import Argument
 from gqlbench.records import FunctionSpec, Sample
 
-__all__ = ["CHOSEN_BECAUSE", "choose_gold_candidates"]
+__all__ = ["CHOSEN_BECAUSE", "choose_gold_candidates", "keyword_span"]
 
 CHOSEN_BECAUSE = "gold's source is among the candidates"
 
 
-def _keyword(line: str, position: int) -> tuple[str, int, int] | None:
+def keyword_span(line: str, position: int) -> tuple[str, int, int] | None:
     """The name and the character span of the value of the ``position``-th keyword of the line's call."""
     try:
         statement = ast.parse(line).body[0]
@@ -85,7 +85,7 @@ def choose_gold_candidates(
         candidates = entry.get("candidates")
         if not isinstance(candidates, list) or len(candidates) < 2 or not 0 < call <= len(lines):
             continue
-        found = _keyword(lines[call - 1], position)
+        found = keyword_span(lines[call - 1], position)
         if found is not None:
             slots.append((i, call - 1, *found))
     if not slots:
