@@ -290,7 +290,7 @@ def test_a_result_longer_than_the_bound_reaches_the_model_as_json_and_the_sample
     assert json.loads((out / "config.json").read_text())["tool_results"] == {"max_chars": 2000, "source": "--tool-result-chars"}
     whole = tmp_path / "whole"  # the server reports a 32768-token context: the bound follows it, and the playlist fits
     run(_settings(srv.url, ids=("test/5",), execute=False), RunOptions(out=whole, quiet=True))
-    assert json.loads((whole / "config.json").read_text())["tool_results"]["max_chars"] == 24576
+    assert json.loads((whole / "config.json").read_text())["tool_results"]["max_chars"] == 16384
     assert "shortened_tool_results" not in _lines(whole)["test/5"]["explanation"]
 
 

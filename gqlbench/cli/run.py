@@ -123,7 +123,7 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
     type=int,
     default=setting_default("tool_result_chars"),
     help="--prompt tools: characters of each tool result the model is shown; a longer response is shortened, still JSON, "
-    "saying inside it what was left out (default: a quarter of the model's context at 3 characters per token, "
+    "saying inside it what was left out (default: a quarter of the model's context at 2 characters per token, "
     "at least 1000; recorded in config.json as tool_results).",
 )
 @click.option("--dry-run", is_flag=True, help="Print the first sample's rendered prompt and its token count; load no model, write nothing.")

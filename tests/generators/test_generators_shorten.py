@@ -91,6 +91,6 @@ def test_the_work_is_a_few_dozen_passes_over_the_value_not_one_per_item(monkeypa
     assert len(passes) <= 40
 
 
-def test_the_default_bound_is_a_quarter_of_the_context_at_three_characters_per_token_with_a_floor() -> None:
-    assert result_chars(32768) == 24576 and result_chars(8192) == 6144
+def test_the_default_bound_is_a_quarter_of_the_context_at_two_characters_per_token_with_a_floor() -> None:
+    assert result_chars(32768) == 16384 and result_chars(8192) == 4096
     assert result_chars(512) == MIN_RESULT_CHARS

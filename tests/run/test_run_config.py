@@ -168,8 +168,8 @@ def test_a_tools_run_records_the_bound_of_its_results_from_the_context_or_the_se
     tools = RunSettings(model="m", backend="openai", prompt="tools")
     fresh = RunConfig.new(tools, [])
     derived = tool_result_bound(tools, fresh, 32768, resumed=False)
-    assert derived == {"max_chars": 24576, "source": "max_model_len 32768 x 3 characters per token / 4"}
-    assert tool_result_bound(tools, fresh, 8192, resumed=False)["max_chars"] == 6144  # type: ignore[index]
+    assert derived == {"max_chars": 16384, "source": "max_model_len 32768 x 2 characters per token / 4"}
+    assert tool_result_bound(tools, fresh, 8192, resumed=False)["max_chars"] == 4096  # type: ignore[index]
     fresh.tool_results = derived
     again = RunConfig.from_json(json.loads(json.dumps(fresh.to_json())), tmp_path / "config.json")
     assert again.to_json()["tool_results"] == derived
