@@ -47,7 +47,7 @@ __all__ = [
     "result_chars",
 ]
 
-CHARS_PER_TOKEN = 2  # the mock worlds' responses as compact JSON: 2.3 characters per token with SmolLM2's tokenizer (random ids split finely)
+CHARS_PER_TOKEN = 2  # the mock worlds' responses as compact JSON: 2.3 characters per token with SmolLM2's tokenizer
 CONTEXT_SHARE = 4  # one result may take a quarter of the context: a trajectory reads a few responses
 MIN_RESULT_CHARS = 1000  # below this a result shows too little to read an id from
 LONG_STRING = 200
