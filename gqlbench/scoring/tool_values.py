@@ -43,10 +43,9 @@ from typing import TYPE_CHECKING, Any
 
 from gqlbench.generators.tool_program import SMALL_NUMBER
 from gqlbench.metrics.calls import ApiCall, analyze
-from gqlbench.metrics.scores import functions_for
 from gqlbench.metrics.traces import call_key
 from gqlbench.records import FunctionSpec, Sample, Trace, TraceCall
-from gqlbench.scoring.tool_sources import keyword_span
+from gqlbench.scoring.tool_sources import ToolProgram, read_tool_program, spliced
 
 if TYPE_CHECKING:
     from gqlbench.mocks.sandbox.pool import SandboxPool
@@ -58,24 +57,10 @@ CREDITED_BECAUSE = "its value equals gold's argument's on the same world"
 _TOKEN = re.compile(r"\b([A-Za-z_]\w*)#(\d+)\b")
 _COMPREHENSION_VARIABLE = re.compile(r"\$(\d+)")
 
-_Slot = tuple[int, int, str, int, int]  # (provenance entry, line index, keyword name, start, end)
 
-
-def _slots(entries: Sequence[Mapping[str, Any]], lines: Sequence[str]) -> list[_Slot]:
-    """The arguments the trajectory read from earlier responses (condition 1), with where their text is in the line."""
-    positions: dict[int, int] = {}
-    slots = []
-    for i, entry in enumerate(entries):
-        call = entry.get("call")
-        if not isinstance(call, int):
-            continue
-        position = positions[call] = positions.get(call, -1) + 1
-        if entry.get("source") in (None, "literal") or not 0 < call <= len(lines):
-            continue
-        found = keyword_span(lines[call - 1], position)
-        if found is not None and not _typed(lines[call - 1][found[1] : found[2]]):
-            slots.append((i, call - 1, *found))
-    return slots
+def _read_from_responses(entry: Mapping[str, Any], text: str) -> bool:
+    """Condition 1: the trajectory read the argument from an earlier response and typed nothing in it."""
+    return entry.get("source") not in (None, "literal") and not _typed(text)
 
 
 def _typed(text: str) -> bool:
@@ -149,14 +134,6 @@ def _over_variables(gold_text: str, variables: Mapping[str, str]) -> str | None:
     return text
 
 
-def _spliced(lines: Sequence[str], slots: Sequence[_Slot], texts: Mapping[int, str]) -> list[str]:
-    """``lines`` with the argument of each slot in ``texts`` replaced, right to left so earlier spans stay valid."""
-    out = list(lines)
-    for i, line, _, start, end in sorted((s for s in slots if s[0] in texts), key=lambda s: -s[3]):
-        out[line] = out[line][:start] + texts[i] + out[line][end:]
-    return out
-
-
 def _same_run(before: Trace, after: Trace) -> bool:
     """The same calls with the same values, the same error and the same final world (condition 5)."""
 
@@ -169,6 +146,44 @@ def _same_run(before: Trace, after: Trace) -> bool:
         and error(before) == error(after)
         and before.world_digest == after.world_digest
     )
+
+
+_Wanted = dict[int, tuple[ApiCall, str, list[ApiCall]]]  # entry -> (its call, argument, gold calls to try, the same token first)
+
+
+def _to_try(program: ToolProgram) -> _Wanted:
+    """Condition 2: the gold calls of the argument's function whose argument reads a response and differs from it."""
+    wanted: _Wanted = {}
+    for i, line, name, _, _ in program.slots:
+        call = program.call_on(line)
+        if call is None or name not in call.args:
+            continue
+        token = call.token
+        golds = [g for g in program.gold.calls if g.name == call.name and name in g.args and g.argument(name).references]
+        golds = sorted((g for g in golds if g.args[name] != call.args[name]), key=lambda g: g.token != token)
+        if golds:
+            wanted[i] = (call, name, golds)
+    return wanted
+
+
+def _proposed(program: ToolProgram, wanted: _Wanted, gold_trace: Trace, trace: Trace) -> dict[int, tuple[ApiCall, str]]:
+    """Conditions 3 and 4: entry -> (the gold call whose value it passed, gold's expression over the program's variables)."""
+    theirs, mine = _by_token(program.gold.calls, gold_trace), _by_token(program.predicted.calls, trace)
+    variables = _variables(program.lines)
+    proposed: dict[int, tuple[ApiCall, str]] = {}
+    for i, (call, name, golds) in wanted.items():
+        passed = mine.get(call.token)
+        if passed is None or name not in passed.arguments or name in passed.truncated:
+            continue
+        before = {c.token: variables[c.line] for c in program.predicted.calls if c.line < call.line and c.line in variables}
+        for g in golds:
+            gold_passed = theirs.get(g.token)
+            if gold_passed is None or name not in gold_passed.arguments or name in gold_passed.truncated:
+                continue
+            if _same(passed.arguments[name], gold_passed.arguments[name]) and (text := _over_variables(g.args[name], before)):
+                proposed[i] = (g, text)
+                break
+    return proposed
 
 
 def credit_equal_values(
@@ -191,51 +206,22 @@ def credit_equal_values(
     from gqlbench.mocks.sandbox.pool import Job
 
     entries = [dict(e) for e in provenance]
-    lines = code.split("\n")
-    slots = _slots(entries, lines)
-    if not slots:
+    program = read_tool_program(sample, code, entries, _read_from_responses, functions)  # condition 1
+    if program is None:
         return code, entries
-    functions = functions_for(sample) if functions is None else functions
-    gold = analyze(sample.gold_code, functions, limits=None)
-    predicted = analyze(code, functions)
-    if gold.parse_error is not None or predicted.parse_error is not None or predicted.too_large is not None:
-        return code, entries
-    by_line = {c.line: c for c in predicted.calls}
-    wanted: dict[int, tuple[ApiCall, str, list[ApiCall]]] = {}  # entry -> (its call, argument, gold calls to try)
-    for i, line, name, _, _ in slots:
-        call = by_line.get(line + 1)
-        if call is None or name not in call.args:
-            continue
-        token = call.token
-        golds = [g for g in gold.calls if g.name == call.name and name in g.args and g.argument(name).references]
-        golds = sorted((g for g in golds if g.args[name] != call.args[name]), key=lambda g: g.token != token)  # same token first
-        if golds:
-            wanted[i] = (call, name, golds)
+    wanted = _to_try(program)
     if not wanted:
         return code, entries
 
-    def job(program: str) -> Job:
-        return Job(code=program, domain=sample.domain, seed=seed, sample_id=sample.id, request=sample.utterance)
+    def job(text: str) -> Job:
+        return Job(code=text, domain=sample.domain, seed=seed, sample_id=sample.id, request=sample.utterance)
 
     gold_trace, trace = pool().run_many([job(sample.gold_code), job(code)])
-    theirs, mine = _by_token(gold.calls, gold_trace), _by_token(predicted.calls, trace)
-    variables = _variables(lines)
-    proposed: dict[int, tuple[ApiCall, str]] = {}  # entry -> (gold call, gold's expression over the program's variables)
-    for i, (call, name, golds) in wanted.items():
-        passed = mine.get(call.token)
-        if passed is None or name not in passed.arguments or name in passed.truncated:
-            continue
-        before = {c.token: variables[c.line] for c in predicted.calls if c.line < call.line and c.line in variables}
-        for g in golds:
-            gold_passed = theirs.get(g.token)
-            if gold_passed is None or name not in gold_passed.arguments or name in gold_passed.truncated:
-                continue
-            if _same(passed.arguments[name], gold_passed.arguments[name]) and (text := _over_variables(g.args[name], before)):
-                proposed[i] = (g, text)
-                break
+    proposed = _proposed(program, wanted, gold_trace, trace)
     if not proposed:
         return code, entries
-    trial = analyze("\n".join(_spliced(lines, slots, {i: text for i, (_, text) in proposed.items()})), functions)
+    lines, slots, functions = program.lines, program.slots, program.functions
+    trial = analyze("\n".join(spliced(lines, slots, {i: text for i, (_, text) in proposed.items()})), functions)
     calls = {c.line: c for c in trial.calls}
     confirmed = {
         i: text
@@ -244,7 +230,7 @@ def credit_equal_values(
     }
     if not confirmed:
         return code, entries
-    credited = "\n".join(_spliced(lines, slots, confirmed))
+    credited = "\n".join(spliced(lines, slots, confirmed))
     if not _same_run(trace, pool().run_many([job(credited)])[0]):
         return code, entries
     for i, text in confirmed.items():
