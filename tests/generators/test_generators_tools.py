@@ -107,8 +107,8 @@ def test_a_long_tool_result_is_sent_as_valid_json_and_its_shortening_is_recorded
 
 def test_the_bound_follows_the_context_the_backend_reports_or_the_setting() -> None:
     small, _ = _tool_run(LONG, context=2048)
-    large, completion = _tool_run(LONG, context=32768)
-    assert len(small) <= result_chars(2048) < len(large) <= result_chars(32768)
+    large, completion = _tool_run(LONG, context=65536)
+    assert len(small) <= result_chars(2048) < len(large) <= result_chars(65536)
     assert large == json.dumps(LONG, separators=(",", ":")) and completion.explanation.shortened_tool_results is None
     set_, _ = _tool_run(LONG, context=32768, max_chars=1000)
     assert len(set_) <= 1000 and json.loads(set_)
