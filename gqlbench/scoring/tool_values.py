@@ -18,7 +18,7 @@ expression, over the program's own variables, when all of these hold:
    standardized text differs from the program's;
 3. gold, run in the sandbox on the world of the run's seed, passed a value
    equal to the one the program passed when run the same way (equal as JSON
-   values of one kind: ``1`` is not ``True`` nor ``"1"``), each at its call;
+   values: ``1`` is ``1.0``, as the metrics have it, but not ``True`` nor ``"1"``), each at its call;
 4. every response gold's expression reads is one the program fetched before
    the call, by the call with the same token (function and occurrence);
 5. the program with gold's expressions in place, analysed, gives each such
@@ -82,8 +82,16 @@ def _typed(text: str) -> bool:
 
 
 def _same(a: Any, b: Any) -> bool:
-    """Equal as JSON values of one kind (``1`` is not ``True`` nor ``1.0`` nor ``"1"``; key order aside)."""
-    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
+    """Equal as JSON values: ``1`` is ``1.0`` (as the metrics' standardization has it), not ``True`` nor ``"1"``; key order aside."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, list):
+            return [plain(v) for v in value]
+        return {k: plain(v) for k, v in value.items()} if isinstance(value, dict) else value
+
+    return json.dumps(plain(a), sort_keys=True, default=str) == json.dumps(plain(b), sort_keys=True, default=str)
 
 
 def _by_token(calls: Sequence[ApiCall], trace: Trace) -> dict[str, TraceCall]:

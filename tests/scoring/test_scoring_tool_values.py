@@ -96,3 +96,10 @@ def test_a_credit_whose_program_would_run_differently_is_refused(pool: SandboxPo
     differing = _RerunDiffers(pool)
     assert credit_equal_values(PAUSE, code, provenance, pool=lambda: differing) == (code, provenance)  # type: ignore[arg-type,return-value]
     assert differing.runs == 2  # gold and the program, then the program with the credit
+
+
+def test_values_are_equal_as_json_values() -> None:
+    from gqlbench.scoring.tool_values import _same
+
+    assert _same({"a": [1, "x"], "b": 2}, {"b": 2.0, "a": [1.0, "x"]})
+    assert not _same(1, True) and not _same("1", 1) and not _same(None, 0) and not _same([1, 2], [2, 1])
