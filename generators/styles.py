@@ -53,6 +53,7 @@ class StyleOptions:
     observer: Observer | None = None  # built by the run from --observe
     abstain: bool = False  # --relevance: the instructions explain how to decline (gqlbench.generators.prompts.abstain_rule)
     shown: Shown = PAPER_VIEW  # what the prompts show (--schema, --functions): instructions and headings promise only that
+    tool_result_chars: int | None = None  # --prompt tools: the bound of a tool result (None: from the backend's context)
 
 
 @dataclass(frozen=True)
@@ -214,6 +215,7 @@ class _ToolsRun:
     runner: CallRunner
     max_steps: int
     abstain: bool = False
+    result_chars: int | None = None
     assistant_prefix: str = ""
 
     def messages(self, sample: Sample, shots: Sequence[Sample], detail: Detail = FULL_DETAIL) -> list[Message]:
@@ -224,7 +226,7 @@ class _ToolsRun:
         return tool_specs(sample, detail)
 
     def generate(self, work: Sequence[tuple[Sample, Prompt]], backend: Backend, config: GenerationConfig) -> Iterator[Completion]:
-        return run_tools(work, backend, config, self.runner, self.max_steps)
+        return run_tools(work, backend, config, self.runner, self.max_steps, self.result_chars)
 
     def answer(self, completion: Completion) -> Answer:
         return _steps_answer(completion)
@@ -246,7 +248,7 @@ class ToolsStyle:
     def start(self, options: StyleOptions) -> StyleRun:
         if not isinstance(options.observer, CallRunner):
             raise GqlbenchError("the tools prompt style runs each call on the mock world: it needs the mock observer (--observe mock)")
-        return _ToolsRun(options.observer, options.max_steps, options.abstain)
+        return _ToolsRun(options.observer, options.max_steps, options.abstain, options.tool_result_chars)
 
 
 STYLES.register("cot", CotStyle())

@@ -21,10 +21,9 @@ Python identifier cannot be written as a reference).
 
 from __future__ import annotations
 
-import json
 import keyword
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import islice
@@ -39,7 +38,6 @@ __all__ = [
     "value_paths",
     "argument_source",
     "call_line",
-    "bounded_json",
     "variable_name",
 ]
 
@@ -167,40 +165,3 @@ def call_line(variable: str | None, function: str, arguments: Sequence[tuple[str
     """``variable = function(a=..., b=...)`` (no assignment when ``variable`` is None)."""
     call = f"{function}({', '.join(f'{name}={text}' for name, text in arguments)})"
     return f"{variable} = {call}" if variable else call
-
-
-def bounded_json(value: Any, max_chars: int) -> str:
-    """``value`` as compact JSON in at most about ``max_chars`` characters, still JSON.
-
-    Lists are shortened from their end (the longest first) until the text
-    fits, so the fields that remain keep their paths; a note after the JSON
-    says how many items were left out. A value that still does not fit (one
-    huge string) is cut as text, with a note.
-    """
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    if len(text) <= max_chars:
-        return text
-    value = json.loads(text)  # a copy to shorten
-    left_out = 0
-    while len(text) > max_chars:
-        lists = [node for node in _lists(value) if len(node) > 1]
-        if not lists:
-            break
-        longest = max(lists, key=len)
-        drop = max(1, len(longest) // 2)
-        del longest[len(longest) - drop :]
-        left_out += drop
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    if len(text) > max_chars:
-        return f"{text[:max_chars]}\n... (response cut: {len(text) - max_chars} more characters not shown)"
-    return f"{text}\n... (lists shortened to fit {max_chars} characters: {left_out} items not shown)" if left_out else text
-
-
-def _lists(node: Any) -> Iterator[list[Any]]:
-    if isinstance(node, list):
-        yield node
-        for child in node:
-            yield from _lists(child)
-    elif isinstance(node, dict):
-        for child in node.values():
-            yield from _lists(child)

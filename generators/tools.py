@@ -8,7 +8,9 @@ of the benchmark's Python (arguments that equal a field of an earlier
 response become references to it, :mod:`gqlbench.generators.tool_program`)
 and run on the sample's mock world through the run's executing observer
 (the sandbox path of ``--observe mock``); the tool message carries the
-response as JSON, bounded in size, or the world's error. Parallel calls of
+response as JSON, shortened to the run's bound and still JSON
+(:mod:`gqlbench.generators.shorten`; each shortening is recorded in the
+explanation's ``shortened_tool_results``), or the world's error. Parallel calls of
 one turn run in order. The loop ends at an assistant message without tool
 calls or after ``max_steps`` model turns; the scored program is the lines of
 every call that can be written as Python, as in ReAct (a call the world
@@ -35,6 +37,7 @@ from gqlbench.generators.backends.backend import Backend, GenerationConfig
 from gqlbench.generators.budget import FULL_DETAIL, Detail, detail_of
 from gqlbench.generators.prompts import abstain_rule
 from gqlbench.generators.react import _response_types
+from gqlbench.generators.shorten import result_chars, shorten
 from gqlbench.generators.tool_input import (
     MAX_ARGUMENTS_CHARS,
     MAX_CALLS_PER_SAMPLE,
@@ -45,11 +48,10 @@ from gqlbench.generators.tool_input import (
     bounded,
     read_arguments,
 )
-from gqlbench.generators.tool_program import Earlier, argument_text, bounded_json, call_line, literal, variable_name
-from gqlbench.records import Completion, Explanation, FunctionSpec, Message, Prompt, ReactStep, Sample
+from gqlbench.generators.tool_program import Earlier, argument_text, call_line, literal, variable_name
+from gqlbench.records import Completion, Explanation, FunctionSpec, Message, Prompt, ReactStep, Sample, ShortenedResult
 
 __all__ = [
-    "MAX_TOOL_RESULT_CHARS",
     "CallOutcome",
     "CallRunner",
     "ToolCall",
@@ -61,7 +63,6 @@ __all__ = [
     "run_tools",
 ]
 
-MAX_TOOL_RESULT_CHARS = 4000
 MAX_SUMMARY_CHARS = 600
 _DECLINE = re.compile(r"raise\s+NotSupported\([^\n]*\)")
 _CONTEXT = re.compile(
@@ -206,6 +207,7 @@ class _State:
     steps: list[ReactStep] = field(default_factory=list)
     provenance: list[dict[str, Any]] = field(default_factory=list)
     refused: list[dict[str, Any]] = field(default_factory=list)
+    shortened: list[ShortenedResult] = field(default_factory=list)  # results shown shortened to the bound
     final: str = ""
     notes: list[str] = field(default_factory=list)  # what was cut or refused of the model's turns
     calls: int = 0  # tool calls made so far, run or not
@@ -221,6 +223,8 @@ class _State:
             explanation = explanation.with_parts({"refused_tool_calls": self.refused})
         if self.parse_error is not None:
             explanation = explanation.with_parts({"tool_parse_error": self.parse_error})
+        if self.shortened:
+            explanation = explanation.with_parts({"shortened_tool_results": [r.model_dump(mode="json") for r in self.shortened]})
         return Completion(
             sample_id=self.sample.id,
             text=self.final,
@@ -316,6 +320,24 @@ def _names(state: _State) -> str:
     return ", ".join(t["function"]["name"] for t in state.tools)
 
 
+def _shown(state: _State, function: str, value: Any, max_chars: int) -> str:
+    """The tool message of a call that ran (the program's last line): its response, shortened to fit; a shortening is recorded."""
+    shown = shorten(value, max_chars)
+    if shown.shortened:
+        state.shortened.append(
+            ShortenedResult(
+                step=len(state.steps) + 1,
+                call=len(state.lines),
+                function=function,
+                chars=shown.chars,
+                shown_chars=len(shown.text),
+                items_left_out=shown.items_left_out,
+                chars_left_out=shown.chars_left_out,
+            )
+        )
+    return shown.text
+
+
 def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max_chars: int) -> None:
     """Run the calls of one turn of every sample (a sample's calls in order), appending steps and tool messages."""
     prepared_at = 0
@@ -337,7 +359,7 @@ def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max
                 if p.error is None:
                     state.ran.append(p.line)
                 state.provenance += [{"call": len(state.lines), "function": p.call.name, **a} for a in p.arguments]
-            result = bounded_json(outcome.value, max_chars) if outcome.error is None else outcome.error
+            result = _shown(state, p.call.name, outcome.value, max_chars) if outcome.error is None else outcome.error
             if outcome.error is not None:
                 refused = {"name": p.call.name, "arguments": p.call.arguments, "error": result, "in_program": p.line is not None}
                 if p.call.arguments_chars is not None:
@@ -368,9 +390,12 @@ def run_tools(
     config: GenerationConfig,
     runner: CallRunner,
     max_steps: int,
-    max_chars: int = MAX_TOOL_RESULT_CHARS,
+    max_chars: int | None = None,
 ) -> Iterator[Completion]:
     """Advance every sample one model turn per batched call; yield each as it finishes.
+
+    ``max_chars`` bounds each tool result (:func:`gqlbench.generators.shorten.shorten`); None: the default for the
+    backend's context (:func:`gqlbench.generators.shorten.result_chars`).
 
     ``finish_reason``: ``final`` (an answer without tool calls after some),
     ``no_calls`` (the first answer called no tool), ``max_steps``,
@@ -383,6 +408,7 @@ def run_tools(
             f"--prompt tools needs a backend with native tool calling; the {backend.name} backend has none "
             "(use --backend openai, vllm or hf with --model-args tool_parser=NAME)"
         )
+    bound = max_chars if max_chars is not None else result_chars(backend.max_model_len)
     active: dict[str, _State] = {}
     for sample, prompt in work:
         messages = [{"role": m.role, "content": m.content} for m in prompt.messages]
@@ -436,6 +462,6 @@ def run_tools(
             )
             state.calls += len(reply.tool_calls)
             turns.append((state, reply))
-        _run_turn(runner, turns, max_chars)
+        _run_turn(runner, turns, bound)
     for state in active.values():
         yield state.completion("max_steps")

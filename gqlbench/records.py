@@ -35,6 +35,7 @@ __all__ = [
     "Trace",
     "Scores",
     "ExecExplanation",
+    "ShortenedResult",
     "Explanation",
     "SampleResult",
     "SkippedSample",
@@ -315,6 +316,22 @@ class ExecExplanation(_Part):
     not_run: str | None = None  # why nothing ran (no mock world for the domain)
 
 
+class ShortenedResult(_Record):
+    """A tool result the model was shown shortened (``--prompt tools``): which, and what was left out of it.
+
+    The text the model saw is the step's ``observation``; it says in its JSON
+    where items, fields or characters are missing (:mod:`gqlbench.generators.shorten`).
+    """
+
+    step: int  # 1-based, in the sample's ``steps``
+    call: int  # 1-based line of the program the call is
+    function: str  # as the model called it (the shown name)
+    chars: int  # characters of the whole response as compact JSON
+    shown_chars: int  # characters the model was shown (at most the run's bound)
+    items_left_out: int = 0  # list items and object fields not shown
+    chars_left_out: int = 0  # characters cut from strings
+
+
 class Explanation(_Part):
     """``explanation`` of a ``samples.jsonl`` line: why the scores are what they are, one typed part per stage.
 
@@ -342,6 +359,7 @@ class Explanation(_Part):
     tool_arguments: list[dict[str, Any]] | None = None
     refused_tool_calls: list[dict[str, Any]] | None = None
     tool_parse_error: str | None = None  # a local tool parser failed on a turn: no calls were read from it (it ended the loop)
+    shortened_tool_results: list[ShortenedResult] | None = None  # results shown shortened to the run's bound
     # execution (gqlbench.scoring.join): added last, after the sandbox ran both programs
     exec: ExecExplanation | None = None
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.records import ExecExplanation, Explanation, SampleResult
+from gqlbench.records import ExecExplanation, Explanation, SampleResult, ShortenedResult
 from gqlbench.results.files import read_samples
 
 SAVED = Path(__file__).resolve().parent / "data" / "regression"
@@ -53,6 +53,10 @@ def test_keys_this_version_does_not_know_are_kept(tmp_path: Path) -> None:
         ({"gold_sequence": 5}, "explanation.gold_sequence"),
         ({"exec": {"same_calls": "perhaps"}}, "explanation.exec.same_calls"),
         ({"f1_counts": {"dataflow": ["a", 1, 2]}}, "explanation.f1_counts.dataflow.0"),
+        (
+            {"shortened_tool_results": [{"step": 1, "call": 1, "function": "f", "chars": "many", "shown_chars": 9}]},
+            "explanation.shortened_tool_results.0.chars",
+        ),
     ],
 )
 def test_a_known_part_of_the_wrong_shape_is_one_line_naming_file_and_field(tmp_path: Path, explanation: dict, field: str) -> None:
@@ -62,3 +66,18 @@ def test_a_known_part_of_the_wrong_shape_is_one_line_naming_file_and_field(tmp_p
         read_samples(path)
     message = str(caught.value)
     assert message.startswith(f"{path}:1: not a sample result ({field}:") and "\n" not in message
+
+
+def test_a_shortened_tool_result_reads_back_typed_and_a_line_from_before_has_none(tmp_path: Path) -> None:
+    record = {"step": 2, "call": 2, "function": "GET_playlists__playlist_id_", "chars": 9136, "shown_chars": 1817, "items_left_out": 23}
+    path = tmp_path / "samples.jsonl"
+    lines = [
+        {"id": f"test/{i}", "domain": "spotify", "scores": {}, "explanation": e}
+        for i, e in enumerate([{}, {"shortened_tool_results": [record]}])
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    before, after = read_samples(path)
+    assert before.explanation.shortened_tool_results is None and "shortened_tool_results" not in before.explanation.to_json()
+    (shortened,) = after.explanation.shortened_tool_results or []
+    assert isinstance(shortened, ShortenedResult) and (shortened.items_left_out, shortened.chars_left_out) == (23, 0)
+    assert after.explanation.to_json()["shortened_tool_results"] == [record | {"chars_left_out": 0}]

@@ -4,7 +4,9 @@ The server (tests/tool_server.py) makes each sample's gold calls as tool
 calls, computing every argument from the tool results it was sent. Gold
 arguments that are literals or field paths are what a tool call can carry
 and provenance can turn back into references; a gold argument computed by
-an expression (a filter, a join) reaches the program as the value it gave.
+an expression (a filter, a join) reaches the program as the value it gave,
+read from the field that holds it, and scoring credits it as gold's
+expression when the two programs pass the same value (gqlbench.scoring.tool_values).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.generators.tool_input import MAX_ARGUMENT_DEPTH, MAX_ARGUMENTS_CHARS, MAX_CALLS_PER_TURN
 from gqlbench.records import Sample
 from gqlbench.run.runner import RunOptions, RunSettings, run
+from gqlbench.scoring.tool_values import CREDITED_BECAUSE
 from tests.stub_backends import STUB
 from tests.tool_server import ToolServer, gold_steps, reply
 
@@ -389,3 +392,37 @@ def test_a_value_found_at_two_paths_matches_gold_when_gold_s_source_is_one_of_th
     assert line["code"].splitlines()[2] == "response_obj2 = GET_tracks__id_(id=response_obj.item.id)"
     assert line["scores"]["arg_match_full"] == 1 and line["scores"]["seq_match_full"] == 0  # one call more than gold
     assert all(a["source"] in a.get("candidates", [a["source"]]) for a in line["explanation"]["tool_arguments"])
+
+
+def test_a_result_longer_than_the_bound_reaches_the_model_as_json_and_the_sample_records_it(server: Any, tmp_path: Path) -> None:
+    srv = server("gold")
+    out = tmp_path / "short"
+    run(_settings(srv.url, ids=("test/5",), execute=False, tool_result_chars=2000), RunOptions(out=out, quiet=True))
+    messages = [m["content"] for m in srv.bodies[-1]["messages"] if m["role"] == "tool"]
+    results = [m for m in messages if not m.startswith("Error (")]  # the delete's tracks are not all in the playlist shown: refused
+    assert len(results) == 2 and all(json.loads(m) is not None and len(m) <= 2000 for m in results)  # each whole message is JSON
+    assert any("items not shown" in m for m in messages)
+    line = _lines(out)["test/5"]
+    (record,) = [r for r in line["explanation"]["shortened_tool_results"] if r["function"] == "GET_playlists__playlist_id_"]
+    assert record["chars"] > 2000 >= record["shown_chars"] and record["items_left_out"] > 0
+    assert line["steps"][record["step"] - 1]["observation"] == messages[record["step"] - 1]
+    assert json.loads((out / "config.json").read_text())["tool_results"] == {"max_chars": 2000, "source": "--tool-result-chars"}
+    whole = tmp_path / "whole"  # the server reports a 32768-token context: the bound follows it, and the playlist fits
+    run(_settings(srv.url, ids=("test/5",), execute=False), RunOptions(out=whole, quiet=True))
+    assert json.loads((whole / "config.json").read_text())["tool_results"]["max_chars"] == 16384
+    assert "shortened_tool_results" not in _lines(whole)["test/5"]["explanation"]
+
+
+def test_a_value_gold_computes_is_credited_as_gold_s_expression_when_the_model_passes_it(server: Any, tmp_path: Path) -> None:
+    """test/7 picks the device named "My PC" by a filter, test/5 deletes every track by a comprehension: the server reads
+    the values off the results, as a model would, and the scored program reads them as gold does."""
+    computed = ("test/5", "test/7")
+    assert not any(_expressible(SAMPLES[sid]) for sid in computed)
+    srv = server("gold")
+    lines = _lines(run(_settings(srv.url, ids=computed), RunOptions(runs_root=tmp_path, quiet=True)).run_dir)
+    for sid in computed:
+        scores = lines[sid]["scores"]
+        assert (scores["arg_match_full"], scores["exec_match"]) == (1, 1), (sid, lines[sid]["code"])
+        credited = [a for a in lines[sid]["explanation"]["tool_arguments"] if a.get("chosen_because") == CREDITED_BECAUSE]
+        assert credited and all(a["read_from"] != a["source"] for a in credited)
+    assert "if x0.name == 'My PC'][0]" in lines["test/7"]["code"]

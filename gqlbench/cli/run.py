@@ -120,6 +120,14 @@ _BUDGETS = ", ".join(f"{style.default_max_new_tokens} for {name}" for name, styl
     show_default=True,
     help="Response schema in the prompt: full SDL, types-only (no descriptions, no @rest), or none.",
 )
+@click.option(
+    "--tool-result-chars",
+    type=int,
+    default=setting_default("tool_result_chars"),
+    help="--prompt tools: characters of each tool result the model is shown; a longer response is shortened, still JSON, "
+    "saying inside it what was left out (default: a quarter of the model's context at 2 characters per token, "
+    "at least 1000; recorded in config.json as tool_results).",
+)
 @click.option("--dry-run", is_flag=True, help="Print the first sample's rendered prompt and its token count; load no model, write nothing.")
 @click.option(
     "--exec/--no-exec",
@@ -213,6 +221,7 @@ def run(
     functions: str,
     obfuscate: str,
     schema: str,
+    tool_result_chars: int | None,
     dry_run: bool,
     execute: bool,
     out: Path | None,
@@ -272,6 +281,7 @@ def run(
         schema=schema,
         relevance=relevance,
         samples=n_samples,
+        tool_result_chars=tool_result_chars,
     )
     if preset is not None:
         from gqlbench.run.presets import apply_preset, get_preset

@@ -16,6 +16,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import GenerationConfig
 from gqlbench.generators.present import PromptSetting
 from gqlbench.generators.react import DEFAULT_MAX_STEPS
+from gqlbench.generators.shorten import CHARS_PER_TOKEN, CONTEXT_SHARE, result_chars
 from gqlbench.generators.shots import DEFAULT_SHOT_RULE, DEFAULT_SHOTS, SHOT_RULE_ALIASES, SHOT_SPLIT, shot_rule_name
 from gqlbench.generators.styles import DEFAULT_STYLE, PromptStyle, get_style
 from gqlbench.provenance import git_commit, redact_url, redact_urls, run_versions
@@ -23,10 +24,23 @@ from gqlbench.records import ALL_SPLIT, Sample
 from gqlbench.run.catalog_record import catalog_differences, catalog_record
 from gqlbench.run.usage import Prices
 
-__all__ = ["OBSERVE_MODES", "DEFAULT_BATCH_SIZE", "SETTING_DEFAULTS", "RunSettings", "setting_default", "RunOptions", "RunConfig"]
+__all__ = [
+    "OBSERVE_MODES",
+    "DEFAULT_BATCH_SIZE",
+    "MIN_TOOL_RESULT_CHARS",
+    "LEGACY_TOOL_RESULT_CHARS",
+    "SETTING_DEFAULTS",
+    "RunSettings",
+    "setting_default",
+    "RunOptions",
+    "RunConfig",
+    "tool_result_bound",
+]
 
 OBSERVE_MODES: tuple[str, ...] = ("schema", "mock")
 DEFAULT_BATCH_SIZE = 16
+MIN_TOOL_RESULT_CHARS = 100  # --tool-result-chars below it could not show one id with its note
+LEGACY_TOOL_RESULT_CHARS = 4000  # the fixed bound before --tool-result-chars: a run folder begun then is finished with it
 
 
 @dataclass(frozen=True)
@@ -58,6 +72,7 @@ class RunSettings:
     relevance: bool = False  # run the relevance set of the split (gqlbench.scoring.relevance): possible and impossible cases
     samples: int = 1  # completions per sample (--samples K); stored only when K > 1, so older folders resume
     preset: dict[str, Any] | None = None  # --preset: {"name": ..., "overrides": {...}} (gqlbench.run.presets); stored only when set
+    tool_result_chars: int | None = None  # --prompt tools: characters of a tool result shown (None: from the model's context)
 
     def __post_init__(self) -> None:
         get_style(self.prompt)  # an unknown prompt style is an error now, before any work
@@ -78,6 +93,10 @@ class RunSettings:
             raise GqlbenchError(f"unknown observation mode {self.observe!r}; choose one of {', '.join(OBSERVE_MODES)}")
         if self.shots < 0 or self.max_steps < 1 or (self.limit is not None and self.limit < 1):
             raise GqlbenchError("--shots must be >= 0, --max-steps >= 1 and --limit >= 1")
+        if self.tool_result_chars is not None and self.tool_result_chars < MIN_TOOL_RESULT_CHARS:
+            raise GqlbenchError(
+                f"--tool-result-chars {self.tool_result_chars}: a result needs at least {MIN_TOOL_RESULT_CHARS} characters to show an id"
+            )
         if self.split == SHOT_SPLIT and self.shots:
             raise GqlbenchError(f"few-shot examples come from the {SHOT_SPLIT} split, so evaluating it needs --shots 0")
         if self.split == ALL_SPLIT and (self.relevance or (self.shots and self.shot_rule != DEFAULT_SHOT_RULE)):
@@ -120,6 +139,8 @@ class RunSettings:
         settings = {**dataclasses.asdict(self), "max_new_tokens": self.new_tokens}
         if not self.style.uses_steps:
             settings.update(max_steps=None, observe=None)
+        if self.tool_result_chars is None or not getattr(self.style, "executes_calls", False):  # stored only when it bounds results
+            del settings["tool_result_chars"]
         if not self.relevance:  # absent unless set, so folders of earlier versions still resume
             del settings["relevance"]
         if self.samples == 1:
@@ -191,6 +212,7 @@ class RunConfig:
     resumed_with: list[dict[str, Any]] = field(default_factory=list)  # other backend descriptions of later sessions
     catalog: dict[str, Any] = field(default_factory=dict)  # per domain: its specs file and a hash of its catalog files
     excluded_shots: list[str] = field(default_factory=list)  # --split all: the few-shot examples it leaves out
+    tool_results: dict[str, Any] | None = None  # --prompt tools: the bound of a tool result and its source (tool_result_bound)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -242,8 +264,8 @@ class RunConfig:
         return cls(**{**defaults, **known}, extra={k: v for k, v in data.items() if k not in names})
 
     def to_json(self) -> dict[str, Any]:
-        """The config.json object, keys in their usual order; ``resumed_with`` and ``excluded_shots`` only once there are some."""
-        optional = ("resumed_with", "excluded_shots")
+        """The config.json object, keys in their usual order; ``resumed_with``, ``excluded_shots`` and ``tool_results`` only once set."""
+        optional = ("resumed_with", "excluded_shots", "tool_results")
         data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in (*optional, "extra")}
         data.update({name: getattr(self, name) for name in optional if getattr(self, name)})
         return {**data, **self.extra}
@@ -265,3 +287,28 @@ class RunConfig:
             self.resumed_with.append(description)
         else:
             self.backend = description
+
+
+def tool_result_bound(settings: RunSettings, config: RunConfig, max_model_len: int, *, resumed: bool) -> dict[str, Any] | None:
+    """The characters a tool result may take and where that number comes from, as config.json's ``tool_results`` records it.
+
+    None for a style that runs no tool calls. ``--tool-result-chars`` when
+    given; otherwise the bound the folder recorded, so a resumed run shows
+    every sample results of one bound (even on a backend with another
+    context); otherwise, for a folder with completions but no record (begun
+    by a gqlbench before the setting), the fixed bound it used
+    (:data:`LEGACY_TOOL_RESULT_CHARS`); otherwise the default for the
+    backend's context (:func:`gqlbench.generators.shorten.result_chars`).
+    """
+    if not getattr(settings.style, "executes_calls", False):
+        return None
+    if settings.tool_result_chars is not None:
+        return {"max_chars": settings.tool_result_chars, "source": "--tool-result-chars"}
+    if config.tool_results is not None:
+        return config.tool_results
+    if resumed:
+        return {"max_chars": LEGACY_TOOL_RESULT_CHARS, "source": "the fixed bound of the gqlbench that began this run"}
+    return {
+        "max_chars": result_chars(max_model_len),
+        "source": f"max_model_len {max_model_len} x {CHARS_PER_TOKEN} characters per token / {CONTEXT_SHARE}",
+    }

@@ -26,7 +26,7 @@ from gqlbench.generators.present import Presenter
 from gqlbench.generators.shots import SHOT_SPLIT, select_shots, shot_pool
 from gqlbench.generators.styles import StyleOptions
 from gqlbench.records import Completion, Prompt, Sample, SampleResult
-from gqlbench.run.config import RunConfig, RunSettings
+from gqlbench.run.config import RunConfig, RunSettings, tool_result_bound
 from gqlbench.run.files import open_run_file
 from gqlbench.run.folder import write_json
 from gqlbench.run.presenting import observer_for, real_program, shown_record
@@ -94,17 +94,25 @@ def _scored(sample: Sample, prompt: Prompt, completion: Completion, code: str, p
     return SampleResult.model_validate({**result.model_dump(mode="json"), **extra})
 
 
-def _gold_candidates(sample: Sample, completion: Completion, code: str, prediction: str) -> tuple[Completion, str, str]:
-    """``--prompt tools``: each ambiguous argument set to gold's source when it is among its candidates.
+def _tool_sources(
+    sample: Sample, completion: Completion, code: str, prediction: str, pool: Callable[[], SandboxPool], seed: int
+) -> tuple[Completion, str, str]:
+    """``--prompt tools``: arguments set to gold's source where the trajectory's values allow it, before scoring.
 
-    See :mod:`gqlbench.scoring.tool_sources`.
+    An ambiguous argument takes gold's source when it is among its candidates
+    (:mod:`gqlbench.scoring.tool_sources`); an argument whose value is the one
+    gold's expression gives on the same world is written as that expression
+    (:mod:`gqlbench.scoring.tool_values`). Each choice is recorded in ``tool_arguments``.
     """
     provenance = completion.explanation.tool_arguments
-    if provenance is None or prediction != code or not any("candidates" in e for e in provenance):
+    if provenance is None or prediction != code:
         return completion, code, prediction
     from gqlbench.scoring.tool_sources import choose_gold_candidates
+    from gqlbench.scoring.tool_values import credit_equal_values
 
-    code, provenance = choose_gold_candidates(sample, code, provenance)
+    if any("candidates" in e for e in provenance):
+        code, provenance = choose_gold_candidates(sample, code, provenance)
+    code, provenance = credit_equal_values(sample, code, provenance, pool=pool, seed=seed)
     return completion.model_copy(update={"explanation": completion.explanation.with_parts({"tool_arguments": provenance})}), code, code
 
 
@@ -145,6 +153,7 @@ class Generator:
         clock: StageClock | None = None,
         *,
         offers: Mapping[str, Sequence[str]] | None = None,
+        tool_result_chars: int | None = None,
     ) -> None:
         self.clock = clock or StageClock()
         # told of each completion as the backend returns it, before its chunk is scored and executed: progress
@@ -162,6 +171,7 @@ class Generator:
                 observer=observer_for(observer, self.presenter),
                 abstain=settings.relevance,
                 shown=settings.prompt_setting.shown,
+                tool_result_chars=tool_result_chars,
             )
         )
 
@@ -284,8 +294,9 @@ class Generator:
                 else:
                     code = answer.code
                 sample, code, prediction, record = real_program(self.presenter, shown.id, code, answer.prediction)
-                completion, code, prediction = _gold_candidates(sample or shown, completion, code, prediction)
-                finished.append((_scored(sample or shown, prompt, completion, code, prediction, record), code, index))
+                real = sample or shown
+                completion, code, prediction = _tool_sources(real, completion, code, prediction, self.sandbox, self.settings.seed)
+                finished.append((_scored(real, prompt, completion, code, prediction, record), code, index))
         for sample, _, indices in work:
             for index in indices:
                 if (sample.id, index) not in seen:
@@ -327,6 +338,7 @@ def generate(
     executing is added up over sessions in config.json's ``generation_wall_s``
     (after every chunk), for the run's throughput and GPU-hour cost. ``offers``: what some samples'
     prompts offer instead of what ``--functions`` would (a relevance run's cases, :class:`gqlbench.run.runner.Plan`).
+    A tools run also records the bound of its tool results (``tool_results``, :func:`gqlbench.run.config.tool_result_bound`).
     """
     from gqlbench.run.engine_log import summary_line
 
@@ -335,13 +347,15 @@ def generate(
         description = backend.describe()
     if notify is not None:  # the engine, model, dtype and device: told before the first sample
         notify(summary_line(description))
+    pending = sum(len(indices) for _, indices in planned)
     with clock.stage("writing"):
+        config.tool_results = tool_result_bound(settings, config, backend.max_model_len, resumed=pending < total)
         config.record_backend(description)
         write_json(run_dir / "config.json", config.to_json())
+    bound = config.tool_results["max_chars"] if config.tool_results else None
     with clock.stage("prompts"):  # the few-shot pool
-        generator = Generator(settings, backend, observer, pool, clock, offers=offers)
+        generator = Generator(settings, backend, observer, pool, clock, offers=offers, tool_result_chars=bound)
     sink = Sink(run_dir)
-    pending = sum(len(indices) for _, indices in planned)
     bar = RunBar(total, total - pending, pending, quiet=quiet, stream=console, unit="sample" if settings.samples == 1 else "completion")
     counted = engine_counters(backend)
     generator.on_generated = bar.generated  # the bar moves inside a batch, before the batch is scored

@@ -10,7 +10,8 @@ the new one run as one program, in the sandbox, on a fresh world of the
 sample's domain built from the run's seed, so the world shows what earlier
 actions changed (a playlist created in step 1 is there in step 2), and the
 observation is the value the new action produced (the value assigned, or the
-expression's value) as JSON, cut to ``max_chars`` with a note. When the action
+expression's value) as JSON, shortened to ``max_chars`` as a tool result is
+(:mod:`gqlbench.generators.shorten`: still JSON, saying inside it what was left out). When the action
 fails, the observation is the error's kind and message (which name the valid
 fields or parameters), so the model can correct itself. An action that failed
 is left out of later replays: as in a live session its variable was never
@@ -25,6 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from gqlbench.generators.shorten import shorten
 from gqlbench.generators.tools import CallOutcome
 from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.records import Sample, Trace
@@ -133,9 +135,13 @@ class MockObserver:
         if trace.result is None:
             return "The action ran; it has no value to show."
         text = str(trace.result)
-        if len(text) > self.max_chars:
-            text = f"{text[: self.max_chars]}\n... (response cut: {len(text) - self.max_chars} more characters not shown)"
-        return text
+        if len(text) <= self.max_chars:
+            return text
+        try:
+            value = json.loads(text)
+        except ValueError:  # cut by the sandbox's bound: shown as a string
+            value = text
+        return shorten(value, self.max_chars).text
 
 
 def _key(sample: Sample, actions: Sequence[str]) -> tuple[str, str, tuple[str, ...]]:

@@ -16,20 +16,30 @@ gold, which the generation side never sees.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from gqlbench.metrics.calls import ApiCall, analyze
+from gqlbench.metrics.calls import ApiCall, ProgramAnalysis, analyze
 from gqlbench.metrics.scores import functions_for
 from gqlbench.metrics.sources import Argument
 from gqlbench.records import FunctionSpec, Sample
 
-__all__ = ["CHOSEN_BECAUSE", "choose_gold_candidates"]
+__all__ = [
+    "CHOSEN_BECAUSE",
+    "Slot",
+    "ToolProgram",
+    "choose_gold_candidates",
+    "keyword_span",
+    "argument_slots",
+    "spliced",
+    "read_tool_program",
+]
 
 CHOSEN_BECAUSE = "gold's source is among the candidates"
 
 
-def _keyword(line: str, position: int) -> tuple[str, int, int] | None:
+def keyword_span(line: str, position: int) -> tuple[str, int, int] | None:
     """The name and the character span of the value of the ``position``-th keyword of the line's call."""
     try:
         statement = ast.parse(line).body[0]
@@ -61,6 +71,73 @@ def _gold_values(gold: Sequence[ApiCall], call: ApiCall, argument: str) -> list[
     return [g.argument(argument) for g in same]
 
 
+Slot = tuple[int, int, str, int, int]  # (provenance entry, line index, keyword name, start, end of its value in the line)
+
+
+def argument_slots(entries: Sequence[Mapping[str, Any]], lines: Sequence[str]) -> list[Slot]:
+    """Where in the program the argument of each provenance entry is written.
+
+    The entries are one per keyword of each program line (``call`` 1-based, in keyword order).
+    """
+    positions: dict[int, int] = {}
+    slots: list[Slot] = []
+    for i, entry in enumerate(entries):
+        call = entry.get("call")
+        if not isinstance(call, int):
+            continue
+        position = positions[call] = positions.get(call, -1) + 1
+        if not 0 < call <= len(lines):
+            continue
+        found = keyword_span(lines[call - 1], position)
+        if found is not None:
+            slots.append((i, call - 1, *found))
+    return slots
+
+
+def spliced(lines: Sequence[str], slots: Sequence[Slot], texts: Mapping[int, str]) -> list[str]:
+    """``lines`` with the argument of each slot whose entry is in ``texts`` replaced (right to left: earlier spans stay valid)."""
+    out = list(lines)
+    for i, line, _, start, end in sorted((s for s in slots if s[0] in texts), key=lambda s: -s[3]):
+        out[line] = out[line][:start] + texts[i] + out[line][end:]
+    return out
+
+
+@dataclass(frozen=True)
+class ToolProgram:
+    """A tools run's program as the choosers read it: its lines, the slots of the arguments asked for, both analyses."""
+
+    lines: list[str]
+    slots: list[Slot]
+    gold: ProgramAnalysis
+    predicted: ProgramAnalysis
+    functions: Mapping[str, FunctionSpec]
+
+    def call_on(self, line: int) -> ApiCall | None:
+        """The program's call on ``line`` (0-based, as in a slot)."""
+        return next((c for c in self.predicted.calls if c.line == line + 1), None)
+
+
+def read_tool_program(
+    sample: Sample,
+    code: str,
+    entries: Sequence[Mapping[str, Any]],
+    keep: Callable[[Mapping[str, Any], str], bool],
+    functions: Mapping[str, FunctionSpec] | None = None,
+) -> ToolProgram | None:
+    """The program with the slots of the entries ``keep(entry, argument text)`` accepts; None when there is none, or
+    gold or the program cannot be analysed (then nothing is chosen)."""
+    lines = code.split("\n")
+    slots = [s for s in argument_slots(entries, lines) if keep(entries[s[0]], lines[s[1]][s[3] : s[4]])]
+    if not slots:
+        return None
+    functions = functions_for(sample) if functions is None else functions
+    gold = analyze(sample.gold_code, functions, limits=None)
+    predicted = analyze(code, functions)
+    if gold.parse_error is not None or predicted.parse_error is not None or predicted.too_large is not None:
+        return None
+    return ToolProgram(lines, slots, gold, predicted, functions)
+
+
 def choose_gold_candidates(
     sample: Sample, code: str, provenance: Sequence[Mapping[str, Any]], functions: Mapping[str, FunctionSpec] | None = None
 ) -> tuple[str, list[dict[str, Any]]]:
@@ -74,46 +151,24 @@ def choose_gold_candidates(
     are equal, so the choice is the metric's own notion of equality.
     """
     entries = [dict(e) for e in provenance]
-    lines = code.split("\n")
-    positions: dict[int, int] = {}
-    slots: list[tuple[int, int, str, int, int]] = []  # (entry, line index, keyword name, start, end)
-    for i, entry in enumerate(entries):
-        call = entry.get("call")
-        if not isinstance(call, int):
-            continue
-        position = positions[call] = positions.get(call, -1) + 1
-        candidates = entry.get("candidates")
-        if not isinstance(candidates, list) or len(candidates) < 2 or not 0 < call <= len(lines):
-            continue
-        found = _keyword(lines[call - 1], position)
-        if found is not None:
-            slots.append((i, call - 1, *found))
-    if not slots:
+    program = read_tool_program(sample, code, entries, lambda e, _: isinstance(e.get("candidates"), list) and len(e["candidates"]) > 1)
+    if program is None:
         return code, entries
-    functions = functions_for(sample) if functions is None else functions
-    gold = analyze(sample.gold_code, functions, limits=None)
-    predicted = analyze(code, functions)
-    if gold.parse_error is not None or predicted.parse_error is not None or predicted.too_large is not None:
-        return code, entries
-    by_line = {c.line: c for c in predicted.calls}
+    lines, slots, functions = program.lines, program.slots, program.functions
     wanted: dict[int, tuple[ApiCall, str, list[Argument]]] = {}  # entry -> (predicted call, real argument name, gold values)
     trials: dict[int, list[str]] = {}  # entry -> candidates worth analysing
     for i, line, name, _, _ in slots:
-        call = by_line.get(line + 1)
+        call = program.call_on(line)
         if call is None:
             continue
-        values = _gold_values(gold.calls, call, name)
+        values = _gold_values(program.gold.calls, call, name)
         paths = {ref.path for value in values for ref in value.references}
         tried = [c for c in entries[i]["candidates"] if isinstance(c, str) and _path(c) in paths]
         if tried:
             wanted[i], trials[i] = (call, name, values), tried
     standard: dict[tuple[int, str], str] = {}  # (entry, candidate) -> its standardized value in the program
     for j in range(max((len(t) for t in trials.values()), default=0)):
-        trial = list(lines)
-        for i, line, _, start, end in sorted(
-            (s for s in slots if s[0] in trials and j < len(trials[s[0]])), key=lambda s: -s[3]
-        ):  # right to left: earlier spans stay valid
-            trial[line] = trial[line][:start] + trials[i][j] + trial[line][end:]
+        trial = spliced(lines, slots, {i: tried[j] for i, tried in trials.items() if j < len(tried)})
         analysis = analyze("\n".join(trial), functions)
         calls = {c.line: c for c in analysis.calls}
         for i, line, _, _, _ in slots:
@@ -126,8 +181,6 @@ def choose_gold_candidates(
             chosen[i] = chosen_candidate
     if not chosen:
         return code, entries
-    for i, line, _, start, end in sorted((s for s in slots if s[0] in chosen), key=lambda s: -s[3]):
-        lines[line] = lines[line][:start] + chosen[i] + lines[line][end:]
-        entries[i]["source"] = chosen[i]
-        entries[i]["chosen_because"] = CHOSEN_BECAUSE
-    return "\n".join(lines), entries
+    for i, source in chosen.items():
+        entries[i] |= {"source": source, "chosen_because": CHOSEN_BECAUSE}
+    return "\n".join(spliced(lines, slots, chosen)), entries

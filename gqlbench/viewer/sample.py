@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gqlbench.metrics import functions_for, get_metric
-from gqlbench.records import Sample, SampleResult, Trace
+from gqlbench.records import Sample, SampleResult, ShortenedResult, Trace
 from gqlbench.viewer.data import error_kinds, passes
 from gqlbench.viewer.flow import Comparison, argument_rows, compare
 from gqlbench.viewer.graph import dataflow_svg
@@ -187,14 +187,28 @@ def _tool_arguments(entries: Any) -> str:
         entry = entry if isinstance(entry, Mapping) else {}
         candidates = entry.get("candidates")
         others = ", ".join(str(c) for c in candidates if c != entry.get("source")) if isinstance(candidates, list) else ""
+        why = str(entry.get("chosen_because") or "") + (f" (read from {entry['read_from']})" if entry.get("read_from") else "")
         rows.append(
             f"<tr><td>{bounded(str(entry.get('call', '')))}</td><td><code>{bounded(str(entry.get('function', '')))}</code></td>"
             f"<td><code>{bounded(str(entry.get('argument', '')))}</code></td>"
             f"<td><code>{bounded(json.dumps(entry.get('value'), ensure_ascii=False))}</code></td>"
-            f"<td><code>{bounded(str(entry.get('source', '')))}</code></td><td><code>{bounded(others)}</code></td></tr>"
+            f"<td><code>{bounded(str(entry.get('source', '')))}</code></td><td><code>{bounded(others)}</code></td>"
+            f"<td>{bounded(why)}</td></tr>"
         )
-    head = "<tr><th>call</th><th>function</th><th>argument</th><th>value</th><th>source</th><th>other candidates</th></tr>"
+    head = "<tr><th>call</th><th>function</th><th>argument</th><th>value</th><th>source</th><th>other candidates</th><th>why</th></tr>"
     return f'<h2>Tool-call arguments</h2><table class="steps">{head}{"".join(rows)}</table>'
+
+
+def _shortened_results(results: Sequence[ShortenedResult] | None) -> str:
+    """``--prompt tools``: the results the model was shown shortened to the run's bound."""
+    if not results:
+        return ""
+    items = "".join(
+        f"<li>step {r.step} ({bounded(r.function)}): {r.shown_chars:,} of {r.chars:,} characters shown, "
+        f"{r.items_left_out:,} items or fields and {r.chars_left_out:,} characters of strings left out</li>"
+        for r in results
+    )
+    return f"<p>Tool results shown shortened:</p><ul>{items}</ul>"
 
 
 def _steps(steps: Sequence[Any], title: str = "ReAct steps") -> str:
@@ -237,6 +251,7 @@ def sample_page(run_index: int, result: SampleResult, sample: Sample | None) -> 
         _execution(result),
         _steps(extra.get("steps") or [], "Tool calls" if tools is not None else "ReAct steps"),
         _tool_arguments(tools),
+        _shortened_results(result.explanation.shortened_tool_results),
     ]
     cost = {k: extra.get(k) for k in ("tokens_in", "tokens_out", "latency_s", "finish_reason")}
     if any(v is not None for v in cost.values()):

@@ -1,11 +1,10 @@
-"""From tool-call values to program references: provenance order, literals, nested values, bounded results."""
+"""From tool-call values to program references: provenance order, literals, nested values."""
 
 from __future__ import annotations
 
-import json
 import time
 
-from gqlbench.generators.tool_program import MAX_CANDIDATES, Earlier, argument_source, argument_text, bounded_json, value_paths
+from gqlbench.generators.tool_program import MAX_CANDIDATES, Earlier, argument_source, argument_text, value_paths
 
 
 def test_a_value_found_at_two_paths_keeps_both_candidates_shortest_path_first() -> None:
@@ -40,18 +39,6 @@ def test_nested_values_are_referenced_element_by_element() -> None:
 
 def test_a_key_that_is_no_identifier_is_never_a_path() -> None:
     assert value_paths("v", {"not-a-name": "v", "class": "v"}, "response_obj") == []
-
-
-def test_a_long_response_is_shortened_by_its_lists_and_stays_json_with_a_note() -> None:
-    value = {"results": [{"id": f"id{i}", "name": "x" * 50} for i in range(200)], "total": 200}
-    text = bounded_json(value, 4000)
-    body, note = text.split("\n", 1)
-    decoded = json.loads(body)
-    assert len(body) <= 4000 and decoded["results"][0] == value["results"][0] and decoded["total"] == 200
-    assert f"{200 - len(decoded['results'])} items not shown" in note
-    huge = bounded_json({"text": "y" * 10_000}, 4000)
-    assert len(huge.split("\n")[0]) == 4000 and "more characters not shown" in huge
-    assert bounded_json({"a": 1}, 4000) == '{"a":1}'
 
 
 def test_the_elements_of_a_long_list_argument_are_looked_up_in_one_walk_of_each_response() -> None:

@@ -1,8 +1,9 @@
-"""Tools from signatures, the openai backend's reading of tool calls, and what the loop keeps of a turn."""
+"""Tools from signatures, the openai backend's reading of tool calls, what the loop keeps of a turn, and the tool results it sends."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any, cast
@@ -12,9 +13,10 @@ import pytest
 from gqlbench.dataset import get_sample
 from gqlbench.generators.backends.backend import Backend, GenerationConfig
 from gqlbench.generators.backends.openai_backend import OpenAIBackend, looks_like_tool_text
+from gqlbench.generators.shorten import result_chars
 from gqlbench.generators.tool_input import MAX_CALLS_PER_SAMPLE, MAX_CALLS_PER_TURN, MAX_TURN_CHARS
 from gqlbench.generators.tools import CallOutcome, ToolCall, ToolReply, ToolRequest, run_tools, tool_specs, tools_messages
-from gqlbench.records import Completion, Prompt, Sample
+from gqlbench.records import Completion, Message, Prompt, Sample
 from tests.tool_server import ToolServer, reply
 
 
@@ -89,6 +91,7 @@ class _Replies:
     """A tool backend that answers every turn with the given reply (its sample id set)."""
 
     name = "replies"
+    max_model_len = 8192
 
     def __init__(self, reply: ToolReply) -> None:
         self.reply = reply
@@ -126,6 +129,7 @@ class _Scripted:
     """A tool backend that answers turn ``i`` of every sample with ``turns[i]``."""
 
     name = "scripted"
+    max_model_len = 8192
 
     def __init__(self, *turns: ToolReply) -> None:
         self.turns, self.asked = turns, 0
@@ -174,3 +178,60 @@ def test_a_sample_runs_at_most_the_bound_of_calls_over_all_its_turns() -> None:
     (completion,) = run_tools([(sample, prompt)], cast(Backend, backend), GenerationConfig(), runner, max_steps=8)
     assert len(runner.before) == MAX_CALLS_PER_SAMPLE and completion.finish_reason == "too_many_calls"
     assert completion.note is not None and f"at most {MAX_CALLS_PER_SAMPLE} are run in one sample" in completion.note
+
+
+class _OneCallBackend:
+    """Calls GET_me_playlists once, then answers; ``max_model_len`` is the context it reports."""
+
+    name = "scripted"
+
+    def __init__(self, max_model_len: int) -> None:
+        self.max_model_len = max_model_len
+
+    def generate_tools(self, requests: Any, config: GenerationConfig) -> Any:
+        for request in requests:
+            called = any(m["role"] == "tool" for m in request.messages)
+            calls = () if called else (ToolCall("c0", "GET_me_playlists", "{}"),)
+            yield ToolReply(request.sample_id, "done" if called else "", calls)
+
+
+class _Runner:
+    """A mock world whose every call returns ``value``."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def run_calls(self, requests: Any) -> list[CallOutcome]:
+        return [CallOutcome(value=self.value) for _ in requests]
+
+
+LONG = {"items": [{"id": f"playlist{i:03d}", "name": "x" * 40} for i in range(300)], "total": 300}  # 20,000 characters
+
+
+def _tool_run(value: Any, context: int, max_chars: int | None = None) -> tuple[str, Completion]:
+    sample = get_sample("test/5")
+    prompt = Prompt(sample_id=sample.id, style="tools", messages=[Message(role="user", content=sample.utterance)])
+    (completion,) = run_tools([(sample, prompt)], _OneCallBackend(context), GenerationConfig(), _Runner(value), 3, max_chars)
+    (message,) = [s.observation for s in completion.steps if s.observation is not None]
+    return message, completion
+
+
+def test_a_long_tool_result_is_sent_as_valid_json_and_its_shortening_is_recorded() -> None:
+    message, completion = _tool_run(LONG, context=2048)
+    decoded = json.loads(message)  # the whole tool message: no note after the JSON
+    kept = len(decoded["items"]) - 1
+    assert kept > 0 and decoded["items"][:kept] == LONG["items"][:kept]
+    assert decoded["items"][-1] == f"... {300 - kept} of 300 items not shown"
+    (record,) = completion.explanation.shortened_tool_results or []
+    assert (record.step, record.call, record.function) == (1, 1, "GET_me_playlists")
+    assert record.chars == len(json.dumps(LONG, separators=(",", ":"))) and record.shown_chars == len(message)
+    assert record.items_left_out == 300 - kept
+
+
+def test_the_bound_follows_the_context_the_backend_reports_or_the_setting() -> None:
+    small, _ = _tool_run(LONG, context=2048)
+    large, completion = _tool_run(LONG, context=65536)
+    assert len(small) <= result_chars(2048) < len(large) <= result_chars(65536)
+    assert large == json.dumps(LONG, separators=(",", ":")) and completion.explanation.shortened_tool_results is None
+    set_, _ = _tool_run(LONG, context=32768, max_chars=1000)
+    assert len(set_) <= 1000 and json.loads(set_)

@@ -160,3 +160,27 @@ def test_every_run_option_reads_its_default_from_run_settings() -> None:
     }
     assert not literal, f"options with their own default (use setting_default): {literal}"
     assert all(SETTING_DEFAULTS[k] == setting_default(k) == RunSettings("m").__getattribute__(k) for k in SETTING_DEFAULTS)
+
+
+def test_a_tools_run_records_the_bound_of_its_results_from_the_context_or_the_setting_and_keeps_it_on_resume(tmp_path: Path) -> None:
+    from gqlbench.run.config import LEGACY_TOOL_RESULT_CHARS, tool_result_bound
+
+    tools = RunSettings(model="m", backend="openai", prompt="tools")
+    fresh = RunConfig.new(tools, [])
+    derived = tool_result_bound(tools, fresh, 32768, resumed=False)
+    assert derived == {"max_chars": 16384, "source": "max_model_len 32768 x 2 characters per token / 4"}
+    assert tool_result_bound(tools, fresh, 8192, resumed=False)["max_chars"] == 4096  # type: ignore[index]
+    fresh.tool_results = derived
+    again = RunConfig.from_json(json.loads(json.dumps(fresh.to_json())), tmp_path / "config.json")
+    assert again.to_json()["tool_results"] == derived
+    assert tool_result_bound(tools, again, 2048, resumed=True) == derived  # a resume on a smaller context keeps the run's bound
+    older = RunConfig.new(tools, [])  # begun by a gqlbench with the fixed bound: its completions were shown 4,000 characters
+    assert tool_result_bound(tools, older, 32768, resumed=True)["max_chars"] == LEGACY_TOOL_RESULT_CHARS  # type: ignore[index]
+    chosen = RunSettings(model="m", backend="openai", prompt="tools", tool_result_chars=1500)
+    assert tool_result_bound(chosen, fresh, 32768, resumed=True) == {"max_chars": 1500, "source": "--tool-result-chars"}
+    assert chosen.to_json()["tool_result_chars"] == 1500 and "tool_result_chars" not in tools.to_json()
+    assert RunConfig.new(RunSettings(model="m"), []).to_json().get("tool_results") is None
+    assert tool_result_bound(RunSettings(model="m", tool_result_chars=1500), fresh, 8192, resumed=False) is None  # cot shows no results
+    assert "tool_result_chars" not in RunSettings(model="m", tool_result_chars=1500).to_json()
+    with pytest.raises(GqlbenchError, match="--tool-result-chars 10: a result needs at least 100 characters"):
+        RunSettings(model="m", backend="openai", prompt="tools", tool_result_chars=10)
