@@ -342,6 +342,7 @@ class SampleResult(_Record):
     scores: Scores
     skipped: str | None = None  # why the sample is not scored (invalid gold), never silent
     explanation: Explanation = Field(default_factory=Explanation)
+    cluster: str | None = None  # samples of one cluster (a generated set's program skeleton) are resampled together
 
 
 class SkippedSample(_Record):
