@@ -285,16 +285,19 @@ def mean_cluster_size(sizes: Sequence[int]) -> float:
     return sum(m * m for m in sizes) / total
 
 
-def design_effect(sizes: Sequence[int], icc: float) -> float:
+def design_effect(mean_size: float, icc: float) -> float:
     """``1 + (m - 1) * icc``: how many times the variance of a mean grows when its samples come in clusters.
 
-    ``m`` is :func:`mean_cluster_size`; ``icc`` the intraclass correlation of
-    the outcome (0: independent samples, design effect 1; 1: samples of a
-    cluster always agree, design effect m). n samples then weigh as n / design effect.
+    ``m`` is the mean cluster size (:func:`mean_cluster_size` when sizes
+    differ); ``icc`` the intraclass correlation of the outcome (0: independent
+    samples, design effect 1; 1: samples of a cluster always agree, design
+    effect m). n samples then weigh as n / design effect.
     """
     if not 0.0 <= icc <= 1.0:
         raise ValueError("the intraclass correlation must be in [0, 1]")
-    return 1.0 + (mean_cluster_size(sizes) - 1.0) * icc
+    if mean_size < 1.0:
+        raise ValueError("a cluster has at least one sample")
+    return 1.0 + (mean_size - 1.0) * icc
 
 
 def intraclass_correlation(values: Values, clusters: Sequence[str | None]) -> float | None:
