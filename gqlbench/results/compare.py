@@ -295,7 +295,7 @@ def run_clustering(results: Sequence[SampleResult], icc: float | None = None, me
         return Clustering(size, icc, "stated")
     values = sample_values(scored).get(metric, {})
     by_id = {r.id: r.cluster for r in scored}
-    estimated = intraclass_correlation(list(values.values()), [by_id[i] for i in values]) if values else None
+    estimated = intraclass_correlation([v for v, _ in values.values()], [by_id[i] for i in values]) if values else None
     return Clustering(size, estimated, "estimated") if estimated is not None else Clustering(size, 1.0, "assumed")
 
 

@@ -269,7 +269,7 @@ def quality_table(found: Sequence[FileQuality], fmt: str = "github") -> str:
     """One column per file, one row per measure (shares as percentages of the file's items)."""
     from tabulate import tabulate
 
-    rows: list[list[object]] = [
+    rows: list[Sequence[object]] = [
         ["items", *(q.items for q in found)],
         ["words per utterance (mean)", *(f"{q.mean_words:.1f}" for q in found)],
         ["mechanical phrasing", *(_share(q.mechanical) for q in found)],
