@@ -17,7 +17,7 @@ __all__ = ["samples", "generate", "measure"]
 
 @click.group("samples")
 def samples() -> None:
-    """Make samples: verified synthetic requests and gold programs for a domain."""
+    """Make and measure samples: verified synthetic requests and gold programs for a domain."""
 
 
 @samples.command("generate")
