@@ -342,7 +342,8 @@ class SampleResult(_Record):
     scores: Scores
     skipped: str | None = None  # why the sample is not scored (invalid gold), never silent
     explanation: Explanation = Field(default_factory=Explanation)
-    cluster: str | None = None  # samples of one cluster (a generated set's program skeleton) are resampled together
+    # samples of one cluster (a generated sample's program skeleton) are resampled together; not written when None
+    cluster: str | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class SkippedSample(_Record):
