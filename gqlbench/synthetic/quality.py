@@ -34,6 +34,7 @@ from pathlib import Path
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.program import ParsedProgram, read_program
+from gqlbench.results.statistics import mean_cluster_size
 from gqlbench.specs.names import looks_like_endpoint_name
 
 __all__ = [
@@ -233,7 +234,7 @@ def measure_items(path: str, items: Sequence[MeasuredItem], human: Sequence[Meas
         skeletons=len(skeletons),
         skeleton_max=max(sizes),
         skeleton_mean=len(items) / max(len(skeletons), 1),
-        skeleton_weighted_mean=sum(m * m for m in sizes) / n,
+        skeleton_weighted_mean=mean_cluster_size(sizes) if items else 0.0,
         crowded=sum(m for m in sizes if m > CROWDED) / n,
         distinct_trigrams=len(set(trigrams)) / max(len(trigrams), 1),
         mean_calls=sum(len(names) for names in called) / n,
@@ -245,14 +246,16 @@ def measure_items(path: str, items: Sequence[MeasuredItem], human: Sequence[Meas
 
 
 def measure_files(paths: Sequence[Path], human: Path) -> list[FileQuality]:
-    """:func:`measure_items` for each file; a ``test.jsonl`` given with the ``train.jsonl`` of its folder also
-    gets ``shared_with_train``."""
+    """:func:`measure_items` for each file, against the ``human`` test split.
+
+    A ``test.jsonl`` given together with the ``train.jsonl`` of its folder also gets ``shared_with_train``.
+    """
     human_items = read_items(human)
     read = {path: read_items(path) for path in paths}
     found = []
     for path in paths:
         quality = measure_items(str(path), read[path], human_items)
-        train = next((p for p in paths if p.name == "train.jsonl" and p.parent == path.parent), None)
+        train = next((p for p in paths if p.name == "train.jsonl" and p.resolve().parent == path.resolve().parent), None)
         if path.name == "test.jsonl" and train is not None:
             train_skeletons = {read_program(item.code).skeleton for item in read[train]}
             shared = sum(1 for item in read[path] if read_program(item.code).skeleton in train_skeletons)
