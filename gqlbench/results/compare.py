@@ -110,6 +110,9 @@ def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples
         "resamples": resamples,
         "metrics": metrics,
     }
+    clusters = [r.cluster for r in a if r.skipped is None and r.id in ids_b]
+    if any(c is not None for c in clusters):
+        comparison["clusters"] = len(cluster_sizes(clusters))
     adjust_family([comparison])
     return comparison
 
@@ -233,6 +236,13 @@ def render_pair(label_a: str, label_b: str, comparison: Mapping[str, Any], title
     warning = shared_warning(comparison)
     if warning:
         lines.append(warning)
+    clusters = comparison.get("clusters")
+    if isinstance(clusters, int) and clusters < comparison["shared"]:
+        lines.append(
+            f"NOTE: the {comparison['shared']} samples come in {clusters} clusters (shared program skeletons); the paired "
+            "tests below treat samples as independent, so their p-values and intervals are too small "
+            "(docs/statistics.md, Clustered samples)."
+        )
     for side, key in (("A", "only_a"), ("B", "only_b")):
         if comparison[key]:
             ids = comparison[key]
