@@ -22,6 +22,8 @@ answer checks it against :mod:`gqlbench.metrics.limits` first. Nothing is run.
 from __future__ import annotations
 
 import ast
+import copy
+import hashlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -142,6 +144,34 @@ class ParsedProgram:
             reads = frozenset(n.id for n in ast.walk(value) if isinstance(n, ast.Name))
             found.append(TopLevelCall(text, value.func.id, target, tuple(arguments), reads))
         return tuple(found)
+
+    @cached_property
+    def skeleton(self) -> str | None:
+        """The program with every literal masked (``_``) and its variables renamed ``v0, v1, ...`` in order of binding.
+
+        Two gold programs with the same skeleton are the same request with other
+        names and numbers: the unit a set's diversity is counted in, and the
+        cluster its samples' scores are resampled by. Functions, fields and
+        keywords are kept. None when the program does not parse.
+        """
+        if self.tree is None:
+            return None
+        tree = copy.deepcopy(self.tree)
+        bound: dict[str, str] = {}
+        for node in ast.walk(tree):  # breadth first: top-level bindings before comprehension variables
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                bound.setdefault(node.id, f"v{len(bound)}")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in bound:
+                node.id = bound[node.id]
+            elif isinstance(node, ast.Constant):
+                node.value = "_"
+        return ast.unparse(tree).replace("'_'", "_")
+
+    @cached_property
+    def skeleton_key(self) -> str | None:
+        """A short stable name of :attr:`skeleton` (12 hex digits of its SHA-256), as ``samples.jsonl`` records it."""
+        return None if self.skeleton is None else hashlib.sha256(self.skeleton.encode()).hexdigest()[:12]
 
     def _source(self, node: ast.AST) -> str:
         """An expression as the program spells it (quotes, spacing), not as ``ast.unparse`` would."""

@@ -386,13 +386,16 @@ class SampleResult(_Record):
     # the few-shot examples the prompt showed once it fit the context (a run asks for --shots, the budget may keep
     # fewer); None: not recorded (evaluate's lines, and run lines written before it was)
     shots: list[str] | None = None
+    # samples of one cluster (a generated sample's program skeleton) are resampled together; not written when None
+    cluster: str | None = None
 
     @model_serializer(mode="wrap")
     def _leave_out_unrecorded_shots(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Lines without a prompt (evaluate's) keep the keys they always had."""
+        """Lines without a prompt (evaluate's) or a cluster (human samples) keep the keys they always had."""
         data: dict[str, Any] = handler(self)
-        if data.get("shots") is None:
-            data.pop("shots", None)
+        for optional in ("shots", "cluster"):
+            if data.get(optional) is None:
+                data.pop(optional, None)
         return data
 
 

@@ -36,10 +36,10 @@ from gqlbench.metrics.registry import (
     sample_values,
     summary_of,
 )
-from gqlbench.program import one_reading
+from gqlbench.program import one_reading, read_program
 from gqlbench.records import Explanation, FunctionSpec, Sample, SampleResult, Scores
 
-__all__ = ["functions_for", "compare_programs", "score_sample", "missing_result", "aggregate", "matched_calls"]
+__all__ = ["functions_for", "compare_programs", "score_sample", "missing_result", "cluster_key", "aggregate", "matched_calls"]
 
 
 def matched_calls(gold: ProgramAnalysis, predicted: ProgramAnalysis) -> list[GoldMatch]:
@@ -137,10 +137,29 @@ def _gold(sample: Sample, functions: Mapping[str, FunctionSpec]) -> ProgramAnaly
 
 
 def _result(sample: Sample, **fields: Any) -> SampleResult:
-    """A sample's result line; a generated sample's labels ride along, so results can be broken down by difficulty."""
+    """A sample's result line; a generated sample's labels ride along, so results can be broken down by difficulty.
+
+    A generated sample also gets its cluster (:func:`cluster_key`), so its
+    intervals resample the samples of one program skeleton together.
+    """
     if sample.synthetic is not None:
         fields["synthetic"] = sample.synthetic
+        fields["cluster"] = cluster_key(sample)
     return SampleResult(id=sample.id, domain=sample.domain, **fields)
+
+
+def cluster_key(sample: Sample) -> str | None:
+    """Which samples are not independent of ``sample``: its ``synthetic.cluster`` when it states one, else, for a
+    generated sample, its gold program's skeleton (:attr:`gqlbench.program.ParsedProgram.skeleton_key`).
+
+    Samples written one by one by people (no ``synthetic`` labels) are each their own cluster (None).
+    """
+    if sample.synthetic is None:
+        return None
+    stated = sample.synthetic.get("cluster")
+    if isinstance(stated, str) and stated:
+        return stated
+    return read_program(sample.gold_code).skeleton_key
 
 
 def _skipped(sample: Sample, gold: ProgramAnalysis) -> SampleResult:

@@ -56,3 +56,14 @@ def test_a_syntax_error_is_recorded_with_its_line_and_no_tree() -> None:
     assert program.problem is not None and program.problem.line == 2
     assert program.syntax_error == f"line 2: {program.problem.message}"
     assert read_program("a\0b").syntax_error is not None  # Python's ValueError, recorded too
+
+
+def test_a_skeleton_masks_literals_and_renames_variables_but_keeps_functions_and_fields() -> None:
+    one = read_program('r = GET_search(q="Money", type="track")\nGET_x(id=r.tracks.items[0].id)')
+    other = read_program('resp = GET_search(q="Blue", type="artist")\nGET_x(id=resp.tracks.items[2].id)')
+    assert one.skeleton == other.skeleton == "v0 = GET_search(q=_, type=_)\nGET_x(id=v0.tracks.items[_].id)"
+    assert one.skeleton_key == other.skeleton_key and len(one.skeleton_key or "") == 12
+    assert read_program('r = GET_search(q="Money")\nGET_x(id=r.albums.items[0].id)').skeleton != one.skeleton  # another field
+    comprehension = read_program('a = GET_me()\nPUT_x(ids=[i.id for i in a.items if i.name == "x"][:3])')
+    assert comprehension.skeleton == "v0 = GET_me()\nPUT_x(ids=[v1.id for v1 in v0.items if v1.name == _][:_])"
+    assert read_program("f(").skeleton is None and read_program("f(").skeleton_key is None

@@ -42,7 +42,7 @@ SUMMARIES: dict[str, str] = {
     "exec": "Run the Python program in FILE against DOMAIN's mock world and print its trace.",
     "mock": "Mock APIs: deterministic worlds behind the catalog's GraphQL schemas.",
     "view": "Write an offline HTML report of scored runs.",
-    "samples": "Make samples: verified synthetic requests and gold programs for a domain.",
+    "samples": "Make and measure samples: verified synthetic requests and gold programs for a domain.",
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +15,13 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import metric_titles
 from gqlbench.records import ALL_SPLIT
 from gqlbench.results.compare import (
+    Clustering,
     compare_with_first,
     power_table,
     render_pair,
     render_power,
     render_seed_spread,
+    run_clustering,
     seed_groups,
 )
 from gqlbench.results.files import SAMPLES_FILE, read_samples
@@ -55,6 +58,19 @@ __all__ = ["report"]
 )
 @click.option("--power-n", type=click.IntRange(min=1), help="Samples for --power [default: the first run's, else 32].")
 @click.option(
+    "--icc",
+    type=click.FloatRange(0, 1),
+    default=None,
+    help="--power: intraclass correlation of outcomes within a cluster of samples [default: estimated from the first "
+    "run's Arg Match (full) when its samples carry clusters, else 1, the worst case].",
+)
+@click.option(
+    "--cluster-size",
+    type=click.FloatRange(min=1),
+    default=None,
+    help="--power: mean cluster size m (sum of squared sizes / n) [default: the first run's clusters, else 1: independent samples].",
+)
+@click.option(
     "--bootstrap",
     default=DEFAULT_RESAMPLES,
     show_default=True,
@@ -78,6 +94,8 @@ def report(
     json_out: Path | None,
     power: bool,
     power_n: int | None,
+    icc: float | None,
+    cluster_size: float | None,
     bootstrap: int,
     price_in: float | None,
     price_out: float | None,
@@ -128,9 +146,13 @@ def report(
     if power:
         stored = runs[0].metrics.get("overall", {}).get("n_samples") if runs else None
         n = power_n or (stored if isinstance(stored, int) and not isinstance(stored, bool) and stored > 0 else 32)
-        rows = power_table(n)
-        click.echo("\n" + render_power(rows))
+        clustering = run_clustering(_samples(run_dirs[0]), icc) if runs and cluster_size is None else Clustering()
+        if cluster_size is not None:
+            clustering = Clustering(cluster_size, 1.0 if icc is None else icc, "assumed" if icc is None else "stated")
+        rows = power_table(n, clustering=clustering)
+        click.echo("\n" + render_power(rows, clustering))
         document["power"] = rows
+        document["power_clustering"] = {**asdict(clustering), "design_effect": clustering.design_effect}
         document["power_test"] = "mcnemar_exact, power computed exactly by enumeration"
     if json_out is not None:
         json_out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")

@@ -1,4 +1,5 @@
-"""``gqlbench samples generate``: verified synthetic samples for any catalog domain (issue #23)."""
+"""``gqlbench samples``: ``generate`` verified synthetic samples for any catalog domain (issue #23); ``measure`` how
+a samples file reads and what it tests (issue #32)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
 from gqlbench.synthetic.sampler import SHAPES
 
-__all__ = ["samples", "generate"]
+__all__ = ["samples", "generate", "measure"]
 
 
 @click.group("samples")
 def samples() -> None:
-    """Make samples: verified synthetic requests and gold programs for a domain."""
+    """Make and measure samples: verified synthetic requests and gold programs for a domain."""
 
 
 @samples.command("generate")
@@ -106,3 +107,34 @@ def generate(
             "the domain's graph may have too few edges or starts for these shapes",
             err=True,
         )
+
+
+@samples.command("measure")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--human",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="The human test split whose functions each file should cover [default: the bundled GraphQLRestBench test.jsonl].",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the measures as JSON instead of a table.")
+@click.option("--format", "fmt", default="github", show_default=True, help="Table format (any tabulate format).")
+def measure(files: tuple[Path, ...], human: Path | None, as_json: bool, fmt: str) -> None:
+    """Measure how the requests of each samples FILE read and what their programs test.
+
+    Per file: words per utterance, mechanical phrasing, 4-word copies of the
+    gold functions' descriptions, items per program skeleton, distinct word
+    trigrams, calls, constructs, and the human test split's functions never
+    called. A test.jsonl given with the train.jsonl of its folder also gets the
+    test items whose skeleton train has. Definitions: docs/synthetic-samples.md.
+    """
+    from dataclasses import asdict
+
+    from gqlbench.dataset import default_data_dir
+    from gqlbench.synthetic.quality import measure_files, quality_table
+
+    found = measure_files(list(files), human if human is not None else default_data_dir() / "test.jsonl")
+    if as_json:
+        click.echo(json.dumps([asdict(q) for q in found], indent=2))
+    else:
+        click.echo(escape_controls(quality_table(found, fmt)))

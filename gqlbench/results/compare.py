@@ -18,13 +18,25 @@ only in seed are summarised as mean ± standard deviation instead.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tabulate import tabulate
 
 from gqlbench.records import SampleResult
 from gqlbench.results.power import mcnemar_power, minimal_detectable_difference
-from gqlbench.results.statistics import ALPHA, DEFAULT_RESAMPLES, compare_paired, holm_adjust, seed_spread, verdict
+from gqlbench.results.statistics import (
+    ALPHA,
+    DEFAULT_RESAMPLES,
+    cluster_sizes,
+    compare_paired,
+    design_effect,
+    holm_adjust,
+    intraclass_correlation,
+    mean_cluster_size,
+    seed_spread,
+    verdict,
+)
 from gqlbench.results.uncertainty import sample_values
 
 __all__ = [
@@ -39,6 +51,8 @@ __all__ = [
     "shared_warning",
     "seed_groups",
     "render_seed_spread",
+    "Clustering",
+    "run_clustering",
     "power_table",
     "render_power",
 ]
@@ -96,6 +110,9 @@ def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples
         "resamples": resamples,
         "metrics": metrics,
     }
+    clusters = [r.cluster for r in a if r.skipped is None and r.id in ids_b]
+    if any(c is not None for c in clusters):
+        comparison["clusters"] = len(cluster_sizes(clusters))
     adjust_family([comparison])
     return comparison
 
@@ -219,6 +236,13 @@ def render_pair(label_a: str, label_b: str, comparison: Mapping[str, Any], title
     warning = shared_warning(comparison)
     if warning:
         lines.append(warning)
+    clusters = comparison.get("clusters")
+    if isinstance(clusters, int) and clusters < comparison["shared"]:
+        lines.append(
+            f"NOTE: the {comparison['shared']} samples come in {clusters} clusters (shared program skeletons); the paired "
+            "tests below treat samples as independent, so their p-values and intervals are too small "
+            "(docs/statistics.md, Clustered samples)."
+        )
     for side, key in (("A", "only_a"), ("B", "only_b")):
         if comparison[key]:
             ids = comparison[key]
@@ -249,20 +273,73 @@ def render_seed_spread(label: str, metrics: Sequence[Mapping[str, Any]], titles:
     return f"{label}: {len(metrics)} runs\n\n" + tabulate(rows, headers=["Metric", "mean ± sd"], tablefmt="github", disable_numparse=True)
 
 
+@dataclass(frozen=True)
+class Clustering:
+    """How the samples of a power note come in clusters: the mean cluster size m and the intraclass correlation.
+
+    ``icc_source`` says where the ICC came from: ``"stated"`` (``--icc``),
+    ``"estimated"`` (from a run's per-sample outcomes) or ``"assumed"`` (1, the
+    worst case, when the data cannot say).
+    """
+
+    mean_size: float = 1.0
+    icc: float = 0.0
+    icc_source: str = "stated"
+
+    @property
+    def design_effect(self) -> float:
+        return design_effect(self.mean_size, self.icc)
+
+
+def run_clustering(results: Sequence[SampleResult], icc: float | None = None, metric: str = "arg_match_full") -> Clustering:
+    """The clustering of a run's scored samples (their ``cluster``); the ICC of ``metric`` unless ``icc`` states it.
+
+    A run whose samples carry no cluster has independent samples (design effect 1).
+    """
+    scored = [r for r in results if r.skipped is None]
+    clusters = [r.cluster for r in scored]
+    if not scored or all(c is None for c in clusters):
+        return Clustering()
+    size = mean_cluster_size(cluster_sizes(clusters))
+    if icc is not None:
+        return Clustering(size, icc, "stated")
+    values = sample_values(scored).get(metric, {})
+    by_id = {r.id: r.cluster for r in scored}
+    estimated = intraclass_correlation([v for v, _ in values.values()], [by_id[i] for i in values]) if values else None
+    return Clustering(size, estimated, "estimated") if estimated is not None else Clustering(size, 1.0, "assumed")
+
+
 def power_table(
-    n: int, rates: Sequence[float] = (0.3, 0.5, 0.7), correlations: Sequence[float] = (0.0, 0.5)
+    n: int,
+    rates: Sequence[float] = (0.3, 0.5, 0.7),
+    correlations: Sequence[float] = (0.0, 0.5),
+    clustering: Clustering | None = None,
 ) -> list[dict[str, float | None]]:
     """Minimal detectable differences of a 0/1 metric on ``n`` paired samples at 80% power of McNemar's exact test.
 
+    Samples in clusters (``clustering``) weigh as ``n / design effect``
+    independent ones (rounded down): the test is run at that effective size.
     ``half_power``: the power at half that difference (a smaller difference is
     detected less often, not never).
     """
+    effect = clustering.design_effect if clustering is not None else 1.0
+    effective = max(1, int(n / effect + 1e-9))
     rows: list[dict[str, float | None]] = []
     for p in rates:
         for rho in correlations:
-            difference = minimal_detectable_difference(n, p, rho)
-            half = mcnemar_power(n, p, difference / 2, rho) if difference is not None else None
-            rows.append({"n": n, "rate": p, "correlation": rho, "difference": difference, "half_power": half})
+            difference = minimal_detectable_difference(effective, p, rho)
+            half = mcnemar_power(effective, p, difference / 2, rho) if difference is not None else None
+            rows.append(
+                {
+                    "n": n,
+                    "effective_n": effective,
+                    "design_effect": effect,
+                    "rate": p,
+                    "correlation": rho,
+                    "difference": difference,
+                    "half_power": half,
+                }
+            )
     return rows
 
 
@@ -273,17 +350,26 @@ def _difference_cells(row: Mapping[str, float | None], n: int) -> list[str]:
     return [f"{difference:.3f}", f"{difference * n:.1f}", f"{half:.0%}" if half is not None else "-"]
 
 
-def render_power(rows: Sequence[Mapping[str, float | None]]) -> str:
+def render_power(rows: Sequence[Mapping[str, float | None]], clustering: Clustering | None = None) -> str:
     """The power note: how large a difference in a 0/1 metric (Arg Match (full)) n samples can detect."""
     n = int(rows[0]["n"] or 0)
+    effective = int(rows[0].get("effective_n") or n)
     table = tabulate(
         [[f"{r['rate']:.2f}", f"{r['correlation']:.1f}", *_difference_cells(r, n)] for r in rows],
         headers=["metric rate", "correlation of A and B", "detectable difference", "= samples", "power at half of it"],
         tablefmt="github",
         disable_numparse=True,
     )
+    clustered = ""
+    if clustering is not None and clustering.mean_size > 1:
+        clustered = (
+            f"The samples come in clusters (shared program skeletons) of mean size {clustering.mean_size:.2f} "
+            f"(sum of squared sizes / n) with intraclass correlation {clustering.icc:.2f} ({clustering.icc_source}): "
+            f"design effect 1 + (m - 1) * ICC = {clustering.design_effect:.2f}, so the {n} samples weigh as {effective} "
+            "independent ones and the test below is powered at that size.\n\n"
+        )
     return (
-        f"Minimal detectable difference of a 0/1 metric (e.g. Arg Match (full)) on {n} paired samples, "
+        f"{clustered}Minimal detectable difference of a 0/1 metric (e.g. Arg Match (full)) on {n} paired samples, "
         f"80% power of McNemar's exact test at two-sided alpha {ALPHA:.2f} (computed exactly, by enumeration; "
         "run A at rate - d/2, run B at rate + d/2):\n\n"
         f"{table}\n\nA smaller difference is detected less often (the last column), not never; an observed difference "

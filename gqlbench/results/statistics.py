@@ -26,6 +26,14 @@ Intervals of one run (:class:`Estimate`, its ``method`` names which):
   failure; a 0-of-0 sample is neither;
 - ``none``: no interval (fewer than two samples, or every sample has the same
   value strictly between 0 and 1).
+- ``cluster_bca_bootstrap`` (``cluster_percentile_bootstrap``,
+  ``wilson_clusters``): when samples come in clusters that are not
+  independent (a generated set's samples sharing a program skeleton: each
+  result's ``cluster``), :func:`cluster_estimate` resamples whole clusters,
+  for every metric (a Wilson interval would count n independent samples).
+  The unit of resampling is then the cluster. :func:`design_effect` gives the
+  same correction for the power of a test (n samples weigh as
+  n / (1 + (m - 1) * ICC)).
 
 The standard error is the sample mean's (as ``scipy.stats.sem``) for metrics
 that are means of per-sample values (0/1 or fractions) and the bootstrap's for
@@ -69,6 +77,11 @@ __all__ = [
     "wilson_interval",
     "mean_estimate",
     "ratio_estimate",
+    "cluster_estimate",
+    "cluster_sizes",
+    "mean_cluster_size",
+    "design_effect",
+    "intraclass_correlation",
     "Comparison",
     "verdict",
     "holm_adjust",
@@ -202,6 +215,112 @@ def ratio_estimate(numerators: Values, denominators: Values, resamples: int = DE
         counted = int(np.count_nonzero(den))
         return _all_equal_estimate(value, counted) if counted >= 2 else Estimate(value, None, None)
     return Estimate(value, found[1], found[0], found[2])
+
+
+def _cluster_rows(clusters: Sequence[str | None]) -> tuple[np.ndarray, int]:
+    """Each sample's cluster as a number 0..k-1 (in order of first appearance), and k; a sample without a cluster is its own."""
+    index: dict[object, int] = {}
+    rows = [index.setdefault(key if key is not None else ("", i), len(index)) for i, key in enumerate(clusters)]
+    return np.array(rows, dtype=int), len(index)
+
+
+def _cluster_sums(values: Values, denominators: Values, clusters: Sequence[str | None]) -> tuple[np.ndarray, np.ndarray]:
+    """Per cluster, the sum of its samples' values and of their denominators."""
+    rows, k = _cluster_rows(clusters)
+    num = np.bincount(rows, weights=np.asarray(values, dtype=float), minlength=k)
+    den = np.bincount(rows, weights=np.asarray(denominators, dtype=float), minlength=k)
+    return num, den
+
+
+def cluster_estimate(
+    values: Values,
+    denominators: Values | None,
+    clusters: Sequence[str | None],
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> Estimate:
+    """A mean (``denominators`` None) or ratio of sums whose samples come in clusters that are not independent.
+
+    The cluster bootstrap: whole clusters are resampled (BCa, jackknife by
+    leaving one cluster out), each carrying the sum of its samples' values and
+    denominators. A sample whose cluster is None is a cluster of its own; when
+    every cluster has one sample this is :func:`mean_estimate` or
+    :func:`ratio_estimate`. When every resample gives the same value (0 or 1),
+    the Wilson interval counts clusters, not samples.
+    """
+    if len(clusters) != len(values):
+        raise ValueError("one cluster per value")
+    den = np.ones(len(values)) if denominators is None else np.asarray(denominators, dtype=float)
+    num_c, den_c = _cluster_sums(values, den, clusters)
+    if len(num_c) == len(values):
+        if denominators is None:
+            return mean_estimate(values, resamples, seed)
+        return ratio_estimate(values, denominators, resamples, seed)
+    value = float(num_c.sum() / den_c.sum()) if den_c.sum() else 0.0
+    counted = int(np.count_nonzero(den_c))
+    if counted < 2:
+        return Estimate(value, None, None)
+    found = _bootstrap(_weighted_ratio(num_c, den_c), len(num_c), resamples, seed)
+    if found is None:
+        if value in (0.0, 1.0):
+            return Estimate(value, None, wilson_interval(value * counted, counted), "wilson_clusters")
+        return Estimate(value, None, None)
+    return Estimate(value, found[1], found[0], f"cluster_{found[2]}")
+
+
+def cluster_sizes(clusters: Sequence[str | None]) -> list[int]:
+    """How many samples each cluster has (a sample without a cluster is one of size 1)."""
+    rows, k = _cluster_rows(clusters)
+    return [int(m) for m in np.bincount(rows, minlength=k)]
+
+
+def mean_cluster_size(sizes: Sequence[int]) -> float:
+    """The size-weighted mean cluster size ``sum(m_i**2) / sum(m_i)``: the m of the design effect when sizes differ.
+
+    It is the mean size of the cluster a random sample is in (Kish); with equal sizes it is that size.
+    """
+    total = sum(sizes)
+    if total <= 0:
+        raise ValueError("no samples")
+    return sum(m * m for m in sizes) / total
+
+
+def design_effect(mean_size: float, icc: float) -> float:
+    """``1 + (m - 1) * icc``: how many times the variance of a mean grows when its samples come in clusters.
+
+    ``m`` is the mean cluster size (:func:`mean_cluster_size` when sizes
+    differ); ``icc`` the intraclass correlation of the outcome (0: independent
+    samples, design effect 1; 1: samples of a cluster always agree, design
+    effect m). n samples then weigh as n / design effect.
+    """
+    if not 0.0 <= icc <= 1.0:
+        raise ValueError("the intraclass correlation must be in [0, 1]")
+    if mean_size < 1.0:
+        raise ValueError("a cluster has at least one sample")
+    return 1.0 + (mean_size - 1.0) * icc
+
+
+def intraclass_correlation(values: Values, clusters: Sequence[str | None]) -> float | None:
+    """One-way ANOVA estimate of the intraclass correlation of per-sample values, clipped to [0, 1].
+
+    ``(MSB - MSW) / (MSB + (m0 - 1) * MSW)`` with ``m0 = (N - sum(m_i**2) / N) / (k - 1)``
+    for unequal cluster sizes. None when it is undefined: fewer than two
+    clusters, no cluster with two samples, or no variation at all.
+    """
+    array = np.asarray(values, dtype=float)
+    rows, k = _cluster_rows(clusters)
+    n = len(array)
+    if k < 2 or n - k < 1:
+        return None
+    sizes = np.bincount(rows, minlength=k).astype(float)
+    means = np.bincount(rows, weights=array, minlength=k) / sizes
+    between = float((sizes * (means - array.mean()) ** 2).sum()) / (k - 1)
+    within = float(((array - means[rows]) ** 2).sum()) / (n - k)
+    m0 = (n - float((sizes**2).sum()) / n) / (k - 1)
+    denominator = between + (m0 - 1) * within
+    if denominator <= 0:
+        return None
+    return min(1.0, max(0.0, (between - within) / denominator))
 
 
 def _discordant(a: Values, b: Values) -> tuple[int, int]:

@@ -6,7 +6,9 @@ Next to each group's registered metrics (``metrics.<group>`` from
 ``ci.<metric> = [lo, hi]`` and ``ci_method.<metric>`` (which interval:
 :mod:`gqlbench.results.statistics`), and renders them in report.md. Each metric is defined per sample as a
 numerator and, for ratios of sums, a denominator (:func:`sample_values`), so
-intervals and paired comparisons resample whole samples.
+intervals and paired comparisons resample whole samples; when results carry a
+``cluster`` (a generated set's program skeleton, set when scoring), a run's
+intervals resample whole clusters instead.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from gqlbench.records import SampleResult
 from gqlbench.results.statistics import (
     DEFAULT_RESAMPLES,
     Estimate,
+    cluster_estimate,
     mean_estimate,
     ratio_estimate,
 )
@@ -53,10 +56,16 @@ def sample_values(results: Sequence[SampleResult]) -> dict[str, dict[str, tuple[
     return values
 
 
-def _estimate(pairs: Sequence[tuple[float, float | None]], resamples: int, seed: int) -> Estimate:
-    if pairs and pairs[0][1] is not None:
-        return ratio_estimate([p[0] for p in pairs], [p[1] for p in pairs], resamples, seed)  # type: ignore[misc]
-    return mean_estimate([p[0] for p in pairs], resamples, seed)
+def _estimate(by_id: Mapping[str, tuple[float, float | None]], clusters: Mapping[str, str], resamples: int, seed: int) -> Estimate:
+    """Resampled by sample, or by cluster when some samples share one (:func:`cluster_estimate`)."""
+    pairs = list(by_id.values())
+    ratio = bool(pairs) and pairs[0][1] is not None
+    values, denominators = [p[0] for p in pairs], ([p[1] or 0.0 for p in pairs] if ratio else None)
+    if clusters:
+        return cluster_estimate(values, denominators, [clusters.get(i) for i in by_id], resamples, seed)
+    if denominators is not None:
+        return ratio_estimate(values, denominators, resamples, seed)
+    return mean_estimate(values, resamples, seed)
 
 
 def _group_extras(results: Sequence[SampleResult], resamples: int, seed: int) -> dict[str, Any]:
@@ -65,8 +74,9 @@ def _group_extras(results: Sequence[SampleResult], resamples: int, seed: int) ->
     if not resamples:
         return extras
     stderr, ci, method = {}, {}, {}
+    clusters = {r.id: r.cluster for r in results if r.cluster is not None}
     for name, by_id in sample_values(results).items():
-        estimate = _estimate(list(by_id.values()), resamples, seed)
+        estimate = _estimate(by_id, clusters, resamples, seed)
         stderr[name] = estimate.stderr
         ci[name] = list(estimate.ci) if estimate.ci is not None else None
         method[name] = estimate.method
@@ -120,6 +130,9 @@ METHODS = {
     "bca_bootstrap": "BCa bootstrap over samples (ratios of sums resampled by sample)",
     "percentile_bootstrap": "percentile bootstrap over samples (BCa undefined)",
     "wilson_samples": "Wilson over samples (every sample has the same value, 0 or 1; a bootstrap would have zero width)",
+    "cluster_bca_bootstrap": "BCa bootstrap over clusters (samples sharing a program skeleton resampled together)",
+    "cluster_percentile_bootstrap": "percentile bootstrap over clusters (BCa undefined)",
+    "wilson_clusters": "Wilson over clusters (every cluster has the same value, 0 or 1)",
     "none": "no interval",
 }
 

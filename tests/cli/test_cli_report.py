@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 from gqlbench.cli import main
+from gqlbench.records import SampleResult, Scores
+from gqlbench.results.compare import power_table
+from gqlbench.results.files import write_run
 from gqlbench.results.power import mcnemar_power
 from tests.stub_backends import STUB_RUN
 
@@ -306,3 +309,24 @@ def test_a_run_whose_prompts_kept_fewer_examples_than_asked_is_noted(tmp_path: P
     assert main(["report", str(run)]) == 0
     note = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("note: "))
     assert f"({run}): asked for 3 few-shot examples; " in note and all(f"{c} samples got {n}" in note for n, c in shown.items())
+
+
+def test_power_of_clustered_samples_is_that_of_n_over_the_design_effect(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "power.json"
+    assert main(["report", "--power", "--power-n", "128", "--cluster-size", "4", "--icc", "1", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "design effect 1 + (m - 1) * ICC = 4.00, so the 128 samples weigh as 32 independent ones" in text
+    document = json.loads(out.read_text())
+    assert [r["difference"] for r in document["power"]] == [r["difference"] for r in power_table(32)]
+    assert document["power_clustering"] == {"mean_size": 4.0, "icc": 1.0, "icc_source": "stated", "design_effect": 4.0}
+
+
+def test_power_estimates_the_icc_from_a_run_whose_samples_carry_clusters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    passed = [1, 0, 1, 1, 0, 1, 0, 1]  # 8 clusters of 4 samples with the same outcome: ICC 1
+    results = [
+        SampleResult(id=f"test/{i}", domain="tmdb", scores=Scores(arg_match_full=passed[i // 4]), cluster=f"s{i // 4}") for i in range(32)
+    ]
+    write_run(tmp_path / "run", results, meta={"bootstrap": 0})
+    assert main(["report", str(tmp_path / "run"), "--power"]) == 0
+    text = capsys.readouterr().out
+    assert "mean size 4.00" in text and "intraclass correlation 1.00 (estimated)" in text and "weigh as 8 independent" in text

@@ -50,3 +50,21 @@ def test_an_unknown_domain_or_no_samples_asked_is_a_one_line_error(tmp_path: Pat
     assert main(["samples", "generate", "tmdb", "--n", "0", "--out", str(tmp_path / "t.jsonl")]) == 2
     assert "--n must be at least 1" in capsys.readouterr().err
     assert not (tmp_path / "t.jsonl").exists()
+
+
+def test_measure_prints_a_table_or_json_per_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [
+        {"domain": "tmdb", "utterance": "Get the cast and crew of the first of the movies.", "output": "GET_movie_popular()"},
+        {"domain": "tmdb", "utterance": "Who is popular?", "output": "GET_person_popular()"},
+    ]
+    samples_file = tmp_path / "s.jsonl"
+    samples_file.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["samples", "measure", str(samples_file), "--human", str(samples_file), "--json"]) == 0
+    (measured,) = json.loads(capsys.readouterr().out)
+    assert (measured["items"], measured["mechanical"], measured["skeletons"], measured["missing_functions"]) == (2, 0.5, 2, [])
+    assert main(["samples", "measure", str(samples_file)]) == 0  # against the bundled human test split
+    table = capsys.readouterr().out
+    assert "| mechanical phrasing" in table and "| 50%" in table and "human test functions never called" in table
+    samples_file.write_text("not json\n")
+    assert main(["samples", "measure", str(samples_file)]) == 2
+    assert f"{samples_file}:1: not valid JSON" in capsys.readouterr().err

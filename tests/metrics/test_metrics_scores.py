@@ -219,3 +219,14 @@ def test_scoring_keeps_no_match_between_pairs() -> None:
     interleaved = [full.compute(gold, good), ratio.compute(gold, bad), full.compute(gold, bad), ratio.compute(gold, good)]
     assert interleaved == [1, (0, 4), 0, (4, 4)]
     assert not [name for name, value in vars(module).items() if isinstance(value, (tuple, list, dict)) and not name.startswith("__")]
+
+
+def test_a_generated_samples_result_carries_its_gold_skeleton_as_cluster_and_a_human_ones_none() -> None:
+    human = sample()
+    generated = human.model_copy(update={"synthetic": {"shape": "chain"}})
+    renamed = generated.model_copy(update={"gold_code": GOLD.replace("response_obj", "r").replace("Twin Peaks", "Lost")})
+    assert score_sample(human, GOLD).cluster is None and missing_result(human).cluster is None
+    cluster = score_sample(generated, GOLD).cluster
+    assert cluster is not None and cluster == missing_result(renamed).cluster  # same program, other names and literals
+    stated = generated.model_copy(update={"synthetic": {"shape": "chain", "cluster": "family-7"}})
+    assert score_sample(stated, GOLD).cluster == "family-7"  # a sample that states its cluster keeps it

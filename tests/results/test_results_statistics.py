@@ -11,15 +11,21 @@ from scipy import stats
 from gqlbench.results.power import DIFFERENCE_STEP, mcnemar_power, minimal_detectable_difference
 from gqlbench.results.statistics import (
     MAX_EXACT_PAIRS,
+    cluster_estimate,
+    cluster_sizes,
     compare_paired,
+    design_effect,
     holm_adjust,
+    intraclass_correlation,
     mcnemar_exact,
+    mean_cluster_size,
     mean_estimate,
     paired_difference_interval,
     paired_permutation,
     ratio_estimate,
     seed_spread,
     verdict,
+    wilson_interval,
 )
 
 BINARY = np.array([1, 0, 1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1])
@@ -365,3 +371,55 @@ def test_scoring_does_not_import_scipy() -> None:
     code = "import sys, gqlbench.results.files, gqlbench.scoring.evaluation; print('scipy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+# -- clusters ---------------------------------------------------------------------
+
+
+def _clustered(values: list[float], size: int) -> tuple[list[float], list[str | None]]:
+    """Each value repeated ``size`` times, the copies forming one cluster."""
+    return [v for v in values for _ in range(size)], [f"c{i}" for i in range(len(values)) for _ in range(size)]
+
+
+def test_identical_clusters_get_a_wider_interval_than_independent_samples() -> None:
+    values, clusters = _clustered([1, 0, 1, 1, 0, 1, 0, 1], 4)
+    iid = mean_estimate(values)
+    clustered = cluster_estimate(values, None, clusters)
+    assert clustered.value == iid.value == 0.625
+    assert clustered.method == "cluster_bca_bootstrap" and iid.method == "wilson"
+    assert clustered.ci is not None and iid.ci is not None
+    assert clustered.ci[1] - clustered.ci[0] > 1.5 * (iid.ci[1] - iid.ci[0])  # 8 clusters, not 32 samples
+
+
+def test_clusters_of_one_give_the_independent_estimate() -> None:
+    values = [0.2, 0.9, 0.4, 0.4, 1.0, 0.0, 0.7]
+    assert cluster_estimate(values, None, [None] * 7) == mean_estimate(values)
+    assert cluster_estimate(values, [2, 1, 1, 3, 1, 2, 1], list("abcdefg")) == ratio_estimate(values, [2, 1, 1, 3, 1, 2, 1])
+
+
+def test_a_ratio_of_sums_resamples_each_clusters_numerators_and_denominators_together() -> None:
+    estimate = cluster_estimate([1, 1, 0, 2, 0, 1], [1, 2, 1, 2, 1, 1], ["a", "a", "b", "b", "c", "c"], 2000)
+    assert estimate.value == pytest.approx(5 / 8)
+    assert estimate.method.startswith("cluster_")
+
+
+def test_every_cluster_passing_counts_clusters_in_wilsons_interval() -> None:
+    values, clusters = _clustered([1, 1, 1, 1, 1], 4)
+    estimate = cluster_estimate(values, None, clusters)
+    assert (estimate.method, estimate.ci) == ("wilson_clusters", wilson_interval(5, 5))
+
+
+def test_the_design_effect_of_clusters_of_size_m_with_icc_1_is_m() -> None:
+    assert design_effect(mean_cluster_size([4] * 10), 1.0) == 4.0
+    assert design_effect(4.0, 0.0) == 1.0 and design_effect(4.0, 0.5) == 2.5
+    assert mean_cluster_size([1, 3]) == pytest.approx((1 + 9) / 4)  # the size of the cluster a random sample is in
+    assert cluster_sizes(["a", None, "a", None, "b"]) == [2, 1, 1, 1]
+    with pytest.raises(ValueError):
+        design_effect(2.0, 1.5)
+
+
+def test_the_intraclass_correlation_is_1_for_identical_clusters_and_0_when_clusters_do_not_matter() -> None:
+    values, clusters = _clustered([1, 0, 1, 0, 1], 3)
+    assert intraclass_correlation(values, clusters) == 1.0
+    assert intraclass_correlation([1, 0, 1, 0, 1, 0], ["a", "a", "b", "b", "c", "c"]) == 0.0  # each cluster half and half
+    assert intraclass_correlation([1, 0, 1], [None, None, None]) is None  # no cluster of two

@@ -150,3 +150,28 @@ def test_a_perfect_domain_gets_an_interval_of_nonzero_width(results: list[Sample
             lo, hi = group["ci"][name]
             assert group[name] == 1.0 and hi == 1.0 and lo < 0.9 and group["stderr"][name] is None
         assert group["ci_method"]["arg_match_functions"] == "wilson_samples"
+
+
+def _run(clustered: bool) -> list[SampleResult]:
+    """32 samples in 8 clusters of 4 identical outcomes (a generated set whose skeletons repeat)."""
+    passed = [1, 0, 1, 1, 0, 1, 0, 1]
+    return [
+        SampleResult(
+            id=f"test/{i}",
+            domain="tmdb",
+            scores=Scores(arg_match_full=passed[i // 4], matched_calls=2 * passed[i // 4], gold_calls=2),
+            cluster=f"skeleton-{i // 4}" if clustered else None,
+        )
+        for i in range(32)
+    ]
+
+
+def test_a_run_whose_samples_come_in_identical_clusters_gets_wider_intervals_resampled_by_cluster() -> None:
+    iid = add_uncertainty(aggregate(_run(False)), _run(False), resamples=2000)["overall"]
+    clustered = add_uncertainty(aggregate(_run(True)), _run(True), resamples=2000)["overall"]
+    for metric in ("arg_match_full", "arg_match_functions"):
+        low, high = clustered["ci"][metric]
+        assert clustered[metric] == iid[metric] == 0.625
+        assert high - low > 1.5 * (iid["ci"][metric][1] - iid["ci"][metric][0])
+        assert clustered["ci_method"][metric] == "cluster_bca_bootstrap"
+    assert "BCa bootstrap over clusters" in "\n".join(uncertainty_section({"overall": clustered}, metric_titles()))
