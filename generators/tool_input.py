@@ -37,7 +37,7 @@ __all__ = [
     "MAX_CALLS_PER_TURN",
     "MAX_NAME_CHARS",
     "MAX_TURN_CHARS",
-    "BadArguments",
+    "RefusedArguments",
     "bounded",
     "read_arguments",
 ]
@@ -50,7 +50,7 @@ MAX_CALLS_PER_TURN = 32
 MAX_CALLS_PER_SAMPLE = 64  # over all turns: a sample's n calls replay n * n / 2 earlier lines
 
 
-class BadArguments(ValueError):
+class RefusedArguments(ValueError):
     """Arguments the harness does not read; the message says why, for the model and the record."""
 
 
@@ -64,19 +64,19 @@ def bounded(text: str, limit: int) -> tuple[str, int | None]:
 def read_arguments(text: str) -> dict[str, Any]:
     """A call's arguments as a JSON object of at most :data:`MAX_ARGUMENT_DEPTH` levels, its strings escaped.
 
-    Raises :class:`BadArguments` for anything else: text that is not JSON,
+    Raises :class:`RefusedArguments` for anything else: text that is not JSON,
     ``NaN``, ``Infinity`` or ``1e400``, a value that is not an object, or one nested too deep.
     """
     try:
         value = json.loads(text or "{}", parse_constant=_no_constant, parse_float=_finite)
     except RecursionError:  # the decoder's own guard, thousands of levels down
-        raise BadArguments(f"the arguments are nested deeper than {MAX_ARGUMENT_DEPTH} levels") from None
+        raise RefusedArguments(f"the arguments are nested deeper than {MAX_ARGUMENT_DEPTH} levels") from None
     except ValueError as exc:
-        raise BadArguments(f"the arguments are not valid JSON ({exc})") from None
+        raise RefusedArguments(f"the arguments are not valid JSON ({exc})") from None
     if not isinstance(value, dict):
-        raise BadArguments("the arguments must be a JSON object of parameter names and values")
+        raise RefusedArguments("the arguments must be a JSON object of parameter names and values")
     if _depth(value) > MAX_ARGUMENT_DEPTH:
-        raise BadArguments(f"the arguments are nested deeper than {MAX_ARGUMENT_DEPTH} levels")
+        raise RefusedArguments(f"the arguments are nested deeper than {MAX_ARGUMENT_DEPTH} levels")
     result: dict[str, Any] = _escaped_value(value)
     return result
 

@@ -44,7 +44,7 @@ from gqlbench.generators.tool_input import (
     MAX_CALLS_PER_TURN,
     MAX_NAME_CHARS,
     MAX_TURN_CHARS,
-    BadArguments,
+    RefusedArguments,
     bounded,
     read_arguments,
 )
@@ -270,9 +270,11 @@ def _prepare(state: _State, call: ToolCall) -> _Prepared:
         return _Prepared(call, None, f"Error (unknown_function): {call.name!r} is not one of the tools ({_names(state)})", [])
     try:
         if call.arguments_chars is not None:
-            raise BadArguments(f"the arguments are {call.arguments_chars:,} characters of JSON; at most {MAX_ARGUMENTS_CHARS:,} are read")
+            raise RefusedArguments(
+                f"the arguments are {call.arguments_chars:,} characters of JSON; at most {MAX_ARGUMENTS_CHARS:,} are read"
+            )
         arguments = read_arguments(call.arguments)
-    except BadArguments as exc:
+    except RefusedArguments as exc:
         return _Prepared(call, None, f"Error (bad_arguments): {exc}", [])
     bad = [k for k in arguments if not k.isidentifier() or keyword.iskeyword(k)]
     if bad:

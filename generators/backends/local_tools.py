@@ -29,7 +29,7 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.generators.backends.backend import GenerationConfig, GenerationRequest
 from gqlbench.generators.backends.models import encode_prompt, render_chat
-from gqlbench.generators.tool_input import BadArguments, read_arguments
+from gqlbench.generators.tool_input import RefusedArguments, read_arguments
 from gqlbench.generators.tools import ToolCall, ToolReply, ToolRequest
 from gqlbench.records import Completion, Message
 
@@ -81,7 +81,7 @@ def _template_messages(messages: Sequence[dict[str, Any]]) -> list[dict[str, Any
             function = dict(call["function"])
             try:
                 function["arguments"] = read_arguments(function.get("arguments") or "{}")
-            except BadArguments:
+            except RefusedArguments:
                 pass
             converted.append({**call, "function": function})
         out.append({**message, "tool_calls": converted})

@@ -1,7 +1,7 @@
 """A mistake in a world file, as a record: where it is (a field path) and what is wrong.
 
 Checks of a world file (:mod:`gqlbench.mocks.engine.worldfile`) never stop at the
-first mistake: each returns its :class:`Problem` records and the loader reports
+first mistake: each returns its :class:`FileProblem` records and the loader reports
 them all at once, each on its own line with the file and the line the path is
 written on (:mod:`gqlbench.mocks.engine.jsonpos`).
 """
@@ -13,14 +13,14 @@ from dataclasses import dataclass
 
 from gqlbench.errors import closest
 
-__all__ = ["Path", "Problem", "did_you_mean", "dotted"]
+__all__ = ["Path", "FileProblem", "did_you_mean", "dotted"]
 
 Path = tuple[str | int, ...]
 """A field path in the file: object keys and list indexes (``("endpoints", "GET_x", "respond", 0)``)."""
 
 
 @dataclass(frozen=True)
-class Problem:
+class FileProblem:
     """One mistake: ``path`` is what the message names, ``at`` (default: ``path``) where its line is read.
 
     ``unknown_name`` is the name a template uses that its scope does not have, when that is the mistake.

@@ -13,7 +13,7 @@ at the first mistake:
    sections (a view's ``base``, a recipe's ``children``, a step's ``make``,
    an endpoint's function) must name something defined.
 
-:func:`check_world` returns the :class:`~gqlbench.mocks.engine.problems.Problem`
+:func:`check_world` returns the :class:`~gqlbench.mocks.engine.problems.FileProblem`
 records; :func:`world_error` turns them into one error of one line per
 problem, ``file:line: path: message``.
 
@@ -37,7 +37,7 @@ from gqlbench.mocks.engine.declared.templates import problems as template_proble
 from gqlbench.mocks.engine.effects import check_effects
 from gqlbench.mocks.engine.jsonpos import line_of, value_lines
 from gqlbench.mocks.engine.kinds import KEY_WORDS, reference
-from gqlbench.mocks.engine.problems import Path, Problem, did_you_mean, dotted
+from gqlbench.mocks.engine.problems import FileProblem, Path, did_you_mean, dotted
 from gqlbench.mocks.engine.rules import ACTIONS
 
 __all__ = ["SECTIONS", "WorldFile", "WorldFileError", "check_world", "world_error"]
@@ -77,7 +77,7 @@ class Paging(_Section):
     under: str | None = None
 
 
-class Endpoint(_Section):
+class EndpointRule(_Section):
     """One endpoint's rule, overriding the inferred one (:class:`gqlbench.mocks.engine.rules.Rule`, field for field)."""
 
     action: Literal[ACTIONS] | None = None  # type: ignore[valid-type]
@@ -99,7 +99,7 @@ class Endpoint(_Section):
     shows: str | None = None
 
     @model_validator(mode="after")
-    def _effects(self) -> Endpoint:
+    def _effects(self) -> EndpointRule:
         if self.effects is not None:
             try:
                 check_effects(self.effects, "effects")
@@ -118,7 +118,7 @@ class View(_Section):
     fields: dict[str, Template] = {}
 
 
-class Ref(_Section):
+class RecipeRef(_Section):
     """A field of a made entry that names other entities (:mod:`gqlbench.mocks.engine.declared.make`)."""
 
     kind: str
@@ -145,7 +145,7 @@ class Recipe(_Section):
     key: Template = None
     ids: IdRange | None = None
     name: str | None = None
-    refs: dict[str, Ref] = {}
+    refs: dict[str, RecipeRef] = {}
     children: dict[str, str] = {}
     defaults: dict[str, Template] = {}
     complete: bool = True
@@ -156,7 +156,7 @@ class LoadStep(_Section):
     """One step of ``load``: make (or resolve) each entry of a section."""
 
     make: str | None = None
-    refer: Ref | None = None
+    refer: RecipeRef | None = None
     from_: str = Field(alias="from")
     state: str | None = None
     as_: Template = Field(None, alias="as")
@@ -215,7 +215,7 @@ class WorldFile(_Section):
     description: str | None = None
     behaviour: str | None = None
     entities: dict[str, list[dict[str, Any]]] = {}
-    endpoints: dict[str, Endpoint] = {}
+    endpoints: dict[str, EndpointRule] = {}
     shapes: dict[str, Template] = {}
     vocab: dict[str, Any] = {}
     generate: dict[str, dict[str, Template]] = {}
@@ -236,7 +236,7 @@ def check_world(
     parameters: Mapping[str, Iterable[str]] | None = None,
     kind_fields: Mapping[str, Iterable[str]] | None = None,
     own_sections: Iterable[str] = (),
-) -> list[Problem]:
+) -> list[FileProblem]:
     """Every mistake of a world file's data (see the module docstring).
 
     ``parameters`` maps each function of the domain to its parameter names
@@ -247,7 +247,7 @@ def check_world(
     read = [step.get("from") if isinstance(step, dict) else None for step in _steps(data)]
     extra = set(own_sections) | {s for s in read if isinstance(s, str)}
     typed = {k: v for k, v in data.items() if k not in extra or k in SECTIONS}
-    found: list[Problem] = []
+    found: list[FileProblem] = []
     try:
         WorldFile.model_validate(typed)
     except ValidationError as exc:
@@ -260,17 +260,17 @@ def check_world(
     return found
 
 
-def _problem(error: Any, top: list[str]) -> Problem:
+def _problem(error: Any, top: list[str]) -> FileProblem:
     loc: Path = tuple(error["loc"])
     if error["type"] == "extra_forbidden":
         key = str(loc[-1])
         options = top if len(loc) == 1 else _keys_at(loc[:-1])
-        return Problem(loc[:-1], f"unknown key {key!r}{did_you_mean(key, options)}", loc)
+        return FileProblem(loc[:-1], f"unknown key {key!r}{did_you_mean(key, options)}", loc)
     if error["type"] == "missing":
-        return Problem(loc[:-1], f"{loc[-1]!r} is missing")
+        return FileProblem(loc[:-1], f"{loc[-1]!r} is missing")
     message = str(error["msg"]).removeprefix("Value error, ")
     got = "" if error["type"] == "value_error" else f", got {error['input']!r}"
-    return Problem(loc, f"{message[:1].lower()}{message[1:]}{got}")
+    return FileProblem(loc, f"{message[:1].lower()}{message[1:]}{got}")
 
 
 def _keys_at(loc: Path) -> list[str]:
@@ -301,13 +301,13 @@ def _model_or_item(annotation: Any, step: str | int | None) -> Any:
     return Any
 
 
-def _entity_problems(entities: Any) -> list[Problem]:
+def _entity_problems(entities: Any) -> list[FileProblem]:
     found = []
     for kind, records in entities.items() if isinstance(entities, dict) else ():
         for n, record in enumerate(records if isinstance(records, list) else []):
             if isinstance(record, dict) and not any(name in KEY_WORDS or reference(name) == (kind, "id") for name in record):
                 found.append(
-                    Problem(
+                    FileProblem(
                         ("entities", kind, n), f"no key ({kind}_id, id, symbol, slug, login, ...); give each entity the key its API uses"
                     )
                 )
@@ -325,14 +325,14 @@ def _dicts(value: Any) -> dict[str, Any]:
 
 def _meaning(
     data: Mapping[str, Any], parameters: Mapping[str, Iterable[str]] | None, kind_fields: Mapping[str, Iterable[str]]
-) -> list[Problem]:
+) -> list[FileProblem]:
     """The second pass: templates, names and references between sections (whatever of them is well formed)."""
-    found: list[Problem] = []
+    found: list[FileProblem] = []
     views, recipes = _dicts(data.get("views")), _dicts(data.get("make"))
     for function, rule in _dicts(data.get("endpoints")).items():
         at: Path = ("endpoints", function)
         if parameters is not None and function not in parameters:
-            found.append(Problem(at, f"the domain has no function {function!r}{did_you_mean(function, parameters)}", at))
+            found.append(FileProblem(at, f"the domain has no function {function!r}{did_you_mean(function, parameters)}", at))
             continue
         rule = _dicts(rule)
         names = frozenset(parameters[function]) if parameters is not None else None
@@ -340,7 +340,7 @@ def _meaning(
         for operation, changes in _dicts(rule.get("effects")).items():
             found += template_problems(changes, (*at, "effects", operation), names)
         if isinstance(rule.get("shows"), str) and rule["shows"] not in views:
-            found.append(Problem((*at, "shows"), f"no view {rule['shows']!r} under views{did_you_mean(rule['shows'], views)}"))
+            found.append(FileProblem((*at, "shows"), f"no view {rule['shows']!r} under views{did_you_mean(rule['shows'], views)}"))
     for section in ("shapes", "generate", "computed"):
         found += template_problems(data.get(section), (section,))
     for name, view in views.items():
@@ -355,18 +355,20 @@ def _meaning(
             found += template_problems(ref.get("as"), ("make", kind, "refs", field, "as"))
             if ref.get("create") and ref.get("kind") not in recipes:
                 found.append(
-                    Problem(("make", kind, "refs", field), f"kind {ref.get('kind')!r} has no entry under make, so it cannot be created")
+                    FileProblem(("make", kind, "refs", field), f"kind {ref.get('kind')!r} has no entry under make, so it cannot be created")
                 )
         for field, child in _dicts(recipe.get("children")).items():
             if child not in recipes:
                 found.append(
-                    Problem(("make", kind, "children", field), f"kind {child!r} has no entry under make{did_you_mean(str(child), recipes)}")
+                    FileProblem(
+                        ("make", kind, "children", field), f"kind {child!r} has no entry under make{did_you_mean(str(child), recipes)}"
+                    )
                 )
     for n, step in enumerate(_steps(data)):
         step = _dicts(step)
         if isinstance(step.get("make"), str) and step["make"] not in recipes:
             found.append(
-                Problem(("load", n, "make"), f"kind {step['make']!r} has no entry under make{did_you_mean(step['make'], recipes)}")
+                FileProblem(("load", n, "make"), f"kind {step['make']!r} has no entry under make{did_you_mean(step['make'], recipes)}")
             )
         found += template_problems(step.get("as"), ("load", n, "as"))
         found += template_problems(step.get("with"), ("load", n, "with"))
@@ -378,14 +380,14 @@ def _meaning(
 
 def _view_problems(
     name: str, view: dict[str, Any], data: Mapping[str, Any], views: Mapping[str, Any], kind_fields: Mapping[str, Iterable[str]]
-) -> list[Problem]:
+) -> list[FileProblem]:
     at: Path = ("views", name)
     found = []
     if view.get("base") is not None and view["base"] not in views:
-        found.append(Problem((*at, "base"), f"no view {view['base']!r} under views{did_you_mean(str(view['base']), views)}"))
+        found.append(FileProblem((*at, "base"), f"no view {view['base']!r} under views{did_you_mean(str(view['base']), views)}"))
     for path, other in _referred(view.get("fields"), (*at, "fields")):
         if other not in views:
-            found.append(Problem(path, f"no view {other!r} under views{did_you_mean(str(other), views)}"))
+            found.append(FileProblem(path, f"no view {other!r} under views{did_you_mean(str(other), views)}"))
     kind = view.get("kind")
     if not isinstance(kind, str):
         return found
@@ -436,7 +438,7 @@ class WorldFileError(GqlbenchError):
         self.rows = rows  # (file:line, "path: message") per problem
 
 
-def world_error(found: list[Problem], file: FilePath | str | None) -> WorldFileError:
+def world_error(found: list[FileProblem], file: FilePath | str | None) -> WorldFileError:
     """One error for all the problems, a line each: ``file:line: path: message`` (the line when the file can be read)."""
     lines: dict[Path, int] = {}
     if file is not None and FilePath(file).is_file():

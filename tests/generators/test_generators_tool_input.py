@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from gqlbench.generators.tool_input import MAX_ARGUMENT_DEPTH, BadArguments, bounded, read_arguments
+from gqlbench.generators.tool_input import MAX_ARGUMENT_DEPTH, RefusedArguments, bounded, read_arguments
 from gqlbench.records import escape_surrogates as escaped
 
 
@@ -40,7 +40,7 @@ def test_arguments_are_an_object_with_escaped_strings() -> None:
     ],
 )
 def test_arguments_that_are_not_a_shallow_json_object_are_refused_with_the_reason(text: str, reason: str) -> None:
-    with pytest.raises(BadArguments, match=reason):
+    with pytest.raises(RefusedArguments, match=reason):
         read_arguments(text)
 
 

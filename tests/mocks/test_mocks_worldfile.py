@@ -14,7 +14,7 @@ from gqlbench.mocks.engine.declared.templates import OPERATIONS
 from gqlbench.mocks.engine.jsonpos import value_lines
 from gqlbench.mocks.engine.rules import Rule
 from gqlbench.mocks.engine.world import World
-from gqlbench.mocks.engine.worldfile import SECTIONS, Endpoint, check_world
+from gqlbench.mocks.engine.worldfile import SECTIONS, EndpointRule, check_world
 from tests.mocks.library_catalog import library_catalog
 
 REPO = Path(__file__).resolve().parents[2]
@@ -123,7 +123,7 @@ def test_every_operation_declares_what_it_takes() -> None:
 def test_the_endpoint_model_has_every_field_of_a_rule() -> None:
     from dataclasses import fields
 
-    assert set(Endpoint.model_fields) == {f.name for f in fields(Rule)} - {"function"}
+    assert set(EndpointRule.model_fields) == {f.name for f in fields(Rule)} - {"function"}
     assert {"entities", "endpoints", "views", "make", "load", "grow"} <= SECTIONS
 
 

@@ -53,11 +53,11 @@ from typing import Any
 
 from gqlbench.errors import GqlbenchError, closest
 from gqlbench.mocks.engine.declared.bounds import check_value, over_made
-from gqlbench.mocks.engine.problems import Path, Problem, did_you_mean, dotted
+from gqlbench.mocks.engine.problems import FileProblem, Path, did_you_mean, dotted
 from gqlbench.mocks.engine.world import World
 from gqlbench.plugins import Registry
 
-__all__ = ["OPERATIONS", "Operation", "Scope", "check", "derived_date", "evaluate", "fill", "operation", "problems"]
+__all__ = ["OPERATIONS", "TemplateOperation", "Scope", "check", "derived_date", "evaluate", "fill", "operation", "problems"]
 
 _NAME = re.compile(r"\{\{|\}\}|\{([\w.]+)\}")  # {{ and }} are literal braces
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -95,7 +95,7 @@ Run = Callable[[dict[str, Any], Scope], Any]
 
 
 @dataclass(frozen=True)
-class Operation:
+class TemplateOperation:
     """One ``{"$<name>": ...}``: what it does and what it takes, so every use is checked when the fixture loads.
 
     ``keys`` are the other keys it takes (``required`` among them), ``binds``
@@ -116,7 +116,7 @@ class Operation:
     shape: Callable[[dict[str, Any]], str | None] | None = None
 
 
-OPERATIONS: Registry[Operation] = Registry("template operation", "gqlbench.template_operations", "world template")
+OPERATIONS: Registry[TemplateOperation] = Registry("template operation", "gqlbench.template_operations", "world template")
 """Every ``$`` operation by name (without the ``$``); each module that defines some registers them on import."""
 
 
@@ -134,7 +134,7 @@ def operation(
     def add(function: Run) -> Run:
         known = OPERATIONS.find(name)
         again = known is not None and (known.run.__module__, known.run.__qualname__) == (function.__module__, function.__qualname__)
-        spec = Operation(
+        spec = TemplateOperation(
             name, function, frozenset(keys) | frozenset(required), frozenset(required), binds or {}, frozenset(literal), open, shape
         )
         OPERATIONS.register(name, spec, replace=again)  # a second module defining the name is an error
@@ -177,14 +177,14 @@ def fill(text: str, lookup: Callable[[str], Any]) -> str:
     )
 
 
-def problems(template: Any, path: Path, names: frozenset[str] | None = None) -> list[Problem]:
+def problems(template: Any, path: Path, names: frozenset[str] | None = None) -> list[FileProblem]:
     """Every mistake in ``template`` written at ``path``: unknown operations, keys and (when ``names`` is known) names.
 
     ``names`` are the names the template sees (an endpoint's parameters, an
     entity's fields); None when they cannot be known here (a shape, whose
     names are whatever renders it).
     """
-    found: list[Problem] = []
+    found: list[FileProblem] = []
     if isinstance(template, str):
         _text_problems(template, path, names, found)
     elif isinstance(template, list):
@@ -195,25 +195,25 @@ def problems(template: Any, path: Path, names: frozenset[str] | None = None) -> 
     return found
 
 
-def _text_problems(text: str, path: Path, names: frozenset[str] | None, found: list[Problem]) -> None:
+def _text_problems(text: str, path: Path, names: frozenset[str] | None, found: list[FileProblem]) -> None:
     if text.startswith("$$"):
         return
     used = [text[1:]] if text.startswith("$") else []
     for match in [] if used else _PLACEHOLDER.finditer(text.replace("{{", "").replace("}}", "")):
         if not re.fullmatch(r"[A-Za-z_]\w*(\.\w+)*", match.group(1)):
-            found.append(Problem(path, f"{{{match.group(1)}}} is not a name; write {{id}} or {{name}}"))
+            found.append(FileProblem(path, f"{{{match.group(1)}}} is not a name; write {{id}} or {{name}}"))
         else:
             used.append(match.group(1))
     for name in used:
         head = name.split(".")[0]
         if names is not None and head not in names:
-            found.append(Problem(path, f"unknown name {head!r}{did_you_mean(head, names)}", unknown_name=head))
+            found.append(FileProblem(path, f"unknown name {head!r}{did_you_mean(head, names)}", unknown_name=head))
 
 
-def _object_problems(template: dict[str, Any], path: Path, names: frozenset[str] | None, found: list[Problem]) -> None:
+def _object_problems(template: dict[str, Any], path: Path, names: frozenset[str] | None, found: list[FileProblem]) -> None:
     ops = [k for k in template if k.startswith("$")]
     if len(ops) > 1:
-        found.append(Problem(path, f"two operations in one object ({' and '.join(ops)}); write one operation per object"))
+        found.append(FileProblem(path, f"two operations in one object ({' and '.join(ops)}); write one operation per object"))
     if not ops:
         for key, value in template.items():
             found += problems(value, (*path, key), names)
@@ -221,7 +221,7 @@ def _object_problems(template: dict[str, Any], path: Path, names: frozenset[str]
     spec = OPERATIONS.find(ops[0][1:])
     if spec is None:
         found.append(
-            Problem(path, f"unknown operation {ops[0]!r}{did_you_mean(ops[0], ['$' + n for n in OPERATIONS.names()])}", (*path, ops[0]))
+            FileProblem(path, f"unknown operation {ops[0]!r}{did_you_mean(ops[0], ['$' + n for n in OPERATIONS.names()])}", (*path, ops[0]))
         )
         return
     unknown = [key for key in template if key not in spec.keys and key != ops[0] and not key.startswith("$")]
@@ -230,12 +230,12 @@ def _object_problems(template: dict[str, Any], path: Path, names: frozenset[str]
         near = closest(key, spec.keys, n=1)
         meant.update(near)
         hint = did_you_mean(key, spec.keys) if spec.keys else "; it takes no other key"
-        found.append(Problem(path, f"unknown key {key!r} in {ops[0]}{hint}", (*path, key)))
+        found.append(FileProblem(path, f"unknown key {key!r} in {ops[0]}{hint}", (*path, key)))
     for key in sorted(spec.required - set(template) - meant):
-        found.append(Problem(path, f"{ops[0]} needs {key!r}"))
+        found.append(FileProblem(path, f"{ops[0]} needs {key!r}"))
     message = spec.shape(template) if spec.shape is not None and not unknown and spec.required <= set(template) else None
     if message:
-        found.append(Problem(path, message))
+        found.append(FileProblem(path, message))
     if spec.name == "let" and isinstance(template[ops[0]], dict):  # each name sees the ones before it
         for name, value in template[ops[0]].items():
             found += problems(value, (*path, ops[0], name), names)
