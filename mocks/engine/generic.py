@@ -59,8 +59,11 @@ _PARAM_FIELDS = {"username": ("login", "username")}
 
 
 def in_request(key: str, request: str) -> bool:
-    """Whether ``key`` is written in the user's request as a whole word (any case)."""
-    return bool(key) and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", request, re.IGNORECASE) is not None
+    """Whether ``key`` is written in the user's request as whole words (any case; ``science_fiction`` as "science fiction")."""
+    spaced = re.sub(r"[_-]+", " ", key).strip()
+    return any(
+        bool(written) and re.search(rf"(?<!\w){re.escape(written)}(?!\w)", request, re.IGNORECASE) is not None for written in {key, spaced}
+    )
 
 
 def domain_schema(domain: str) -> GraphQLSchema | None:
@@ -103,13 +106,15 @@ class GenericModel:
         declared: Declarations | None = None,
         fixture: Mapping[str, Any] | None = None,
         source: str | None = None,
+        keys: Mapping[str, str] | None = None,
     ) -> None:
         self.domain = domain
+        self.keys = dict(keys or {})  # kind -> key field (rules.infer_keys: path parameters, the fixture's "kinds")
         self.source = source or f"world fixture of {domain}"
         self.declared = declared or Declarations()
         self.rules = dict(rules)
         self.schema = schema
-        self.render = Renderer(known_kinds(schema) if schema is not None else set(), fixture)
+        self.render = Renderer(known_kinds(schema) if schema is not None else set(), fixture, self.keys)
         self.entity_types = self._entity_types()
         self.render.named = self._named_kinds()
         self.render.joined = self._joined_keys()
@@ -153,7 +158,7 @@ class GenericModel:
         for rule in self.rules.values():
             body = self._root(rule)
             if rule.action in ("lookup", "singleton") and not rule.view and rule.kind and body is not None:
-                if entity_kind(body, rule.kind) is not None:
+                if entity_kind(body, rule.kind, self.keys) is not None:
                     found.setdefault(rule.kind, body)
         return found
 
@@ -172,7 +177,7 @@ class GenericModel:
                 or param.lower().endswith(_NUMBER_PARAMS)
             ):
                 continue
-            own = entity_kind(whole, rule.kind)
+            own = entity_kind(whole, rule.kind, self.keys)
             name = _name_of_param(param, whole)
             if own is not None and name is not None and name != own[1] and self._numeric_key(rule, rule.kind or ""):
                 found.setdefault(rule.kind or "", (whole, name))
@@ -203,10 +208,10 @@ class GenericModel:
     def key_field(self, kind: str, record: dict[str, Any] | None = None) -> str:
         """The field that holds a kind's key: as its lookups show it, else as a fixture record writes it."""
         body = self.entity_types.get(kind)
-        own = entity_kind(body, kind) if body is not None else None
+        own = entity_kind(body, kind, self.keys) if body is not None else None
         if own is not None and own[0] == kind:
             return own[1]
-        for name in (f"{kind}_id", *KEY_WORDS):
+        for name in ([self.keys[kind]] if kind in self.keys else []) + [f"{kind}_id", *KEY_WORDS]:
             if record is not None and name in record:
                 return name
         return f"{kind}_id"
@@ -296,12 +301,21 @@ class GenericModel:
         if rule.view:
             record = world.table(rule.kind)[entity_id]
             return self._wrap(rule, self.render.nested(world, root, rule.kind, entity_id, rule.view, record.get(rule.view), 0))
+        if entity_kind(root, rule.kind, self.keys) is None and self._wrapped(root, rule.kind):  # {"ship": {...}, "agent": {...}}
+            return self._wrap(rule, self.parts(world, root, rule.kind, entity_id))
         return self._wrap(rule, self.render.entity(world, root, rule.kind, entity_id))
+
+    def _wrapped(self, root: GraphQLObjectType, kind: str) -> bool:
+        """Whether the answer holds the entity under a field named after its kind (``{"order": {...}}``)."""
+        return any(
+            (target := object_of(field.type)) is not None and singular(name) == kind and entity_kind(target, kind, self.keys) is not None
+            for name, field in root.fields.items()
+        )
 
     def _numeric_key(self, rule: Rule, kind: str) -> bool:
         """Whether the kind's key is an Int where this endpoint (or its lookups) show it."""
         body = self.entity_types.get(kind) or self._root(rule)
-        own = entity_kind(body, kind) if body is not None else None
+        own = entity_kind(body, kind, self.keys) if body is not None else None
         field = body.fields.get(own[1]) if body is not None and own is not None else None
         return field is not None and getattr(get_named_type(field.type), "name", "") == "Int"
 
@@ -434,7 +448,7 @@ class GenericModel:
         out: dict[str, Any] = {}
         for name, field in root.fields.items():
             target = object_of(field.type)
-            found = entity_kind(target, singular(name)) if target is not None else None
+            found = entity_kind(target, singular(name), self.keys) if target is not None else None
             if found is not None and found[0] == kind:
                 out[name] = self.render.entity(world, target, kind, key)  # type: ignore[arg-type]
             elif name in extra and name not in record:

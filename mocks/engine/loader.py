@@ -17,12 +17,13 @@ from gqlbench.mocks.engine.declared import paging
 from gqlbench.mocks.engine.declared.checks import apply_checks
 from gqlbench.mocks.engine.declared.computed import check_computed
 from gqlbench.mocks.engine.declared.declarations import Declarations
+from gqlbench.mocks.engine.declared.identity import aliases, read_kinds
 from gqlbench.mocks.engine.declared.make import check_make, sections
 from gqlbench.mocks.engine.declared.views import check_views, view_handler
 from gqlbench.mocks.engine.fixtures import GENERIC_KEYS, load_fixture
 from gqlbench.mocks.engine.generic import GenericModel, domain_schema
 from gqlbench.mocks.engine.registry import WorldBehaviour, find_behaviour
-from gqlbench.mocks.engine.rules import Rule, infer_rules
+from gqlbench.mocks.engine.rules import Rule, infer_keys, infer_rules
 from gqlbench.mocks.engine.world import Handler, World
 
 __all__ = ["DomainModel", "world_model"]
@@ -98,13 +99,15 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
         raise GqlbenchError(f"{where}: unknown key {extra[0]!r}; a data-only fixture has {', '.join(sorted(GENERIC_KEYS))}")
     specs = load_specs(domain) if specs_path(domain) else {}
     schema = domain_schema(domain)
-    rules = infer_rules(schema, specs, fixture.get("endpoints"), where)
+    kinds = read_kinds(fixture, where)
+    keys = infer_keys(schema, specs, {kind: declared.key for kind, declared in kinds.items() if declared.key})
+    rules = infer_rules(schema, specs, fixture.get("endpoints"), where, keys, aliases(kinds))
     declared = Declarations.read(fixture, getattr(behaviour, "functions", None), where)
     if "computed" in fixture:
         check_computed(fixture["computed"], where)
     if "views" in fixture:
         check_views(fixture["views"], where)
-    generic = GenericModel(domain, rules, schema, declared, fixture, where)
+    generic = GenericModel(domain, rules, schema, declared, fixture, where, keys)
     model = DomainModel(domain, generic, behaviour, fixture, where)
     _MODELS[key] = model
     return model
