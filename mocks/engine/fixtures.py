@@ -38,7 +38,10 @@ from gqlbench.mocks.engine.kinds import KEY_WORDS, reference
 __all__ = ["GENERIC_KEYS", "fixture_file", "load_fixture", "starter_fixture", "starter_fixture_files"]
 
 GENERIC_KEYS = frozenset(
-    {"entities", "endpoints", "kinds", "behaviour", "description", "shapes", "vocab", "generate", "grow", "computed", "views", "make", "load"}
+    {
+        *("entities", "endpoints", "kinds", "behaviour", "description", "shapes"),
+        *("vocab", "generate", "grow", "computed", "views", "make", "load"),
+    }
 )
 
 
@@ -79,9 +82,10 @@ def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:
     entities = data.get("entities", {})
     if not isinstance(entities, dict) or not all(isinstance(v, list) and all(isinstance(r, dict) for r in v) for v in entities.values()):
         raise GqlbenchError(f'{file}: "entities" must map each kind to a list of objects, e.g. {{"book": [{{"book_id": "B1"}}]}}')
-    kinds = data.get("kinds") if isinstance(data.get("kinds"), dict) else {}
+    kinds = data.get("kinds")
     for kind, records in entities.items():
-        declared = (kinds.get(kind) or {}).get("key") if isinstance(kinds.get(kind), dict) else None
+        own = kinds.get(kind) if isinstance(kinds, dict) else None
+        declared = own.get("key") if isinstance(own, dict) else None  # checked in full by declared.identity.read_kinds
         for n, record in enumerate(records):
             if not any(name in KEY_WORDS or name == declared or reference(name) == (kind, "id") for name in record):
                 raise GqlbenchError(
