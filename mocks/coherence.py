@@ -34,16 +34,16 @@ from typing import Any
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLOutputType, GraphQLSchema
 
 from gqlbench.mocks.endpoints import Runtime
+from gqlbench.mocks.engine.generic import LIMIT_PARAMS
 from gqlbench.mocks.engine.kinds import envelope_of, list_object_of, object_of, singular
 from gqlbench.mocks.engine.responses import unwrap
 from gqlbench.mocks.engine.rules import TEXT_PARAMS, endpoint_path
 from gqlbench.mocks.errors import MockError, NotFound
 from gqlbench.records import FunctionSpec
 
-__all__ = ["LIMIT_PARAMS", "PROBES", "Pair", "probe_domain"]
+__all__ = ["PROBES", "Pair", "probe_domain"]
 
 PROBES = ("list→get", "search→get", "nested→get", "create→get", "unknown→not_found", "limit")
-LIMIT_PARAMS = ("limit", "per_page", "page_size", "pageSize", "perPage", "max_results", "maxResults", "count", "size", "first")
 _NAME_KEYS = ("login", "name", "slug", "symbol", "username", "key", "gid", "uuid", "number", "num", "id")
 _UNKNOWN_TEXT, _UNKNOWN_INT = "zq-nobody-gave-this", 987_654_321
 
@@ -127,7 +127,8 @@ class _Endpoint:
 
     @property
     def text_param(self) -> str | None:
-        return next((p for p in TEXT_PARAMS if p in self.spec.parameters.properties and p not in self.path_params), None)
+        props = self.spec.parameters.properties
+        return next((p for p in TEXT_PARAMS if p in props and p not in self.path_params and props[p].type in ("string", "str")), None)
 
 
 def _fields(graphql_type: GraphQLObjectType) -> set[str]:

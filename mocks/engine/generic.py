@@ -49,9 +49,11 @@ from gqlbench.mocks.engine.world import Handler, World, search_text
 from gqlbench.mocks.errors import BadArguments, NotFound
 from gqlbench.mocks.server.resolvers import generate_value
 
-__all__ = ["COUNT_FIELDS", "GenericModel", "domain_schema"]
+__all__ = ["COUNT_FIELDS", "LIMIT_PARAMS", "GenericModel", "domain_schema"]
 
 COUNT_FIELDS = ("total", "total_results", "num_found", "count", "total_count")
+LIMIT_PARAMS = ("limit", "per_page", "page_size", "pageSize", "perPage", "max_results", "maxResults")
+"""Parameters that ask for at most this many items (the first one a call gives counts)."""
 PAGING_FIELDS = ("meta", "pagination", "paging", "page_info")  # objects that carry a list's counts
 _NAME_FIELDS = ("title", "name", "display_name", "label")
 _NUMBER_PARAMS = ("number", "num", "index", "position")  # season_number names a season by a number, not a name
@@ -481,8 +483,9 @@ class GenericModel:
             return self._wrap(rule, {})
         if rule.paging is not None:
             return self._wrap(rule, self._declared_page(world, rule, args, ids, item_type))
-        limit, page = args.get("limit"), args.get("page")
-        for name, value in (("limit", limit), ("page", page)):
+        size = next((name for name in LIMIT_PARAMS if args.get(name) is not None), "limit")  # limit, per_page, page_size...
+        limit, page = args.get(size), args.get("page")
+        for name, value in ((size, limit), ("page", page)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < (name == "page")):
                 raise BadArguments(f"{name} must be a {'positive' if name == 'page' else 'non-negative'} integer, got {value!r}")
         start = (page - 1) * limit if page is not None and limit is not None else 0
@@ -534,6 +537,8 @@ class GenericModel:
 
     def _search(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         kind = rule.kind or "item"
+        if args.get(rule.text_param or "q") is None:  # an optional filter left out: the endpoint lists
+            return self._list(world, rule, args)
         text = search_text(args.get(rule.text_param or "q") or "", rule.text_param or "q")
         if not text:
             raise BadArguments(f"{rule.text_param} is empty; pass the words to search for")
