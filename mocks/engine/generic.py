@@ -604,7 +604,7 @@ class GenericModel:
             if named is not None and world.has(named[0], value):
                 self.render.link(world, kind, entity_id, named[0], str(value))
         if rule.id_param and rule.parent:
-            parent_key = str(args[rule.id_param])
+            parent_key = self.resolve_key(world, rule, rule.parent, str(args[rule.id_param]), rule.open, args)  # a name finds its entity
             self.render.link(world, rule.parent, parent_key, kind, entity_id)
             if rule.effects and world.has(rule.parent, parent_key):  # POST /playlists/{id}/tracks: the playlist changes
                 self._change(world, rule, rule.parent, parent_key, world.get(rule.parent, parent_key), args)

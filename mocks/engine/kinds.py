@@ -200,13 +200,14 @@ def shape_kind(graphql_type: GraphQLObjectType, named: dict[str, tuple[GraphQLOb
     """The kind whose entity an object has the shape of (a repository's ``owner`` is a user), else None.
 
     ``named`` maps a kind looked up by a name to its lookup type and name
-    field (``user`` -> ``login``); the object's fields must be a subset of
-    that type's and include the name field.
+    field (``user`` -> ``login``); the object must have the name field, and
+    at least 80% of its fields must be that type's (GitHub's ``simple-user``
+    has a ``starred_at`` the user lookup does not).
     """
     fields = set(graphql_type.fields)
     for kind in sorted(named):
         whole, name_field = named[kind]
-        if name_field in fields and fields <= set(whole.fields):
+        if name_field in fields and len(fields & set(whole.fields)) >= 0.8 * len(fields):
             return kind
     return None
 

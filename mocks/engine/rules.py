@@ -235,6 +235,32 @@ def _aliases(paths: Mapping[str, list[str]]) -> dict[str, str]:
     return found
 
 
+def _shape_aliases(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys: Mapping[str, str]) -> dict[str, str]:
+    """Listed kinds that are a looked-up kind by name and shape: ``repository`` (``/search/repositories``) is ``repo``.
+
+    The names must agree (one starts with the other) and the listed items
+    must look like the lookup's answer (80% of their fields are its, and they
+    are two thirds of its fields), as two views of one OpenAPI component do.
+    """
+    query = schema.query_type.fields if schema is not None and schema.query_type else {}
+    looked_up = {r.kind: payload_type(schema, r) for r in rules.values() if r.action == "lookup" and r.kind and not r.view}
+    found = {}
+    for rule in rules.values():
+        kind = rule.kind or ""
+        if rule.action not in ("list", "search", "children") or kind in looked_up or rule.function not in query:
+            continue
+        root = payload_type(schema, rule)
+        holder = root.fields.get(rule.list_field) if root is not None and rule.list_field else query[rule.function]
+        element = list_object_of(holder.type) if holder is not None else None
+        for other, whole in looked_up.items():
+            if element is None or whole is None or not (kind.startswith(other) or other.startswith(kind)) or min(len(kind), len(other)) < 3:
+                continue
+            mine, theirs = set(element.fields), set(whole.fields)
+            if len(mine & theirs) >= 0.8 * len(mine) and 3 * len(mine & theirs) >= 2 * len(theirs):
+                found[kind] = other
+    return found
+
+
 def payload_type(schema: GraphQLSchema | None, rule: Rule) -> GraphQLObjectType | None:
     """The object an endpoint answers with, inside its envelope (None for a list or a scalar)."""
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
@@ -299,7 +325,7 @@ def infer_rules(
     keys = keys or {}
     rules = {name: infer_rule(name, list(spec.parameters.properties), query.get(name), keys) for name, spec in specs.items()}
     paths = {name: endpoint_path(name, query.get(name), list(spec.parameters.properties)) for name, spec in specs.items()}
-    aliases = {**_aliases(paths), **(same or {})}
+    aliases = {**_aliases(paths), **_shape_aliases(schema, rules, keys), **(same or {})}
     rules = {
         name: replace(rule, kind=aliases.get(rule.kind or "", rule.kind), parent=aliases.get(rule.parent or "", rule.parent))
         for name, rule in rules.items()

@@ -34,13 +34,10 @@ GOLD = [
         'issues = GET_repos__owner___repo__issues(owner="octocat", repo="hello-world")\n'
         'GET_repos__owner___repo__issues__issue_number_(owner="octocat", repo="hello-world", issue_number=issues[0].number)',
     ),
-    pytest.param(
+    (
         "github",
         "Who owns the first repository found for 'graphql'?",
         'found = GET_search_repositories(q="graphql")\nGET_users__username_(username=found.items[0].owner.login)',
-        marks=pytest.mark.xfail(
-            strict=True, reason="not yet: a search result's owner (simple-user) is not linked to the user lookup (public-user)"
-        ),
     ),
     (
         "spacetraders",
