@@ -250,8 +250,11 @@ def _value_of(spec: Mapping[str, Any]) -> Any:
 
 
 def _payload_of(endpoint: _Endpoint, data: Any) -> Any:
+    """The answer's payload, as :attr:`_Endpoint.payload` types it (inside an envelope, or under the kind's name)."""
     root = object_of(endpoint.response) if endpoint.response is not None else None
     wrapper = envelope_of(root) if root is not None else None
+    if wrapper is None and root is not None and endpoint.payload is not root and endpoint.noun in root.fields:
+        wrapper = endpoint.noun
     return data.get(wrapper) if wrapper is not None and isinstance(data, dict) and isinstance(data.get(wrapper), dict) else data
 
 
