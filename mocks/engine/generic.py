@@ -162,6 +162,8 @@ class GenericModel:
             if rule.action in ("lookup", "singleton") and not rule.view and rule.kind and body is not None:
                 if entity_kind(body, rule.kind, self.keys) is not None:
                     found.setdefault(rule.kind, body)
+                elif (inner := self._kind_field(body, rule.kind)) is not None:  # {"server": {...}, "action": {...}}
+                    found.setdefault(rule.kind, inner)
         return found
 
     def _named_kinds(self) -> dict[str, tuple[GraphQLObjectType, str]]:
@@ -309,10 +311,15 @@ class GenericModel:
 
     def _wrapped(self, root: GraphQLObjectType, kind: str) -> bool:
         """Whether the answer holds the entity under a field named after its kind (``{"order": {...}}``)."""
-        return any(
-            (target := object_of(field.type)) is not None and singular(name) == kind and entity_kind(target, kind, self.keys) is not None
-            for name, field in root.fields.items()
-        )
+        return self._kind_field(root, kind) is not None
+
+    def _kind_field(self, root: GraphQLObjectType, kind: str) -> GraphQLObjectType | None:
+        """The entity's type where the answer holds it under a field named after its kind, else None."""
+        for name, field in root.fields.items():
+            target = object_of(field.type)
+            if target is not None and singular(name) == kind and entity_kind(target, kind, self.keys) is not None:
+                return target
+        return None
 
     def _numeric_key(self, rule: Rule, kind: str) -> bool:
         """Whether the kind's key is an Int where this endpoint (or its lookups) show it."""
@@ -597,7 +604,8 @@ class GenericModel:
                 world.get(other, values[name])
         count = world.state.get("created", 0) + 1
         world.state["created"] = count
-        entity_id = self.render.new_id(world, kind, "created", count, numeric=self._numeric(rule, kind))
+        numeric = self._numeric(rule, kind) or (kind in self.entity_types and self._numeric_key(rule, kind))
+        entity_id = self.render.new_id(world, kind, "created", count, numeric=numeric)
         self.render.ensure(world, kind, entity_id, values)
         for name, value in values.items():
             named = reference(name)
