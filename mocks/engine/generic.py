@@ -606,6 +606,11 @@ class GenericModel:
         world.state["created"] = count
         numeric = self._numeric(rule, kind) or (kind in self.entity_types and self._numeric_key(rule, kind))
         entity_id = self.render.new_id(world, kind, "created", count, numeric=numeric)
+        own_key = self.key_field(kind) if kind in self.entity_types else None
+        if own_key is not None and isinstance(values.get(own_key), (str, int)) and own_key != "id":  # a domain created by its name
+            entity_id = str(values.pop(own_key))
+            if world.has(kind, entity_id):
+                raise BadArguments(f"a {kind} with {own_key} {entity_id!r} exists already; choose another {own_key}")
         self.render.ensure(world, kind, entity_id, values)
         for name, value in values.items():
             named = reference(name)

@@ -74,3 +74,16 @@ def test_gold_programs_run_every_call(name: str, request_text: str, code: str, t
     exec(compile(code, name, "exec"), dict(runtime.namespace))  # a NotFound or a wrong field fails the test
     calls = runtime.calls()
     assert len(calls) == code.count("\n") + 1 and all(call.error is None for call in calls)
+
+
+def test_an_entity_keyed_by_a_given_field_is_created_with_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DigitalOcean keys a domain by its name: POST /v2/domains with a name makes the domain GET /v2/domains/{domain_name} finds."""
+    from gqlbench.mocks.errors import BadArguments
+
+    _catalog("digitalocean", tmp_path)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    api = Runtime("digitalocean", 0).namespace
+    api["POST_v2_domains"](name="example.com")
+    assert api["GET_v2_domains__domain_name_"](domain_name="example.com").domain.name == "example.com"
+    with pytest.raises(BadArguments, match="exists already"):
+        api["POST_v2_domains"](name="example.com")
