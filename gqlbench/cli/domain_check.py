@@ -23,9 +23,13 @@ __all__ = ["check"]
     help="Benchmark folder whose samples to check (default: the bundled one).",
 )
 @click.option("--show-known", is_flag=True, help="Also print each problem the benchmark's errata.json documents.")
-def check(name: str | None, data_dir: Path | None, show_known: bool) -> None:
+@click.option("--pairs", is_flag=True, help="Also print every endpoint pair of the world's self-test, passed or failed, and the pass rate.")
+def check(name: str | None, data_dir: Path | None, show_known: bool, pairs: bool) -> None:
     """Check domain NAME (default: every domain) and print each problem.
 
+    The checks include the mock world's self-test: endpoint pairs chained
+    the way programs chain them (list then get, create then get, an unknown
+    key...), each failing pair one problem naming the declaration that fixes it.
     Problems the benchmark's errata.json already documents (defects of the
     dataset itself) are counted as known and listed with --show-known; the
     exit status is 1 when any problem is new.
@@ -33,6 +37,8 @@ def check(name: str | None, data_dir: Path | None, show_known: bool) -> None:
     names = [name] if name else list_domains()
     new_total = 0
     for domain in names:
+        if pairs:
+            _print_pairs(domain)
         new, known = split_known(check_domain(domain, data_dir), domain, data_dir)
         for problem in new:
             click.echo(escape_controls(str(problem)))  # problems quote samples' text
@@ -46,3 +52,14 @@ def check(name: str | None, data_dir: Path | None, show_known: bool) -> None:
         new_total += len(new)
     if new_total:
         sys.exit(1)  # SystemExit, not ctx.exit: gqlbench.cli.main runs click with standalone_mode=False
+
+
+def _print_pairs(domain: str) -> None:
+    """Every probe of the world's self-test, then its pass rate."""
+    from gqlbench.mocks.coherence import probe_domain
+
+    found = probe_domain(domain)
+    for pair in found:
+        click.echo(escape_controls(f"{'passed' if pair.passed else 'FAILED'}: {pair.label}: {pair.reason}"))
+    passed = sum(pair.passed for pair in found)
+    click.echo(f"{domain}: {passed} of {len(found)} endpoint pairs pass the world's self-test", err=True)

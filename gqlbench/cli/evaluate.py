@@ -139,6 +139,14 @@ def evaluate(
         click.echo(f"warning: no execution scores for domain(s) {', '.join(not_run)}: not in the catalog (see GQLBENCH_CATALOG)", err=True)
     if missing:
         click.echo(f"warning: {len(missing)} samples have no prediction and score 0: {_preview(missing)}", err=True)
+    failing = document.gold_failures or {}
+    if failing:
+        first = next(iter(failing))
+        click.echo(
+            f"warning: {len(failing)} gold program(s) fail on the mock world and are left out of Exec Match: "
+            f"{_preview(list(failing))} (e.g. {first}: {failing[first]})",
+            err=True,
+        )
     parse_errors = evaluation.ids_with("parse_error")
     if parse_errors:
         click.echo(f"note: {len(parse_errors)} predictions do not parse as Python: {_preview(parse_errors)}", err=True)

@@ -58,6 +58,8 @@ __all__ = [
     "REPORT_FILE",
     "CONFIG_FILE",
     "run_meta",
+    "gold_failures",
+    "GOLD_FAILURES_NOTE",
     "ensure_writable",
     "append_sample",
     "read_samples",
@@ -228,7 +230,18 @@ def results_document(
         cost=cost,
         latency=latency,
         difficulty=difficulty_breakdown(results),
+        gold_failures=gold_failures(results) or None,
     )
+
+
+def gold_failures(results: Sequence[SampleResult]) -> dict[str, str]:
+    """Sample id -> ``"<kind>: <message>"`` for each sample whose gold program failed on the mock world."""
+    found = {}
+    for result in results:
+        error = result.explanation.exec.gold_error if result.explanation.exec is not None else None
+        if error is not None:
+            found[result.id] = f"{error.kind}: {error.message}"
+    return found
 
 
 def write_results(path: Path, document: ResultsDocument) -> None:
@@ -404,6 +417,12 @@ def shots_shortfall(meta: Mapping[str, object]) -> str | None:
     return f"asked for {asked} few-shot examples; {_meta_value('shots_shown', shown)} (the context kept fewer)"
 
 
+GOLD_FAILURES_NOTE = (
+    "These samples have no Exec Match (nothing to compare against) and are left out of its average; "
+    "a benchmark's errata.json may document why (non_executable_gold), `gqlbench domains check` lists them."
+)
+
+
 def render_report(document: ResultsDocument, title: str = "gqlbench results") -> str:
     """``report.md``: the table, what was scored, and what was not (skipped, missing)."""
     metrics = document.metrics
@@ -421,6 +440,9 @@ def render_report(document: ResultsDocument, title: str = "gqlbench results") ->
         lines += ["", f"Not evaluated: the {len(excluded)} few-shot examples (`--split all` leaves them out): "]
         lines[-1] += ", ".join(f"`{e}`" for e in excluded)
     lines += uncertainty_section(metrics, metric_titles())
+    if document.gold_failures:
+        lines += ["", "## Gold programs that fail on the mock world", "", GOLD_FAILURES_NOTE, ""]
+        lines += [f"- `{sample_id}`: {reason}" for sample_id, reason in document.gold_failures.items()]
     lines += difficulty_section(document.difficulty)
     if document.relevance is not None:
         from gqlbench.scoring.relevance_scores import render_relevance

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graphql import build_ast_schema, validate_schema
 
@@ -33,6 +34,9 @@ from gqlbench.schemas.merge import PRELUDE
 from gqlbench.specs import list_domains, load_specs, spec_problems, specs_path
 from gqlbench.specs.catalog import unknown_domain
 
+if TYPE_CHECKING:
+    from gqlbench.mocks.coherence import Pair
+
 __all__ = [
     "CATALOG_CHECKS",
     "SAMPLE_CHECKS",
@@ -40,6 +44,8 @@ __all__ = [
     "check_endpoint_sdl",
     "check_world_file",
     "check_domain_merge",
+    "check_world_coherence",
+    "coherence_problem",
     "check_gold_code",
     "check_gold_executes",
     "gold_code_problems",
@@ -121,7 +127,33 @@ def check_world_file(name: str) -> list[Problem]:
     return []
 
 
-CATALOG_CHECKS: tuple[Callable[[str], list[Problem]], ...] = (check_specs, check_endpoint_sdl, check_domain_merge, check_world_file)
+def coherence_problem(domain: str, pair: Pair) -> Problem:
+    """A failed probe as a problem; its subject is the pair (``GET_a → GET_b``), which a benchmark's errata may document."""
+    subject = f"{pair.first} → {pair.then}" if pair.then else pair.first
+    fix = f"; to fix, {pair.fix}" if pair.fix else ""
+    return Problem(subject=subject, where=f"{domain}: world coherence: {pair.label}", message=f"fails: {pair.reason}{fix}")
+
+
+def check_world_coherence(name: str) -> list[Problem]:
+    """The world's self-test: each endpoint pair whose chained calls disagree (:mod:`gqlbench.mocks.coherence`)."""
+    from gqlbench.mocks.coherence import probe_domain  # the world is needed only for this check
+
+    try:
+        if not endpoints_with_sdl(name):
+            return []
+        pairs = probe_domain(name)
+    except GqlbenchError as exc:
+        return [Problem(subject=None, where=name, message=f"the mock world does not load: {exc}")]
+    return [coherence_problem(name, pair) for pair in pairs if not pair.passed]
+
+
+CATALOG_CHECKS: tuple[Callable[[str], list[Problem]], ...] = (
+    check_specs,
+    check_endpoint_sdl,
+    check_domain_merge,
+    check_world_file,
+    check_world_coherence,
+)
 
 
 def check_domain(name: str, data_dir: Path | None = None) -> list[Problem]:

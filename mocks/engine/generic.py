@@ -49,9 +49,11 @@ from gqlbench.mocks.engine.world import Handler, World, search_text
 from gqlbench.mocks.errors import BadArguments, NotFound
 from gqlbench.mocks.server.resolvers import generate_value
 
-__all__ = ["COUNT_FIELDS", "GenericModel", "domain_schema"]
+__all__ = ["COUNT_FIELDS", "LIMIT_PARAMS", "GenericModel", "domain_schema"]
 
 COUNT_FIELDS = ("total", "total_results", "num_found", "count", "total_count")
+LIMIT_PARAMS = ("limit", "per_page", "page_size", "pageSize", "perPage", "max_results", "maxResults")
+"""Parameters that ask for at most this many items (the first one a call gives counts)."""
 PAGING_FIELDS = ("meta", "pagination", "paging", "page_info")  # objects that carry a list's counts
 _NAME_FIELDS = ("title", "name", "display_name", "label")
 _NUMBER_PARAMS = ("number", "num", "index", "position")  # season_number names a season by a number, not a name
@@ -59,8 +61,11 @@ _PARAM_FIELDS = {"username": ("login", "username")}
 
 
 def in_request(key: str, request: str) -> bool:
-    """Whether ``key`` is written in the user's request as a whole word (any case)."""
-    return bool(key) and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", request, re.IGNORECASE) is not None
+    """Whether ``key`` is written in the user's request as whole words (any case; ``science_fiction`` as "science fiction")."""
+    spaced = re.sub(r"[_-]+", " ", key).strip()
+    return any(
+        bool(written) and re.search(rf"(?<!\w){re.escape(written)}(?!\w)", request, re.IGNORECASE) is not None for written in {key, spaced}
+    )
 
 
 def domain_schema(domain: str) -> GraphQLSchema | None:
@@ -103,13 +108,15 @@ class GenericModel:
         declared: Declarations | None = None,
         fixture: Mapping[str, Any] | None = None,
         source: str | None = None,
+        keys: Mapping[str, str] | None = None,
     ) -> None:
         self.domain = domain
+        self.keys = dict(keys or {})  # kind -> key field (rules.infer_keys: path parameters, the fixture's "kinds")
         self.source = source or f"world fixture of {domain}"
         self.declared = declared or Declarations()
         self.rules = dict(rules)
         self.schema = schema
-        self.render = Renderer(known_kinds(schema) if schema is not None else set(), fixture)
+        self.render = Renderer(known_kinds(schema) if schema is not None else set(), fixture, self.keys)
         self.entity_types = self._entity_types()
         self.render.named = self._named_kinds()
         self.render.joined = self._joined_keys()
@@ -153,8 +160,10 @@ class GenericModel:
         for rule in self.rules.values():
             body = self._root(rule)
             if rule.action in ("lookup", "singleton") and not rule.view and rule.kind and body is not None:
-                if entity_kind(body, rule.kind) is not None:
+                if entity_kind(body, rule.kind, self.keys) is not None:
                     found.setdefault(rule.kind, body)
+                elif (inner := self._kind_field(body, rule.kind)) is not None:  # {"server": {...}, "action": {...}}
+                    found.setdefault(rule.kind, inner)
         return found
 
     def _named_kinds(self) -> dict[str, tuple[GraphQLObjectType, str]]:
@@ -172,7 +181,7 @@ class GenericModel:
                 or param.lower().endswith(_NUMBER_PARAMS)
             ):
                 continue
-            own = entity_kind(whole, rule.kind)
+            own = entity_kind(whole, rule.kind, self.keys)
             name = _name_of_param(param, whole)
             if own is not None and name is not None and name != own[1] and self._numeric_key(rule, rule.kind or ""):
                 found.setdefault(rule.kind or "", (whole, name))
@@ -203,10 +212,10 @@ class GenericModel:
     def key_field(self, kind: str, record: dict[str, Any] | None = None) -> str:
         """The field that holds a kind's key: as its lookups show it, else as a fixture record writes it."""
         body = self.entity_types.get(kind)
-        own = entity_kind(body, kind) if body is not None else None
+        own = entity_kind(body, kind, self.keys) if body is not None else None
         if own is not None and own[0] == kind:
             return own[1]
-        for name in (f"{kind}_id", *KEY_WORDS):
+        for name in ([self.keys[kind]] if kind in self.keys else []) + [f"{kind}_id", *KEY_WORDS]:
             if record is not None and name in record:
                 return name
         return f"{kind}_id"
@@ -296,12 +305,26 @@ class GenericModel:
         if rule.view:
             record = world.table(rule.kind)[entity_id]
             return self._wrap(rule, self.render.nested(world, root, rule.kind, entity_id, rule.view, record.get(rule.view), 0))
+        if entity_kind(root, rule.kind, self.keys) is None and self._wrapped(root, rule.kind):  # {"ship": {...}, "agent": {...}}
+            return self._wrap(rule, self.parts(world, root, rule.kind, entity_id))
         return self._wrap(rule, self.render.entity(world, root, rule.kind, entity_id))
+
+    def _wrapped(self, root: GraphQLObjectType, kind: str) -> bool:
+        """Whether the answer holds the entity under a field named after its kind (``{"order": {...}}``)."""
+        return self._kind_field(root, kind) is not None
+
+    def _kind_field(self, root: GraphQLObjectType, kind: str) -> GraphQLObjectType | None:
+        """The entity's type where the answer holds it under a field named after its kind, else None."""
+        for name, field in root.fields.items():
+            target = object_of(field.type)
+            if target is not None and singular(name) == kind and entity_kind(target, kind, self.keys) is not None:
+                return target
+        return None
 
     def _numeric_key(self, rule: Rule, kind: str) -> bool:
         """Whether the kind's key is an Int where this endpoint (or its lookups) show it."""
         body = self.entity_types.get(kind) or self._root(rule)
-        own = entity_kind(body, kind) if body is not None else None
+        own = entity_kind(body, kind, self.keys) if body is not None else None
         field = body.fields.get(own[1]) if body is not None and own is not None else None
         return field is not None and getattr(get_named_type(field.type), "name", "") == "Int"
 
@@ -434,7 +457,7 @@ class GenericModel:
         out: dict[str, Any] = {}
         for name, field in root.fields.items():
             target = object_of(field.type)
-            found = entity_kind(target, singular(name)) if target is not None else None
+            found = entity_kind(target, singular(name), self.keys) if target is not None else None
             if found is not None and found[0] == kind:
                 out[name] = self.render.entity(world, target, kind, key)  # type: ignore[arg-type]
             elif name in extra and name not in record:
@@ -467,8 +490,9 @@ class GenericModel:
             return self._wrap(rule, {})
         if rule.paging is not None:
             return self._wrap(rule, self._declared_page(world, rule, args, ids, item_type))
-        limit, page = args.get("limit"), args.get("page")
-        for name, value in (("limit", limit), ("page", page)):
+        size = next((name for name in LIMIT_PARAMS if args.get(name) is not None), "limit")  # limit, per_page, page_size...
+        limit, page = args.get(size), args.get("page")
+        for name, value in ((size, limit), ("page", page)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < (name == "page")):
                 raise BadArguments(f"{name} must be a {'positive' if name == 'page' else 'non-negative'} integer, got {value!r}")
         start = (page - 1) * limit if page is not None and limit is not None else 0
@@ -520,6 +544,8 @@ class GenericModel:
 
     def _search(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         kind = rule.kind or "item"
+        if args.get(rule.text_param or "q") is None:  # an optional filter left out: the endpoint lists
+            return self._list(world, rule, args)
         text = search_text(args.get(rule.text_param or "q") or "", rule.text_param or "q")
         if not text:
             raise BadArguments(f"{rule.text_param} is empty; pass the words to search for")
@@ -580,14 +606,20 @@ class GenericModel:
         if count > MAX_STORED_ITEMS:  # each is kept for the world's life
             raise BadArguments(f"the world has made {MAX_STORED_ITEMS:,} entities for calls, the mock's limit; reset it to make more")
         world.state["created"] = count
-        entity_id = self.render.new_id(world, kind, "created", count, numeric=self._numeric(rule, kind))
+        numeric = self._numeric(rule, kind) or (kind in self.entity_types and self._numeric_key(rule, kind))
+        entity_id = self.render.new_id(world, kind, "created", count, numeric=numeric)
+        own_key = self.key_field(kind) if kind in self.entity_types else None
+        if own_key is not None and isinstance(values.get(own_key), (str, int)) and own_key != "id":  # a domain created by its name
+            entity_id = str(values.pop(own_key))
+            if world.has(kind, entity_id):
+                raise BadArguments(f"a {kind} with {own_key} {entity_id!r} exists already; choose another {own_key}")
         self.render.ensure(world, kind, entity_id, values)
         for name, value in values.items():
             named = reference(name)
             if named is not None and world.has(named[0], value):
                 self.render.link(world, kind, entity_id, named[0], str(value))
         if rule.id_param and rule.parent:
-            parent_key = str(args[rule.id_param])
+            parent_key = self.resolve_key(world, rule, rule.parent, str(args[rule.id_param]), rule.open, args)  # a name finds its entity
             self.render.link(world, rule.parent, parent_key, kind, entity_id)
             if rule.effects and world.has(rule.parent, parent_key):  # POST /playlists/{id}/tracks: the playlist changes
                 self._change(world, rule, rule.parent, parent_key, world.get(rule.parent, parent_key), args)

@@ -13,6 +13,7 @@ endpoint, or the field that holds it: ``artists: [...]`` holds artists).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLType
 
@@ -29,6 +30,8 @@ __all__ = [
     "envelope_of",
     "known_kinds",
     "shape_kind",
+    "KEY_TAILS",
+    "param_key",
 ]
 
 _GENERIC_HOLDERS = {
@@ -54,6 +57,8 @@ _GENERIC_HOLDERS = {
 ENVELOPES = ("data", "result", "payload", "response")
 """Fields that wrap an answer's payload (``{"data": {...}, "meta": {...}}``)."""
 KEY_WORDS = ("id", "symbol", "slug", "uuid", "login", "username", "key")
+KEY_TAILS = ("number", "num", "iid", "gid", "uuid", "slug", "symbol", "key", "name", "login")
+"""Last words of a path parameter that name the key field itself (``issue_number``, ``task_gid``, ``repo_slug``)."""
 """What an entity's key field may be called (``id``, ``symbol``, a user's ``login``)."""
 _REFERENCE_WORDS = KEY_WORDS[:4]  # ``<kind>_code`` or ``<kind>_key`` are mostly codes (``currency_code``), not references
 _REFERENCE = re.compile(
@@ -147,13 +152,18 @@ def _holds_entity(graphql_type: GraphQLType, name: str) -> bool:
     return target is not None and not is_generic(singular(name)) and entity_kind(target, singular(name)) is not None
 
 
-def entity_kind(graphql_type: GraphQLObjectType, hint: str | None) -> tuple[str, str] | None:
+def entity_kind(graphql_type: GraphQLObjectType, hint: str | None, keys: Mapping[str, str] | None = None) -> tuple[str, str] | None:
     """``(kind, id field)`` of an object that is an entity, or None.
 
     ``hint`` is the kind its place suggests (singular of the holding field or
-    path segment). A ``<hint>_id`` field wins; then a bare ``id`` (kind =
-    hint); then a single ``<kind>_id`` field.
+    path segment). The key ``keys`` gives the hint's kind (declared in the
+    fixture's ``kinds``, or named by a lookup's path parameter) wins; then a
+    ``<hint>_id`` field; then a bare ``id`` (kind = hint); then a single
+    ``<kind>_id`` field.
     """
+    key = keys.get(hint) if keys and hint else None
+    if key is not None and key in graphql_type.fields and _is_scalar(graphql_type.fields[key].type):
+        return hint, key  # type: ignore[return-value]
     fields = id_fields(graphql_type)
     generic = is_generic(hint)
     if hint and f"{hint}_id" in fields:
@@ -190,12 +200,27 @@ def shape_kind(graphql_type: GraphQLObjectType, named: dict[str, tuple[GraphQLOb
     """The kind whose entity an object has the shape of (a repository's ``owner`` is a user), else None.
 
     ``named`` maps a kind looked up by a name to its lookup type and name
-    field (``user`` -> ``login``); the object's fields must be a subset of
-    that type's and include the name field.
+    field (``user`` -> ``login``); the object must have the name field, and
+    at least 80% of its fields must be that type's (GitHub's ``simple-user``
+    has a ``starred_at`` the user lookup does not).
     """
     fields = set(graphql_type.fields)
     for kind in sorted(named):
         whole, name_field = named[kind]
-        if name_field in fields and fields <= set(whole.fields):
+        if name_field in fields and len(fields & set(whole.fields)) >= 0.8 * len(fields):
             return kind
     return None
+
+
+def param_key(param: str, graphql_type: GraphQLObjectType) -> str | None:
+    """The field a lookup's path parameter names when its last word is a key word other than id, else None.
+
+    ``issue_number`` -> ``number``, ``task_gid`` (or ``gid``) -> ``gid``,
+    ``repo_slug`` -> ``slug``, ``domain_name`` -> ``name``, when the
+    object has that field as a scalar; ``movie_id`` and ``shipSymbol``
+    (which :func:`entity_kind` finds anyway) give None for ``id``.
+    """
+    tail = re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", param)[-1].lower()
+    if tail not in KEY_TAILS or tail not in graphql_type.fields or not _is_scalar(graphql_type.fields[tail].type):
+        return None
+    return tail

@@ -19,11 +19,12 @@ from gqlbench.mocks.engine.declared import paging
 from gqlbench.mocks.engine.declared.bounds import check_bounds
 from gqlbench.mocks.engine.declared.checks import apply_checks
 from gqlbench.mocks.engine.declared.declarations import Declarations
+from gqlbench.mocks.engine.declared.identity import aliases, read_kinds
 from gqlbench.mocks.engine.declared.views import view_handler
 from gqlbench.mocks.engine.fixtures import load_fixture
 from gqlbench.mocks.engine.generic import GenericModel, domain_schema
 from gqlbench.mocks.engine.registry import WorldBehaviour, find_behaviour
-from gqlbench.mocks.engine.rules import Rule, infer_rules, payload_type
+from gqlbench.mocks.engine.rules import Rule, infer_keys, infer_rules, payload_type
 from gqlbench.mocks.engine.world import Handler, World
 from gqlbench.mocks.engine.worldfile import check_world, world_error
 
@@ -112,9 +113,11 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     found = check_world(fixture, parameters=parameters, kind_fields=fields, own_sections=getattr(behaviour, "sections", ()))
     if found:
         raise world_error(found, fixture_file)
-    rules = infer_rules(schema, specs, fixture.get("endpoints"), where)
+    kinds = read_kinds(fixture, where)
+    keys = infer_keys(schema, specs, {kind: declared.key for kind, declared in kinds.items() if declared.key})
+    rules = infer_rules(schema, specs, fixture.get("endpoints"), where, keys, aliases(kinds))
     declared = Declarations.read(fixture, getattr(behaviour, "functions", None), where)
-    generic = GenericModel(domain, rules, schema, declared, fixture, where)
+    generic = GenericModel(domain, rules, schema, declared, fixture, where, keys)
     model = DomainModel(domain, generic, behaviour, fixture, where)
     _MODELS[key] = model
     return model

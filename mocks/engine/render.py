@@ -42,8 +42,9 @@ class JoinedKey:
 class Renderer:
     """Renders entities of one domain; ``kinds`` are the kinds a ``<kind>_id`` field may refer to."""
 
-    def __init__(self, kinds: set[str], fixture: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, kinds: set[str], fixture: Mapping[str, Any] | None = None, keys: Mapping[str, str] | None = None) -> None:
         self.kinds = kinds
+        self.keys = dict(keys or {})  # kind -> key field, where inference would not find it (rules.infer_keys)
         self.fixture = dict(fixture or {})  # its "computed" fields per kind (mocks/engine/declared/computed.py)
         self.named: dict[str, tuple[GraphQLObjectType, str]] = {}  # kinds looked up by a name: (type, name field)
         self.joined: dict[str, JoinedKey] = {}  # kinds with a compound key shown joined (a repository's full_name)
@@ -90,7 +91,7 @@ class Renderer:
     def entity(self, world: World, graphql_type: GraphQLObjectType, kind: str, entity_id: str, depth: int = 0) -> dict[str, Any]:
         """The entity as ``graphql_type``: stored values, links, references, derived values."""
         record = world.table(kind)[entity_id]
-        own = entity_kind(graphql_type, kind)
+        own = entity_kind(graphql_type, kind, self.keys)
         id_field = own[1] if own and own[0] == kind else None
         out: dict[str, Any] = {}
         extra = self.computed(world, kind, entity_id, id_field)
@@ -131,7 +132,7 @@ class Renderer:
         parts = []
         for other in joined.scope:
             whole, field = self.named[other]
-            own = entity_kind(whole, other)
+            own = entity_kind(whole, other, self.keys)
             numeric = own is not None and getattr(get_named_type(whole.fields[own[1]].type), "name", "") == "Int"
             parts.append(self.name_of(world, other, self.linked(world, kind, entity_id, other, numeric)[0], whole, field))
         return "/".join(str(p) for p in [*parts, self.name_of(world, kind, entity_id, *self.named[kind])])
@@ -172,7 +173,7 @@ class Renderer:
 
     def _kind_of(self, target: GraphQLObjectType, hint: str) -> tuple[str, str] | None:
         """``(kind, id field)`` of a nested object; one shaped like a named kind's entity is that kind (an ``owner`` is a user)."""
-        found = entity_kind(target, hint)
+        found = entity_kind(target, hint, self.keys)
         if found is None or found[0] in self.named:
             return found
         alias = shape_kind(target, self.named)

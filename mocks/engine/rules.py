@@ -6,8 +6,10 @@ function name when there is no SDL), its method, its parameter names and its
 response type:
 
 * ``GET /books/{book_id}`` -> ``lookup`` of a ``book`` by ``book_id``
-  (an unknown id is not found); ``GET /subjects/{subject}`` (a key that is not
-  an id) -> ``lookup`` with ``open=True`` (any key exists);
+  (an unknown id is not found, whatever the key is called; a fixture declares
+  ``"open": true`` for a lookup that takes any key, such as a subject name);
+  ``GET /issues/{issue_number}`` looks an issue up by its ``number``
+  (:func:`infer_keys`);
 * ``GET /authors/{author_id}/books`` -> ``children`` of an author;
   ``GET /editions/{edition_id}/availability`` (a singular tail) -> ``lookup``
   of the edition, whose fields include the availability;
@@ -46,9 +48,9 @@ from typing import Any
 from graphql import GraphQLField, GraphQLObjectType, GraphQLSchema, StringValueNode
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.kinds import KEY_WORDS, entity_kind, envelope_of, is_generic, list_object_of, object_of, reference, singular
+from gqlbench.mocks.engine.kinds import entity_kind, envelope_of, is_generic, list_object_of, object_of, param_key, reference, singular
 
-__all__ = ["ACTIONS", "TEXT_PARAMS", "Rule", "endpoint_path", "infer_rule", "infer_rules", "payload_type"]
+__all__ = ["ACTIONS", "TEXT_PARAMS", "Rule", "endpoint_path", "infer_keys", "infer_rule", "infer_rules", "payload_type"]
 
 ACTIONS = ("lookup", "children", "search", "list", "singleton", "create", "update", "delete", "act", "echo", "save", "unsave")
 TEXT_PARAMS = ("q", "query", "name", "search", "keyword", "text")
@@ -103,11 +105,6 @@ def endpoint_path(function: str, field: GraphQLField | None, params: list[str]) 
     return segments
 
 
-def _is_id(param: str) -> bool:
-    """Whether a path parameter is an identifier (``id``, ``book_id``, ``shipSymbol``) rather than a free name."""
-    return param in KEY_WORDS or reference(param) is not None
-
-
 def _kind_before(segments: list[str], index: int, param: str) -> str:
     """The kind a path parameter names: ``shelf`` for ``{shelf_id}``, ``ship`` for ``{shipSymbol}``, else the segment before it."""
     named = reference(param)
@@ -117,27 +114,28 @@ def _kind_before(segments: list[str], index: int, param: str) -> str:
     return singular(before[-1]) if before else param
 
 
-def _bare_items(field: GraphQLField | None, literal: list[str]) -> tuple[None, str] | None:
+def _bare_items(field: GraphQLField | None, literal: list[str], keys: Mapping[str, str]) -> tuple[None, str] | None:
     """``(None, kind)`` when the response is itself a list of entities (``GET /pets`` -> ``[Pet]``)."""
     element = list_object_of(field.type) if field is not None else None
     nouns = [segment for segment in literal if segment.lower() not in _ACTION_WORDS]  # /goats/search lists goats
-    found = entity_kind(element, singular(nouns[-1]) if nouns else None) if element is not None else None
+    found = entity_kind(element, singular(nouns[-1]) if nouns else None, keys) if element is not None else None
     return (None, found[0]) if found else None
 
 
-def _items(root: GraphQLObjectType | None, noun: str | None = None) -> tuple[str, str] | None:
+def _items(root: GraphQLObjectType | None, noun: str | None, keys: Mapping[str, str]) -> tuple[str, str] | None:
     """``(field, kind)`` of the root's first list of entities; a generic holder (``data: [...]``) takes the path's noun."""
     for name, field in root.fields.items() if root else ():
         element = list_object_of(field.type)
         hint = noun if is_generic(singular(name)) and noun else singular(name)
-        found = entity_kind(element, hint) if element is not None else None
+        found = entity_kind(element, hint, keys) if element is not None else None
         if found:
             return name, found[0]
     return None
 
 
-def infer_rule(function: str, params: list[str], field: GraphQLField | None) -> Rule:
-    """The rule of one endpoint (see the module docstring)."""
+def infer_rule(function: str, params: list[str], field: GraphQLField | None, keys: Mapping[str, str] | None = None) -> Rule:
+    """The rule of one endpoint (see the module docstring); ``keys`` are the kinds' keys (:func:`infer_keys`)."""
+    keys = keys or {}
     method = function.split("_", 1)[0].upper()
     segments = endpoint_path(function, field, params)
     root = object_of(field.type) if field is not None else None
@@ -152,7 +150,7 @@ def infer_rule(function: str, params: list[str], field: GraphQLField | None) -> 
         root = object_of(root.fields[envelope].type)  # type: ignore[union-attr]  # rules read the payload
     else:
         envelope = None  # a wrapped list is a list field like any other
-    items = _items(root, noun) if root is not None else _bare_items(field, literal)
+    items = _items(root, noun, keys) if root is not None else _bare_items(field, literal, keys)
     rule = _infer(function, method, segments, where, literal, last_param, ends_in_param, params, root, items)
     if rule.action in ("lookup", "act", "update", "delete") and len(where) > 1:
         rule = replace(rule, scope=tuple(param for _, param in where[:-1]))
@@ -179,14 +177,14 @@ def _infer(
             return Rule(function, "search", kind=items[1], list_field=items[0], text_param=text)
         if last_param and ends_in_param:
             index, param = last_param
-            return Rule(function, "lookup", kind=_kind_before(segments, index, param), id_param=param, open=not _is_id(param))
+            return Rule(function, "lookup", kind=_kind_before(segments, index, param), id_param=param)
         if last_param:
             index, param = last_param
             parent = _kind_before(segments, index, param)
             tail = literal[-1]
             if items and singular(tail) != tail.lower():
-                return Rule(function, "children", kind=items[1], id_param=param, parent=parent, list_field=items[0], open=not _is_id(param))
-            return Rule(function, "lookup", kind=parent, id_param=param, open=not _is_id(param))
+                return Rule(function, "children", kind=items[1], id_param=param, parent=parent, list_field=items[0])
+            return Rule(function, "lookup", kind=parent, id_param=param)
         if items:
             return Rule(function, "list", kind=items[1], list_field=items[0])
         return Rule(function, "singleton", kind=singular(literal[-1]) if literal else "root")
@@ -237,6 +235,32 @@ def _aliases(paths: Mapping[str, list[str]]) -> dict[str, str]:
     return found
 
 
+def _shape_aliases(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys: Mapping[str, str]) -> dict[str, str]:
+    """Listed kinds that are a looked-up kind by name and shape: ``repository`` (``/search/repositories``) is ``repo``.
+
+    The names must agree (one starts with the other) and the listed items
+    must look like the lookup's answer (80% of their fields are its, and they
+    are two thirds of its fields), as two views of one OpenAPI component do.
+    """
+    query = schema.query_type.fields if schema is not None and schema.query_type else {}
+    looked_up = {r.kind: payload_type(schema, r) for r in rules.values() if r.action == "lookup" and r.kind and not r.view}
+    found = {}
+    for rule in rules.values():
+        kind = rule.kind or ""
+        if rule.action not in ("list", "search", "children") or kind in looked_up or rule.function not in query:
+            continue
+        root = payload_type(schema, rule)
+        holder = root.fields.get(rule.list_field) if root is not None and rule.list_field else query[rule.function]
+        element = list_object_of(holder.type) if holder is not None else None
+        for other, whole in looked_up.items():
+            if element is None or whole is None or not (kind.startswith(other) or other.startswith(kind)) or min(len(kind), len(other)) < 3:
+                continue
+            mine, theirs = set(element.fields), set(whole.fields)
+            if len(mine & theirs) >= 0.8 * len(mine) and 3 * len(mine & theirs) >= 2 * len(theirs):
+                found[kind] = other
+    return found
+
+
 def payload_type(schema: GraphQLSchema | None, rule: Rule) -> GraphQLObjectType | None:
     """The object an endpoint answers with, inside its envelope (None for a list or a scalar)."""
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
@@ -246,32 +270,67 @@ def payload_type(schema: GraphQLSchema | None, rule: Rule) -> GraphQLObjectType 
     return root
 
 
-def _entity_fields(schema: GraphQLSchema | None, rules: Mapping[str, Rule]) -> dict[str, set[str]]:
+def _entity_fields(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys: Mapping[str, str]) -> dict[str, set[str]]:
     """The fields each kind shows where it is looked up by its key (the entity's own fields)."""
     found: dict[str, set[str]] = {}
     for rule in rules.values():
         body = payload_type(schema, rule)
-        if rule.action == "lookup" and rule.kind and body is not None and entity_kind(body, rule.kind) is not None:
+        if rule.action == "lookup" and rule.kind and body is not None and entity_kind(body, rule.kind, keys) is not None:
             found.setdefault(rule.kind, set()).update(body.fields)
     return found
 
 
+def infer_keys(schema: GraphQLSchema | None, specs: Mapping[str, Any], declared: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Each kind's key field where a lookup's path parameter names it (``/issues/{issue_number}``: ``number``), then ``declared``.
+
+    Only keys :func:`~gqlbench.mocks.engine.kinds.entity_kind` would not find
+    by itself are named by a parameter (``number``, ``gid``, ``slug``...; see
+    :func:`~gqlbench.mocks.engine.kinds.param_key`); a fixture's ``kinds``
+    declarations (``declared``, kind -> key) win.
+    """
+    query = schema.query_type.fields if schema is not None and schema.query_type else {}
+    keys: dict[str, str] = {}
+    for name, spec in specs.items():
+        field = query.get(name)
+        segments = endpoint_path(name, field, list(spec.parameters.properties))
+        root = object_of(field.type) if field is not None else None
+        if not name.upper().startswith("GET_") or root is None or not segments or not segments[-1].startswith("{"):
+            continue
+        param = segments[-1][1:-1]
+        kind = _kind_before(segments, len(segments) - 1, param)
+        wrapper = envelope_of(root)
+        body = object_of(root.fields[wrapper].type) if wrapper is not None else None
+        body = body or (object_of(root.fields[kind].type) if kind in root.fields else None) or root  # {"server": {...}}
+        found = param_key(param, body)
+        if found is not None:
+            keys.setdefault(kind, found)
+    return {**keys, **(declared or {})}
+
+
 def infer_rules(
-    schema: GraphQLSchema | None, specs: Mapping[str, Any], overrides: Mapping[str, Any] | None = None, where: str = "world fixture"
+    schema: GraphQLSchema | None,
+    specs: Mapping[str, Any],
+    overrides: Mapping[str, Any] | None = None,
+    where: str = "world fixture",
+    keys: Mapping[str, str] | None = None,
+    same: Mapping[str, str] | None = None,
 ) -> dict[str, Rule]:
     """Every endpoint's rule, with the fixture's ``endpoints`` overrides applied.
 
-    ``specs`` maps a function to its :class:`~gqlbench.records.FunctionSpec`.
+    ``specs`` maps a function to its :class:`~gqlbench.records.FunctionSpec`;
+    ``keys`` are the kinds' keys (:func:`infer_keys`) and ``same`` maps a kind
+    name to the kind it is (the fixture's ``kinds.<kind>.same``).
     """
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
-    rules = {name: infer_rule(name, list(spec.parameters.properties), query.get(name)) for name, spec in specs.items()}
+    keys = keys or {}
+    rules = {name: infer_rule(name, list(spec.parameters.properties), query.get(name), keys) for name, spec in specs.items()}
     paths = {name: endpoint_path(name, query.get(name), list(spec.parameters.properties)) for name, spec in specs.items()}
-    aliases = _aliases(paths)
+    aliases = {**_aliases(paths), **_shape_aliases(schema, rules, keys), **(same or {})}
     rules = {
         name: replace(rule, kind=aliases.get(rule.kind or "", rule.kind), parent=aliases.get(rule.parent or "", rule.parent))
         for name, rule in rules.items()
     }
-    rules = _views(rules, paths, _entity_fields(schema, rules))
+    rules = _views(rules, paths, _entity_fields(schema, rules, keys))
     for function, change in (overrides or {}).items():
         if function not in rules:
             raise GqlbenchError(f"{where}: endpoints.{function}: the domain has no such function; use one of its specs' names")

@@ -208,6 +208,13 @@ class Grow(_Section):
         return value
 
 
+class KindSection(_Section):
+    """What inference gets wrong about a kind's identity (:mod:`gqlbench.mocks.engine.declared.identity`)."""
+
+    key: str | None = None  # the field that holds the kind's key ("gid", "number")
+    same: list[str] = []  # other kind names that are this kind ("repository" for "repo")
+
+
 # -- the file -----------------------------------------------------------------------
 class WorldFile(_Section):
     """A world file: one field per section (see :mod:`gqlbench.mocks.engine.fixtures`)."""
@@ -224,7 +231,7 @@ class WorldFile(_Section):
     make: dict[str, Recipe] = {}
     load: list[LoadStep] = []
     grow: Grow | None = None
-    # kinds: the declarations of a kind's key, aliases and lookup field (the worlds issue) go here, as one more model.
+    kinds: dict[str, KindSection] = {}
 
 
 SECTIONS = frozenset(field.alias or name for name, field in WorldFile.model_fields.items())
@@ -255,7 +262,7 @@ def check_world(
         if not all(isinstance(s, str) for s in read):  # a step without "from": which sections it reads is unknown
             problems = [p for p in problems if len(p.line_path()) > 1]
         found += problems
-    found += _entity_problems(data.get("entities"))
+    found += _entity_problems(data.get("entities"), data.get("kinds"))
     found += _meaning(data, parameters, kind_fields or {})
     return found
 
@@ -301,14 +308,21 @@ def _model_or_item(annotation: Any, step: str | int | None) -> Any:
     return Any
 
 
-def _entity_problems(entities: Any) -> list[FileProblem]:
+def _entity_problems(entities: Any, kinds: Any) -> list[FileProblem]:
     found = []
     for kind, records in entities.items() if isinstance(entities, dict) else ():
+        own = kinds.get(kind) if isinstance(kinds, dict) else None
+        declared = own.get("key") if isinstance(own, dict) else None
         for n, record in enumerate(records if isinstance(records, list) else []):
-            if isinstance(record, dict) and not any(name in KEY_WORDS or reference(name) == (kind, "id") for name in record):
+            if isinstance(record, dict) and not any(
+                name in KEY_WORDS or name == declared or reference(name) == (kind, "id") for name in record
+            ):
+                keys = declared or f"{kind}_id, id, symbol, slug, login, ..."
                 found.append(
                     FileProblem(
-                        ("entities", kind, n), f"no key ({kind}_id, id, symbol, slug, login, ...); give each entity the key its API uses"
+                        ("entities", kind, n),
+                        f"no key ({keys}); give each entity the key its API uses, "
+                        f'or declare it: "kinds": {{"{kind}": {{"key": "<field>"}}}}',
                     )
                 )
     return found

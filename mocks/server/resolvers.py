@@ -276,6 +276,24 @@ def generate_value(graphql_type: GraphQLType, world: World, key: str, name: str)
     return _scalar(named.name if named else "JSON", world, key, name)
 
 
+def _handle(lowered: str, n: int, token: str) -> str | None:
+    """A key-like or formatted string as APIs write it (no spaces): a login, a slug, a gid, a uuid, an email, a timestamp."""
+    if lowered in ("login", "username", "slug", "handle", "screen_name", "user_name") or lowered.endswith("_slug"):
+        return f"{lowered.split('_')[0]}-{token[:6].lower()}"
+    if lowered in ("symbol", "code") or lowered.endswith("symbol"):
+        return token[:6].upper()
+    if lowered in ("gid", "sha", "node_id"):
+        return str(n % 10**16) if lowered == "gid" else token
+    if lowered == "uuid" or lowered.endswith("_uuid"):
+        hexed = f"{n:016x}{n ^ 0x5DEECE66D:016x}"
+        return f"{hexed[:8]}-{hexed[8:12]}-{hexed[12:16]}-{hexed[16:20]}-{hexed[20:32]}"
+    if lowered == "email" or lowered.endswith("_email"):
+        return f"{token[:6].lower()}@example.com"
+    if lowered.endswith(("_at", "_on")) or lowered in ("created", "updated", "timestamp"):
+        return f"{1970 + n % 54}-{1 + n % 12:02d}-{1 + n % 28:02d}T{n % 24:02d}:{n % 60:02d}:00Z"
+    return None
+
+
 def _scalar(scalar: str, world: World, key: str, name: str) -> Any:
     n = stable_int(world.domain, world.seed, key)
     lowered = name.lower()
@@ -305,6 +323,9 @@ def _scalar(scalar: str, world: World, key: str, name: str) -> Any:
             return f"https://mock.{world.domain}.example/{token}"
         if lowered == "uri":
             return f"{world.domain}:mock:{token}"
+        handle = _handle(lowered, n, token)
+        if handle is not None:
+            return handle
         return f"{name.replace('_', ' ')} {token[:6]}"
     return None  # JSON: StepZen typed a field JSON when every value it saw was null
 

@@ -152,3 +152,13 @@ def test_warnings_show_the_documents_control_characters_escaped(tmp_path: Path, 
     code, _, err = run(["domains", "import-openapi", str(doc), "--name", "x", "--out", str(tmp_path / "out")], capsys)
     assert code == 0 and "parameter 'class' is called 'class_'" in err and "no absolute server URL" in err
     assert "\x1b" not in err and "\x07" not in err and "\\x1b]0;owned\\x07" in err
+
+
+def test_check_pairs_prints_every_self_test_pair_and_the_pass_rate(tmp_path: Path, capsys, monkeypatch) -> None:
+    fleet = REPO / "tests" / "data" / "worlds" / "fleet.yaml"
+    assert run(["domains", "import-openapi", str(fleet), "--name", "fleet", "--out", str(tmp_path)], capsys)[0] == 0
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    code, out, err = run(["domains", "check", "fleet", "--pairs"], capsys)
+    assert code == 0
+    assert "passed: list→get GET_my_ships → GET_my_ships__shipSymbol_: symbol " in out
+    assert "fleet: 7 of 7 endpoint pairs pass the world's self-test" in err

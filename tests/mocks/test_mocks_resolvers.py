@@ -121,3 +121,27 @@ def test_fields_of_unsearched_types_are_null() -> None:
         {"q": "Mojito", "type": ["album"]},
     )
     assert data["GET_search"]["tracks"] is None and data["GET_search"]["albums"]["total"] >= 1
+
+
+@pytest.mark.parametrize(
+    ("field", "shape"),
+    [
+        ("login", r"^login-[0-9a-z]{6}$"),
+        ("repo_slug", r"^repo-[0-9a-z]{6}$"),
+        ("symbol", r"^[0-9A-Z]{6}$"),
+        ("gid", r"^\d+$"),
+        ("uuid", r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"),
+        ("email", r"^[0-9a-z]{6}@example\.com$"),
+        ("created_at", r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00Z$"),
+    ],
+)
+def test_key_like_and_formatted_strings_read_as_apis_write_them(field: str, shape: str) -> None:
+    """No placeholder words with spaces where an API has a login, a slug, a gid, a uuid, an email or a timestamp."""
+    import re
+
+    from graphql import GraphQLString
+
+    from gqlbench.mocks.server.resolvers import generate_value
+
+    value = generate_value(GraphQLString, World("fleet", 0), f"user:1.{field}", field)
+    assert re.match(shape, value), value

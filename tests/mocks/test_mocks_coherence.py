@@ -1,0 +1,83 @@
+"""The world's self-test: endpoint pairs chained the way programs chain them, passed or failed with a reason.
+
+The domain is imported from ``tests/data/worlds/fleet.yaml``; a fixture that
+breaks a pair on purpose must make exactly that pair fail, and ``domains
+check`` must report it as a problem naming the declaration that fixes it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gqlbench.mocks.coherence import Pair, key_field, probe_domain
+from gqlbench.schemas.domain_import import import_openapi_domain
+from gqlbench.scoring.checks import check_world_coherence
+
+FLEET = Path(__file__).parents[1] / "data" / "worlds" / "fleet.yaml"
+
+
+@pytest.fixture()
+def catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    import_openapi_domain(FLEET, "fleet", tmp_path)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    yield tmp_path
+
+
+def _world(catalog: Path, endpoints: dict[str, object]) -> None:
+    (catalog / "worlds").mkdir(exist_ok=True)
+    (catalog / "worlds" / "fleet.json").write_text(json.dumps({"endpoints": endpoints}))
+
+
+def _by_label(pairs: list[Pair]) -> dict[str, Pair]:
+    return {pair.label: pair for pair in pairs}
+
+
+def test_a_coherent_world_passes_every_pair(catalog: Path) -> None:
+    pairs = _by_label(probe_domain("fleet"))
+    assert {"list→get GET_my_ships → GET_my_ships__shipSymbol_", "limit GET_my_ships", "unknown→not_found GET_pokemon__id_"} <= set(pairs)
+    assert [p.label for p in pairs.values() if not p.passed] == []
+    assert check_world_coherence("fleet") == []
+
+
+def test_a_lookup_of_another_kind_fails_list_then_get_with_the_declaration_that_fixes_it(catalog: Path) -> None:
+    _world(catalog, {"GET_my_ships__shipSymbol_": {"kind": "boat"}})
+    pair = _by_label(probe_domain("fleet"))["list→get GET_my_ships → GET_my_ships__shipSymbol_"]
+    assert not pair.passed and "is not found" in pair.reason and "no boat with id" in pair.reason
+    assert pair.fix is not None and '"kinds": {"boat": {"key": "symbol", "same": ["ship"]}}' in pair.fix
+    problems = check_world_coherence("fleet")
+    assert [p.subject for p in problems] == ["GET_my_ships → GET_my_ships__shipSymbol_"]
+    assert str(problems[0]).startswith("fleet: world coherence: list→get GET_my_ships → GET_my_ships__shipSymbol_: fails: ")
+
+
+def test_a_lookup_that_answers_any_key_fails_unknown_not_found(catalog: Path) -> None:
+    _world(catalog, {"GET_pokemon__id_": {"action": "singleton", "id_param": None}})
+    pair = _by_label(probe_domain("fleet"))["unknown→not_found GET_pokemon__id_"]
+    assert not pair.passed and "which nobody gave, returned an entity" in pair.reason
+
+
+def test_a_lookup_declared_open_passes_unknown_not_found(catalog: Path) -> None:
+    _world(catalog, {"GET_pokemon__id_": {"action": "singleton", "id_param": None, "open": True}})
+    pair = _by_label(probe_domain("fleet"))["unknown→not_found GET_pokemon__id_"]
+    assert pair.passed and "declares that any id exists" in pair.reason
+
+
+@pytest.mark.parametrize(
+    ("param", "fields", "key"),
+    [
+        ("issue_number", ["id", "number", "title"], "number"),
+        ("shipSymbol", ["symbol", "name"], "symbol"),
+        ("movie_id", ["id", "title"], "id"),
+        ("username", ["id", "login"], "login"),
+        ("task_gid", ["gid", "name"], "gid"),
+        ("repo", ["id", "name", "full_name"], "name"),
+    ],
+)
+def test_the_key_is_the_field_the_path_parameter_names(param: str, fields: list[str], key: str) -> None:
+    from graphql import GraphQLField, GraphQLObjectType, GraphQLString
+
+    graphql_type = GraphQLObjectType("T", {name: GraphQLField(GraphQLString) for name in fields})
+    assert key_field(param, graphql_type) == key
