@@ -21,6 +21,7 @@ sandbox reports.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -177,9 +178,16 @@ class _Endpoint:
     document: DocumentNode | None
 
 
-@cache
 def _endpoints(domain: str) -> tuple[GraphQLSchema, dict[str, _Endpoint]]:
-    """The executable schema and each function's prepared query (built once per process)."""
+    """The executable schema and each function's prepared query (built once per process and catalog path)."""
+    from gqlbench.specs import CATALOG_ENV
+
+    return _endpoints_in(domain, os.environ.get(CATALOG_ENV, ""))
+
+
+@cache
+def _endpoints_in(domain: str, catalog: str) -> tuple[GraphQLSchema, dict[str, _Endpoint]]:
+    """:func:`_endpoints` for the catalog path in force (a process that probes worlds in several catalogs: tests, the self-test)."""
     from gqlbench.specs import load_specs
 
     schema = make_mock_schema(domain)

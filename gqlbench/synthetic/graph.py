@@ -191,7 +191,7 @@ def _param_kinds(required: list[str], rule: Rule, segments: list[str]) -> dict[s
         ref = reference(param)
         if ref is not None:  # the name says it: playlist_id names a playlist, whatever the endpoint lists
             kinds[param] = singular(ref[0])
-        elif param == rule.id_param and not rule.open and (rule.parent or rule.kind):
+        elif param == rule.id_param and param in KEY_WORDS and not rule.open and (rule.parent or rule.kind):  # an id, not a number or name
             kinds[param] = singular(rule.parent or rule.kind or "")  # GET_artists__id__albums: id of the parent artist
         elif param in KEY_WORDS and f"{{{param}}}" in segments:
             at = segments.index(f"{{{param}}}")

@@ -23,6 +23,7 @@ used when there are none (the HTTP server).
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -350,7 +351,13 @@ def build_mock_schema(
     return make_executable_schema(type_defs, query, *bindables, SchemaFiller(lambda info: info.context["world"]))
 
 
-@cache
 def make_mock_schema(domain: str) -> GraphQLSchema:
-    """:func:`build_mock_schema`, built once per process (workers reuse it for every program)."""
+    """:func:`build_mock_schema`, built once per process and catalog path (workers reuse it for every program)."""
+    from gqlbench.specs import CATALOG_ENV
+
+    return _mock_schema_in(domain, os.environ.get(CATALOG_ENV, ""))
+
+
+@cache
+def _mock_schema_in(domain: str, catalog: str) -> GraphQLSchema:
     return build_mock_schema(domain)
