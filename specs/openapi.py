@@ -338,6 +338,11 @@ def operation_parameters(doc: dict[str, Any], op: Operation) -> list[Parameter]:
     so is one marked ``readOnly`` (the server sets it; it is never sent).
     Keyword and dunder names are renamed (the request name is kept beside).
     """
+    return _parameters(doc, op, body_fields(doc, op))
+
+
+def _parameters(doc: dict[str, Any], op: Operation, body: BodyFields | None) -> list[Parameter]:
+    """:func:`operation_parameters`, given the operation's body fields (read once by :func:`function_spec`)."""
     raw_params: dict[tuple[str, str], dict[str, Any]] = {}
     for raw in [*op.path_parameters, *(op.spec.get("parameters") or [])]:
         param = resolve(doc, raw)
@@ -351,7 +356,6 @@ def operation_parameters(doc: dict[str, Any], op: Operation) -> list[Parameter]:
         required = where == "path" or _truthy(param.get("required"))
         found.append(Parameter(name, where, schema, required, _param_description(name, param, schema), name))
 
-    body = body_fields(doc, op)
     if body is not None:
         taken = {p.name for p in found}
         for name, prop in body.properties.items():
@@ -372,7 +376,8 @@ def _property(doc: dict[str, Any], param: Parameter) -> dict[str, Any]:
 
 def function_spec(doc: dict[str, Any], op: Operation) -> dict[str, Any]:
     """The dataset-format signature of one operation (a plain JSON-able dict)."""
-    params = operation_parameters(doc, op)
+    body = body_fields(doc, op)
+    params = _parameters(doc, op, body)
     parameters: dict[str, Any] = {
         "type": "dict",
         "properties": {p.name: _property(doc, p) for p in params},
@@ -381,9 +386,8 @@ def function_spec(doc: dict[str, Any], op: Operation) -> dict[str, Any]:
     body_params = [p.name for p in params if p.location == "body"]
     if body_params:
         parameters["body_params"] = body_params
-        envelope = (body_fields(doc, op) or BodyFields({}, frozenset())).envelope
-        if envelope is not None:
-            parameters["body_envelope"] = envelope
+        if body is not None and body.envelope is not None:
+            parameters["body_envelope"] = body.envelope
     description = _description(op.spec.get("description"), op.spec.get("summary"), fallback=op.endpoint)
     return {"name": op.name, "description": description, "parameters": parameters}
 
