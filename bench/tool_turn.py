@@ -67,7 +67,7 @@ def per_turn(observer: MockObserver, sample: Sample, lines: list[str]) -> None:
 
 def end_to_end(observer: MockObserver, sample: Sample, calls: int) -> None:
     prompt = Prompt(sample_id=sample.id, style="tools", messages=tools_messages(sample))
-    (completion,) = run_tools([(sample, prompt)], OneTurn(calls), GenerationConfig(), observer, max_steps=3)  # type: ignore[arg-type]
+    (completion,) = run_tools([(sample, prompt)], OneTurn(calls), GenerationConfig(), observer, max_steps=3)
     assert completion.finish_reason == "final" and sum(s.observation is not None for s in completion.steps) == calls
 
 
@@ -94,12 +94,16 @@ def main() -> None:
         print("| calls in the turn | a job per call (main) | a job per turn | ratio | end to end (run_tools) |")
         print("|---|---|---|---|---|")
         for calls in map(int, args.calls.split(",")):
-            lines = [line] * calls
-            fresh = lambda: MockObserver(pool=lambda: pool)  # noqa: E731 - nothing remembered between rounds
-            before = seconds(lambda: per_call(fresh(), sample, lines), args.rounds)
-            after = seconds(lambda: per_turn(fresh(), sample, lines), args.rounds)
-            whole = seconds(lambda: end_to_end(fresh(), sample, calls), args.rounds)
-            print(f"| {calls} | {before:.2f} s | {after:.2f} s | **{before / after:.1f}x** | {whole:.2f} s |")
+            print(row(pool, sample, line, calls, args.rounds))
+
+
+def row(pool: SandboxPool, sample: Sample, line: str, calls: int, rounds: int) -> str:
+    """One line of the table: a turn of ``calls`` calls of ``line`` each way, a fresh observer each time (nothing remembered)."""
+    lines = [line] * calls
+    before = seconds(lambda: per_call(MockObserver(pool=lambda: pool), sample, lines), rounds)
+    after = seconds(lambda: per_turn(MockObserver(pool=lambda: pool), sample, lines), rounds)
+    whole = seconds(lambda: end_to_end(MockObserver(pool=lambda: pool), sample, calls), rounds)
+    return f"| {calls} | {before:.2f} s | {after:.2f} s | **{before / after:.1f}x** | {whole:.2f} s |"
 
 
 if __name__ == "__main__":

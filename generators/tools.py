@@ -358,7 +358,10 @@ def _runs(prepared: _Prepared) -> bool:
 def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max_chars: int) -> None:
     """Run the calls of one turn of every sample (one sandbox job per sample's turn), appending steps and tool messages."""
     ready = [(state, reply, _prepare_turn(state, reply)) for state, reply in turns]
-    asked = [(state.sample, list(state.ran), [p.line for p in prepared if _runs(p)]) for state, _, prepared in ready]
+    asked = [
+        (state.sample, list(state.ran), [p.line for p in prepared if p.line is not None and p.error is None])
+        for state, _, prepared in ready
+    ]
     running = [turn for turn in asked if turn[2]]
     answers = iter(runner.run_turns(running) if running else [])
     for (state, reply, prepared), (_, _, lines) in zip(ready, asked, strict=True):

@@ -67,7 +67,7 @@ class RealNamesObserver:
         """The inner observer's call outcomes (``--prompt tools``), its errors in the prompt's names."""
         if not isinstance(self.inner, CallRunner):
             raise GqlbenchError(f"the {self.name} observer does not run calls; --prompt tools needs the mock world")
-        mapped = []
+        mapped: list[tuple[Presented | None, tuple[Sample, list[str], list[str]]]] = []
         for sample, calls, new in requests:
             presented = self.presenter.get(sample.id)
             if presented is None:

@@ -32,7 +32,7 @@ from gqlbench.mocks.sandbox.limits import (
     lock_down,
     report_limits,
 )
-from gqlbench.mocks.sandbox.policy import check_program
+from gqlbench.mocks.sandbox.policy import Violation, check_program
 from gqlbench.mocks.sandbox.record import MAX_MESSAGE_CHARS, message_text, record_calls
 from gqlbench.mocks.sandbox.sealed import CappedOutput, program_builtins, seal_namespace
 from gqlbench.plugins import load_object
@@ -185,17 +185,16 @@ def _admit_steps(
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:  # steps that parse alone but not together
         return _error("parse_error", f"the statements cannot be compiled together: {type(exc).__name__}: {exc}")
     if limits.check_policy:
-        try:
-            violations = check_program(joined, namespace.keys())
-        except SyntaxError as exc:
-            return _error("refused", f"the program could not be analysed: {exc}")
-        refused: dict[int, list[Any]] = {}
+        violations = _checked(joined, namespace)
+        if isinstance(violations, dict):
+            return violations
+        refused: dict[int, list[Violation]] = {}
         for violation in violations:
             refused.setdefault(bisect.bisect_right(starts, violation.line) - 1, []).append(violation)
         if 0 in refused:  # in the replay: the job cannot run
             return _error("refused", "; ".join(map(str, refused[0])), refused[0][0].line)
-        for part, found in refused.items():
-            errors[part - 1] = _error("refused", "; ".join(map(str, found)), found[0].line)
+        for owner, found in refused.items():
+            errors[owner - 1] = _error("refused", "; ".join(map(str, found)), found[0].line)
 
     statements: list[list[ast.stmt]] = [[] for _ in parts]
     for statement in tree.body:
@@ -268,13 +267,20 @@ def _admit(code: str, namespace: Mapping[str, Any], limits: SandboxLimits, captu
     except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
         return _error("parse_error", f"the program cannot be compiled: {type(exc).__name__}: {exc}")
     if limits.check_policy:
-        try:
-            violations = check_program(code, namespace.keys())
-        except SyntaxError as exc:
-            return _error("refused", f"the program could not be analysed: {exc}")
+        violations = _checked(code, namespace)
+        if isinstance(violations, dict):
+            return violations
         if violations:
             return _error("refused", "; ".join(str(v) for v in violations), violations[0].line)
     return program
+
+
+def _checked(code: str, namespace: Mapping[str, Any]) -> list[Violation] | dict[str, Any]:
+    """What the static check refuses in ``code`` (empty: admitted), or the error when it cannot read it."""
+    try:
+        return check_program(code, namespace.keys())
+    except SyntaxError as exc:
+        return _error("refused", f"the program could not be analysed: {exc}")
 
 
 def _run(
@@ -308,17 +314,24 @@ def _run(
         except BaseException as exc:
             failure = exc
         GUARD.program = None  # what follows walks the traceback and reads /proc, which the hook vetoes
-        try:
-            report_limits()
-            error = None if failure is None else _classify(failure)
-            reply = {**_report(runtime, error, limits), "stdout": output.getvalue(), "result": None if error else result}
-        except BaseException as exc:  # even the allowance ran out: say so rather than lose the worker
-            failed = _error("resource_limit", f"the trace could not be written within the job's limits ({type(exc).__name__})")
-            reply = {"calls": [], "calls_left_out": 0, "error": failed, "world_digest": None, "stdout": "", "result": None}
+        reply = _stopped(runtime, failure, output, limits, result)
     finally:
         GUARD.program = None
         lift_job_limits()
     return reply
+
+
+def _stopped(
+    runtime: Any, failure: BaseException | None, output: CappedOutput, limits: SandboxLimits, result: str | None = None
+) -> dict[str, Any]:
+    """The reply of a job whose program has stopped (``failure``: why, if it failed), written on the report's allowance."""
+    try:
+        report_limits()
+        error = None if failure is None else _classify(failure)
+        return {**_report(runtime, error, limits), "stdout": output.getvalue(), "result": None if error else result}
+    except BaseException as exc:  # even the allowance ran out: say so rather than lose the worker
+        failed = _error("resource_limit", f"the trace could not be written within the job's limits ({type(exc).__name__})")
+        return {"calls": [], "calls_left_out": 0, "error": failed, "world_digest": None, "stdout": "", "result": None}
 
 
 def _run_steps(
@@ -353,6 +366,7 @@ def _run_steps(
                     continue
                 program_globals.pop(RESULT_NAME, None)
                 GUARD.program = step
+                outcome: dict[str, Any]
                 try:
                     exec(step, program_globals)
                     outcome = {"result": _result_text(program_globals.get(RESULT_NAME), observer, limits.max_result_chars), "error": None}
@@ -368,13 +382,7 @@ def _run_steps(
         except BaseException as exc:
             failure = exc
         GUARD.program = None
-        try:
-            report_limits()
-            error = None if failure is None else _classify(failure)
-            reply = {**_report(runtime, error, limits), "stdout": output.getvalue(), "result": None}
-        except BaseException as exc:  # even the allowance ran out: say so rather than lose the worker
-            failed = _error("resource_limit", f"the trace could not be written within the job's limits ({type(exc).__name__})")
-            reply = {"calls": [], "calls_left_out": 0, "error": failed, "world_digest": None, "stdout": "", "result": None}
+        reply = _stopped(runtime, failure, output, limits)
     finally:
         GUARD.program = None
         lift_job_limits()

@@ -114,9 +114,11 @@ def _one_turn(answer: ToolReply) -> Completion:
 
 
 def test_a_parse_error_of_the_turn_is_the_sample_s_and_its_text_the_final_answer() -> None:
+    """Recorded as ``tool_parse_error``: ``parse_error`` is the analysis' verdict on the scored program (the calls made), which parses."""
     completion = _one_turn(ToolReply("", content="[f(a={1})]", parse_error="the tool-call parser failed: ValueError: set"))
     assert completion.error is None and completion.finish_reason == "no_calls" and completion.text == "[f(a={1})]"
     assert completion.explanation.tool_parse_error == "the tool-call parser failed: ValueError: set"
+    assert completion.explanation.parse_error is None
 
 
 def test_a_turn_s_text_is_stored_cut_with_its_length_noted() -> None:

@@ -11,10 +11,10 @@ import pytest
 
 from gqlbench.dataset import load_errata, load_samples
 from gqlbench.errors import GqlbenchError
-from gqlbench.records import ExecError
 from gqlbench.mocks.sandbox.limits import SandboxLimits
 from gqlbench.mocks.sandbox.pool import DEFAULT_RUNTIME, Job, SandboxPool, Step, run_program
 from gqlbench.mocks.sandbox.worker import load_factory
+from gqlbench.records import ExecError
 
 ECHO = f"{Path(__file__).parent / 'echo_runtime.py'}:echo_runtime"
 
