@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from gqlbench.generators.shorten import shorten
 from gqlbench.generators.tools import CallOutcome
-from gqlbench.mocks.sandbox.pool import Job, SandboxPool, Step
+from gqlbench.mocks.sandbox.pool import Job, SandboxPool, StepResult
 from gqlbench.records import ExecError, Sample, Trace
 
 __all__ = ["MockObserver"]
@@ -175,7 +175,7 @@ def _error_text(error: ExecError, replayed_lines: int) -> str:
     return text
 
 
-def _outcome(step: Step, replayed_lines: int) -> CallOutcome:
+def _outcome(step: StepResult, replayed_lines: int) -> CallOutcome:
     """A tool call's outcome from its step of the turn's job (:meth:`MockObserver.run_turns`)."""
     if step.error is not None:
         text = _error_text(step.error, replayed_lines)

@@ -39,7 +39,7 @@ With ``Job.steps`` a job runs several statements in one world and reports
 each one: ``Job.code`` first (unreported: a tool-calling sample's earlier
 calls, replayed once), then each step in the same globals, each step's value
 (as ``observe_last`` reports a program's last value) or error given on its own
-(:class:`Step`, :meth:`SandboxPool.run_steps`). A tool-calling turn of N calls
+(:class:`StepResult`, :meth:`SandboxPool.run_steps`). A tool-calling turn of N calls
 is then one job that runs N statements after the replay, where N jobs each
 replayed the earlier calls (the work grew with the square of the calls). The
 job keeps one job's limits and wall clock for all its steps (as one program
@@ -107,7 +107,7 @@ from gqlbench.records import ExecError, Trace, TraceCall
 __all__ = [
     "DEFAULT_RUNTIME",
     "Job",
-    "Step",
+    "StepResult",
     "RuntimeProtocol",
     "SandboxPool",
     "run_program",
@@ -132,7 +132,7 @@ class Job:
 
 
 @dataclass(frozen=True)
-class Step:
+class StepResult:
     """What one of a job's ``steps`` gave: its value as JSON text, or its error.
 
     ``finished`` is false when the job stopped (its wall clock, a limit, a
@@ -210,11 +210,11 @@ class SandboxPool:
         """Run programs in parallel over the workers; traces come back in job order."""
         return [trace for trace, _ in self.run_steps(jobs)]
 
-    def run_steps(self, jobs: Sequence[Job]) -> list[tuple[Trace, list[Step]]]:
-        """Run jobs as :meth:`run_many` does; with each trace, one :class:`Step` per statement of its job's ``steps``."""
+    def run_steps(self, jobs: Sequence[Job]) -> list[tuple[Trace, list[StepResult]]]:
+        """Run jobs as :meth:`run_many` does; with each trace, one :class:`StepResult` per statement of its job's ``steps``."""
         if not self._workers:
             raise GqlbenchError("this sandbox pool is closed; create a new SandboxPool")
-        traces: list[tuple[Trace, list[Step]] | None] = [None] * len(jobs)
+        traces: list[tuple[Trace, list[StepResult]] | None] = [None] * len(jobs)
         queue = deque(range(len(jobs)))
         try:
             while queue or any(worker.busy for worker in self._workers):
@@ -323,8 +323,8 @@ def _expected_steps(jobs: Sequence[Job], worker: WorkerProcess) -> int:
     return 0 if worker.index is None else len(jobs[worker.index].steps)
 
 
-def _steps(job: Job, trace: Trace, said: Sequence[Any], max_result_chars: int) -> list[Step]:
-    """One :class:`Step` per statement of ``job.steps`` from what the worker said, trusting nothing but its shape."""
+def _steps(job: Job, trace: Trace, said: Sequence[Any], max_result_chars: int) -> list[StepResult]:
+    """One :class:`StepResult` per statement of ``job.steps`` from what the worker said, trusting nothing but its shape."""
     steps = []
     for outcome in said:
         try:
@@ -333,11 +333,11 @@ def _steps(job: Job, trace: Trace, said: Sequence[Any], max_result_chars: int) -
                 raise TypeError("the result is not text")
             if result is not None and len(result) > cut_length(max_result_chars):  # a well-behaved worker already cut it
                 result = cut(result, max_result_chars)
-            steps.append(Step(result, ExecError.model_validate(error) if error else None))
+            steps.append(StepResult(result, ExecError.model_validate(error) if error else None))
         except (AttributeError, ValueError, TypeError) as exc:
-            steps.append(Step(error=ExecError(kind="other", message=f"the sandbox worker sent an invalid step: {exc}")))
+            steps.append(StepResult(error=ExecError(kind="other", message=f"the sandbox worker sent an invalid step: {exc}")))
     stopped = trace.error or ExecError(kind="other", message="the sandbox job ended without reporting this statement")
-    return steps + [Step(error=stopped, finished=False)] * (len(job.steps) - len(steps))
+    return steps + [StepResult(error=stopped, finished=False)] * (len(job.steps) - len(steps))
 
 
 def _trace(job: Job, error: ExecError | None, elapsed: float, **fields: Any) -> Trace:

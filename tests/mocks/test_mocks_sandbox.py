@@ -12,7 +12,7 @@ import pytest
 from gqlbench.dataset import load_errata, load_samples
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.sandbox.limits import SandboxLimits
-from gqlbench.mocks.sandbox.pool import DEFAULT_RUNTIME, Job, SandboxPool, Step, run_program
+from gqlbench.mocks.sandbox.pool import DEFAULT_RUNTIME, Job, SandboxPool, StepResult, run_program
 from gqlbench.mocks.sandbox.worker import load_factory
 from gqlbench.records import ExecError
 
@@ -246,7 +246,7 @@ def test_the_parent_trusts_only_the_shape_of_what_steps_report() -> None:
     asked = job("", steps=("a = 1", "b = 2", "c = 3", "d = 4"))
     said = [{"result": "x" * 5000}, {"result": 5}, "junk"]
     steps = _steps(asked, _trace(asked, None, 0.0), said, 100)
-    assert steps[0] == Step("x" * 100 + " ... (cut at 100 characters)")
+    assert steps[0] == StepResult("x" * 100 + " ... (cut at 100 characters)")
     assert [s.error.kind for s in steps[1:] if s.error] == ["other", "other", "other"] and not steps[3].finished
 
 
