@@ -4,7 +4,8 @@ Everything here runs inside a worker (started by
 :mod:`gqlbench.mocks.sandbox.process` as ``python -I -B -c ...``), never in the
 parent. The protocol is one JSON line per message: the worker says
 ``{"ready": ...}`` once, then answers each job line with its calls, error,
-output and world digest.
+output and world digest; a job of steps (``Job.steps``) first sends one
+``{"step": ...}`` line per step as it finishes.
 """
 
 from __future__ import annotations
