@@ -13,9 +13,9 @@ store more than a bound allows, or fail a sample on every resume:
 - arguments are read as a JSON object at most :data:`MAX_ARGUMENT_DEPTH`
   levels deep (a deeper one is refused before any recursive code sees it);
 - a turn may make :data:`MAX_CALLS_PER_TURN` calls, and a sample
-  :data:`MAX_CALLS_PER_SAMPLE` over all its turns (each call replays the
-  sample's earlier calls in the sandbox, so the work grows with the square of
-  the calls).
+  :data:`MAX_CALLS_PER_SAMPLE` over all its turns (a turn runs as one sandbox
+  job that replays the sample's earlier calls, so these bound one job's
+  statements and a sample's replays).
 
 The bounds are far above what a benchmark task needs: the gold programs make
 at most six calls, and their largest argument is a list of track URIs of a
@@ -47,7 +47,7 @@ MAX_ARGUMENTS_CHARS = 20_000  # the JSON text of one call's arguments
 MAX_NAME_CHARS = 200  # a tool name or a call id
 MAX_ARGUMENT_DEPTH = 20  # nesting of lists and objects in one call's arguments
 MAX_CALLS_PER_TURN = 32
-MAX_CALLS_PER_SAMPLE = 64  # over all turns: a sample's n calls replay n * n / 2 earlier lines
+MAX_CALLS_PER_SAMPLE = 64  # over all turns: each turn's job replays the sample's earlier calls
 
 
 class RefusedArguments(ValueError):

@@ -10,8 +10,11 @@ and run on the sample's mock world through the run's executing observer
 (the sandbox path of ``--observe mock``); the tool message carries the
 response as JSON, shortened to the run's bound and still JSON
 (:mod:`gqlbench.generators.shorten`; each shortening is recorded in the
-explanation's ``shortened_tool_results``), or the world's error. Parallel calls of
-one turn run in order. The loop ends at an assistant message without tool
+explanation's ``shortened_tool_results``), or the world's error. The calls of
+one turn run in order, together: the runner gets a sample's turn at once
+(:meth:`CallRunner.run_turns`; the mock observer runs it as one sandbox job
+that replays the sample's earlier calls once), so a turn's work grows with
+its calls, not with their square. The loop ends at an assistant message without tool
 calls or after ``max_steps`` model turns; the scored program is the lines of
 every call that can be written as Python, as in ReAct (a call the world
 refused stays in the program and is scored as the model made it; one that
@@ -85,8 +88,8 @@ class CallOutcome:
 class CallRunner(Protocol):
     """An observer that runs calls and returns their values (``gqlbench.run.observers.MockObserver``)."""
 
-    def run_calls(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[CallOutcome]:
-        """One outcome per ``(sample, lines that ran before, new line)``, in order."""
+    def run_turns(self, requests: Sequence[tuple[Sample, list[str], list[str]]]) -> list[list[CallOutcome]]:
+        """Per ``(sample, lines that ran before, the turn's new lines)``: one outcome per new line, the lines run in order in one world."""
         ...
 
 
@@ -264,8 +267,8 @@ class _Prepared:
     arguments: list[dict[str, Any]]
 
 
-def _prepare(state: _State, call: ToolCall) -> _Prepared:
-    """The call's program line (None: it cannot be written as Python) and the harness's error for it, if any."""
+def _prepare(state: _State, call: ToolCall, number: int) -> _Prepared:
+    """The call's program line (None: it cannot be written as Python), the ``number``-th, and the harness's error for it, if any."""
     if not call.name.isidentifier() or keyword.iskeyword(call.name):
         return _Prepared(call, None, f"Error (unknown_function): {call.name!r} is not one of the tools ({_names(state)})", [])
     try:
@@ -289,7 +292,7 @@ def _prepare(state: _State, call: ToolCall) -> _Prepared:
         if len(candidates) > 1:
             entry["candidates"] = candidates
         record.append(entry)
-    line = call_line(variable_name(len(state.lines)), call.name, texts)
+    line = call_line(variable_name(number), call.name, texts)
     if call.name not in {t["function"]["name"] for t in state.tools}:  # never run: the world may know an endpoint not offered
         return _Prepared(call, line, f"Error (unknown_function): {call.name!r} is not one of the tools ({_names(state)})", record)
     return _Prepared(call, line, None, record)
@@ -340,50 +343,64 @@ def _shown(state: _State, function: str, value: Any, max_chars: int) -> str:
     return shown.text
 
 
+def _prepare_turn(state: _State, reply: ToolReply) -> list[_Prepared]:
+    """The turn's calls made ready to run, numbered on from the program's lines (calls of one turn cannot read each other's results)."""
+    prepared: list[_Prepared] = []
+    for call in reply.tool_calls:
+        prepared.append(_prepare(state, call, len(state.lines) + sum(p.line is not None for p in prepared)))
+    return prepared
+
+
+def _runs(prepared: _Prepared) -> bool:
+    return prepared.line is not None and prepared.error is None
+
+
 def _run_turn(runner: CallRunner, turns: Sequence[tuple[_State, ToolReply]], max_chars: int) -> None:
-    """Run the calls of one turn of every sample (a sample's calls in order), appending steps and tool messages."""
-    prepared_at = 0
-    while True:
-        batch = [(state, reply) for state, reply in turns if prepared_at < len(reply.tool_calls)]
-        if not batch:
-            break
-        ready = [(state, reply, _prepare(state, reply.tool_calls[prepared_at])) for state, reply in batch]
-        runnable = [(state, p.line) for state, _, p in ready if p.line is not None and p.error is None]
-        outcomes = iter(runner.run_calls([(state.sample, list(state.ran), line) for state, line in runnable]))
-        for state, reply, p in ready:
-            outcome = next(outcomes) if p.line is not None and p.error is None else CallOutcome(error=p.error)
-            raw = json.dumps({"name": p.call.name, "arguments": p.call.arguments}, ensure_ascii=False)
-            if p.line is not None:  # in the program, as the model called it, whatever the world answered
-                if outcome.error is None:
-                    given = tuple(a["value"] for a in p.arguments)
-                    state.earlier.append(Earlier(variable_name(len(state.lines)), outcome.value, given, state.turn))
-                state.lines.append(p.line)
-                if p.error is None:
-                    state.ran.append(p.line)
-                state.provenance += [{"call": len(state.lines), "function": p.call.name, **a} for a in p.arguments]
-            result = _shown(state, p.call.name, outcome.value, max_chars) if outcome.error is None else outcome.error
-            if outcome.error is not None:
-                refused = {"name": p.call.name, "arguments": p.call.arguments, "error": result, "in_program": p.line is not None}
-                if p.call.arguments_chars is not None:
-                    refused["arguments_chars"] = p.call.arguments_chars
-                state.refused.append(refused)
-            action = p.line
-            first = prepared_at == 0
-            state.steps.append(
-                ReactStep(
-                    thought=reply.content if first else "",
-                    action=action,
-                    finished=False,
-                    raw=raw,
-                    tokens_in=reply.tokens_in if first else 0,
-                    tokens_out=reply.tokens_out if first else 0,
-                    observation=result,
-                )
-            )
-            state.messages.append({"role": "tool", "tool_call_id": p.call.id, "content": result})
-        prepared_at += 1
-    for state, _ in turns:
+    """Run the calls of one turn of every sample (one sandbox job per sample's turn), appending steps and tool messages."""
+    ready = [(state, reply, _prepare_turn(state, reply)) for state, reply in turns]
+    asked = [
+        (state.sample, list(state.ran), [p.line for p in prepared if p.line is not None and p.error is None])
+        for state, _, prepared in ready
+    ]
+    running = [turn for turn in asked if turn[2]]
+    answers = iter(runner.run_turns(running) if running else [])
+    for (state, reply, prepared), (_, _, lines) in zip(ready, asked, strict=True):
+        outcomes = iter(next(answers) if lines else [])
+        for number, p in enumerate(prepared):
+            outcome = next(outcomes) if _runs(p) else CallOutcome(error=p.error)
+            _record_call(state, reply, p, outcome, first=number == 0, max_chars=max_chars)
         state.turn += 1
+
+
+def _record_call(state: _State, reply: ToolReply, p: _Prepared, outcome: CallOutcome, first: bool, max_chars: int) -> None:
+    """Append a call's line, step and tool message to the sample's state."""
+    raw = json.dumps({"name": p.call.name, "arguments": p.call.arguments}, ensure_ascii=False)
+    if p.line is not None:  # in the program, as the model called it, whatever the world answered
+        if outcome.error is None:
+            given = tuple(a["value"] for a in p.arguments)
+            state.earlier.append(Earlier(variable_name(len(state.lines)), outcome.value, given, state.turn))
+        state.lines.append(p.line)
+        if p.error is None:
+            state.ran.append(p.line)
+        state.provenance += [{"call": len(state.lines), "function": p.call.name, **a} for a in p.arguments]
+    result = _shown(state, p.call.name, outcome.value, max_chars) if outcome.error is None else outcome.error
+    if outcome.error is not None:
+        refused = {"name": p.call.name, "arguments": p.call.arguments, "error": result, "in_program": p.line is not None}
+        if p.call.arguments_chars is not None:
+            refused["arguments_chars"] = p.call.arguments_chars
+        state.refused.append(refused)
+    state.steps.append(
+        ReactStep(
+            thought=reply.content if first else "",
+            action=p.line,
+            finished=False,
+            raw=raw,
+            tokens_in=reply.tokens_in if first else 0,
+            tokens_out=reply.tokens_out if first else 0,
+            observation=result,
+        )
+    )
+    state.messages.append({"role": "tool", "tool_call_id": p.call.id, "content": result})
 
 
 def run_tools(

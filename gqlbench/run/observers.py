@@ -17,6 +17,13 @@ fields or parameters), so the model can correct itself. An action that failed
 is left out of later replays: as in a live session its variable was never
 assigned. (A mutation it made before failing, in the same line, is lost; with
 one call per line that is rare.)
+
+A tool-calling turn (:meth:`MockObserver.run_turns`) is one sandbox job:
+the sample's earlier calls that succeeded are replayed once, then the turn's
+calls run in order in that world, each reported on its own
+(``Job.steps``, :mod:`gqlbench.mocks.sandbox.pool`), so a turn of N calls
+costs one job of N statements after the replay, not N jobs that each replay
+everything before them.
 """
 
 from __future__ import annotations
@@ -28,14 +35,15 @@ from dataclasses import dataclass, field
 
 from gqlbench.generators.shorten import shorten
 from gqlbench.generators.tools import CallOutcome
-from gqlbench.mocks.sandbox.pool import Job, SandboxPool
-from gqlbench.records import Sample, Trace
+from gqlbench.mocks.sandbox.pool import Job, SandboxPool, StepResult
+from gqlbench.records import ExecError, Sample, Trace
 
 __all__ = ["MockObserver"]
 
 _LINE_PREFIX = re.compile(r"^line \d+: ")
 
 Request = tuple[Sample, list[str], str]  # (sample, actions so far, new action)
+Turn = tuple[Sample, list[str], list[str]]  # (sample, calls so far, the turn's new calls)
 
 
 @dataclass
@@ -66,18 +74,33 @@ class MockObserver:
         """One observation per request, all run as one sandbox batch."""
         return [self._describe(trace, lines) for trace, lines in self._run(requests)]
 
-    def run_calls(self, requests: Sequence[Request]) -> list[CallOutcome]:
-        """The value of each request's call (decoded JSON), or the world's error as an observation says it (``--prompt tools``)."""
+    def run_turns(self, requests: Sequence[Turn]) -> list[list[CallOutcome]]:
+        """The value of each new call of each turn (decoded JSON), or the world's error as an observation says it (``--prompt tools``).
+
+        One sandbox job per turn, all turns in one batch: the earlier calls
+        that succeeded are replayed, then the turn's calls run in order in
+        that world. A call that failed is left out of later replays.
+        """
+        if not requests:
+            return []
+        replays = [self._replayed(sample, calls) for sample, calls, _ in requests]
+        jobs = [
+            Job(
+                code="\n".join(replay),
+                domain=sample.domain,
+                seed=self.seed,
+                sample_id=sample.id,
+                request=sample.utterance,
+                steps=tuple(new),
+            )
+            for (sample, _, new), replay in zip(requests, replays, strict=True)
+        ]
         outcomes = []
-        for trace, lines in self._run(requests):
-            if trace.error is not None:
-                outcomes.append(CallOutcome(error=self._describe(trace, lines)))
-                continue
-            try:
-                value = json.loads(trace.result) if trace.result is not None else None
-            except ValueError:  # cut by the sandbox's bound: the text as it is
-                value = trace.result
-            outcomes.append(CallOutcome(value=value))
+        for (sample, calls, new), replay, (_, steps) in zip(requests, replays, self._sandbox().run_steps(jobs), strict=True):
+            replayed = sum(line.count("\n") + 1 for line in replay)
+            outcomes.append([_outcome(step, replayed) for step in steps])
+            kept = [line for line, step in zip(new, steps, strict=True) if step.error is None]
+            self._kept[_key(sample, [*calls, *new])] = (*replay, *kept)
         return outcomes
 
     def _run(self, requests: Sequence[Request]) -> list[tuple[Trace, int]]:
@@ -127,11 +150,7 @@ class MockObserver:
 
     def _describe(self, trace: Trace, replayed_lines: int) -> str:
         if trace.error is not None:
-            message = _LINE_PREFIX.sub("", trace.error.message)
-            text = f"Error ({trace.error.kind}): {message}"
-            if trace.error.line is not None and trace.error.line <= replayed_lines:
-                text += f" (raised while replaying an earlier action, line {trace.error.line})"
-            return text
+            return _error_text(trace.error, replayed_lines)
         if trace.result is None:
             return "The action ran; it has no value to show."
         text = str(trace.result)
@@ -146,3 +165,25 @@ class MockObserver:
 
 def _key(sample: Sample, actions: Sequence[str]) -> tuple[str, str, tuple[str, ...]]:
     return sample.id, sample.domain, tuple(actions)
+
+
+def _error_text(error: ExecError, replayed_lines: int) -> str:
+    message = _LINE_PREFIX.sub("", error.message)
+    text = f"Error ({error.kind}): {message}"
+    if error.line is not None and error.line <= replayed_lines:
+        text += f" (raised while replaying an earlier action, line {error.line})"
+    return text
+
+
+def _outcome(step: StepResult, replayed_lines: int) -> CallOutcome:
+    """A tool call's outcome from its step of the turn's job (:meth:`MockObserver.run_turns`)."""
+    if step.error is not None:
+        text = _error_text(step.error, replayed_lines)
+        in_replay = step.error.line is not None and step.error.line <= replayed_lines
+        if not step.finished and not in_replay:
+            text += " (this call did not finish: a turn's calls run in one sandbox job, which stopped before it did)"
+        return CallOutcome(error=text)
+    try:
+        return CallOutcome(value=json.loads(step.result) if step.result is not None else None)
+    except ValueError:  # cut by the sandbox's bound: the text as it is
+        return CallOutcome(value=step.result)

@@ -63,15 +63,22 @@ class RealNamesObserver:
         answers = list(batch(real)) if batch is not None else [self.inner.observe(*r) for r in real]
         return [_shown_text(p, a) if p is not None else a for (p, _), a in zip(mapped, answers, strict=True)]
 
-    def run_calls(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[CallOutcome]:
+    def run_turns(self, requests: Sequence[tuple[Sample, list[str], list[str]]]) -> list[list[CallOutcome]]:
         """The inner observer's call outcomes (``--prompt tools``), its errors in the prompt's names."""
-        mapped = [self._real(r) for r in requests]
         if not isinstance(self.inner, CallRunner):
             raise GqlbenchError(f"the {self.name} observer does not run calls; --prompt tools needs the mock world")
-        outcomes = self.inner.run_calls([m for _, m in mapped])
+        mapped: list[tuple[Presented | None, tuple[Sample, list[str], list[str]]]] = []
+        for sample, calls, new in requests:
+            presented = self.presenter.get(sample.id)
+            if presented is None:
+                mapped.append((None, (sample, calls, new)))
+            else:
+                real = [presented.real_code(line) for line in calls], [presented.real_code(line) for line in new]
+                mapped.append((presented, (presented.original, *real)))
+        turns = self.inner.run_turns([m for _, m in mapped])
         return [
-            CallOutcome(o.value, _shown_text(p, o.error)) if p is not None and o.error is not None else o
-            for (p, _), o in zip(mapped, outcomes, strict=True)
+            [CallOutcome(o.value, _shown_text(p, o.error)) if p is not None and o.error is not None else o for o in outcomes]
+            for (p, _), outcomes in zip(mapped, turns, strict=True)
         ]
 
     def close(self) -> None:

@@ -35,6 +35,24 @@ last statement (the value assigned, or the expression's value) as JSON text
 inside the worker, still under the job's limits and the audit hook, and cut
 at ``max_result_chars`` with a note. ReAct's ``mock`` observations use it.
 
+With ``Job.steps`` a job runs several statements in one world and reports
+each one: ``Job.code`` first (unreported: a tool-calling sample's earlier
+calls, replayed once), then each step in the same globals, each step's value
+(as ``observe_last`` reports a program's last value) or error given on its own
+(:class:`StepResult`, :meth:`SandboxPool.run_steps`). A tool-calling turn of N calls
+is then one job that runs N statements after the replay, where N jobs each
+replayed the earlier calls (the work grew with the square of the calls). The
+job keeps one job's limits and wall clock for all its steps (as one program
+of those lines would), so the limits per job hold; a step's ordinary error
+(an API error, a missing field) is its outcome and the next step runs, as in
+a live session where its variable was never assigned; an error of a limit or
+a veto, or any error of the replay, ends the job. The worker sends each
+step's outcome as soon as it is known, so a job stopped by the wall clock or
+killed keeps the steps it finished; the others are not ``finished`` and carry
+the job's error. The replay and the steps are checked as one program and
+compiled from that same text (:func:`~gqlbench.mocks.sandbox.worker._admit_steps`);
+a step that does not parse or is refused is reported so and not run.
+
 Everything a worker writes from the program's objects (the calls with their
 arguments, the error message, the last value, the final world's digest) is
 written before the job's limits are lifted and bounded as it is written
@@ -89,6 +107,7 @@ from gqlbench.records import ExecError, Trace, TraceCall
 __all__ = [
     "DEFAULT_RUNTIME",
     "Job",
+    "StepResult",
     "RuntimeProtocol",
     "SandboxPool",
     "run_program",
@@ -109,6 +128,21 @@ class Job:
     runtime: str = DEFAULT_RUNTIME  # "module:function" or "path/to/file.py:function", imported in the worker
     observe_last: bool = False  # also report the last statement's value as JSON text (Trace.result)
     request: str = ""  # the user's request: a key written in it exists in the world (gqlbench.mocks.engine.generic)
+    steps: tuple[str, ...] = ()  # statements run after ``code`` in the same world, each reported (SandboxPool.run_steps)
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What one of a job's ``steps`` gave: its value as JSON text, or its error.
+
+    ``finished`` is false when the job stopped (its wall clock, a limit, a
+    failed replay, a dead worker) before this step reported: ``error`` is
+    then the job's.
+    """
+
+    result: str | None = None
+    error: ExecError | None = None
+    finished: bool = True
 
 
 class RuntimeProtocol(Protocol):
@@ -174,9 +208,13 @@ class SandboxPool:
 
     def run_many(self, jobs: Sequence[Job]) -> list[Trace]:
         """Run programs in parallel over the workers; traces come back in job order."""
+        return [trace for trace, _ in self.run_steps(jobs)]
+
+    def run_steps(self, jobs: Sequence[Job]) -> list[tuple[Trace, list[StepResult]]]:
+        """Run jobs as :meth:`run_many` does; with each trace, one :class:`StepResult` per statement of its job's ``steps``."""
         if not self._workers:
             raise GqlbenchError("this sandbox pool is closed; create a new SandboxPool")
-        traces: list[Trace | None] = [None] * len(jobs)
+        traces: list[tuple[Trace, list[StepResult]] | None] = [None] * len(jobs)
         queue = deque(range(len(jobs)))
         try:
             while queue or any(worker.busy for worker in self._workers):
@@ -186,8 +224,8 @@ class SandboxPool:
                             worker = self._replace(slot)
                         index = queue.popleft()
                         worker.assign(index, _request(jobs[index]))
-                for index, trace in self._collect(jobs):
-                    traces[index] = trace
+                for index, trace, said in self._collect(jobs):
+                    traces[index] = trace, _steps(jobs[index], trace, said, self._limits.max_result_chars)
         except BaseException:  # a setup error or Ctrl-C: no worker may keep a job it was given
             for slot, worker in enumerate(self._workers):
                 if worker.busy:
@@ -202,8 +240,8 @@ class SandboxPool:
         self._workers[slot] = WorkerProcess(self._limits)
         return self._workers[slot]
 
-    def _collect(self, jobs: Sequence[Job]) -> Iterable[tuple[int, Trace]]:
-        """Wait for the next event (a reply, a death, a deadline) and yield finished traces."""
+    def _collect(self, jobs: Sequence[Job]) -> Iterable[tuple[int, Trace, list[Any]]]:
+        """Wait for the next event (a reply, a death, a deadline) and yield finished traces, with what their steps gave."""
         busy = [w for w in self._workers if w.busy]
         next_deadline = min(w.deadline for w in busy)
         readable, _, _ = select.select(busy, [], [], max(0.0, next_deadline - time.monotonic()))
@@ -224,9 +262,11 @@ class SandboxPool:
                         f"runtime {job.runtime!r} failed for domain {job.domain!r} (sample {job.sample_id}): "
                         f"{message['setup_error']}; check the domain name and the runtime"
                     )
+                elif worker.ready and worker.running and "step" in message and len(worker.steps) < _expected_steps(jobs, worker):
+                    worker.steps.append(message["step"])  # one per step, no more: read when the job ends
                 elif worker.ready and worker.busy and worker.running and "calls" in message:
                     index, elapsed = worker.finish()
-                    yield index, _trace_from_reply(jobs[index], message, elapsed, self._limits.max_result_chars)
+                    yield index, _trace_from_reply(jobs[index], message, elapsed, self._limits.max_result_chars), worker.steps
                     if message.get("recycle"):
                         self._replace(slot)
                         break
@@ -241,7 +281,7 @@ class SandboxPool:
                 if worker.busy:
                     index, elapsed = worker.finish()
                     error = worker.failure or death_error(worker.stop(), worker.stderr_line())
-                    yield index, _trace(jobs[index], error, elapsed)
+                    yield index, _trace(jobs[index], error, elapsed), worker.steps
                 self._replace(slot)
         now = time.monotonic()
         for slot, worker in enumerate(list(self._workers)):
@@ -256,7 +296,7 @@ class SandboxPool:
                     )
                 index, elapsed = worker.finish()
                 stopped = f"the program ran longer than {self._wall_seconds:g} s (wall clock) and was stopped"
-                yield index, _trace(jobs[index], ExecError(kind="timeout", message=stopped), elapsed)
+                yield index, _trace(jobs[index], ExecError(kind="timeout", message=stopped), elapsed), worker.steps
                 self._replace(slot)
 
 
@@ -268,7 +308,7 @@ def run_program(job: Job, **limits: Any) -> Trace:
 
 def _request(job: Job) -> dict[str, Any]:
     """The JSON line a worker reads for ``job``."""
-    return {
+    request = {
         "code": job.code,
         "domain": job.domain,
         "seed": job.seed,
@@ -276,6 +316,28 @@ def _request(job: Job) -> dict[str, Any]:
         "observe_last": job.observe_last,
         "request": job.request,
     }
+    return {**request, "steps": list(job.steps)} if job.steps else request
+
+
+def _expected_steps(jobs: Sequence[Job], worker: WorkerProcess) -> int:
+    return 0 if worker.index is None else len(jobs[worker.index].steps)
+
+
+def _steps(job: Job, trace: Trace, said: Sequence[Any], max_result_chars: int) -> list[StepResult]:
+    """One :class:`StepResult` per statement of ``job.steps`` from what the worker said, trusting nothing but its shape."""
+    steps = []
+    for outcome in said:
+        try:
+            result, error = outcome.get("result"), outcome.get("error")
+            if result is not None and not isinstance(result, str):
+                raise TypeError("the result is not text")
+            if result is not None and len(result) > cut_length(max_result_chars):  # a well-behaved worker already cut it
+                result = cut(result, max_result_chars)
+            steps.append(StepResult(result, ExecError.model_validate(error) if error else None))
+        except (AttributeError, ValueError, TypeError) as exc:
+            steps.append(StepResult(error=ExecError(kind="other", message=f"the sandbox worker sent an invalid step: {exc}")))
+    stopped = trace.error or ExecError(kind="other", message="the sandbox job ended without reporting this statement")
+    return steps + [StepResult(error=stopped, finished=False)] * (len(job.steps) - len(steps))
 
 
 def _trace(job: Job, error: ExecError | None, elapsed: float, **fields: Any) -> Trace:

@@ -71,6 +71,7 @@ class WorkerProcess:
         self.ready = False
         self.running = False  # the current job's program has started (its runtime is set up)
         self.index: int | None = None
+        self.steps: list[Any] = []  # what the current job's steps gave so far, as the worker said it (Job.steps)
         self.started_at = 0.0
         self.deadline = 0.0
         self.jobs_done = 0
@@ -94,6 +95,7 @@ class WorkerProcess:
         except BrokenPipeError:
             self.closed = True  # reported as a death by the next collect
         self.index = index
+        self.steps = []
         self.running = False
         self.started_at = time.monotonic()
         self.deadline = self.started_at + STARTUP_SECONDS

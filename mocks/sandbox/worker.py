@@ -4,12 +4,14 @@ Everything here runs inside a worker (started by
 :mod:`gqlbench.mocks.sandbox.process` as ``python -I -B -c ...``), never in the
 parent. The protocol is one JSON line per message: the worker says
 ``{"ready": ...}`` once, then answers each job line with its calls, error,
-output and world digest.
+output and world digest; a job of steps (``Job.steps``) first sends one
+``{"step": ...}`` line per step as it finishes.
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
 import io
 import json
 import os
@@ -31,7 +33,7 @@ from gqlbench.mocks.sandbox.limits import (
     lock_down,
     report_limits,
 )
-from gqlbench.mocks.sandbox.policy import check_program
+from gqlbench.mocks.sandbox.policy import Violation, check_program
 from gqlbench.mocks.sandbox.record import MAX_MESSAGE_CHARS, message_text, record_calls
 from gqlbench.mocks.sandbox.sealed import CappedOutput, program_builtins, seal_namespace
 from gqlbench.plugins import load_object
@@ -120,6 +122,8 @@ def _execute(request: Mapping[str, Any], limits: SandboxLimits, send: Callable[[
     else:
         observer = None
     output = CappedOutput(limits.max_output_chars)
+    if request.get("steps"):
+        return _execute_steps(request["code"], request["steps"], runtime, namespace, output, limits, send)
     admitted = _admit(request["code"], namespace, limits, capture_last=observe_last)
     if not isinstance(admitted, CodeType):
         return {**_report(runtime, admitted, limits), "stdout": "", "result": None, "recycle": False}
@@ -127,6 +131,91 @@ def _execute(request: Mapping[str, Any], limits: SandboxLimits, send: Callable[[
     # a program that hit a limit or a veto may have left the worker in a bad state: replace it
     reply["recycle"] = bool(reply["error"] and reply["error"]["kind"] in ("resource_limit", "refused"))
     return reply
+
+
+def _execute_steps(
+    code: str,
+    steps: list[str],
+    runtime: Any,
+    namespace: Mapping[str, Any],
+    output: CappedOutput,
+    limits: SandboxLimits,
+    send: Callable[[Mapping[str, Any]], None],
+) -> dict[str, Any]:
+    """Admit and run a job of steps (``Job.steps``, see :mod:`~gqlbench.mocks.sandbox.pool`): its reply, never an exception."""
+    from gqlbench.mocks.engine.responses import unwrap  # imported now: imports are vetoed while the program runs
+
+    admitted = _admit_steps(code, [str(step) for step in steps], namespace, limits)
+    if not isinstance(admitted, tuple):
+        return {**_report(runtime, admitted, limits), "stdout": "", "result": None, "recycle": False}
+    replay, programs = admitted
+    reply = _run_steps(replay, programs, runtime, namespace, output, limits, unwrap, send)
+    reply["recycle"] = bool(reply["error"] and reply["error"]["kind"] in ("resource_limit", "refused"))
+    return reply
+
+
+def _admit_steps(
+    code: str, steps: list[str], namespace: Mapping[str, Any], limits: SandboxLimits
+) -> tuple[CodeType, list[CodeType | dict[str, Any]]] | dict[str, Any]:
+    """The replay's code and each step's (or the error that keeps that step from running), or the error that stops the job.
+
+    What is checked is what runs: the replay and the steps that parse on their
+    own are joined into one text (newlines as the compiler reads them), which
+    the static check reads once, as one program (a name one step assigns is
+    known to the next), and which is compiled statement by statement, each
+    step's statements with its last value captured (:func:`_capture_last`).
+    Lines are the joined text's.
+    """
+    parts = [_newlines(code), *map(_newlines, steps)]
+    starts = [1]  # the first line of each part in the joined text
+    for part in parts[:-1]:
+        starts.append(starts[-1] + part.count("\n") + 1)
+    errors: dict[int, dict[str, Any]] = {}
+    for number, step in enumerate(parts[1:]):
+        try:
+            ast.parse(step, PROGRAM_FILE)
+        except SyntaxError as exc:
+            errors[number] = _error("parse_error", f"{exc.msg}", starts[number + 1] + (exc.lineno or 1) - 1)
+        except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
+            errors[number] = _error("parse_error", f"the program cannot be compiled: {type(exc).__name__}: {exc}")
+        if number in errors:
+            parts[number + 1] = "\n" * step.count("\n")  # left out, its lines kept blank so that lines stay the same
+    joined = "\n".join(parts)
+    try:
+        tree = ast.parse(joined, PROGRAM_FILE)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:  # steps that parse alone but not together
+        return _error("parse_error", f"the statements cannot be compiled together: {type(exc).__name__}: {exc}")
+    if limits.check_policy:
+        violations = _checked(joined, namespace)
+        if isinstance(violations, dict):
+            return violations
+        refused: dict[int, list[Violation]] = {}
+        for violation in violations:
+            refused.setdefault(bisect.bisect_right(starts, violation.line) - 1, []).append(violation)
+        if 0 in refused:  # in the replay: the job cannot run
+            return _error("refused", "; ".join(map(str, refused[0])), refused[0][0].line)
+        for owner, found in refused.items():
+            errors[owner - 1] = _error("refused", "; ".join(map(str, found)), found[0].line)
+
+    statements: list[list[ast.stmt]] = [[] for _ in parts]
+    for statement in tree.body:
+        statements[bisect.bisect_right(starts, statement.lineno) - 1].append(statement)
+
+    def compiled(part: int, capture: bool) -> CodeType:
+        body = ast.Module(statements[part], type_ignores=[])
+        return compile(_capture_last(body) if capture else body, PROGRAM_FILE, "exec", dont_inherit=True)
+
+    try:
+        replay = compiled(0, capture=False)
+        programs = [errors.get(number) or compiled(number + 1, capture=True) for number in range(len(steps))]
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        return _error("parse_error", f"the statements cannot be compiled: {type(exc).__name__}: {exc}")
+    return replay, programs
+
+
+def _newlines(text: str) -> str:
+    """``text`` with its line ends as the compiler reads them, so lines are counted as it counts them."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _report(runtime: Any, error: dict[str, Any] | None, limits: SandboxLimits) -> dict[str, Any]:
@@ -179,13 +268,20 @@ def _admit(code: str, namespace: Mapping[str, Any], limits: SandboxLimits, captu
     except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, absurd nesting
         return _error("parse_error", f"the program cannot be compiled: {type(exc).__name__}: {exc}")
     if limits.check_policy:
-        try:
-            violations = check_program(code, namespace.keys())
-        except SyntaxError as exc:
-            return _error("refused", f"the program could not be analysed: {exc}")
+        violations = _checked(code, namespace)
+        if isinstance(violations, dict):
+            return violations
         if violations:
             return _error("refused", "; ".join(str(v) for v in violations), violations[0].line)
     return program
+
+
+def _checked(code: str, namespace: Mapping[str, Any]) -> list[Violation] | dict[str, Any]:
+    """What the static check refuses in ``code`` (empty: admitted), or the error when it cannot read it."""
+    try:
+        return check_program(code, namespace.keys())
+    except SyntaxError as exc:
+        return _error("refused", f"the program could not be analysed: {exc}")
 
 
 def _run(
@@ -219,13 +315,75 @@ def _run(
         except BaseException as exc:
             failure = exc
         GUARD.program = None  # what follows walks the traceback and reads /proc, which the hook vetoes
+        reply = _stopped(runtime, failure, output, limits, result)
+    finally:
+        GUARD.program = None
+        lift_job_limits()
+    return reply
+
+
+def _stopped(
+    runtime: Any, failure: BaseException | None, output: CappedOutput, limits: SandboxLimits, result: str | None = None
+) -> dict[str, Any]:
+    """The reply of a job whose program has stopped (``failure``: why, if it failed), written on the report's allowance."""
+    try:
+        report_limits()
+        error = None if failure is None else _classify(failure)
+        return {**_report(runtime, error, limits), "stdout": output.getvalue(), "result": None if error else result}
+    except BaseException as exc:  # even the allowance ran out: say so rather than lose the worker
+        failed = _error("resource_limit", f"the trace could not be written within the job's limits ({type(exc).__name__})")
+        return {"calls": [], "calls_left_out": 0, "error": failed, "world_digest": None, "stdout": "", "result": None}
+
+
+def _run_steps(
+    replay: CodeType,
+    steps: list[CodeType | dict[str, Any]],
+    runtime: Any,
+    namespace: Mapping[str, Any],
+    output: CappedOutput,
+    limits: SandboxLimits,
+    observer: Callable[[Any], Any],
+    send: Callable[[Mapping[str, Any]], None],
+) -> dict[str, Any]:
+    """Run the replay, then each step in the same globals, sending each step's outcome as it is known; then the reply.
+
+    All of it under one job's limits, as :func:`_run` runs one program. A step's
+    ordinary error is that step's outcome and the next step runs; an error of a
+    limit or a veto (``resource_limit``, ``refused``), or any error of the
+    replay, stops the job and is the reply's error (the steps not reported are
+    then not finished, :mod:`~gqlbench.mocks.sandbox.pool`).
+    """
+    program_globals = {"__builtins__": program_builtins(), "__name__": "__program__", **namespace}
+    job_limits(limits)
+    sys.stdout = sys.stderr = output
+    failure: BaseException | None = None
+    try:
         try:
-            report_limits()
-            error = None if failure is None else _classify(failure)
-            reply = {**_report(runtime, error, limits), "stdout": output.getvalue(), "result": None if error else result}
-        except BaseException as exc:  # even the allowance ran out: say so rather than lose the worker
-            failed = _error("resource_limit", f"the trace could not be written within the job's limits ({type(exc).__name__})")
-            reply = {"calls": [], "calls_left_out": 0, "error": failed, "world_digest": None, "stdout": "", "result": None}
+            GUARD.program = replay
+            exec(replay, program_globals)
+            for step in steps:
+                if isinstance(step, dict):  # refused or unparsable on its own: not run
+                    send({"step": {"result": None, "error": step}})
+                    continue
+                program_globals.pop(RESULT_NAME, None)
+                GUARD.program = step
+                outcome: dict[str, Any]
+                try:
+                    exec(step, program_globals)
+                    outcome = {"result": _result_text(program_globals.get(RESULT_NAME), observer, limits.max_result_chars), "error": None}
+                except Exception as exc:
+                    GUARD.program = None  # classifying walks the traceback, which the hook vetoes
+                    outcome = {"result": None, "error": _classify(exc)}
+                    if outcome["error"]["kind"] in ("resource_limit", "refused"):  # the worker may be in a bad state
+                        failure = exc
+                GUARD.program = None
+                send({"step": outcome})
+                if failure is not None:
+                    break
+        except BaseException as exc:
+            failure = exc
+        GUARD.program = None
+        reply = _stopped(runtime, failure, output, limits)
     finally:
         GUARD.program = None
         lift_job_limits()

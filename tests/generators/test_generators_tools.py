@@ -102,7 +102,7 @@ class _Replies:
 
 
 class _NoCalls:
-    def run_calls(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[CallOutcome]:
+    def run_turns(self, requests: Sequence[tuple[Sample, list[str], list[str]]]) -> list[list[CallOutcome]]:
         raise AssertionError("no call should run")
 
 
@@ -114,9 +114,11 @@ def _one_turn(answer: ToolReply) -> Completion:
 
 
 def test_a_parse_error_of_the_turn_is_the_sample_s_and_its_text_the_final_answer() -> None:
+    """Recorded as ``tool_parse_error``: ``parse_error`` is the analysis' verdict on the scored program (the calls made), which parses."""
     completion = _one_turn(ToolReply("", content="[f(a={1})]", parse_error="the tool-call parser failed: ValueError: set"))
     assert completion.error is None and completion.finish_reason == "no_calls" and completion.text == "[f(a={1})]"
     assert completion.explanation.tool_parse_error == "the tool-call parser failed: ValueError: set"
+    assert completion.explanation.parse_error is None
 
 
 def test_a_turn_s_text_is_stored_cut_with_its_length_noted() -> None:
@@ -142,14 +144,16 @@ class _Scripted:
 
 
 class _Recording:
-    """A call runner that answers every call with ``{}`` and records the lines it was told ran before each."""
+    """A call runner that answers every call with ``{}`` and records, per turn, the lines it was told ran before and the new ones."""
 
     def __init__(self) -> None:
         self.before: list[list[str]] = []
+        self.new: list[list[str]] = []
 
-    def run_calls(self, requests: Sequence[tuple[Sample, list[str], str]]) -> list[CallOutcome]:
+    def run_turns(self, requests: Sequence[tuple[Sample, list[str], list[str]]]) -> list[list[CallOutcome]]:
         self.before += [list(lines) for _, lines, _ in requests]
-        return [CallOutcome(value={}) for _ in requests]
+        self.new += [list(lines) for _, _, lines in requests]
+        return [[CallOutcome(value={}) for _ in lines] for _, _, lines in requests]
 
 
 def test_a_call_of_a_tool_not_offered_is_in_the_program_but_never_replayed_before_later_calls() -> None:
@@ -170,13 +174,13 @@ def test_a_call_of_a_tool_not_offered_is_in_the_program_but_never_replayed_befor
 
 
 def test_a_sample_runs_at_most_the_bound_of_calls_over_all_its_turns() -> None:
-    """Each call replays the earlier ones: 8 turns of 32 calls replayed 32,000 lines; the bound keeps it to 2,000."""
+    """Each turn replays the sample's earlier calls, so the calls a sample may make are bounded over all its turns."""
     sample = get_sample("test/3")
     backend = _Scripted(ToolReply("", tool_calls=(ToolCall("c", sample.function_names[0], "{}"),) * MAX_CALLS_PER_TURN))
     runner = _Recording()
     prompt = Prompt(sample_id=sample.id, style="tools", messages=tools_messages(sample))
     (completion,) = run_tools([(sample, prompt)], cast(Backend, backend), GenerationConfig(), runner, max_steps=8)
-    assert len(runner.before) == MAX_CALLS_PER_SAMPLE and completion.finish_reason == "too_many_calls"
+    assert sum(map(len, runner.new)) == MAX_CALLS_PER_SAMPLE and completion.finish_reason == "too_many_calls"
     assert completion.note is not None and f"at most {MAX_CALLS_PER_SAMPLE} are run in one sample" in completion.note
 
 
@@ -201,8 +205,8 @@ class _Runner:
     def __init__(self, value: Any) -> None:
         self.value = value
 
-    def run_calls(self, requests: Any) -> list[CallOutcome]:
-        return [CallOutcome(value=self.value) for _ in requests]
+    def run_turns(self, requests: Any) -> list[list[CallOutcome]]:
+        return [[CallOutcome(value=self.value) for _ in lines] for _, _, lines in requests]
 
 
 LONG = {"items": [{"id": f"playlist{i:03d}", "name": "x" * 40} for i in range(300)], "total": 300}  # 20,000 characters

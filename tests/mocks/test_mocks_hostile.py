@@ -262,3 +262,19 @@ def test_a_coding_declaration_does_not_change_what_runs(guarded: SandboxPool, tm
     trace = run(guarded, "# -*- coding: utf-7 -*-\nx = 1 +AAo-import os\n", tmp_path / "pwned")
     assert trace.error is not None and trace.error.kind in {"parse_error", "refused"}
     assert trace.calls == []
+
+
+@pytest.mark.parametrize(("code", "stopped_by"), ATTACKS.values(), ids=ATTACKS.keys())
+def test_contained_as_a_step_without_the_static_check(unguarded: SandboxPool, code: str, stopped_by: str, tmp_path: Path) -> None:
+    """A tool-calling turn's calls run as steps of one job (Job.steps): each step meets the same walls as a program."""
+    target = tmp_path / "pwned"
+    job = Job(code="", domain="tmdb", runtime=ECHO, steps=("a = 1", code.replace("TARGET", str(target)), "b = 2"))
+    ((trace, (before, attack, after)),) = unguarded.run_steps([job])
+    assert not target.exists(), "the step created a file"
+    assert before.result == "1" and attack.error is not None, "the attack ran to completion"
+    assert re.search(stopped_by, f"{attack.error.kind}: {attack.error.message}"), attack.error
+    if attack.error.kind in CONTAINED:  # a limit or a veto ends the job: the step after it does not run
+        assert after.error is not None and not after.finished and trace.error is not None
+    assert "hostname" not in trace.stdout and len(trace.stdout) <= LIMITS["max_output_chars"]
+    fine = unguarded.run(Job(code="GET_search_movie(query='ok')\nprint('still fine')", domain="tmdb", runtime=ECHO))
+    assert fine.error is None and fine.stdout == "still fine\n"

@@ -12,8 +12,9 @@ import pytest
 from gqlbench.dataset import load_errata, load_samples
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.sandbox.limits import SandboxLimits
-from gqlbench.mocks.sandbox.pool import DEFAULT_RUNTIME, Job, SandboxPool, run_program
+from gqlbench.mocks.sandbox.pool import DEFAULT_RUNTIME, Job, SandboxPool, StepResult, run_program
 from gqlbench.mocks.sandbox.worker import load_factory
+from gqlbench.records import ExecError
 
 ECHO = f"{Path(__file__).parent / 'echo_runtime.py'}:echo_runtime"
 
@@ -203,6 +204,50 @@ def test_the_parent_trusts_no_result_it_did_not_ask_for_or_cannot_bound() -> Non
     assert _trace_from_reply(asked, {"calls": [], "result": "x" * 5000}, 0.0, 100).result == "x" * 100 + " ... (cut at 100 characters)"
     assert _trace_from_reply(asked, {"calls": [], "result": {"a": 1}}, 0.0, 100).error.kind == "other"  # type: ignore[union-attr]
     assert _trace_from_reply(job("x = 1"), {"calls": [], "result": "1"}, 0.0, 100).result is None
+
+
+def _step_results(pool: SandboxPool, code: str, *steps: str) -> tuple[ExecError | None, list[tuple[str | None, str | None, bool]]]:
+    """The job's error and each step's (result, error kind, finished)."""
+    ((trace, said),) = pool.run_steps([job(code, steps=steps)])
+    return trace.error, [(s.result, s.error.kind if s.error else None, s.finished) for s in said]
+
+
+def test_steps_run_in_one_world_after_the_replay_and_each_is_reported(pool: SandboxPool) -> None:
+    """A step's ordinary error is its own and the next step runs; one that cannot parse or is refused does not run."""
+    ((trace, said),) = pool.run_steps(
+        [job("z = 5", steps=("a = z + 1", "a[0]", "a * 2", "import os", "x = (", "type = 1\ntype + a", "GET_search_movie(query='x')"))]
+    )
+    assert trace.error is None and [c.function for c in trace.calls] == ["GET_search_movie"]
+    assert [s.result for s in said][:3] == ["6", None, "12"] and said[5].result == "7"  # a name one step binds is the next's
+    assert [(s.error.kind, s.error.line) for s in said if s.error] == [("other", 3), ("refused", 5), ("parse_error", 6)]
+    assert said[6].result is not None and all(s.finished for s in said)
+
+
+def test_a_step_that_hits_a_limit_ends_the_job_and_the_steps_after_it_did_not_finish(pool: SandboxPool) -> None:
+    slow = "x = [sum(range(10**6)) for _ in range(1000)]"
+    error, said = _step_results(pool, "", "a = 1", slow, "b = 2")
+    assert error is not None and error.kind == "resource_limit" and error.line == 3
+    assert said == [("1", None, True), (None, "resource_limit", True), (None, "resource_limit", False)]
+    assert _step_results(pool, "", "b = 2") == (None, [("2", None, True)])  # the worker was replaced
+    error, said = _step_results(pool, "a = 1\nx = [][1]", "b = 2")  # the replay fails: no step runs
+    assert error is not None and said == [(None, "index_out_of_range", False)]
+
+
+def test_a_job_of_steps_stopped_by_the_wall_clock_keeps_the_steps_it_finished() -> None:
+    with SandboxPool(workers=1, cpu_seconds=30, wall_seconds=1) as pool:
+        error, said = _step_results(pool, "", "a = 1", "x = 10 ** 1000\nfor i in range(40):\n    x = x * x", "b = 2")
+    assert error is not None and error.kind == "timeout"
+    assert said == [("1", None, True), (None, "timeout", False), (None, "timeout", False)]
+
+
+def test_the_parent_trusts_only_the_shape_of_what_steps_report() -> None:
+    from gqlbench.mocks.sandbox.pool import _steps, _trace
+
+    asked = job("", steps=("a = 1", "b = 2", "c = 3", "d = 4"))
+    said = [{"result": "x" * 5000}, {"result": 5}, "junk"]
+    steps = _steps(asked, _trace(asked, None, 0.0), said, 100)
+    assert steps[0] == StepResult("x" * 100 + " ... (cut at 100 characters)")
+    assert [s.error.kind for s in steps[1:] if s.error] == ["other", "other", "other"] and not steps[3].finished
 
 
 def test_workers_are_isolated_from_the_current_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any, cast
 
 import pytest
 
 from gqlbench.dataset import get_sample
+from gqlbench.generators.backends.backend import Backend, GenerationConfig
 from gqlbench.generators.react import BatchObserver, Observer
+from gqlbench.generators.tools import ToolCall, ToolReply, ToolRequest, run_tools, tools_messages
 from gqlbench.mocks.sandbox.pool import SandboxPool
+from gqlbench.mocks.sandbox.process import WorkerProcess
+from gqlbench.records import Prompt
 from gqlbench.run.observers import MockObserver
 
 
@@ -91,3 +96,39 @@ def test_an_own_pool_starts_on_first_use_and_closes() -> None:
     assert observer.observe(get_sample("test/7"), [], "1 + 1") == "2"
     observer.close()
     assert observer._own_pool is None
+
+
+class _Turns:
+    """A tool backend that makes ``calls`` calls of ``function`` in each of ``turns`` turns, then answers."""
+
+    name = "turns"
+    max_model_len = 8192
+
+    def __init__(self, function: str, calls: int, turns: int) -> None:
+        self.function, self.calls, self.turns = function, calls, turns
+
+    def generate_tools(self, requests: Sequence[ToolRequest], config: GenerationConfig) -> Iterator[ToolReply]:
+        for request in requests:
+            made = sum(1 for m in request.messages if m["role"] == "assistant")
+            calls = tuple(ToolCall(f"c{made}_{i}", self.function, "{}") for i in range(self.calls)) if made < self.turns else ()
+            yield ToolReply(request.sample_id, "" if calls else "Done.", calls)
+
+
+def test_a_turn_of_n_calls_is_one_sandbox_job_of_n_statements_after_one_replay(pool: SandboxPool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each call was a job replaying every earlier call: two turns of 16 calls were 32 jobs running 528 statements."""
+    jobs: list[int] = []  # statements per job sent to a worker: replayed lines and steps
+    assign = WorkerProcess.assign
+
+    def counted(worker: WorkerProcess, index: int, request: dict[str, Any]) -> None:
+        jobs.append(sum(1 for line in request["code"].splitlines() if line.strip()) + len(request.get("steps", [])))
+        assign(worker, index, request)
+
+    monkeypatch.setattr(WorkerProcess, "assign", counted)
+    sample = get_sample("test/7")
+    prompt = Prompt(sample_id=sample.id, style="tools", messages=tools_messages(sample))
+    backend = cast(Backend, _Turns("GET_me_player_devices", calls=16, turns=2))
+    (completion,) = run_tools([(sample, prompt)], backend, GenerationConfig(), MockObserver(pool=lambda: pool), max_steps=4)
+    assert completion.finish_reason == "final"
+    observations = [json.loads(s.observation) for s in completion.steps if s.observation is not None]
+    assert len(observations) == 32 and all(o["devices"][0]["name"] == "My PC" for o in observations)
+    assert jobs == [16, 16 + 16]  # a job per turn: its calls, after the earlier turn's replayed once
