@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,13 +22,16 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import score_sample
 from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.records import Sample
+from gqlbench.synthetic.by_intent import INTENT_SHAPES, PER_SKELETON, draw, fresh, one_right_program, program_labels, repeated_call, shape_order, skeleton
 from gqlbench.synthetic.graph import build_graph
+from gqlbench.synthetic.intents import Lexicon, literals
+from gqlbench.synthetic.lexicons import lexicon_for
 from gqlbench.synthetic.human import human_utterances, normalize
 from gqlbench.synthetic.paraphrase import Paraphrase
 from gqlbench.synthetic.sampler import SHAPES, Draft, Dropped, Sampler
 from gqlbench.synthetic.utterances import utterance
 
-__all__ = ["ATTEMPTS_PER_SAMPLE", "Generation", "generate_samples", "missing_literals", "verify"]
+__all__ = ["ATTEMPTS_PER_SAMPLE", "Generation", "generate_by_intent", "generate_samples", "missing_literals", "verify"]
 
 ATTEMPTS_PER_SAMPLE = 20
 """Drafts tried per requested sample before giving up on a domain that cannot make more."""
@@ -120,12 +123,19 @@ def generate_samples(
     domain: str,
     n: int,
     seed: int,
-    shapes: Sequence[str] = SHAPES,
+    shapes: Sequence[str] | None = None,
     world_seed: int = 0,
     pool: SandboxPool | None = None,
     paraphrase: Paraphrase | None = None,
+    avoid_skeletons: Collection[str] = (),
 ) -> Generation:
     """``n`` verified samples of ``domain`` in the dataset's line format, shapes taken in turn.
+
+    A domain with a lexicon (:mod:`.lexicons`: spotify, tmdb) is phrased by
+    intent (:func:`generate_by_intent`, shapes :data:`.by_intent.INTENT_SHAPES`);
+    any other walks its dataflow graph (shapes :data:`.sampler.SHAPES`). Either
+    way at most :data:`.by_intent.PER_SKELETON` items share a program skeleton,
+    and none has a skeleton in ``avoid_skeletons`` (a test split's, when making train).
 
     Deterministic for a given seed, catalog and world. Stops early (fewer
     rows) after ``ATTEMPTS_PER_SAMPLE * n`` drafts (plus ``SHAPE_PATIENCE``
@@ -134,11 +144,16 @@ def generate_samples(
     sample's utterance is replaced by its paraphrase when every literal
     survives (``paraphrased`` in its labels; counts in ``paraphrases``).
     """
-    unknown = [s for s in shapes if s not in SHAPES]
+    lexicon = lexicon_for(domain)
+    known = INTENT_SHAPES if lexicon is not None else SHAPES
+    shapes = known if shapes is None else tuple(shapes)
+    unknown = [s for s in shapes if s not in known]
     if unknown or not shapes:
-        raise GqlbenchError(f"unknown shape(s) {', '.join(unknown) or '(none given)'}; shapes are {', '.join(SHAPES)}")
+        raise GqlbenchError(f"unknown shape(s) {', '.join(unknown) or '(none given)'} for {domain}; its shapes are {', '.join(known)}")
     if n < 1:
         raise GqlbenchError(f"--n must be at least 1, got {n}")
+    if lexicon is not None:
+        return generate_by_intent(lexicon, n, seed, shapes, world_seed, pool, paraphrase, avoid_skeletons)
     graph = build_graph(domain)
     rng = random.Random(seed)
     own = pool is None
@@ -147,6 +162,7 @@ def generate_samples(
     human = human_utterances()
     seen_text: set[str] = set()
     seen_code: set[str] = set()
+    skeletons: Counter[str] = Counter()
     try:
         sampler = Sampler(graph, pool, rng, world_seed)
         made = dict.fromkeys(shapes, 0)
@@ -165,14 +181,12 @@ def generate_samples(
                     failures[shape] = SHAPE_PATIENCE
                 continue
             text, code = utterance(graph, draft, rng), draft.code()
+            shape_key = skeleton(code)
             reason = (
                 "unfaithful"
                 if missing_literals(draft.literals(), text)
-                else "copies_human"
-                if normalize(text) in human
-                else "duplicate"
-                if normalize(text) in seen_text or code in seen_code
-                else None
+                else fresh(text, code, human, seen_text, seen_code)
+                or ("skeleton_full" if skeletons[shape_key] >= PER_SKELETON or shape_key in avoid_skeletons else None)
             )
             if reason is None:
                 result.runs += 1
@@ -194,11 +208,87 @@ def generate_samples(
                 seen_text.add(normalize(new))
                 text = new
             seen_code.add(code)
+            skeletons[shape_key] += 1
             result.rows.append(
                 {"domain": domain, "utterance": text, "output": code, "synthetic": _labels(draft, seed, world_seed, new is not None)}
             )
         result.rejected_steps = sampler.rejected
         result.runs += sampler.runs
+    finally:
+        if own:
+            pool.close()
+    return result
+
+
+def generate_by_intent(
+    lexicon: Lexicon,
+    n: int,
+    seed: int,
+    shapes: Sequence[str],
+    world_seed: int = 0,
+    pool: SandboxPool | None = None,
+    paraphrase: Paraphrase | None = None,
+    avoid_skeletons: Collection[str] = (),
+) -> Generation:
+    """``n`` samples of ``lexicon``'s domain phrased by intent, each checked for one right program (:mod:`.by_intent`)."""
+    domain = lexicon.domain
+    rng = random.Random(seed)
+    own = pool is None
+    pool = pool or SandboxPool(workers=1, max_result_chars=2_000_000)
+    result = Generation()
+    human = human_utterances()
+    seen_text: set[str] = set()
+    seen_code: set[str] = set()
+    skeletons: Counter[str] = Counter()
+    made: Counter[str] = Counter()
+    failures: Counter[str] = Counter()
+    try:
+        for _ in range(ATTEMPTS_PER_SAMPLE * n):
+            open_shapes = [s for s in shapes if failures[s] < SHAPE_PATIENCE * 5]
+            if len(result.rows) == n or not open_shapes:
+                break
+            shape = shape_order(open_shapes, made)
+            failures[shape] += 1
+            drawn = draw(lexicon, rng, shape)
+            if drawn is None:
+                result.drops["no_composition"] += 1
+                continue
+            composed, text, code = drawn
+            key = skeleton(code)
+            reason = (
+                "unfaithful"
+                if missing_literals(literals(composed), text)
+                else "repeated_call"
+                if repeated_call(code)
+                else fresh(text, code, human, seen_text, seen_code)
+                or ("skeleton_full" if skeletons[key] >= PER_SKELETON or key in avoid_skeletons else None)
+            )
+            if reason is None:
+                result.runs += 1
+                reason = verify(domain, code, text, pool, world_seed)
+            if reason is None:
+                gold = pool.run(Job(code=code, domain=domain, seed=world_seed, request=text))
+                reason, runs = one_right_program(composed, gold, text, domain, pool, world_seed)
+                result.runs += 1 + runs
+            if reason is not None:
+                result.drops[reason] += 1
+                continue
+            new = _paraphrased(paraphrase, text, literals(composed), seen_text, result.paraphrases) if paraphrase else None
+            if new is not None:
+                result.runs += 1
+                if verify(domain, code, new, pool, world_seed) is not None:
+                    result.paraphrases["kept"] -= 1
+                    result.paraphrases["gold_fails_with_it"] += 1
+                    new = None
+            made[shape] += 1
+            failures[shape] = 0
+            skeletons[key] += 1
+            seen_text.add(normalize(text))
+            seen_code.add(code)
+            if new is not None:
+                seen_text.add(normalize(new))
+            labels = {"shape": shape, **program_labels(code), "seed": seed, "world_seed": world_seed, "paraphrased": new is not None}
+            result.rows.append({"domain": domain, "utterance": new or text, "output": code, "synthetic": labels})
     finally:
         if own:
             pool.close()
