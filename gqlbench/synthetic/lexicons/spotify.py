@@ -74,6 +74,7 @@ NOUNS = (
         (call("GET_artists__id__top_tracks", id="<x.id>"),),
         base="artist",
         full=True,
+        tags=frozenset({"known_artist"}),
     ),
     Noun(
         "track",
@@ -81,6 +82,7 @@ NOUNS = (
         {"id": "<@0>.items[0].id", "uri": "<@0>.items[0].uri", "artist": "<@0>.items[0].artists[0].id", "album": "<x.id>"},
         (call("GET_albums__id__tracks", id="<x.id>"),),
         base="album",
+        tags=frozenset({"known_artist"}),
     ),
     # artists
     Noun(
@@ -134,7 +136,7 @@ NOUNS = (
         full=True,
         tags=frozenset({"saved"}),
     ),
-    Noun("album", ("the album <x> is on", "the album with <x> on it", "the record <x> comes from"), {"id": "<x.album>", "artist": "<x.artist>"}, base="track"),
+    Noun("album", ("the album <x> is on", "the album with <x> on it"), {"id": "<x.album>", "artist": "<x.artist>"}, base="track"),
     # playlists
     Noun(
         "playlist",
@@ -156,7 +158,7 @@ NOUNS = (
 
 ASKS = (
     # about a song
-    Ask(("track",), ("Who sings <x>?", "Who is <x> by?", "Which album is <x> on?"), ()),
+    Ask(("track",), ("Who sings <x>?", "Who is <x> by?", "Which album is <x> on?"), (), avoid=frozenset({"known_artist"})),
     Ask(("track",), ("Save <x> to my library.", "Add <x> to my liked songs.", "Please save <x>."), (call("PUT_me_tracks", ids="<x.id>"),), avoid=frozenset({"saved"})),
     Ask(("track",), ("Remove <x> from my liked songs.", "Unlike <x>.", "Take <x> out of my saved songs."), (call("DELETE_me_tracks", ids="<x.id>"),)),
     Ask(("track",), ("Queue <x>.", "Add <x> to my queue.", "Put <x> next in the queue.", "Queue up <x>, please."), (call("POST_me_player_queue", uri="<x.uri>"),)),
@@ -248,7 +250,7 @@ ASKS = (
     ),
     Ask(
         ("playlist",),
-        ("How many followers does <x> have?", "Show me the details of <x>.", "Is <x> public?"),
+        ("How many followers does <x> have?", "Show me the details of <x>."),
         (call("GET_playlists__playlist_id_", playlist_id="<x.id>"),),
     ),
     Ask(

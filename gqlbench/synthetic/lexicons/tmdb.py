@@ -32,17 +32,19 @@ NOUNS = (
     Noun("movie", ("the newest movie on TMDB", "the most recently added movie"), {"id": "<@0>.id"}, (call("GET_movie_latest"),), full=True),
     Noun(
         "movie",
-        ("the top recommendation for fans of <x>", "the first movie TMDB recommends after <x>"),
+        ("the top recommendation for fans of <x>", "the first movie TMDB recommends for fans of <x>"),
         {"id": "<@0>.results[0].id"},
         (call("GET_movie__movie_id__recommendations", movie_id="<x.id>"),),
         base="movie",
+        tags=frozenset({"related"}),
     ),
     Noun(
         "movie",
-        ("the movie most similar to <x>", "the closest match to <x>"),
+        ("the movie most similar to <x>",),
         {"id": "<@0>.results[0].id"},
         (call("GET_movie__movie_id__similar", movie_id="<x.id>"),),
         base="movie",
+        tags=frozenset({"related"}),
     ),
     Noun("movie", ("the first film of <x>", "the first movie in <x>"), {"id": "<@0>.parts[0].id"}, (call("GET_collection__collection_id_", collection_id="<x.id>"),), base="collection"),
     # shows
@@ -71,12 +73,13 @@ NOUNS = (
     ),
     Noun(
         "tv",
-        ("the top recommendation for fans of <x>", "the first show TMDB recommends after <x>"),
+        ("the top recommendation for fans of <x>", "the first show TMDB recommends for fans of <x>"),
         {"id": "<@0>.results[0].id"},
         (call("GET_tv__tv_id__recommendations", tv_id="<x.id>"),),
         base="tv",
+        tags=frozenset({"related"}),
     ),
-    Noun("tv", ("the show most similar to <x>",), {"id": "<@0>.results[0].id"}, (call("GET_tv__tv_id__similar", tv_id="<x.id>"),), base="tv"),
+    Noun("tv", ("the show most similar to <x>",), {"id": "<@0>.results[0].id"}, (call("GET_tv__tv_id__similar", tv_id="<x.id>"),), base="tv", tags=frozenset({"related"})),
     # people
     Noun(
         "person",
@@ -132,6 +135,7 @@ NOUNS = (
         {"id": "<@0>.production_companies[0].id"},
         (call("GET_movie__movie_id_", movie_id="<x.id>"),),
         base="movie",
+        lookup=True,
         alternatives=({"id": "<@0>.production_companies[-1].id"},),
     ),
     Noun(
@@ -163,6 +167,7 @@ NOUNS = (
         {"id": "<@0>.belongs_to_collection.id"},
         (call("GET_movie__movie_id_", movie_id="<x.id>"),),
         base="movie",
+        lookup=True,
     ),
 )
 
@@ -178,9 +183,9 @@ ASKS = (
     Ask(
         ("movie",),
         ("What should I watch after <x>?", "Recommend movies for someone who liked <x>.", "I loved <x>; what else would I like?"),
-        (call("GET_movie__movie_id__recommendations", movie_id="<x.id>"),),
+        (call("GET_movie__movie_id__recommendations", movie_id="<x.id>"),), avoid=frozenset({"related"}),
     ),
-    Ask(("movie",), ("Find movies similar to <x>.", "What movies are like <x>?", "Any films like <x>?"), (call("GET_movie__movie_id__similar", movie_id="<x.id>"),)),
+    Ask(("movie",), ("Find movies similar to <x>.", "What movies are like <x>?", "Any films like <x>?"), (call("GET_movie__movie_id__similar", movie_id="<x.id>"),), avoid=frozenset({"related"})),
     Ask(("movie",), ("What do reviewers say about <x>?", "Show me reviews of <x>.", "Are the reviews of <x> any good?"), (call("GET_movie__movie_id__reviews", movie_id="<x.id>"),)),
     Ask(
         ("movie",),
@@ -200,9 +205,9 @@ ASKS = (
     Ask(
         ("tv",),
         ("What should I watch after <x>?", "I finished <x>; what should I watch next?", "Recommend shows for a fan of <x>."),
-        (call("GET_tv__tv_id__recommendations", tv_id="<x.id>"),),
+        (call("GET_tv__tv_id__recommendations", tv_id="<x.id>"),), avoid=frozenset({"related"}),
     ),
-    Ask(("tv",), ("Find shows similar to <x>.", "What shows are like <x>?"), (call("GET_tv__tv_id__similar", tv_id="<x.id>"),)),
+    Ask(("tv",), ("Find shows similar to <x>.", "What shows are like <x>?"), (call("GET_tv__tv_id__similar", tv_id="<x.id>"),), avoid=frozenset({"related"})),
     Ask(("tv",), ("What do reviewers say about <x>?", "Show me reviews of <x>."), (call("GET_tv__tv_id__reviews", tv_id="<x.id>"),)),
     Ask(
         ("tv",),
