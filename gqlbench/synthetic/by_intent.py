@@ -25,7 +25,7 @@ from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.program import read_program
 from gqlbench.records import Trace
 from gqlbench.synthetic.human import normalize
-from gqlbench.synthetic.intents import Composed, Lexicon, alternatives, compose, limited, literals, render, utterance
+from gqlbench.synthetic.intents import Composed, Lexicon, alternatives, compose, limited, render, utterance
 from gqlbench.synthetic.literals import names_for
 
 __all__ = ["INTENT_SHAPES", "PER_SKELETON", "Candidate", "draw", "one_right_program", "program_labels", "repeated_call", "skeleton"]
@@ -66,7 +66,9 @@ def _run(pool: SandboxPool, domain: str, code: str, text: str, world_seed: int) 
     return pool.run(Job(code=code, domain=domain, seed=world_seed, request=text))
 
 
-def one_right_program(composed: Composed, gold: Trace, text: str, domain: str, pool: SandboxPool, world_seed: int) -> tuple[str | None, int]:
+def one_right_program(
+    composed: Composed, gold: Trace, text: str, domain: str, pool: SandboxPool, world_seed: int
+) -> tuple[str | None, int]:
     """Why ``composed`` has more than one right program (None when it has one), and the sandbox runs spent."""
     runs = 0
     code = render(composed)

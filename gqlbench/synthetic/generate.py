@@ -22,11 +22,21 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import score_sample
 from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.records import Sample
-from gqlbench.synthetic.by_intent import INTENT_SHAPES, PER_SKELETON, draw, fresh, one_right_program, program_labels, repeated_call, shape_order, skeleton
+from gqlbench.synthetic.by_intent import (
+    INTENT_SHAPES,
+    PER_SKELETON,
+    draw,
+    fresh,
+    one_right_program,
+    program_labels,
+    repeated_call,
+    shape_order,
+    skeleton,
+)
 from gqlbench.synthetic.graph import build_graph
+from gqlbench.synthetic.human import human_utterances, normalize
 from gqlbench.synthetic.intents import Lexicon, literals
 from gqlbench.synthetic.lexicons import lexicon_for
-from gqlbench.synthetic.human import human_utterances, normalize
 from gqlbench.synthetic.paraphrase import Paraphrase
 from gqlbench.synthetic.sampler import SHAPES, Draft, Dropped, Sampler
 from gqlbench.synthetic.utterances import utterance
@@ -242,6 +252,7 @@ def generate_by_intent(
     skeletons: Counter[str] = Counter()
     made: Counter[str] = Counter()
     failures: Counter[str] = Counter()
+    shapes = [s for s in shapes if s != "combine" or any(len(a.slots) == 2 for a in lexicon.asks)]  # tmdb asks of one thing
     try:
         for _ in range(ATTEMPTS_PER_SAMPLE * n):
             open_shapes = [s for s in shapes if failures[s] < SHAPE_PATIENCE * 5]

@@ -167,7 +167,9 @@ class _Program:
         return "\n".join([*head, last.split(" = ", 1)[1]])
 
 
-def _noun_fields(program: _Program, chain: Sequence[Noun], values: Mapping[str, Literal], slot: str, swap: Mapping[int, int]) -> dict[str, str]:
+def _noun_fields(
+    program: _Program, chain: Sequence[Noun], values: Mapping[str, Literal], slot: str, swap: Mapping[int, int]
+) -> dict[str, str]:
     """Add the chain's calls; the fields of its last noun (``alternatives[swap[i]]`` for noun ``i`` when given)."""
     fields: dict[str, str] = {}
     for at, noun in enumerate(chain):
@@ -234,9 +236,7 @@ def utterance(composed: Composed) -> str:
     """The request's words."""
     texts = []
     for part in composed.parts:
-        slots = {
-            SLOTS[s]: noun_phrase(chain, part.noun_phrases[s], part.values, SLOTS[s]) for s, chain in enumerate(part.chains)
-        }
+        slots = {SLOTS[s]: noun_phrase(chain, part.noun_phrases[s], part.values, SLOTS[s]) for s, chain in enumerate(part.chains)}
         texts.append(_say(part.phrase, {k: v for k, v in part.values.items() if "." not in k}, slots))
     text = texts[0] if len(texts) == 1 else join(texts[0], texts[1], composed.joiner)
     text = re.sub(r"\bthe (?=The\b)", "", text)  # "the <name>" of a name that has its own article
@@ -261,7 +261,9 @@ def _chains(lexicon: Lexicon, kind: str, depth: int) -> list[tuple[Noun, ...]]:
         for noun in lexicon.nouns:
             if noun.kind == kind and noun.base is not None:
                 found += [
-                    (*chain, noun) for chain in _chains(lexicon, noun.base, depth - 1) if noun not in chain and not (noun.lookup and chain[-1].full)
+                    (*chain, noun)
+                    for chain in _chains(lexicon, noun.base, depth - 1)
+                    if noun not in chain and not (noun.lookup and chain[-1].full)
                 ]
     return found
 

@@ -15,9 +15,9 @@ from gqlbench.dataset import load_split
 from gqlbench.metrics import analyze
 from gqlbench.mocks.sandbox.pool import SandboxPool
 from gqlbench.specs import load_specs
+from gqlbench.synthetic.by_intent import INTENT_SHAPES, PER_SKELETON, skeleton
 from gqlbench.synthetic.generate import missing_literals, verify
 from gqlbench.synthetic.human import human_utterances, normalize
-from gqlbench.synthetic.by_intent import INTENT_SHAPES, PER_SKELETON, skeleton
 from gqlbench.synthetic.quality import measure_items, read_items
 
 FOLDER = Path(str(resources.files("gqlbench.data") / "synthetic"))
@@ -45,7 +45,7 @@ def test_the_test_split_is_large_and_balanced_over_domains_and_shapes() -> None:
     assert set(domains) == {"spotify", "tmdb"} and max(domains.values()) - min(domains.values()) <= len(rows) // 20
     for domain in domains:
         shapes = Counter(r["synthetic"]["shape"] for r in rows if r["domain"] == domain)
-        assert set(shapes) == set(INTENT_SHAPES)
+        assert set(shapes) == set(INTENT_SHAPES) - ({"combine"} if domain == "tmdb" else set())  # no TMDB ask of two things
         assert min(shapes.values()) >= 0.08 * domains[domain], shapes  # no shape is a rounding error (singles: 9% in the human split)
         depth = Counter(r["synthetic"]["depth"] for r in rows if r["domain"] == domain)
         assert sum(n for d, n in depth.items() if d <= 3) >= 0.9 * domains[domain], depth  # mostly 1-3 hops, as people ask

@@ -19,7 +19,9 @@ from gqlbench.synthetic.intents import (
     utterance,
 )
 
-MOVIE = Noun("movie", ("<name>",), {"id": "<@0>.results[0].id"}, (call("GET_search_movie", query="<name>"),), names="movie", possessive=("<name>'s",))
+MOVIE = Noun(
+    "movie", ("<name>",), {"id": "<@0>.results[0].id"}, (call("GET_search_movie", query="<name>"),), names="movie", possessive=("<name>'s",)
+)
 DIRECTOR = Noun(
     "person",
     ("the director of <x>", "<x's> director"),
@@ -29,9 +31,17 @@ DIRECTOR = Noun(
     alternatives=({"id": "<@0>.crew[0].id"},),
 )
 POPULAR = Noun("movie", ("the most popular movie right now",), {"id": "<@0>.results[0].id"}, (call("GET_movie_popular"),))
-FILMS = Ask(("person",), ("What films has <x> made?", "List <x's> films."), (call("GET_person__person_id__movie_credits", person_id="<x.id>"),))
+FILMS = Ask(
+    ("person",), ("What films has <x> made?", "List <x's> films."), (call("GET_person__person_id__movie_credits", person_id="<x.id>"),)
+)
 CAST = Ask(("movie",), ("Who is in <x>?",), (call("GET_movie__movie_id__credits", movie_id="<x.id>"),), values={"k": (3,)}, limit=None)
-LIMITED = Ask(("movie",), ("Show <k> movies like <x>.",), (call("GET_movie__movie_id__similar", movie_id="<x.id>", limit="<k>"),), values={"k": (3,)}, limit="k")
+LIMITED = Ask(
+    ("movie",),
+    ("Show <k> movies like <x>.",),
+    (call("GET_movie__movie_id__similar", movie_id="<x.id>", limit="<k>"),),
+    values={"k": (3,)},
+    limit="k",
+)
 
 
 def _part(ask: Ask, chain: tuple[Noun, ...], phrase: str, nouns: tuple[str, ...], values: dict) -> Composed:

@@ -141,7 +141,7 @@ NOUNS = (
     Noun(
         "playlist",
         ("my playlist '<name>'", "my '<name>' playlist", "the playlist '<name>'"),
-        {"id": '[p for p in <@0>.items if p.name == <name>][0].id'},
+        {"id": "[p for p in <@0>.items if p.name == <name>][0].id"},
         (call("GET_me_playlists"),),
         names="playlist",
     ),
@@ -159,9 +159,22 @@ NOUNS = (
 ASKS = (
     # about a song
     Ask(("track",), ("Who sings <x>?", "Who is <x> by?", "Which album is <x> on?"), (), avoid=frozenset({"known_artist"})),
-    Ask(("track",), ("Save <x> to my library.", "Add <x> to my liked songs.", "Please save <x>."), (call("PUT_me_tracks", ids="<x.id>"),), avoid=frozenset({"saved"})),
-    Ask(("track",), ("Remove <x> from my liked songs.", "Unlike <x>.", "Take <x> out of my saved songs."), (call("DELETE_me_tracks", ids="<x.id>"),)),
-    Ask(("track",), ("Queue <x>.", "Add <x> to my queue.", "Put <x> next in the queue.", "Queue up <x>, please."), (call("POST_me_player_queue", uri="<x.uri>"),)),
+    Ask(
+        ("track",),
+        ("Save <x> to my library.", "Add <x> to my liked songs.", "Please save <x>."),
+        (call("PUT_me_tracks", ids="<x.id>"),),
+        avoid=frozenset({"saved"}),
+    ),
+    Ask(
+        ("track",),
+        ("Remove <x> from my liked songs.", "Unlike <x>.", "Take <x> out of my saved songs."),
+        (call("DELETE_me_tracks", ids="<x.id>"),),
+    ),
+    Ask(
+        ("track",),
+        ("Queue <x>.", "Add <x> to my queue.", "Put <x> next in the queue.", "Queue up <x>, please."),
+        (call("POST_me_player_queue", uri="<x.uri>"),),
+    ),
     Ask(("track",), ("Play <x>.", "Put on <x>.", "Start playing <x>."), (call("PUT_me_player_play", uris="[<x.uri>]"),)),
     Ask(("track",), ("How popular is <x>?", "How long is <x>?", "Is <x> explicit?"), (call("GET_tracks__id_", id="<x.id>"),), lookup=True),
     # about an artist
@@ -187,8 +200,17 @@ ASKS = (
         ("Who sounds like <x>?", "Which artists are similar to <x>?", "Find me artists like <x>.", "Recommend artists similar to <x>."),
         (call("GET_artists__id__related_artists", id="<x.id>"),),
     ),
-    Ask(("artist",), ("Follow <x>.", "Start following <x>.", "I want to follow <x>."), (call("PUT_me_following", type='"artist"', ids="<x.id>"),), avoid=frozenset({"followed"})),
-    Ask(("artist",), ("Unfollow <x>.", "Stop following <x>.", "I don't want to follow <x> anymore."), (call("DELETE_me_following", type='"artist"', ids="<x.id>"),)),
+    Ask(
+        ("artist",),
+        ("Follow <x>.", "Start following <x>.", "I want to follow <x>."),
+        (call("PUT_me_following", type='"artist"', ids="<x.id>"),),
+        avoid=frozenset({"followed"}),
+    ),
+    Ask(
+        ("artist",),
+        ("Unfollow <x>.", "Stop following <x>.", "I don't want to follow <x> anymore."),
+        (call("DELETE_me_following", type='"artist"', ids="<x.id>"),),
+    ),
     Ask(
         ("artist",),
         ("What genres does <x> play?", "How many followers does <x> have?", "What genre is <x>?"),
@@ -217,8 +239,17 @@ ASKS = (
         values={"k": (2, 3)},
         limit="k",
     ),
-    Ask(("album",), ("Save <x> to my library.", "Add <x> to my saved albums.", "Please save <x>."), (call("PUT_me_albums", ids="<x.id>"),), avoid=frozenset({"saved"})),
-    Ask(("album",), ("Remove <x> from my saved albums.", "Unsave <x>.", "Take <x> out of my library."), (call("DELETE_me_albums", ids="<x.id>"),)),
+    Ask(
+        ("album",),
+        ("Save <x> to my library.", "Add <x> to my saved albums.", "Please save <x>."),
+        (call("PUT_me_albums", ids="<x.id>"),),
+        avoid=frozenset({"saved"}),
+    ),
+    Ask(
+        ("album",),
+        ("Remove <x> from my saved albums.", "Unsave <x>.", "Take <x> out of my library."),
+        (call("DELETE_me_albums", ids="<x.id>"),),
+    ),
     Ask(
         ("album",),
         ("When did <x> come out?", "What label released <x>?", "How many tracks does <x> have?"),
@@ -259,7 +290,11 @@ ASKS = (
         (call("PUT_playlists__playlist_id_", playlist_id="<x.id>", name="<newname>"),),
         values={"newname": _NEW_PLAYLISTS},
     ),
-    Ask(("playlist",), ("Make <x> private.", "Hide <x> from my profile."), (call("PUT_playlists__playlist_id_", playlist_id="<x.id>", public="False"),)),
+    Ask(
+        ("playlist",),
+        ("Make <x> private.", "Hide <x> from my profile."),
+        (call("PUT_playlists__playlist_id_", playlist_id="<x.id>", public="False"),),
+    ),
     Ask(
         ("playlist",),
         ("Remove the first song from <x>.", "Delete the first track in <x>.", "Take the first song off <x>."),
@@ -295,17 +330,33 @@ ASKS = (
         ("Add <x> to <y>.", "Put <x> on <y>.", "Add <x> to <y>, please."),
         (call("POST_playlists__playlist_id__tracks", playlist_id="<y.id>", uris="<x.uri>"),),
     ),
-    Ask(("track", "device"), ("Queue <x> on <y>.", "Add <x> to the queue on <y>."), (call("POST_me_player_queue", uri="<x.uri>", device_id="<y.id>"),)),
+    Ask(
+        ("track", "device"),
+        ("Queue <x> on <y>.", "Add <x> to the queue on <y>."),
+        (call("POST_me_player_queue", uri="<x.uri>", device_id="<y.id>"),),
+    ),
     Ask(
         ("artist", "playlist"),
         ("Add <x's> top song to <y>.", "Put the most popular song by <x> on <y>."),
-        (call("GET_artists__id__top_tracks", id="<x.id>"), call("POST_playlists__playlist_id__tracks", playlist_id="<y.id>", uris="<@0>.tracks[0].uri")),
+        (
+            call("GET_artists__id__top_tracks", id="<x.id>"),
+            call("POST_playlists__playlist_id__tracks", playlist_id="<y.id>", uris="<@0>.tracks[0].uri"),
+        ),
     ),
     # devices and the player
-    Ask(("device",), ("Pause <x>.", "Pause the music on <x>.", "Stop playback on <x>."), (call("PUT_me_player_pause", device_id="<x.id>"),)),
+    Ask(
+        ("device",), ("Pause <x>.", "Pause the music on <x>.", "Stop playback on <x>."), (call("PUT_me_player_pause", device_id="<x.id>"),)
+    ),
     Ask((), ("Skip this song.", "Skip to the next song.", "Play the next track."), (call("POST_me_player_next"),), alone=True),
-    Ask((), ("Set the volume to <v>.", "Turn the volume to <v> percent.", "Change the volume to <v>%."), (call("PUT_me_player_volume", volume_percent="<v>"),), values={"v": (20, 35, 60, 80)}),
-    Ask((), ("Put this song on repeat.", "Repeat the current track.", "Loop this track."), (call("PUT_me_player_repeat", state='"track"'),)),
+    Ask(
+        (),
+        ("Set the volume to <v>.", "Turn the volume to <v> percent.", "Change the volume to <v>%."),
+        (call("PUT_me_player_volume", volume_percent="<v>"),),
+        values={"v": (20, 35, 60, 80)},
+    ),
+    Ask(
+        (), ("Put this song on repeat.", "Repeat the current track.", "Loop this track."), (call("PUT_me_player_repeat", state='"track"'),)
+    ),
     Ask((), ("Turn repeat off.", "Stop repeating."), (call("PUT_me_player_repeat", state='"off"'),)),
     Ask((), ("Pause the music.", "Pause playback."), (call("PUT_me_player_pause"),)),
     Ask((), ("Resume playback.", "Keep playing.", "Unpause the music."), (call("PUT_me_player_play"),)),
@@ -313,7 +364,13 @@ ASKS = (
     Ask((), ("What am I listening to?", "What's playing right now?", "What song is this?"), (call("GET_me_player_currently_playing"),)),
     Ask((), ("Show me my playlists.", "What playlists do I have?", "List my playlists."), (call("GET_me_playlists"),)),
     Ask((), ("Which songs have I saved?", "Show me my liked songs.", "List my saved tracks."), (call("GET_me_tracks"),)),
-    Ask((), ("Show me the last <k> songs I saved.", "What are my <k> most recently liked songs?"), (call("GET_me_tracks", limit="<k>"),), values={"k": (2, 3)}, limit="k"),
+    Ask(
+        (),
+        ("Show me the last <k> songs I saved.", "What are my <k> most recently liked songs?"),
+        (call("GET_me_tracks", limit="<k>"),),
+        values={"k": (2, 3)},
+        limit="k",
+    ),
     Ask((), ("Which albums have I saved?", "Show me my saved albums."), (call("GET_me_albums"),)),
     Ask((), ("Who are my top artists?", "Which artists do I listen to most?"), (call("GET_me_top__type_", type='"artists"'),)),
     Ask((), ("What are my top tracks?", "Which songs do I play the most?"), (call("GET_me_top__type_", type='"tracks"'),)),

@@ -26,9 +26,19 @@ NOUNS = (
         names="movie",
         possessive=("<name>'s",),
     ),
-    Noun("movie", ("the most popular movie right now", "today's most popular movie"), {"id": "<@0>.results[0].id"}, (call("GET_movie_popular"),)),
+    Noun(
+        "movie",
+        ("the most popular movie right now", "today's most popular movie"),
+        {"id": "<@0>.results[0].id"},
+        (call("GET_movie_popular"),),
+    ),
     Noun("movie", ("the top-rated movie", "the best-rated movie on TMDB"), {"id": "<@0>.results[0].id"}, (call("GET_movie_top_rated"),)),
-    Noun("movie", ("the top movie in theaters now", "the first movie showing in theaters right now"), {"id": "<@0>.results[0].id"}, (call("GET_movie_now_playing"),)),
+    Noun(
+        "movie",
+        ("the top movie in theaters now", "the first movie showing in theaters right now"),
+        {"id": "<@0>.results[0].id"},
+        (call("GET_movie_now_playing"),),
+    ),
     Noun("movie", ("the newest movie on TMDB", "the most recently added movie"), {"id": "<@0>.id"}, (call("GET_movie_latest"),), full=True),
     Noun(
         "movie",
@@ -46,7 +56,13 @@ NOUNS = (
         base="movie",
         tags=frozenset({"related"}),
     ),
-    Noun("movie", ("the first film of <x>", "the first movie in <x>"), {"id": "<@0>.parts[0].id"}, (call("GET_collection__collection_id_", collection_id="<x.id>"),), base="collection"),
+    Noun(
+        "movie",
+        ("the first film of <x>", "the first movie in <x>"),
+        {"id": "<@0>.parts[0].id"},
+        (call("GET_collection__collection_id_", collection_id="<x.id>"),),
+        base="collection",
+    ),
     # shows
     Noun(
         "tv",
@@ -56,9 +72,19 @@ NOUNS = (
         names="tv",
         possessive=("<name>'s",),
     ),
-    Noun("tv", ("the most popular TV show right now", "this week's most popular show"), {"id": "<@0>.results[0].id"}, (call("GET_tv_popular"),)),
+    Noun(
+        "tv",
+        ("the most popular TV show right now", "this week's most popular show"),
+        {"id": "<@0>.results[0].id"},
+        (call("GET_tv_popular"),),
+    ),
     Noun("tv", ("the top-rated TV show", "the best-rated series on TMDB"), {"id": "<@0>.results[0].id"}, (call("GET_tv_top_rated"),)),
-    Noun("tv", ("the top show currently on the air", "the first show on the air right now"), {"id": "<@0>.results[0].id"}, (call("GET_tv_on_the_air"),)),
+    Noun(
+        "tv",
+        ("the top show currently on the air", "the first show on the air right now"),
+        {"id": "<@0>.results[0].id"},
+        (call("GET_tv_on_the_air"),),
+    ),
     Noun(
         "tv",
         ("today's top trending show", "the most trending TV show today"),
@@ -79,7 +105,14 @@ NOUNS = (
         base="tv",
         tags=frozenset({"related"}),
     ),
-    Noun("tv", ("the show most similar to <x>",), {"id": "<@0>.results[0].id"}, (call("GET_tv__tv_id__similar", tv_id="<x.id>"),), base="tv", tags=frozenset({"related"})),
+    Noun(
+        "tv",
+        ("the show most similar to <x>",),
+        {"id": "<@0>.results[0].id"},
+        (call("GET_tv__tv_id__similar", tv_id="<x.id>"),),
+        base="tv",
+        tags=frozenset({"related"}),
+    ),
     # people
     Noun(
         "person",
@@ -89,7 +122,12 @@ NOUNS = (
         names="person",
         possessive=("<name>'s",),
     ),
-    Noun("person", ("the most popular person on TMDB", "today's most popular star"), {"id": "<@0>.results[0].id"}, (call("GET_person_popular"),)),
+    Noun(
+        "person",
+        ("the most popular person on TMDB", "today's most popular star"),
+        {"id": "<@0>.results[0].id"},
+        (call("GET_person_popular"),),
+    ),
     Noun(
         "person",
         ("the lead actor of <x>", "the star of <x>", "<x's> lead actor"),
@@ -178,15 +216,33 @@ ASKS = (
         ("Who's in <x>?", "Who stars in <x>?", "Show me the cast of <x>.", "Who directed <x>?", "Who worked on <x>?"),
         (call("GET_movie__movie_id__credits", movie_id="<x.id>"),),
     ),
-    Ask(("movie",), ("Show me posters of <x>.", "Find images from <x>.", "I'd like to see some pictures from <x>."), (call("GET_movie__movie_id__images", movie_id="<x.id>"),)),
-    Ask(("movie",), ("What keywords is <x> tagged with?", "Which keywords describe <x>?"), (call("GET_movie__movie_id__keywords", movie_id="<x.id>"),)),
+    Ask(
+        ("movie",),
+        ("Show me posters of <x>.", "Find images from <x>.", "I'd like to see some pictures from <x>."),
+        (call("GET_movie__movie_id__images", movie_id="<x.id>"),),
+    ),
+    Ask(
+        ("movie",),
+        ("What keywords is <x> tagged with?", "Which keywords describe <x>?"),
+        (call("GET_movie__movie_id__keywords", movie_id="<x.id>"),),
+    ),
     Ask(
         ("movie",),
         ("What should I watch after <x>?", "Recommend movies for someone who liked <x>.", "I loved <x>; what else would I like?"),
-        (call("GET_movie__movie_id__recommendations", movie_id="<x.id>"),), avoid=frozenset({"related"}),
+        (call("GET_movie__movie_id__recommendations", movie_id="<x.id>"),),
+        avoid=frozenset({"related"}),
     ),
-    Ask(("movie",), ("Find movies similar to <x>.", "What movies are like <x>?", "Any films like <x>?"), (call("GET_movie__movie_id__similar", movie_id="<x.id>"),), avoid=frozenset({"related"})),
-    Ask(("movie",), ("What do reviewers say about <x>?", "Show me reviews of <x>.", "Are the reviews of <x> any good?"), (call("GET_movie__movie_id__reviews", movie_id="<x.id>"),)),
+    Ask(
+        ("movie",),
+        ("Find movies similar to <x>.", "What movies are like <x>?", "Any films like <x>?"),
+        (call("GET_movie__movie_id__similar", movie_id="<x.id>"),),
+        avoid=frozenset({"related"}),
+    ),
+    Ask(
+        ("movie",),
+        ("What do reviewers say about <x>?", "Show me reviews of <x>.", "Are the reviews of <x> any good?"),
+        (call("GET_movie__movie_id__reviews", movie_id="<x.id>"),),
+    ),
     Ask(
         ("movie",),
         ("What is <x> rated in each country?", "Show me <x's> release dates by country.", "What age rating did <x> get around the world?"),
@@ -205,13 +261,24 @@ ASKS = (
     Ask(
         ("tv",),
         ("What should I watch after <x>?", "I finished <x>; what should I watch next?", "Recommend shows for a fan of <x>."),
-        (call("GET_tv__tv_id__recommendations", tv_id="<x.id>"),), avoid=frozenset({"related"}),
+        (call("GET_tv__tv_id__recommendations", tv_id="<x.id>"),),
+        avoid=frozenset({"related"}),
     ),
-    Ask(("tv",), ("Find shows similar to <x>.", "What shows are like <x>?"), (call("GET_tv__tv_id__similar", tv_id="<x.id>"),), avoid=frozenset({"related"})),
+    Ask(
+        ("tv",),
+        ("Find shows similar to <x>.", "What shows are like <x>?"),
+        (call("GET_tv__tv_id__similar", tv_id="<x.id>"),),
+        avoid=frozenset({"related"}),
+    ),
     Ask(("tv",), ("What do reviewers say about <x>?", "Show me reviews of <x>."), (call("GET_tv__tv_id__reviews", tv_id="<x.id>"),)),
     Ask(
         ("tv",),
-        ("When did <x> first air?", "How many seasons does <x> have?", "Is <x> still in production?", "How many episodes of <x> are there?"),
+        (
+            "When did <x> first air?",
+            "How many seasons does <x> have?",
+            "Is <x> still in production?",
+            "How many episodes of <x> are there?",
+        ),
         (call("GET_tv__tv_id_", tv_id="<x.id>"),),
         lookup=True,
     ),
@@ -236,30 +303,54 @@ ASKS = (
     Ask(
         ("tv",),
         ("What's episode <e> of <x> season <n> called?", "What happens in season <n>, episode <e> of <x>?", "Tell me about <x> S<n>E<e>."),
-        (call("GET_tv__tv_id__season__season_number__episode__episode_number_", tv_id="<x.id>", season_number="<n>", episode_number="<e>"),),
+        (
+            call(
+                "GET_tv__tv_id__season__season_number__episode__episode_number_", tv_id="<x.id>", season_number="<n>", episode_number="<e>"
+            ),
+        ),
         values={"n": (1, 2), "e": (1, 2, 3, 4)},
     ),
     Ask(
         ("tv",),
         ("Who guest-starred in season <n>, episode <e> of <x>?", "Who was in <x> season <n> episode <e>?"),
-        (call("GET_tv__tv_id__season__season_number__episode__episode_number__credits", tv_id="<x.id>", season_number="<n>", episode_number="<e>"),),
+        (
+            call(
+                "GET_tv__tv_id__season__season_number__episode__episode_number__credits",
+                tv_id="<x.id>",
+                season_number="<n>",
+                episode_number="<e>",
+            ),
+        ),
         values={"n": (1, 2), "e": (1, 2, 3)},
     ),
     Ask(
         ("tv",),
         ("Show me stills from season <n>, episode <e> of <x>.", "Find images of <x> season <n> episode <e>."),
-        (call("GET_tv__tv_id__season__season_number__episode__episode_number__images", tv_id="<x.id>", season_number="<n>", episode_number="<e>"),),
+        (
+            call(
+                "GET_tv__tv_id__season__season_number__episode__episode_number__images",
+                tv_id="<x.id>",
+                season_number="<n>",
+                episode_number="<e>",
+            ),
+        ),
         values={"n": (1, 2), "e": (1, 2, 3)},
     ),
     Ask(
         ("tv",),
         ("Who was in the last season of <x>?", "Show me the cast of the final season of <x>."),
-        (call("GET_tv__tv_id_", tv_id="<x.id>"), call("GET_tv__tv_id__season__season_number__credits", tv_id="<x.id>", season_number="<@0>.number_of_seasons")),
+        (
+            call("GET_tv__tv_id_", tv_id="<x.id>"),
+            call("GET_tv__tv_id__season__season_number__credits", tv_id="<x.id>", season_number="<@0>.number_of_seasons"),
+        ),
     ),
     Ask(
         ("tv",),
         ("Tell me about the last season of <x>.", "What happens in the final season of <x>?"),
-        (call("GET_tv__tv_id_", tv_id="<x.id>"), call("GET_tv__tv_id__season__season_number_", tv_id="<x.id>", season_number="<@0>.number_of_seasons")),
+        (
+            call("GET_tv__tv_id_", tv_id="<x.id>"),
+            call("GET_tv__tv_id__season__season_number_", tv_id="<x.id>", season_number="<@0>.number_of_seasons"),
+        ),
     ),
     # a person
     Ask(
@@ -268,20 +359,52 @@ ASKS = (
         (call("GET_person__person_id_", person_id="<x.id>"),),
         lookup=True,
     ),
-    Ask(("person",), ("Show me photos of <x>.", "Find pictures of <x>.", "What does <x> look like?"), (call("GET_person__person_id__images", person_id="<x.id>"),)),
+    Ask(
+        ("person",),
+        ("Show me photos of <x>.", "Find pictures of <x>.", "What does <x> look like?"),
+        (call("GET_person__person_id__images", person_id="<x.id>"),),
+    ),
     Ask(
         ("person",),
         ("What movies has <x> been in?", "Which films has <x> worked on?", "List <x's> movies.", "How many movies has <x> directed?"),
         (call("GET_person__person_id__movie_credits", person_id="<x.id>"),),
     ),
-    Ask(("person",), ("What TV shows has <x> been in?", "Which series has <x> appeared in?", "List <x's> TV work."), (call("GET_person__person_id__tv_credits", person_id="<x.id>"),)),
+    Ask(
+        ("person",),
+        ("What TV shows has <x> been in?", "Which series has <x> appeared in?", "List <x's> TV work."),
+        (call("GET_person__person_id__tv_credits", person_id="<x.id>"),),
+    ),
     # studios, networks, collections
-    Ask(("company",), ("Where is <x> headquartered?", "Where is <x> based?", "Tell me about <x>."), (call("GET_company__company_id_", company_id="<x.id>"),)),
-    Ask(("company",), ("Show me <x's> logo.", "What does the logo of <x> look like?", "Find logos of <x>."), (call("GET_company__company_id__images", company_id="<x.id>"),)),
-    Ask(("network",), ("Where is <x> headquartered?", "Tell me about <x>.", "Which country is <x> from?"), (call("GET_network__network_id_", network_id="<x.id>"),)),
-    Ask(("network",), ("Show me the logo of <x>.", "What does <x's> logo look like?"), (call("GET_network__network_id__images", network_id="<x.id>"),)),
-    Ask(("collection",), ("Which movies are in <x>?", "What films make up <x>?", "Tell me about <x>."), (call("GET_collection__collection_id_", collection_id="<x.id>"),)),
-    Ask(("collection",), ("Show me artwork for <x>.", "Find posters of <x>."), (call("GET_collection__collection_id__images", collection_id="<x.id>"),)),
+    Ask(
+        ("company",),
+        ("Where is <x> headquartered?", "Where is <x> based?", "Tell me about <x>."),
+        (call("GET_company__company_id_", company_id="<x.id>"),),
+    ),
+    Ask(
+        ("company",),
+        ("Show me <x's> logo.", "What does the logo of <x> look like?", "Find logos of <x>."),
+        (call("GET_company__company_id__images", company_id="<x.id>"),),
+    ),
+    Ask(
+        ("network",),
+        ("Where is <x> headquartered?", "Tell me about <x>.", "Which country is <x> from?"),
+        (call("GET_network__network_id_", network_id="<x.id>"),),
+    ),
+    Ask(
+        ("network",),
+        ("Show me the logo of <x>.", "What does <x's> logo look like?"),
+        (call("GET_network__network_id__images", network_id="<x.id>"),),
+    ),
+    Ask(
+        ("collection",),
+        ("Which movies are in <x>?", "What films make up <x>?", "Tell me about <x>."),
+        (call("GET_collection__collection_id_", collection_id="<x.id>"),),
+    ),
+    Ask(
+        ("collection",),
+        ("Show me artwork for <x>.", "Find posters of <x>."),
+        (call("GET_collection__collection_id__images", collection_id="<x.id>"),),
+    ),
     # lists
     Ask((), ("What movies are popular right now?", "Which films is everyone watching?"), (call("GET_movie_popular"),)),
     Ask((), ("What are the best-rated movies?", "Show me the top-rated films."), (call("GET_movie_top_rated"),)),
@@ -292,8 +415,16 @@ ASKS = (
     Ask((), ("What TV shows are popular right now?", "Which shows is everyone watching?"), (call("GET_tv_popular"),)),
     Ask((), ("What are the best-rated TV shows?", "Show me the top-rated series."), (call("GET_tv_top_rated"),)),
     Ask((), ("Who are the most popular people on TMDB?", "Which stars are most popular right now?"), (call("GET_person_popular"),)),
-    Ask((), ("What's trending on TV today?", "Which shows are trending today?"), (call("GET_trending__media_type___time_window_", media_type='"tv"', time_window='"day"'),)),
-    Ask((), ("What TV is trending this week?", "Which shows are trending this week?"), (call("GET_trending__media_type___time_window_", media_type='"tv"', time_window='"week"'),)),
+    Ask(
+        (),
+        ("What's trending on TV today?", "Which shows are trending today?"),
+        (call("GET_trending__media_type___time_window_", media_type='"tv"', time_window='"day"'),),
+    ),
+    Ask(
+        (),
+        ("What TV is trending this week?", "Which shows are trending this week?"),
+        (call("GET_trending__media_type___time_window_", media_type='"tv"', time_window='"week"'),),
+    ),
 )
 
 LEXICON = Lexicon("tmdb", NOUNS, ASKS)
