@@ -99,6 +99,7 @@ class Ask:
     limit: str | None = None
     alone: bool = True  # may it be the whole request (False: only as a part, e.g. "skip to the next track")
     avoid: frozenset[str] = frozenset()  # noun tags it makes no sense on (saving a song already saved)
+    named: bool = False  # only of a thing named by the user ("Look up Inception on TMDB", not "... its director")
 
     @property
     def writes(self) -> bool:
@@ -256,7 +257,7 @@ def join(first: str, second: str, joiner: str) -> str:
 
 def _chains(lexicon: Lexicon, kind: str, depth: int) -> list[tuple[Noun, ...]]:
     """Noun chains ending in ``kind``: an anchor, then up to ``depth`` derived nouns."""
-    found = [(n,) for n in lexicon.nouns if n.kind == kind and n.base is None]
+    found: list[tuple[Noun, ...]] = [(n,) for n in lexicon.nouns if n.kind == kind and n.base is None]
     if depth > 0:
         for noun in lexicon.nouns:
             if noun.kind == kind and noun.base is not None:
@@ -282,7 +283,7 @@ def _pick_values(rng: random.Random, chain: Sequence[Noun], slot: str, names: Ma
 
 
 def _fits(ask: Ask, chain: Sequence[Noun]) -> bool:
-    return not (ask.lookup and chain[-1].full) and not (ask.avoid & chain[-1].tags)
+    return not (ask.lookup and chain[-1].full) and not (ask.avoid & chain[-1].tags) and not (ask.named and not chain[-1].names)
 
 
 def compose_part(lexicon: Lexicon, rng: random.Random, names: Mapping[str, Sequence[str]], ask: Ask, depth: int) -> Part | None:
@@ -307,8 +308,8 @@ def compose_part(lexicon: Lexicon, rng: random.Random, names: Mapping[str, Seque
                 return None
             templates.append(rng.choice(fit))
         phrases.append(tuple(templates))
-    for key, options in sorted(ask.values.items()):
-        values[key] = rng.choice(options)
+    for key, literal_options in sorted(ask.values.items()):
+        values[key] = rng.choice(literal_options)
     said = [noun_phrase(chain, phrases[s], values, SLOTS[s])[0] for s, chain in enumerate(chains)]
     usable = [
         p

@@ -210,6 +210,12 @@ NOUNS = (
 )
 
 ASKS = (
+    # the search itself: what TMDB has under a name
+    Ask(("movie",), ("Look up <x> on TMDB.", "Search TMDB for <x>.", "Is <x> on TMDB?"), (), named=True),
+    Ask(("tv",), ("Look up <x> on TMDB.", "Search TMDB for <x>.", "Find <x> on TMDB."), (), named=True),
+    Ask(("person",), ("Look up <x> on TMDB.", "Search TMDB for <x>.", "Find <x> on TMDB."), (), named=True),
+    Ask(("company",), ("Look up <x> on TMDB.", "Search TMDB for <x>."), (), named=True),
+    Ask(("collection",), ("Look up <x> on TMDB.", "Search TMDB for <x>."), (), named=True),
     # a movie
     Ask(
         ("movie",),
