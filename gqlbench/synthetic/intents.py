@@ -218,7 +218,8 @@ def _say(template: str, values: Mapping[str, Literal], slots: Mapping[str, tuple
             return possessive if poss and possessive else noun + ("'s" if poss else "")
         return str(values[name])
 
-    return _HOLE.sub(sub, template)
+    text = _HOLE.sub(sub, template)
+    return re.sub(r"(?<=s)'s\b", "'", text)  # The Beatles' song, not The Beatles's
 
 
 def noun_phrase(chain: Sequence[Noun], templates: Sequence[str], values: Mapping[str, Literal], slot: str) -> tuple[str, str | None]:
@@ -345,6 +346,8 @@ def compose(lexicon: Lexicon, rng: random.Random, names: Mapping[str, Sequence[s
         if any(p is None for p in parts):
             return None
         both = Composed(tuple(p for p in parts if p is not None), rng.choice(lexicon.joiners))
+        if len({" ".join(p.phrase.lower().split()[:2]) for p in both.parts}) == 1:
+            return None  # "Tell me about X, and tell me about Y": one would say it once
         return both if len(utterance(both).split()) <= MAX_WORDS else None
     alone = [a for a in lexicon.asks if a.alone]
     if shape == "combine":

@@ -19,7 +19,7 @@ NOUNS = (
     # tracks
     Noun(
         "track",
-        ("'<name>'", "the song '<name>'", "the track '<name>'"),
+        ("the song '<name>'", "the track '<name>'"),  # a bare name may be an album too ('Mojito', 'Come Away with Me')
         {"id": f"{_TRACK}.id", "uri": f"{_TRACK}.uri", "artist": f"{_TRACK}.artists[0].id", "album": f"{_TRACK}.album.id"},
         (call("GET_search", q="<name>", type='"track"'),),
         names="track",
@@ -36,6 +36,7 @@ NOUNS = (
         },
         (call("GET_me_player_currently_playing"),),
         full=True,
+        tags=frozenset({"playing"}),
     ),
     Noun(
         "track",
@@ -123,7 +124,7 @@ NOUNS = (
     # albums
     Noun(
         "album",
-        ("the album '<name>'", "'<name>'"),
+        ("the album '<name>'", "the record '<name>'"),
         {"id": "<@0>.albums.items[0].id", "artist": "<@0>.albums.items[0].artists[0].id"},
         (call("GET_search", q="<name>", type='"album"'),),
         names="album",
@@ -175,8 +176,13 @@ ASKS = (
         ("Queue <x>.", "Add <x> to my queue.", "Put <x> next in the queue.", "Queue up <x>, please."),
         (call("POST_me_player_queue", uri="<x.uri>"),),
     ),
-    Ask(("track",), ("Play <x>.", "Put on <x>.", "Start playing <x>."), (call("PUT_me_player_play", uris="[<x.uri>]"),)),
-    Ask(("track",), ("How popular is <x>?", "How long is <x>?", "Is <x> explicit?"), (call("GET_tracks__id_", id="<x.id>"),), lookup=True),
+    Ask(
+        ("track",),
+        ("Play <x>.", "Put on <x>.", "Start playing <x>."),
+        (call("PUT_me_player_play", uris="[<x.uri>]"),),
+        avoid=frozenset({"playing"}),
+    ),
+    Ask(("track",), ("How popular is <x>?", "What's the popularity score of <x>?"), (call("GET_tracks__id_", id="<x.id>"),), lookup=True),
     # about an artist
     Ask(
         ("artist",),

@@ -78,10 +78,10 @@ NOUNS = (
         {"id": "<@0>.results[0].id"},
         (call("GET_tv_popular"),),
     ),
-    Noun("tv", ("the top-rated TV show", "the best-rated series on TMDB"), {"id": "<@0>.results[0].id"}, (call("GET_tv_top_rated"),)),
+    Noun("tv", ("the highest-rated show on TMDB", "the best-rated series on TMDB"), {"id": "<@0>.results[0].id"}, (call("GET_tv_top_rated"),)),
     Noun(
         "tv",
-        ("the top show currently on the air", "the first show on the air right now"),
+        ("the top show airing right now", "the first show on air this week"),
         {"id": "<@0>.results[0].id"},
         (call("GET_tv_on_the_air"),),
     ),
@@ -194,7 +194,7 @@ NOUNS = (
     ),
     Noun(
         "collection",
-        ("the <name>", "the film series '<name>'"),
+        ("the <name>",),
         {"id": "<@0>.results[0].id"},
         (call("GET_search_collection", query="<name>"),),
         names="collection",
@@ -420,7 +420,7 @@ ASKS = (
     Ask((), ("What shows are on the air now?", "Which series are currently airing?"), (call("GET_tv_on_the_air"),)),
     Ask((), ("What TV shows are popular right now?", "Which shows is everyone watching?"), (call("GET_tv_popular"),)),
     Ask((), ("What are the best-rated TV shows?", "Show me the top-rated series."), (call("GET_tv_top_rated"),)),
-    Ask((), ("Who are the most popular people on TMDB?", "Which stars are most popular right now?"), (call("GET_person_popular"),)),
+    Ask((), ("Who are the most popular stars on TMDB?", "Which stars are most popular right now?"), (call("GET_person_popular"),)),
     Ask(
         (),
         ("What's trending on TV today?", "Which shows are trending today?"),
