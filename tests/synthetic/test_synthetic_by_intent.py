@@ -66,5 +66,9 @@ def test_a_limit_that_cuts_nothing_is_refused_and_one_that_cuts_is_kept(pool: Sa
 def test_a_call_made_twice_is_found_and_labels_count_the_dataflow() -> None:
     assert repeated_call("response_obj = GET_me_albums()\nresponse_obj1 = GET_me_albums()\nGET_me()")
     assert not repeated_call("response_obj = GET_me_albums()\nGET_me()")
-    code = 'response_obj = GET_search_movie(query="Heat")\nresponse_obj1 = GET_movie__movie_id__credits(movie_id=response_obj.results[0].id)\nGET_movie_popular()'
+    code = (
+        'response_obj = GET_search_movie(query="Heat")\n'
+        "response_obj1 = GET_movie__movie_id__credits(movie_id=response_obj.results[0].id)\n"
+        "GET_movie_popular()"
+    )
     assert program_labels(code) == {"calls": 3, "edges": 1, "depth": 2}

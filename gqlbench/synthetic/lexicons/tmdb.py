@@ -78,7 +78,12 @@ NOUNS = (
         {"id": "<@0>.results[0].id"},
         (call("GET_tv_popular"),),
     ),
-    Noun("tv", ("the highest-rated show on TMDB", "the best-rated series on TMDB"), {"id": "<@0>.results[0].id"}, (call("GET_tv_top_rated"),)),
+    Noun(
+        "tv",
+        ("the highest-rated show on TMDB", "the best-rated series on TMDB"),
+        {"id": "<@0>.results[0].id"},
+        (call("GET_tv_top_rated"),),
+    ),
     Noun(
         "tv",
         ("the top show airing right now", "the first show on air this week"),
