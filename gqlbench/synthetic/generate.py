@@ -129,6 +129,48 @@ def _paraphrased(paraphrase: Paraphrase, text: str, literals: Sequence[str | int
     return None if reason else new
 
 
+@dataclass
+class _Keeper:
+    """What both routes check before and record after keeping a sample: repeats, the skeleton cap, the paraphrase."""
+
+    domain: str
+    pool: SandboxPool
+    world_seed: int
+    result: Generation
+    paraphrase: Paraphrase | None
+    avoid_skeletons: Collection[str]
+    human: frozenset[str] = field(default_factory=human_utterances)
+    seen_text: set[str] = field(default_factory=set)
+    seen_code: set[str] = field(default_factory=set)
+    skeletons: Counter[str] = field(default_factory=Counter)
+
+    def refuse(self, text: str, code: str, literals: Sequence[str | int]) -> str | None:
+        """Why the draft is not kept before running it (None when it may be verified)."""
+        if missing_literals(literals, text):
+            return "unfaithful"
+        key = skeleton(code)
+        return fresh(text, code, self.human, self.seen_text, self.seen_code) or (
+            "skeleton_full" if self.skeletons[key] >= PER_SKELETON or key in self.avoid_skeletons else None
+        )
+
+    def keep(self, text: str, code: str, literals: Sequence[str | int], labels: dict[str, Any]) -> None:
+        """Record a verified sample, its utterance paraphrased when a paraphraser is given and the paraphrase holds."""
+        new = _paraphrased(self.paraphrase, text, literals, self.seen_text, self.result.paraphrases) if self.paraphrase else None
+        if new is not None:
+            self.result.runs += 1
+            if verify(self.domain, code, new, self.pool, self.world_seed) is not None:  # the world reads the request: it must still run
+                self.result.paraphrases["kept"] -= 1
+                self.result.paraphrases["gold_fails_with_it"] += 1
+                new = None
+        self.skeletons[skeleton(code)] += 1
+        self.seen_text.add(normalize(text))
+        self.seen_code.add(code)
+        if new is not None:
+            self.seen_text.add(normalize(new))
+        labels["paraphrased"] = new is not None
+        self.result.rows.append({"domain": self.domain, "utterance": new or text, "output": code, "synthetic": labels})
+
+
 def generate_samples(
     domain: str,
     n: int,
@@ -169,10 +211,7 @@ def generate_samples(
     own = pool is None
     pool = pool or SandboxPool(workers=1, max_result_chars=2_000_000)
     result = Generation()
-    human = human_utterances()
-    seen_text: set[str] = set()
-    seen_code: set[str] = set()
-    skeletons: Counter[str] = Counter()
+    keeper = _Keeper(domain, pool, world_seed, result, paraphrase, avoid_skeletons)
     try:
         sampler = Sampler(graph, pool, rng, world_seed)
         made = dict.fromkeys(shapes, 0)
@@ -191,37 +230,16 @@ def generate_samples(
                     failures[shape] = SHAPE_PATIENCE
                 continue
             text, code = utterance(graph, draft, rng), draft.code()
-            shape_key = skeleton(code)
-            reason = (
-                "unfaithful"
-                if missing_literals(draft.literals(), text)
-                else fresh(text, code, human, seen_text, seen_code)
-                or ("skeleton_full" if skeletons[shape_key] >= PER_SKELETON or shape_key in avoid_skeletons else None)
-            )
+            reason = keeper.refuse(text, code, draft.literals())
             if reason is None:
                 result.runs += 1
                 reason = verify(domain, code, text, pool, world_seed)
             if reason is not None:
                 result.drops[reason] += 1
                 continue
-            new = _paraphrased(paraphrase, text, draft.literals(), seen_text, result.paraphrases) if paraphrase else None
-            if new is not None:
-                result.runs += 1
-                if verify(domain, code, new, pool, world_seed) is not None:  # the world reads the request: it must still run
-                    result.paraphrases["kept"] -= 1
-                    result.paraphrases["gold_fails_with_it"] += 1
-                    new = None
             made[shape] += 1
             failures[shape] = 0
-            seen_text.add(normalize(text))
-            if new is not None:
-                seen_text.add(normalize(new))
-                text = new
-            seen_code.add(code)
-            skeletons[shape_key] += 1
-            result.rows.append(
-                {"domain": domain, "utterance": text, "output": code, "synthetic": _labels(draft, seed, world_seed, new is not None)}
-            )
+            keeper.keep(text, code, draft.literals(), _labels(draft, seed, world_seed, False))
         result.rejected_steps = sampler.rejected
         result.runs += sampler.runs
     finally:
@@ -246,10 +264,7 @@ def generate_by_intent(
     own = pool is None
     pool = pool or SandboxPool(workers=1, max_result_chars=2_000_000)
     result = Generation()
-    human = human_utterances()
-    seen_text: set[str] = set()
-    seen_code: set[str] = set()
-    skeletons: Counter[str] = Counter()
+    keeper = _Keeper(domain, pool, world_seed, result, paraphrase, avoid_skeletons)
     made: Counter[str] = Counter()
     failures: Counter[str] = Counter()
     shapes = [s for s in shapes if s != "combine" or any(len(a.slots) == 2 for a in lexicon.asks)]  # tmdb asks of one thing
@@ -265,15 +280,7 @@ def generate_by_intent(
                 result.drops["no_composition"] += 1
                 continue
             composed, text, code = drawn
-            key = skeleton(code)
-            reason = (
-                "unfaithful"
-                if missing_literals(literals(composed), text)
-                else "repeated_call"
-                if repeated_call(code)
-                else fresh(text, code, human, seen_text, seen_code)
-                or ("skeleton_full" if skeletons[key] >= PER_SKELETON or key in avoid_skeletons else None)
-            )
+            reason = "repeated_call" if repeated_call(code) else keeper.refuse(text, code, literals(composed))
             if reason is None:
                 result.runs += 1
                 reason = verify(domain, code, text, pool, world_seed)
@@ -284,22 +291,9 @@ def generate_by_intent(
             if reason is not None:
                 result.drops[reason] += 1
                 continue
-            new = _paraphrased(paraphrase, text, literals(composed), seen_text, result.paraphrases) if paraphrase else None
-            if new is not None:
-                result.runs += 1
-                if verify(domain, code, new, pool, world_seed) is not None:
-                    result.paraphrases["kept"] -= 1
-                    result.paraphrases["gold_fails_with_it"] += 1
-                    new = None
             made[shape] += 1
             failures[shape] = 0
-            skeletons[key] += 1
-            seen_text.add(normalize(text))
-            seen_code.add(code)
-            if new is not None:
-                seen_text.add(normalize(new))
-            labels = {"shape": shape, **program_labels(code), "seed": seed, "world_seed": world_seed, "paraphrased": new is not None}
-            result.rows.append({"domain": domain, "utterance": new or text, "output": code, "synthetic": labels})
+            keeper.keep(text, code, literals(composed), {"shape": shape, **program_labels(code), "seed": seed, "world_seed": world_seed})
     finally:
         if own:
             pool.close()
