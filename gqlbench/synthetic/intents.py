@@ -28,7 +28,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["call", "Call", "Noun", "Ask", "Lexicon", "Composed", "Part", "compose", "render"]
+__all__ = ["call", "CallTemplate", "Noun", "Ask", "Lexicon", "Composed", "Part", "compose", "render"]
 
 Literal = str | int
 _HOLE = re.compile(r"<([a-z@]\w*|@\d+)(?:\.(\w+)|('s))?>")
@@ -43,16 +43,16 @@ MAX_WORDS = 20
 
 
 @dataclass(frozen=True)
-class Call:
+class CallTemplate:
     """One endpoint call: arguments are expression templates (``"<@0>.results[0].id"``, ``"<x.id>"``, ``"<name>"``)."""
 
     function: str
     args: tuple[tuple[str, str], ...] = ()
 
 
-def call(function: str, **args: str) -> Call:
-    """``call("GET_search", q="<name>", type='"track"')``: a :class:`Call` written as the lexicons write it."""
-    return Call(function, tuple(args.items()))
+def call(function: str, **args: str) -> CallTemplate:
+    """``call("GET_search", q="<name>", type='"track"')``: a :class:`CallTemplate` written as the lexicons write it."""
+    return CallTemplate(function, tuple(args.items()))
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ class Noun:
     kind: str
     phrases: tuple[str, ...]
     fields: Mapping[str, str]
-    calls: tuple[Call, ...] = ()
+    calls: tuple[CallTemplate, ...] = ()
     base: str | None = None
     names: str | None = None
     values: Mapping[str, tuple[Literal, ...]] = field(default_factory=dict)
@@ -93,7 +93,7 @@ class Ask:
 
     slots: tuple[str, ...]
     phrases: tuple[str, ...]
-    calls: tuple[Call, ...]
+    calls: tuple[CallTemplate, ...]
     values: Mapping[str, tuple[Literal, ...]] = field(default_factory=dict)
     lookup: bool = False
     limit: str | None = None
@@ -148,7 +148,7 @@ class _Program:
     def __init__(self) -> None:
         self.lines: list[str] = []
 
-    def add(self, call: Call, fill: Mapping[str, str], local: list[str]) -> None:
+    def add(self, call: CallTemplate, fill: Mapping[str, str], local: list[str]) -> None:
         variable = "response_obj" if not self.lines else f"response_obj{len(self.lines)}"
 
         def sub(match: re.Match[str]) -> str:
@@ -205,7 +205,7 @@ def render(composed: Composed, swap: Mapping[tuple[int, int, int], int] | None =
         local: list[str] = []
         for call in part.ask.calls:
             if drop_limit and part.ask.limit:
-                call = Call(call.function, tuple((n, t) for n, t in call.args if t != f"<{part.ask.limit}>"))
+                call = CallTemplate(call.function, tuple((n, t) for n, t in call.args if t != f"<{part.ask.limit}>"))
             program.add(call, fill, local)
     return program.code()
 
