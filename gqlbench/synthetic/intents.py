@@ -304,7 +304,8 @@ def compose_part(lexicon: Lexicon, rng: random.Random, names: Mapping[str, Seque
         values.update(picked)
         templates: list[str] = []
         for at, noun in enumerate(chain):
-            fit = [t for t in noun.phrases if at == 0 or _possessive_ok(t, "x", chain[:at], templates)]
+            before = noun_phrase(chain[:at], templates, picked, SLOTS[s])[0] if at else ""
+            fit = [t for t in noun.phrases if at == 0 or (_possessive_ok(t, "x", chain[:at], templates) and _placed(t, "x", before))]
             if not fit:
                 return None
             templates.append(rng.choice(fit))

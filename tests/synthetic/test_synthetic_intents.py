@@ -100,3 +100,14 @@ def test_a_single_is_one_call_and_two_parts_never_write_twice() -> None:
             assert [p.ask.writes for p in both.parts] == [False, True], both
         single = compose(lexicon, random.Random(seed), {"movie": ("Heat",)}, "single")
         assert single is None or single.calls() == 1
+
+
+def test_a_noun_named_through_a_long_one_keeps_it_at_the_end() -> None:
+    playing = Noun(
+        "track", ("the song I'm listening to right now",), {"album": "<@0>.item.album.id"}, (call("GET_me_player_currently_playing"),)
+    )
+    album = Noun("album", ("the album <x> is on", "the album of <x>"), {"id": "<x.album>"}, base="track")
+    tracks = Ask(("album",), ("List the songs on <x>.",), (call("GET_albums__id__tracks", id="<x.id>"),))
+    lexicon = Lexicon("spotify", (playing, album), (tracks,))
+    texts = {utterance(Composed((p,))) for seed in range(20) if (p := compose_part(lexicon, random.Random(seed), {}, tracks, 1))}
+    assert texts == {"List the songs on the album of the song I'm listening to right now."}

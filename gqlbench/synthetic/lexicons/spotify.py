@@ -115,7 +115,7 @@ NOUNS = (
     Noun("artist", ("the artist behind <x>", "the artist who made <x>"), {"id": "<x.artist>"}, base="album"),
     Noun(
         "artist",
-        ("the artist most similar to <x>", "the closest match to <x>"),
+        ("the artist most similar to <x>",),
         {"id": "<@0>.artists[0].id"},
         (call("GET_artists__id__related_artists", id="<x.id>"),),
         base="artist",
@@ -292,7 +292,7 @@ ASKS = (
     ),
     Ask(
         ("playlist",),
-        ("Rename <x> to '<newname>'.", "Change the name of <x> to '<newname>'.", "Call <x> '<newname>' from now on."),
+        ("Rename <x> to '<newname>'.", "Change the name of <x> to '<newname>'."),
         (call("PUT_playlists__playlist_id_", playlist_id="<x.id>", name="<newname>"),),
         values={"newname": _NEW_PLAYLISTS},
     ),
