@@ -15,6 +15,31 @@ from gqlbench.synthetic.intents import Ask, Lexicon, Noun, call
 __all__ = ["LEXICON"]
 
 _DIRECTOR = '[c for c in <@0>.crew if c.job == "Director"]'
+_RELATED = frozenset({"related"})  # found as a recommendation or a look-alike: not asked for its own look-alikes
+
+
+def _related(kind: str, thing: str) -> tuple[Noun, Noun]:
+    """The top recommendation for fans of, and the {thing} most similar to, a movie or show: one pair for both kinds."""
+    param, top = f"{kind}_id", "<@0>.results[0].id"
+    return (
+        Noun(
+            kind,
+            ("the top recommendation for fans of <x>", f"the first {thing} TMDB recommends for fans of <x>"),
+            {"id": top},
+            (call(f"GET_{kind}__{param}__recommendations", **{param: "<x.id>"}),),
+            base=kind,
+            tags=_RELATED,
+        ),
+        Noun(
+            kind,
+            (f"the {thing} most similar to <x>",),
+            {"id": top},
+            (call(f"GET_{kind}__{param}__similar", **{param: "<x.id>"}),),
+            base=kind,
+            tags=_RELATED,
+        ),
+    )
+
 
 NOUNS = (
     # movies
@@ -40,22 +65,7 @@ NOUNS = (
         (call("GET_movie_now_playing"),),
     ),
     Noun("movie", ("the newest movie on TMDB", "the most recently added movie"), {"id": "<@0>.id"}, (call("GET_movie_latest"),), full=True),
-    Noun(
-        "movie",
-        ("the top recommendation for fans of <x>", "the first movie TMDB recommends for fans of <x>"),
-        {"id": "<@0>.results[0].id"},
-        (call("GET_movie__movie_id__recommendations", movie_id="<x.id>"),),
-        base="movie",
-        tags=frozenset({"related"}),
-    ),
-    Noun(
-        "movie",
-        ("the movie most similar to <x>",),
-        {"id": "<@0>.results[0].id"},
-        (call("GET_movie__movie_id__similar", movie_id="<x.id>"),),
-        base="movie",
-        tags=frozenset({"related"}),
-    ),
+    *_related("movie", "movie"),
     Noun(
         "movie",
         ("the first film of <x>", "the first movie in <x>"),
@@ -102,22 +112,7 @@ NOUNS = (
         {"id": "<@0>.results[0].id"},
         (call("GET_trending__media_type___time_window_", media_type='"tv"', time_window='"week"'),),
     ),
-    Noun(
-        "tv",
-        ("the top recommendation for fans of <x>", "the first show TMDB recommends for fans of <x>"),
-        {"id": "<@0>.results[0].id"},
-        (call("GET_tv__tv_id__recommendations", tv_id="<x.id>"),),
-        base="tv",
-        tags=frozenset({"related"}),
-    ),
-    Noun(
-        "tv",
-        ("the show most similar to <x>",),
-        {"id": "<@0>.results[0].id"},
-        (call("GET_tv__tv_id__similar", tv_id="<x.id>"),),
-        base="tv",
-        tags=frozenset({"related"}),
-    ),
+    *_related("tv", "show"),
     # people
     Noun(
         "person",
@@ -241,13 +236,13 @@ ASKS = (
         ("movie",),
         ("What should I watch after <x>?", "Recommend movies for someone who liked <x>.", "I loved <x>; what else would I like?"),
         (call("GET_movie__movie_id__recommendations", movie_id="<x.id>"),),
-        avoid=frozenset({"related"}),
+        avoid=_RELATED,
     ),
     Ask(
         ("movie",),
         ("Find movies similar to <x>.", "What movies are like <x>?", "Any films like <x>?"),
         (call("GET_movie__movie_id__similar", movie_id="<x.id>"),),
-        avoid=frozenset({"related"}),
+        avoid=_RELATED,
     ),
     Ask(
         ("movie",),
@@ -273,13 +268,13 @@ ASKS = (
         ("tv",),
         ("What should I watch after <x>?", "I finished <x>; what should I watch next?", "Recommend shows for a fan of <x>."),
         (call("GET_tv__tv_id__recommendations", tv_id="<x.id>"),),
-        avoid=frozenset({"related"}),
+        avoid=_RELATED,
     ),
     Ask(
         ("tv",),
         ("Find shows similar to <x>.", "What shows are like <x>?"),
         (call("GET_tv__tv_id__similar", tv_id="<x.id>"),),
-        avoid=frozenset({"related"}),
+        avoid=_RELATED,
     ),
     Ask(("tv",), ("What do reviewers say about <x>?", "Show me reviews of <x>."), (call("GET_tv__tv_id__reviews", tv_id="<x.id>"),)),
     Ask(
