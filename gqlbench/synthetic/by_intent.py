@@ -28,7 +28,19 @@ from gqlbench.synthetic.human import normalize
 from gqlbench.synthetic.intents import Composed, Lexicon, alternatives, compose, limited, render, utterance
 from gqlbench.synthetic.literals import names_for
 
-__all__ = ["INTENT_SHAPES", "PER_SKELETON", "Candidate", "draw", "one_right_program", "program_labels", "repeated_call", "skeleton"]
+__all__ = [
+    "INTENT_SHAPES",
+    "PER_SKELETON",
+    "SHAPE_WEIGHTS",
+    "Candidate",
+    "draw",
+    "fresh",
+    "one_right_program",
+    "program_labels",
+    "repeated_call",
+    "shape_order",
+    "skeleton",
+]
 
 INTENT_SHAPES = ("single", "chain", "combine", "two_parts")
 """single: one ask on a named thing (mostly one call); chain: an ask on a noun found through one or two others;
