@@ -10,6 +10,7 @@ import click
 
 from gqlbench.display import escape_controls
 from gqlbench.errors import GqlbenchError
+from gqlbench.synthetic.by_intent import INTENT_SHAPES
 from gqlbench.synthetic.sampler import SHAPES
 
 __all__ = ["samples", "generate", "measure"]
@@ -31,7 +32,12 @@ def samples() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="JSONL file to write (name it test.jsonl in a folder to use it with --data).",
 )
-@click.option("--shapes", default=",".join(SHAPES), show_default=True, help="Shapes to take in turn, comma-separated.")
+@click.option(
+    "--shapes",
+    default=None,
+    help="Shapes to take in turn, comma-separated [default: all of the domain's route: "
+    f"{','.join(INTENT_SHAPES)} for a domain with a lexicon (spotify, tmdb), else {','.join(SHAPES)}].",
+)
 @click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
 @click.option(
     "--paraphrase-model",
@@ -53,7 +59,7 @@ def generate(
     n: int,
     seed: int,
     out: Path,
-    shapes: str,
+    shapes: str | None,
     force: bool,
     paraphrase_model: str | None,
     paraphrase_backend: str,
@@ -75,7 +81,7 @@ def generate(
         raise GqlbenchError(f"{out}: exists; pass --force to overwrite it or choose another --out")
     if not out.parent.is_dir():
         raise GqlbenchError(f"{out.parent}: no such folder for --out; create it first")
-    chosen = tuple(s.strip() for s in shapes.split(",") if s.strip())
+    chosen = None if shapes is None else tuple(s.strip() for s in shapes.split(",") if s.strip())
     if paraphrase_model is None:
         result = generate_samples(domain, n, seed, chosen)
     else:

@@ -1,11 +1,14 @@
-"""Verified synthetic samples for any catalog domain (issue #23).
+"""Verified synthetic samples for any catalog domain (issues #23, #32).
 
-A domain's dataflow graph (:mod:`.graph`) says which response fields can feed
-which parameters; the sampler (:mod:`.sampler`) walks it on the domain's mock
-world, so every edge carries a value the world produced; utterances
-(:mod:`.utterances`) are written from templates that state every literal; and
-:mod:`.generate` keeps only samples whose gold runs to the end and scores 1.0
-against itself, counting the others by reason.
+A domain with a lexicon (:mod:`.lexicons`: spotify, tmdb) is phrased by
+intent: :mod:`.intents` composes a program and its request from how people name
+things and what they ask of them, and :mod:`.by_intent` keeps only requests with
+one right program (alternative readings run, limits that matter, no repeated
+call). Any other domain's dataflow graph (:mod:`.graph`) is walked on its mock
+world by :mod:`.sampler` and phrased from method and path by :mod:`.utterances`.
+Either way :mod:`.generate` keeps only samples whose gold runs to the end and
+scores 1.0 against itself, at most three per program skeleton, counting the
+others by reason.
 """
 
 from gqlbench.synthetic.generate import Generation, generate_samples

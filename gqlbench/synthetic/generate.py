@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,13 +22,26 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import score_sample
 from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.records import Sample
+from gqlbench.synthetic.by_intent import (
+    INTENT_SHAPES,
+    PER_SKELETON,
+    draw,
+    fresh,
+    one_right_program,
+    program_labels,
+    repeated_call,
+    shape_order,
+    skeleton,
+)
 from gqlbench.synthetic.graph import build_graph
 from gqlbench.synthetic.human import human_utterances, normalize
+from gqlbench.synthetic.intents import Lexicon, literals
+from gqlbench.synthetic.lexicons import lexicon_for
 from gqlbench.synthetic.paraphrase import Paraphrase
 from gqlbench.synthetic.sampler import SHAPES, Draft, Dropped, Sampler
 from gqlbench.synthetic.utterances import utterance
 
-__all__ = ["ATTEMPTS_PER_SAMPLE", "Generation", "generate_samples", "missing_literals", "verify"]
+__all__ = ["ATTEMPTS_PER_SAMPLE", "Generation", "generate_by_intent", "generate_samples", "missing_literals", "verify"]
 
 ATTEMPTS_PER_SAMPLE = 20
 """Drafts tried per requested sample before giving up on a domain that cannot make more."""
@@ -116,16 +129,65 @@ def _paraphrased(paraphrase: Paraphrase, text: str, literals: Sequence[str | int
     return None if reason else new
 
 
+@dataclass
+class _Keeper:
+    """What both routes check before and record after keeping a sample: repeats, the skeleton cap, the paraphrase."""
+
+    domain: str
+    pool: SandboxPool
+    world_seed: int
+    result: Generation
+    paraphrase: Paraphrase | None
+    avoid_skeletons: Collection[str]
+    human: frozenset[str] = field(default_factory=human_utterances)
+    seen_text: set[str] = field(default_factory=set)
+    seen_code: set[str] = field(default_factory=set)
+    skeletons: Counter[str] = field(default_factory=Counter)
+
+    def refuse(self, text: str, code: str, literals: Sequence[str | int]) -> str | None:
+        """Why the draft is not kept before running it (None when it may be verified)."""
+        if missing_literals(literals, text):
+            return "unfaithful"
+        key = skeleton(code)
+        return fresh(text, code, self.human, self.seen_text, self.seen_code) or (
+            "skeleton_full" if self.skeletons[key] >= PER_SKELETON or key in self.avoid_skeletons else None
+        )
+
+    def keep(self, text: str, code: str, literals: Sequence[str | int], labels: dict[str, Any]) -> None:
+        """Record a verified sample, its utterance paraphrased when a paraphraser is given and the paraphrase holds."""
+        new = _paraphrased(self.paraphrase, text, literals, self.seen_text, self.result.paraphrases) if self.paraphrase else None
+        if new is not None:
+            self.result.runs += 1
+            if verify(self.domain, code, new, self.pool, self.world_seed) is not None:  # the world reads the request: it must still run
+                self.result.paraphrases["kept"] -= 1
+                self.result.paraphrases["gold_fails_with_it"] += 1
+                new = None
+        self.skeletons[skeleton(code)] += 1
+        self.seen_text.add(normalize(text))
+        self.seen_code.add(code)
+        if new is not None:
+            self.seen_text.add(normalize(new))
+        labels["paraphrased"] = new is not None
+        self.result.rows.append({"domain": self.domain, "utterance": new or text, "output": code, "synthetic": labels})
+
+
 def generate_samples(
     domain: str,
     n: int,
     seed: int,
-    shapes: Sequence[str] = SHAPES,
+    shapes: Sequence[str] | None = None,
     world_seed: int = 0,
     pool: SandboxPool | None = None,
     paraphrase: Paraphrase | None = None,
+    avoid_skeletons: Collection[str] = (),
 ) -> Generation:
     """``n`` verified samples of ``domain`` in the dataset's line format, shapes taken in turn.
+
+    A domain with a lexicon (:mod:`.lexicons`: spotify, tmdb) is phrased by
+    intent (:func:`generate_by_intent`, shapes :data:`.by_intent.INTENT_SHAPES`);
+    any other walks its dataflow graph (shapes :data:`.sampler.SHAPES`). Either
+    way at most :data:`.by_intent.PER_SKELETON` items share a program skeleton,
+    and none has a skeleton in ``avoid_skeletons`` (a test split's, when making train).
 
     Deterministic for a given seed, catalog and world. Stops early (fewer
     rows) after ``ATTEMPTS_PER_SAMPLE * n`` drafts (plus ``SHAPE_PATIENCE``
@@ -134,19 +196,22 @@ def generate_samples(
     sample's utterance is replaced by its paraphrase when every literal
     survives (``paraphrased`` in its labels; counts in ``paraphrases``).
     """
-    unknown = [s for s in shapes if s not in SHAPES]
+    lexicon = lexicon_for(domain)
+    known = INTENT_SHAPES if lexicon is not None else SHAPES
+    shapes = known if shapes is None else tuple(shapes)
+    unknown = [s for s in shapes if s not in known]
     if unknown or not shapes:
-        raise GqlbenchError(f"unknown shape(s) {', '.join(unknown) or '(none given)'}; shapes are {', '.join(SHAPES)}")
+        raise GqlbenchError(f"unknown shape(s) {', '.join(unknown) or '(none given)'} for {domain}; its shapes are {', '.join(known)}")
     if n < 1:
         raise GqlbenchError(f"--n must be at least 1, got {n}")
+    if lexicon is not None:
+        return generate_by_intent(lexicon, n, seed, shapes, world_seed, pool, paraphrase, avoid_skeletons)
     graph = build_graph(domain)
     rng = random.Random(seed)
     own = pool is None
     pool = pool or SandboxPool(workers=1, max_result_chars=2_000_000)
     result = Generation()
-    human = human_utterances()
-    seen_text: set[str] = set()
-    seen_code: set[str] = set()
+    keeper = _Keeper(domain, pool, world_seed, result, paraphrase, avoid_skeletons)
     try:
         sampler = Sampler(graph, pool, rng, world_seed)
         made = dict.fromkeys(shapes, 0)
@@ -165,40 +230,70 @@ def generate_samples(
                     failures[shape] = SHAPE_PATIENCE
                 continue
             text, code = utterance(graph, draft, rng), draft.code()
-            reason = (
-                "unfaithful"
-                if missing_literals(draft.literals(), text)
-                else "copies_human"
-                if normalize(text) in human
-                else "duplicate"
-                if normalize(text) in seen_text or code in seen_code
-                else None
-            )
+            reason = keeper.refuse(text, code, draft.literals())
             if reason is None:
                 result.runs += 1
                 reason = verify(domain, code, text, pool, world_seed)
             if reason is not None:
                 result.drops[reason] += 1
                 continue
-            new = _paraphrased(paraphrase, text, draft.literals(), seen_text, result.paraphrases) if paraphrase else None
-            if new is not None:
-                result.runs += 1
-                if verify(domain, code, new, pool, world_seed) is not None:  # the world reads the request: it must still run
-                    result.paraphrases["kept"] -= 1
-                    result.paraphrases["gold_fails_with_it"] += 1
-                    new = None
             made[shape] += 1
             failures[shape] = 0
-            seen_text.add(normalize(text))
-            if new is not None:
-                seen_text.add(normalize(new))
-                text = new
-            seen_code.add(code)
-            result.rows.append(
-                {"domain": domain, "utterance": text, "output": code, "synthetic": _labels(draft, seed, world_seed, new is not None)}
-            )
+            keeper.keep(text, code, draft.literals(), _labels(draft, seed, world_seed, False))
         result.rejected_steps = sampler.rejected
         result.runs += sampler.runs
+    finally:
+        if own:
+            pool.close()
+    return result
+
+
+def generate_by_intent(
+    lexicon: Lexicon,
+    n: int,
+    seed: int,
+    shapes: Sequence[str],
+    world_seed: int = 0,
+    pool: SandboxPool | None = None,
+    paraphrase: Paraphrase | None = None,
+    avoid_skeletons: Collection[str] = (),
+) -> Generation:
+    """``n`` samples of ``lexicon``'s domain phrased by intent, each checked for one right program (:mod:`.by_intent`)."""
+    domain = lexicon.domain
+    rng = random.Random(seed)
+    own = pool is None
+    pool = pool or SandboxPool(workers=1, max_result_chars=2_000_000)
+    result = Generation()
+    keeper = _Keeper(domain, pool, world_seed, result, paraphrase, avoid_skeletons)
+    made: Counter[str] = Counter()
+    failures: Counter[str] = Counter()
+    shapes = [s for s in shapes if s != "combine" or any(len(a.slots) == 2 for a in lexicon.asks)]  # tmdb asks of one thing
+    try:
+        for _ in range(ATTEMPTS_PER_SAMPLE * n):
+            open_shapes = [s for s in shapes if failures[s] < SHAPE_PATIENCE * 5]
+            if len(result.rows) == n or not open_shapes:
+                break
+            shape = shape_order(open_shapes, made)
+            failures[shape] += 1
+            drawn = draw(lexicon, rng, shape)
+            if drawn is None:
+                result.drops["no_composition"] += 1
+                continue
+            composed, text, code = drawn
+            reason = "repeated_call" if repeated_call(code) else keeper.refuse(text, code, literals(composed))
+            if reason is None:
+                result.runs += 1
+                reason = verify(domain, code, text, pool, world_seed)
+            if reason is None:
+                gold = pool.run(Job(code=code, domain=domain, seed=world_seed, request=text))
+                reason, runs = one_right_program(composed, gold, text, domain, pool, world_seed)
+                result.runs += 1 + runs
+            if reason is not None:
+                result.drops[reason] += 1
+                continue
+            made[shape] += 1
+            failures[shape] = 0
+            keeper.keep(text, code, literals(composed), {"shape": shape, **program_labels(code), "seed": seed, "world_seed": world_seed})
     finally:
         if own:
             pool.close()

@@ -9,10 +9,12 @@ entity a later call needs is described through the one before, so a chain
 reads as one nested noun phrase. Only the calls nothing reads from (the
 sinks: the last call of a chain, both branches of a fan-out) become
 actions. Every literal a program passes is written: a search text in double
-quotes as the entity's name, another value as ``<parameter words> <value>``
-unless the description already names it unambiguously. Phrases come from the
-endpoints' descriptions, cleaned of API boilerplate; the seeded RNG picks the
-wording.
+quotes as the entity's name, a ``limit`` next to the list it limits ("3 of my
+albums"), another value as ``<parameter words> <value>``. What an endpoint
+returns or does is named from its method and path (``/movie/{id}/credits``: the
+credits; ``PUT /me/albums``: save ... to my albums), never copied from its
+description, which the prompt shows (issue #32). This is the fallback for
+domains without a lexicon (:mod:`.intents`); the seeded RNG picks the wording.
 """
 
 from __future__ import annotations
@@ -31,95 +33,6 @@ __all__ = ["utterance"]
 _ORDINALS = ("first", "second", "third", "fourth", "fifth")
 _NOUNS = {"tv": "TV show", "me": "user", "cast": "cast member", "crew": "crew member"}
 """Kinds whose name is not the word a person writes."""
-_VERBS = frozenset(
-    {
-        "get",
-        "list",
-        "search",
-        "create",
-        "add",
-        "remove",
-        "delete",
-        "return",
-        "borrow",
-        "check",
-        "change",
-        "update",
-        "discover",
-        "save",
-        "follow",
-        "unfollow",
-        "pause",
-        "start",
-        "resume",
-        "skip",
-        "set",
-        "seek",
-        "transfer",
-        "toggle",
-        "find",
-        "fetch",
-        "show",
-        "retrieve",
-        "replace",
-        "upload",
-        "rate",
-        "navigate",
-        "move",
-        "fly",
-        "dock",
-        "orbit",
-        "refuel",
-        "cancel",
-        "reorder",
-        "view",
-        "attempt",
-        "activate",
-        "command",
-        "jettison",
-        "accept",
-        "deliver",
-        "fulfill",
-        "fulfil",
-        "extract",
-        "purchase",
-        "sell",
-        "refine",
-        "register",
-        "jump",
-        "warp",
-        "chart",
-        "survey",
-        "scan",
-        "buy",
-        "send",
-        "post",
-        "put",
-        "read",
-        "look",
-    }
-)
-_READ_VERBS = ("get", "list", "fetch", "retrieve", "show", "return", "view", "find", "look up", "read")
-_GERUNDS = {"discover": "discovering", "search": "searching", "check": "checking"}
-"""Read verbs whose object is not what they return: ``Discover movies`` returns the results of discovering movies."""
-_CONDITION = re.compile(r"^(?:if|when|to)\b[^,]*,\s*(?:you can\s+|you may\s+)?", re.IGNORECASE)  # "If you want X, you can survey..."
-_BOILERPLATE = (  # API wording no user writes, removed from descriptions
-    (re.compile(r"\s*\([^)]*\)"), ""),
-    (re.compile(r"\b(?:detailed )?(?:\w+ )?catalog information (?:about|for) ", re.IGNORECASE), ""),
-    (re.compile(r"\s+identified by (?:their|its) unique \w+ ID", re.IGNORECASE), ""),
-    (re.compile(r",? by (?:id|ID)\b"), ""),
-    (re.compile(r",? the results? contains?\b.*$"), ""),
-    (re.compile(r" by different types of data like\b.*$"), ""),
-    (re.compile(r" on TMDb\b"), ""),
-    (re.compile(r",? e\.g\. [^,;]*"), ""),
-    (re.compile(r" based on calculated affinity"), ""),
-    (re.compile(r"\b(?:a|the) (?:current )?(?:Spotify )?(?:user|patron)(?:'s|’s)"), "my"),
-    (re.compile(r"\b(?:the )?current (?:Spotify )?(?:user|patron)\b"), "me"),
-)
-_LEAD = re.compile(
-    r"^(?:(?:a |the )?list of |(?:the )?(?:detailed |primary )?(?:profile )?(?:information|details) (?:about|of|for) )", re.IGNORECASE
-)
-_SINGLE = re.compile(r"^(?:a|an|one) (?:single )?")
 _GET = ("Get {np}.", "Show me {np}.", "Find {np}.", "I'd like to see {np}.", "Look up {np}.", "Please get {np}.", "I need {np}.")
 _DO = ("{act}.", "Please {act_l}.", "I want to {act_l}.", "I'd like to {act_l}.")
 _AND = ("{a}, and {b}.", "{a}. Also, {b}.", "{a}; then {b}.")
@@ -135,46 +48,34 @@ def _value(value: Literal) -> str:
     return f'"{value}"' if isinstance(value, str) else str(value)
 
 
-def _clean(description: str) -> str:
-    """The description without API boilerplate (parentheses, "Spotify catalog information about", "by id")."""
-    stripped = _CONDITION.sub("", description, count=1)
-    if stripped and stripped != description and stripped.split(" ", 1)[0].lower() in _VERBS:
-        description = stripped  # "If you want to target specific yields, you can survey a waypoint" -> "survey a waypoint"
-    for pattern, replacement in _BOILERPLATE:
-        description = pattern.sub(replacement, description)
-    return " ".join(description.split()).rstrip(".")
-
-
-def _action(description: str) -> str:
-    """The description as an instruction: ``Get an album`` stays, a noun phrase (``Every tag``) becomes ``get every tag``."""
-    text = _clean(description)
-    text = text[:1].lower() + text[1:]
-    first, _, rest = text.partition(" ")
-    word = first.strip(",.;:").lower()
-    if word in _VERBS:
-        return text
-    for stem in (word[:-1], word[:-2]):  # "Skips to next track": skip to next track
-        if word.endswith("s") and stem in _VERBS:
-            return f"{stem} {rest}".strip()
-    return f"get {text}"
-
-
-def _noun_phrase(description: str) -> str:
-    """What a read endpoint returns, as a noun phrase: ``Get a list of the playlists ...`` -> ``the playlists ...``."""
-    text = _action(description)
-    for verb in _READ_VERBS:
-        if text.startswith(verb + " "):
-            text = text[len(verb) + 1 :]
-            break
-    verb, _, rest = text.partition(" ")
-    if verb in _GERUNDS:
-        return f"the results of {_GERUNDS[verb]} {rest}"
-    text = _LEAD.sub("", text)
-    return text if re.match(r"^(?:the|a|an|my|your|one|some|every|all)\b", text) else f"the {text}"
-
-
 def _ordinal(index: int) -> str:
     return _ORDINALS[index] if index < len(_ORDINALS) else f"#{index + 1}"
+
+
+_VERSION = re.compile(r"^v?\d+$")
+_WRITE_VERBS = {"POST": ("add", "to"), "PUT": ("save", "to"), "PATCH": ("update", "in"), "DELETE": ("remove", "from")}
+"""A write's verb and the preposition before what it writes into, by HTTP method."""
+
+
+def _path_words(endpoint: Endpoint) -> tuple[list[str], bool]:
+    """The words of the endpoint's path after its last parameter (all literal segments when none follow), and whether
+    it is the user's own (``/me/...``): ``/artists/{id}/top-tracks`` -> ``(["top", "tracks"], False)``."""
+    literal = [s for s in endpoint.segments if not s.startswith("{") and not _VERSION.match(s)]
+    last = max((i for i, s in enumerate(endpoint.segments) if s.startswith("{")), default=-1)
+    tail = [s for s in endpoint.segments[last + 1 :] if not _VERSION.match(s) and s != "me"] or [s for s in literal if s != "me"]
+    words = [w for s in tail for w in re.split(r"[-_.]+", s) if w]
+    return words or _noun(endpoint.kind).split(), bool(literal) and literal[0] == "me"
+
+
+def path_noun(endpoint: Endpoint) -> str:
+    """What a read endpoint returns, named from its path, never from its description (the prompt shows that):
+    ``/movie/{id}/credits`` -> ``the credits``, ``/movie/popular`` -> ``the popular movies``, ``/me/loans`` -> ``my loans``."""
+    words, mine = _path_words(endpoint)
+    params = any(s.startswith("{") for s in endpoint.segments)
+    if not params and not mine and len(words) >= 2:  # /movie/popular: the popular movies
+        head = _noun(words[0])
+        words = [*words[1:], head if head.endswith("s") else head + "s"]
+    return f"{'my' if mine else 'the'} {' '.join(words)}"
 
 
 class _Phraser:
@@ -212,10 +113,34 @@ class _Phraser:
             if isinstance(value, str) and re.search(rf"\b{re.escape(value)}", stated, re.IGNORECASE) and not others:
                 continue
             if param == "limit":
-                parts.append(self.rng.choice((f"at most {value}", f"only {value} of them", f"limited to {value}")))
+                continue  # said next to the list (:meth:`_limited`)
             else:
                 parts.append(f"{param.replace('_', ' ')} {_value(value)}")
         return f" ({', '.join(parts)})" if parts else ""
+
+    def _limited(self, call: Call, phrase: str) -> str:
+        """``phrase`` with the call's ``limit`` said next to it: ``3 of the albums ...``."""
+        limit = next((v for p, v in call.literals() if p == "limit"), None)
+        return phrase if limit is None else f"{limit} of {phrase}"
+
+    def action(self, call: Call) -> str:
+        """A write as an instruction named from its method and path: ``add the track "Money" to the tracks of ...``."""
+        endpoint = self._endpoint(call)
+        verb, into = _WRITE_VERBS.get(endpoint.name.split("_", 1)[0], ("update", "in"))
+        words, mine = _path_words(endpoint)
+        in_path = {s[1:-1] for s in endpoint.segments if s.startswith("{")}
+        refs = call.refs()
+        owners = [(p, r) for p, r in refs if p in in_path]
+        items = [(p, r) for p, r in refs if p not in in_path]
+        if owners and endpoint.segments and endpoint.segments[-1].startswith("{"):  # DELETE /loans/{loan_id}: the thing itself
+            return f"{verb} {self.reference(call, *owners[0])}"
+        container = f"{'my' if mine else 'the'} {' '.join(words)}"
+        if owners:
+            container += f" of {self.reference(call, *owners[0])}"
+        if items:
+            named = " and ".join(self.reference(call, *item) for item in items)
+            return f"{verb} {named} {into} {container}"
+        return f"{verb} {container}"
 
     def entity(self, step: int) -> str:
         """What call ``step`` returns, as a noun phrase naming every literal the calls up to it pass."""
@@ -233,9 +158,8 @@ class _Phraser:
         if refs and endpoint.lookup:  # GET_movie__movie_id_: the movie itself
             phrase = self.reference(call, *refs[0])
             return phrase + self._extras(call, phrase)
-        phrase = _noun_phrase(endpoint.description)
-        phrase = self._fill(call, phrase, refs)
-        return phrase + self._extras(call, phrase)
+        phrase = self._fill(call, path_noun(endpoint), refs)
+        return self._limited(call, phrase) + self._extras(call, phrase)
 
     def _fill(self, call: Call, phrase: str, refs: Sequence[tuple[str, Ref]]) -> str:
         """``phrase`` with each referenced entity put where the description names its kind, else added after it."""
@@ -284,8 +208,8 @@ class _Phraser:
             while merged and is_generic(merged[0][0]):  # artists.items[0]: still the producer's own list
                 index = merged.pop(0)[1] if merged[0][1] is not None else index
             if index is not None and not searched:
-                base = f"the {_ordinal(index)} of {base}"
                 element = noun0 if not is_generic(noun0) else kind if not merged else endpoint.kind
+                base = f"the {_ordinal(index)} {_noun(element)} in {base}"
                 self.said.setdefault(base, _noun(element))
         for at, (noun, index) in enumerate(merged):
             word = _noun(kind) if is_generic(noun) else _noun(noun)
@@ -305,7 +229,7 @@ class _Phraser:
             if endpoint.lookup and call.refs():  # the movie "Heat" is what a search finds; its lookup gives details
                 phrase = f"the details of {phrase}"
             return self.rng.choice(_GET).format(np=phrase)
-        act = self._fill(call, _action(endpoint.description), call.refs())
+        act = self.action(call)
         act += self._extras(call, act)
         template = self.rng.choice(_DO)
         return template.format(act=act[:1].upper() + act[1:], act_l=act)

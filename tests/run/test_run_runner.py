@@ -288,6 +288,6 @@ def test_a_run_on_the_bundled_synthetic_set_reports_the_difficulty_breakdown(tmp
     assert results["metrics"]["overall"]["arg_match_full"] == 1.0  # the stub answers with the gold code
     chosen = collections.Counter(shape for _domain, shape in first)
     assert {shape: g["n_samples"] for shape, g in results["difficulty"]["shape"].items()} == dict(chosen)
-    assert {"fan_in", "long_chain"} <= set(chosen)
+    assert {"combine", "two_parts"} <= set(chosen)
     report = (run_dir / "report.md").read_text()
-    assert "## By difficulty" in report and f"| fan_out (n={chosen['fan_out']})" in report
+    assert "## By difficulty" in report and f"| two_parts (n={chosen['two_parts']})" in report

@@ -15,11 +15,13 @@ from gqlbench.dataset import load_split
 from gqlbench.metrics import analyze
 from gqlbench.mocks.sandbox.pool import SandboxPool
 from gqlbench.specs import load_specs
+from gqlbench.synthetic.by_intent import INTENT_SHAPES, PER_SKELETON, skeleton
 from gqlbench.synthetic.generate import missing_literals, verify
 from gqlbench.synthetic.human import human_utterances, normalize
-from gqlbench.synthetic.sampler import SHAPES
+from gqlbench.synthetic.quality import measure_items, read_items
 
 FOLDER = Path(str(resources.files("gqlbench.data") / "synthetic"))
+HUMAN = Path(str(resources.files("gqlbench.data") / "graphqlrestbench" / "test.jsonl"))
 
 
 def _rows(split: str) -> list[dict]:
@@ -43,10 +45,26 @@ def test_the_test_split_is_large_and_balanced_over_domains_and_shapes() -> None:
     assert set(domains) == {"spotify", "tmdb"} and max(domains.values()) - min(domains.values()) <= len(rows) // 20
     for domain in domains:
         shapes = Counter(r["synthetic"]["shape"] for r in rows if r["domain"] == domain)
-        assert set(shapes) == set(SHAPES) - ({"fan_in"} if domain == "tmdb" else set())  # no TMDB call takes two ids
-        assert min(shapes.values()) >= domains[domain] // 6, shapes  # balanced: no shape is a rounding error
-        calls = Counter(r["synthetic"]["calls"] for r in rows if r["domain"] == domain)
-        assert set(calls) == {1, 2, 3, 4, 5, 6}, calls
+        assert set(shapes) == set(INTENT_SHAPES) - ({"combine"} if domain == "tmdb" else set())  # no TMDB ask of two things
+        assert min(shapes.values()) >= 0.08 * domains[domain], shapes  # no shape is a rounding error (singles: 9% in the human split)
+        depth = Counter(r["synthetic"]["depth"] for r in rows if r["domain"] == domain)
+        assert sum(n for d, n in depth.items() if d <= 3) >= 0.9 * domains[domain], depth  # mostly 1-3 hops, as people ask
+
+
+def test_at_most_three_items_per_skeleton_and_train_and_test_share_none() -> None:
+    test, train = ({skeleton(r["output"]) for r in _rows(s)} for s in ("test", "train"))
+    assert not test & train
+    for split in ("test", "train"):
+        assert max(Counter(skeleton(r["output"]) for r in _rows(split)).values()) <= PER_SKELETON
+
+
+def test_the_requests_read_like_a_person_and_cover_the_human_test_split() -> None:
+    items = read_items(FOLDER / "test.jsonl")
+    quality = measure_items("test", items, read_items(HUMAN))
+    assert quality.mechanical < 0.05 and quality.description_copy < 0.05, quality
+    assert quality.distinct_trigrams > 0.3 and quality.skeleton_max <= PER_SKELETON, quality
+    assert quality.missing_functions == [], quality.missing_functions
+    assert all(share > 0 for share in quality.constructs.values()), quality.constructs
 
 
 def test_train_shares_no_utterance_or_program_with_test_and_none_copies_a_human_sample() -> None:
@@ -61,9 +79,11 @@ def test_train_shares_no_utterance_or_program_with_test_and_none_copies_a_human_
 
 
 def test_every_utterance_states_the_literals_of_its_program() -> None:
+    """Names and numbers; a code word (``type="track"``) is implied by the words ("the song"), as in the human split."""
     for row in _rows("test") + _rows("train"):
         constants = [node.value for node in ast.walk(ast.parse(row["output"])) if isinstance(node, ast.keyword)]
         literals = [c.value for c in constants if isinstance(c, ast.Constant) and type(c.value) in (str, int)]
+        literals = [v for v in literals if not (isinstance(v, str) and v.isidentifier() and v == v.lower())]  # code words
         assert not missing_literals(literals, row["utterance"]), row["utterance"]
 
 
@@ -78,4 +98,4 @@ def test_no_utterance_spells_out_the_dataflow_or_pastes_api_boilerplate() -> Non
     for row in _rows("test") + _rows("train"):
         text = row["utterance"].lower()
         assert not any(word in text for word in ("using the", "the id of", "response", "matching", "catalog information")), text
-        assert row["synthetic"]["paraphrased"] is False  # the bundled set is the templates' own text
+        assert row["synthetic"]["paraphrased"] is False  # the bundled set is the lexicons' own text

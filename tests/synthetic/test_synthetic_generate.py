@@ -16,8 +16,11 @@ from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.schemas.domain_import import import_openapi_domain
 from gqlbench.specs import load_specs
 from gqlbench.synthetic import Generation, generate_samples
+from gqlbench.synthetic.by_intent import INTENT_SHAPES, PER_SKELETON, skeleton
 from gqlbench.synthetic.generate import missing_literals
 from gqlbench.synthetic.human import human_utterances, normalize
+from gqlbench.synthetic.lexicons import lexicon_for
+from gqlbench.synthetic.quality import constructs
 from gqlbench.synthetic.sampler import SHAPES
 
 FLEET = Path(__file__).parents[1] / "data" / "worlds" / "fleet.yaml"
@@ -80,9 +83,18 @@ def test_every_gold_program_runs_to_the_end_on_the_world(domain: str, generated:
 @pytest.mark.parametrize("domain", BUNDLED)
 def test_every_literal_the_gold_passes_is_stated_in_the_utterance(domain: str, generated: dict[str, Generation]) -> None:
     rows = generated[domain].rows
-    assert any(_call_literals(r["output"]) for r in rows)  # the check has something to check
-    for row in rows:
-        assert not missing_literals(_call_literals(row["output"]), row["utterance"]), row
+    named = [_named(domain, _call_literals(r["output"])) for r in rows]
+    assert any(named)  # the check has something to check
+    for row, literals in zip(rows, named, strict=True):
+        assert not missing_literals(literals, row["utterance"]), row
+
+
+def _named(domain: str, literals: list[str | int]) -> list[str | int]:
+    """The literals a request must state: with a lexicon, a code word (``type="track"``, ``time_window="day"``) is
+    implied by the words ("the song", "today"), as in the human split; names and numbers must be stated."""
+    if lexicon_for(domain) is None:
+        return literals
+    return [v for v in literals if not (isinstance(v, str) and v.isidentifier() and v == v.lower())]
 
 
 def test_a_literal_left_out_of_the_utterance_is_found() -> None:
@@ -101,6 +113,9 @@ def test_no_utterance_copies_a_human_one_or_repeats(domain: str, generated: dict
 def _assert_shapes_and_labels(domain: str, rows: list[dict], seed: int, expected: set[str] | None = None) -> None:
     """Shapes taken in turn (each within one of the others' count) and labels that match the program."""
     shapes = collections.Counter(r["synthetic"]["shape"] for r in rows)
+    if lexicon_for(domain) is not None:
+        _assert_intent_shapes(domain, rows, shapes)
+        return
     assert set(shapes) == (expected or set(SHAPES) - MISSING.get(domain, set())), shapes
     assert max(shapes.values()) - min(shapes.values()) <= 1, shapes
     functions = load_specs(domain)
@@ -121,6 +136,20 @@ def _assert_shapes_and_labels(domain: str, rows: list[dict], seed: int, expected
         else:
             low, high = (2, 4) if shape == "chain" else (5, 6)
             assert low <= calls == depth <= high, row
+
+
+def _assert_intent_shapes(domain: str, rows: list[dict], shapes: collections.Counter[str]) -> None:
+    """A domain phrased by intent: every shape, each matching its program, at most PER_SKELETON per skeleton."""
+    assert set(shapes) == set(INTENT_SHAPES) - ({"combine"} if domain == "tmdb" else set()), shapes  # no TMDB ask of two things
+    functions = load_specs(domain)
+    for row in rows:
+        labels, used = row["synthetic"], constructs(row["output"])
+        assert labels["calls"] == len(analyze(row["output"], functions, limits=None).calls)
+        shape = labels["shape"]
+        assert (labels["calls"] == 1) == (shape == "single"), row
+        assert shape != "two_parts" or "independent_parts" in used, row
+        assert shape != "combine" or "combine" in used, row
+    assert max(collections.Counter(skeleton(r["output"]) for r in rows).values()) <= PER_SKELETON
 
 
 @pytest.mark.parametrize("domain", BUNDLED)

@@ -6,7 +6,7 @@ import random
 
 from gqlbench.synthetic.graph import build_graph
 from gqlbench.synthetic.sampler import Call, Draft, Ref
-from gqlbench.synthetic.utterances import _action, _clean, _noun_phrase, utterance
+from gqlbench.synthetic.utterances import path_noun, utterance
 
 DATAFLOW_WORDS = ("using the", "the id of", "response", "result of call", "matching")
 
@@ -24,7 +24,7 @@ def test_a_search_then_a_sub_resource_reads_as_one_request_about_the_named_entit
         ],
     )
     text = _say("tmdb", draft)
-    assert 'the cast and crew for the movie "Titanic"' in text
+    assert 'the credits for the movie "Titanic"' in text
     assert not any(word in text.lower() for word in DATAFLOW_WORDS), text
 
 
@@ -37,7 +37,7 @@ def test_a_value_inside_a_result_is_named_as_the_entity_it_belongs_to() -> None:
         ],
     )
     text = _say("spotify", draft)
-    assert 'the top tracks by country of the first artist of the track "Anti-Hero"' in text
+    assert 'the top tracks for the first artist of the track "Anti-Hero"' in text
     assert "catalog information" not in text and "matching" not in text
 
 
@@ -67,8 +67,7 @@ def test_a_fan_in_names_both_entities_and_a_write_is_an_action() -> None:
         ],
     )
     text = _say("spotify", draft)
-    assert "add one or more items to the first of the playlists owned or followed by me" in text.lower()
-    assert 'with the track "Money"' in text
+    assert 'add the track "Money" to the tracks of the first playlist in my playlists' in text
 
 
 def test_other_literals_are_stated_as_words_unless_the_phrase_names_them() -> None:
@@ -92,22 +91,25 @@ def test_the_wording_varies_with_the_seed_and_repeats_with_it() -> None:
     assert _say("tmdb", draft, 3) == _say("tmdb", draft, 3)
 
 
-def test_descriptions_lose_their_api_boilerplate() -> None:
-    assert _clean("Get Spotify catalog information for a single artist identified by their unique Spotify ID") == "Get a single artist"
-    assert _clean("Get a companies details by id") == "Get a companies details"
-    assert (
-        _noun_phrase("Get a list of the playlists owned or followed by the current Spotify user") == "the playlists owned or followed by me"
+def test_what_an_endpoint_returns_is_named_from_its_path_not_copied_from_its_description() -> None:
+    spotify, tmdb, library = (build_graph(d).endpoints for d in ("spotify", "tmdb", "library"))
+    assert path_noun(tmdb["GET_movie__movie_id__credits"]) == "the credits"
+    assert path_noun(tmdb["GET_movie_popular"]) == "the popular movies"
+    assert path_noun(spotify["GET_artists__id__top_tracks"]) == "the top tracks"
+    assert path_noun(spotify["GET_me_playlists"]) == "my playlists"
+    assert path_noun(library["GET_me_loans"]) == "my loans"
+
+
+def test_a_write_is_said_with_its_method_verb_and_a_limit_next_to_its_list() -> None:
+    save = Draft(
+        "chain",
+        [Call("GET_search", (("q", "Money"), ("type", "track"))), Call("PUT_me_tracks", (("ids", Ref(0, ("tracks", "items", 0, "id"))),))],
     )
-    assert _noun_phrase("Discover movies by different types of data like average rating") == "the results of discovering movies"
-    assert _action("List popular books on a subject, e.g. science_fiction or poetry") == "list popular books on a subject"
-
-
-def test_a_noun_phrase_description_becomes_an_instruction() -> None:
-    assert _action("Every tag") == "get every tag"
-    assert _action("Skips to next track in the user's queue") == "skip to next track in my queue"
-    # SpaceTraders' descriptions, as published: verbs the first list lacked, and a leading condition
-    assert _action("Attempt to dock your ship at it's current location.") == "attempt to dock your ship at it's current location"
-    assert _action("If you want to target specific yields for an extraction, you can survey a waypoint") == "survey a waypoint"
+    assert 'save the track "Money" to my tracks' in _say("spotify", save)
+    remove = Draft("chain", [Call("GET_me_loans", ()), Call("DELETE_loans__loan_id_", (("loan_id", Ref(0, ("loans", 0, "id"))),))])
+    assert "remove the first loan in my loans" in _say("library", remove).lower()
+    limited = _say("spotify", Draft("single", [Call("GET_me_playlists", (("limit", 5),))]))
+    assert "5 of my playlists" in limited and "(" not in limited, limited
 
 
 def test_a_name_with_quotes_is_stated_verbatim() -> None:
@@ -139,4 +141,4 @@ def test_a_fan_out_from_a_list_refers_back_to_the_element_it_named() -> None:
         ],
     )
     text = _say("spotify", draft)
-    assert text.count("the albums saved in my 'Your Music' library") == 1 and "that album" in text, text
+    assert text.count("the first album in 3 of my albums") == 1 and "that album" in text, text

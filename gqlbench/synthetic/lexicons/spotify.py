@@ -1,0 +1,415 @@
+"""Spotify as a listener says it: songs, artists, albums, playlists, devices, the player.
+
+Readings follow the human split: "my first playlist" is ``items[0]``, a
+playlist or device named by the user is found by filtering the list by name,
+creating a playlist implies ``GET_me`` first. No lookup is asked of a noun whose
+response already holds the details (``full``).
+"""
+
+from __future__ import annotations
+
+from gqlbench.synthetic.intents import Ask, Lexicon, Noun, call
+
+__all__ = ["LEXICON"]
+
+_TRACK = "<@0>.tracks.items[0]"
+_NEW_PLAYLISTS = ("Road Trip", "Sunday Morning", "Gym Mix", "Rainy Days", "Old Favourites", "Late Night Drive")
+
+NOUNS = (
+    # tracks
+    Noun(
+        "track",
+        ("the song '<name>'", "the track '<name>'"),  # a bare name may be an album too ('Mojito', 'Come Away with Me')
+        {"id": f"{_TRACK}.id", "uri": f"{_TRACK}.uri", "artist": f"{_TRACK}.artists[0].id", "album": f"{_TRACK}.album.id"},
+        (call("GET_search", q="<name>", type='"track"'),),
+        names="track",
+        full=True,
+    ),
+    Noun(
+        "track",
+        ("the song I'm listening to", "the song that's playing right now", "the current song", "this song"),
+        {
+            "id": "<@0>.item.id",
+            "uri": "<@0>.item.uri",
+            "artist": "<@0>.item.artists[0].id",
+            "album": "<@0>.item.album.id",
+        },
+        (call("GET_me_player_currently_playing"),),
+        full=True,
+        tags=frozenset({"playing"}),
+    ),
+    Noun(
+        "track",
+        ("the song I liked most recently", "my most recently saved song", "the last song I saved"),
+        {
+            "id": "<@0>.items[0].track.id",
+            "uri": "<@0>.items[0].track.uri",
+            "artist": "<@0>.items[0].track.artists[0].id",
+            "album": "<@0>.items[0].track.album.id",
+        },
+        (call("GET_me_tracks"),),
+        full=True,
+        tags=frozenset({"saved"}),
+    ),
+    Noun(
+        "track",
+        ("my most played song", "my number one song", "the song I play the most"),
+        {
+            "id": "<@0>.items[0].id",
+            "uri": "<@0>.items[0].uri",
+            "artist": "<@0>.items[0].artists[0].id",
+            "album": "<@0>.items[0].album.id",
+        },
+        (call("GET_me_top__type_", type='"tracks"'),),
+        full=True,
+    ),
+    Noun(
+        "track",
+        ("<x's> most popular song", "the biggest hit of <x>", "<x's> top song"),
+        {
+            "id": "<@0>.tracks[0].id",
+            "uri": "<@0>.tracks[0].uri",
+            "artist": "<x.id>",
+            "album": "<@0>.tracks[0].album.id",
+        },
+        (call("GET_artists__id__top_tracks", id="<x.id>"),),
+        base="artist",
+        full=True,
+        tags=frozenset({"known_artist"}),
+    ),
+    Noun(
+        "track",
+        ("the first song on <x>", "the opening track of <x>", "the first track of <x>"),
+        {"id": "<@0>.items[0].id", "uri": "<@0>.items[0].uri", "artist": "<@0>.items[0].artists[0].id", "album": "<x.id>"},
+        (call("GET_albums__id__tracks", id="<x.id>"),),
+        base="album",
+        tags=frozenset({"known_artist"}),
+    ),
+    # artists
+    Noun(
+        "artist",
+        ("<name>", "the artist <name>"),
+        {"id": "<@0>.artists.items[0].id"},
+        (call("GET_search", q="<name>", type='"artist"'),),
+        names="artist",
+        possessive=("<name>'s",),
+        full=True,
+    ),
+    Noun(
+        "artist",
+        ("my top artist", "the artist I listen to most", "my most played artist"),
+        {"id": "<@0>.items[0].id"},
+        (call("GET_me_top__type_", type='"artists"'),),
+        possessive=("my top artist's",),
+        full=True,
+    ),
+    Noun(
+        "artist",
+        ("the first artist I follow", "the first artist in my following list"),
+        {"id": "<@0>.artists.items[0].id"},
+        (call("GET_me_following", type='"artist"'),),
+        full=True,
+        tags=frozenset({"followed"}),
+    ),
+    Noun("artist", ("the artist of <x>", "whoever sings <x>", "the singer of <x>"), {"id": "<x.artist>"}, base="track"),
+    Noun("artist", ("the artist behind <x>", "the artist who made <x>"), {"id": "<x.artist>"}, base="album"),
+    Noun(
+        "artist",
+        ("the artist most similar to <x>",),
+        {"id": "<@0>.artists[0].id"},
+        (call("GET_artists__id__related_artists", id="<x.id>"),),
+        base="artist",
+        full=True,
+    ),
+    # albums
+    Noun(
+        "album",
+        ("the album '<name>'", "the record '<name>'"),
+        {"id": "<@0>.albums.items[0].id", "artist": "<@0>.albums.items[0].artists[0].id"},
+        (call("GET_search", q="<name>", type='"album"'),),
+        names="album",
+    ),
+    Noun(
+        "album",
+        ("the album I saved most recently", "my most recently saved album", "the last album I saved"),
+        {"id": "<@0>.items[0].album.id", "artist": "<@0>.items[0].album.artists[0].id"},
+        (call("GET_me_albums"),),
+        full=True,
+        tags=frozenset({"saved"}),
+    ),
+    Noun("album", ("the album <x> is on", "the album with <x> on it"), {"id": "<x.album>", "artist": "<x.artist>"}, base="track"),
+    # playlists
+    Noun(
+        "playlist",
+        ("my playlist '<name>'", "my '<name>' playlist", "the playlist '<name>'"),
+        {"id": "[p for p in <@0>.items if p.name == <name>][0].id"},
+        (call("GET_me_playlists"),),
+        names="playlist",
+    ),
+    Noun("playlist", ("my first playlist", "the first playlist in my library"), {"id": "<@0>.items[0].id"}, (call("GET_me_playlists"),)),
+    # devices
+    Noun(
+        "device",
+        ("'<name>'", "my device '<name>'", "the device called '<name>'"),
+        {"id": "[d for d in <@0>.devices if d.name == <name>][0].id"},
+        (call("GET_me_player_devices"),),
+        names="device",
+    ),
+)
+
+ASKS = (
+    # about a song
+    Ask(("track",), ("Who sings <x>?", "Who is <x> by?", "Which album is <x> on?"), (), avoid=frozenset({"known_artist"})),
+    Ask(
+        ("track",),
+        ("Save <x> to my library.", "Add <x> to my liked songs.", "Please save <x>."),
+        (call("PUT_me_tracks", ids="<x.id>"),),
+        avoid=frozenset({"saved"}),
+    ),
+    Ask(
+        ("track",),
+        ("Remove <x> from my liked songs.", "Unlike <x>.", "Take <x> out of my saved songs."),
+        (call("DELETE_me_tracks", ids="<x.id>"),),
+    ),
+    Ask(
+        ("track",),
+        ("Queue <x>.", "Add <x> to my queue.", "Put <x> next in the queue.", "Queue up <x>, please."),
+        (call("POST_me_player_queue", uri="<x.uri>"),),
+    ),
+    Ask(
+        ("track",),
+        ("Play <x>.", "Put on <x>.", "Start playing <x>."),
+        (call("PUT_me_player_play", uris="[<x.uri>]"),),
+        avoid=frozenset({"playing"}),
+    ),
+    Ask(("track",), ("How popular is <x>?", "What's the popularity score of <x>?"), (call("GET_tracks__id_", id="<x.id>"),), lookup=True),
+    # about an artist
+    Ask(
+        ("artist",),
+        ("Which albums has <x> released?", "Show me albums by <x>.", "List <x's> albums.", "What albums does <x> have?"),
+        (call("GET_artists__id__albums", id="<x.id>"),),
+    ),
+    Ask(
+        ("artist",),
+        ("Show me <k> albums by <x>.", "List <k> of <x's> albums.", "Give me <k> albums from <x>."),
+        (call("GET_artists__id__albums", id="<x.id>", limit="<k>"),),
+        values={"k": (2, 3)},
+        limit="k",
+    ),
+    Ask(
+        ("artist",),
+        ("What are <x's> top tracks?", "What are the most popular songs by <x>?", "Show me <x's> hits.", "What are <x's> biggest songs?"),
+        (call("GET_artists__id__top_tracks", id="<x.id>"),),
+    ),
+    Ask(
+        ("artist",),
+        ("Who sounds like <x>?", "Which artists are similar to <x>?", "Find me artists like <x>.", "Recommend artists similar to <x>."),
+        (call("GET_artists__id__related_artists", id="<x.id>"),),
+    ),
+    Ask(
+        ("artist",),
+        ("Follow <x>.", "Start following <x>.", "I want to follow <x>."),
+        (call("PUT_me_following", type='"artist"', ids="<x.id>"),),
+        avoid=frozenset({"followed"}),
+    ),
+    Ask(
+        ("artist",),
+        ("Unfollow <x>.", "Stop following <x>.", "I don't want to follow <x> anymore."),
+        (call("DELETE_me_following", type='"artist"', ids="<x.id>"),),
+    ),
+    Ask(
+        ("artist",),
+        ("What genres does <x> play?", "How many followers does <x> have?", "What genre is <x>?"),
+        (call("GET_artists__id_", id="<x.id>"),),
+        lookup=True,
+    ),
+    Ask(
+        ("artist",),
+        ("Save <x's> top <k> songs to my library.", "Like the <k> most popular songs by <x>."),
+        (
+            call("GET_artists__id__top_tracks", id="<x.id>"),
+            call("PUT_me_tracks", ids='",".join([t.id for t in <@0>.tracks[:<k>]])'),
+        ),
+        values={"k": (2, 3)},
+    ),
+    # about an album
+    Ask(
+        ("album",),
+        ("What songs are on <x>?", "Show me the tracklist of <x>.", "List the tracks on <x>.", "What's on <x>?"),
+        (call("GET_albums__id__tracks", id="<x.id>"),),
+    ),
+    Ask(
+        ("album",),
+        ("Show me the first <k> songs on <x>.", "What are the first <k> tracks of <x>?"),
+        (call("GET_albums__id__tracks", id="<x.id>", limit="<k>"),),
+        values={"k": (2, 3)},
+        limit="k",
+    ),
+    Ask(
+        ("album",),
+        ("Save <x> to my library.", "Add <x> to my saved albums.", "Please save <x>."),
+        (call("PUT_me_albums", ids="<x.id>"),),
+        avoid=frozenset({"saved"}),
+    ),
+    Ask(
+        ("album",),
+        ("Remove <x> from my saved albums.", "Unsave <x>.", "Take <x> out of my library."),
+        (call("DELETE_me_albums", ids="<x.id>"),),
+    ),
+    Ask(
+        ("album",),
+        ("When did <x> come out?", "What label released <x>?", "How many tracks does <x> have?"),
+        (call("GET_albums__id_", id="<x.id>"),),
+        lookup=True,
+    ),
+    Ask(
+        ("album",),
+        ("Save <x> to my library and show me its tracks.", "Add <x> to my albums, then list its songs."),
+        (call("PUT_me_albums", ids="<x.id>"), call("GET_albums__id__tracks", id="<x.id>")),
+        avoid=frozenset({"saved"}),
+    ),
+    Ask(
+        ("album",),
+        ("Like the first <k> songs on <x>.", "Save the first <k> tracks of <x> to my liked songs."),
+        (call("GET_albums__id__tracks", id="<x.id>"), call("PUT_me_tracks", ids='",".join([t.id for t in <@0>.items[:<k>]])')),
+        values={"k": (2, 3)},
+    ),
+    Ask(
+        ("album",),
+        ("Queue the first song on <x>.", "Add the opening track of <x> to my queue."),
+        (call("GET_albums__id__tracks", id="<x.id>"), call("POST_me_player_queue", uri="<@0>.items[0].uri")),
+    ),
+    # about a playlist
+    Ask(
+        ("playlist",),
+        ("What's on <x>?", "Show me the songs in <x>.", "List the tracks in <x>.", "Which songs are in <x>?"),
+        (call("GET_playlists__playlist_id__tracks", playlist_id="<x.id>"),),
+    ),
+    Ask(
+        ("playlist",),
+        ("How many followers does <x> have?", "Show me the details of <x>."),
+        (call("GET_playlists__playlist_id_", playlist_id="<x.id>"),),
+    ),
+    Ask(
+        ("playlist",),
+        ("Rename <x> to '<newname>'.", "Change the name of <x> to '<newname>'."),
+        (call("PUT_playlists__playlist_id_", playlist_id="<x.id>", name="<newname>"),),
+        values={"newname": _NEW_PLAYLISTS},
+    ),
+    Ask(
+        ("playlist",),
+        ("Make <x> private.", "Hide <x> from my profile."),
+        (call("PUT_playlists__playlist_id_", playlist_id="<x.id>", public="False"),),
+    ),
+    Ask(
+        ("playlist",),
+        ("Remove the first song from <x>.", "Delete the first track in <x>.", "Take the first song off <x>."),
+        (
+            call("GET_playlists__playlist_id__tracks", playlist_id="<x.id>"),
+            call("DELETE_playlists__playlist_id__tracks", playlist_id="<x.id>", tracks='[{"uri": <@0>.items[0].track.uri}]'),
+        ),
+    ),
+    Ask(
+        ("playlist",),
+        ("Remove the second song from <x>.", "Delete the second track in <x>."),
+        (
+            call("GET_playlists__playlist_id__tracks", playlist_id="<x.id>"),
+            call("DELETE_playlists__playlist_id__tracks", playlist_id="<x.id>", tracks='[{"uri": <@0>.items[1].track.uri}]'),
+        ),
+    ),
+    Ask(
+        ("playlist",),
+        ("Delete all songs from <x>.", "Empty <x>.", "Clear out every track in <x>."),
+        (
+            call("GET_playlists__playlist_id__tracks", playlist_id="<x.id>"),
+            call("DELETE_playlists__playlist_id__tracks", playlist_id="<x.id>", tracks='[{"uri": t.track.uri} for t in <@0>.items]'),
+        ),
+    ),
+    Ask(
+        ("playlist",),
+        ("Queue the first song of <x>.", "Add the first track of <x> to my queue."),
+        (call("GET_playlists__playlist_id__tracks", playlist_id="<x.id>"), call("POST_me_player_queue", uri="<@0>.items[0].track.uri")),
+    ),
+    # two things
+    Ask(
+        ("track", "playlist"),
+        ("Add <x> to <y>.", "Put <x> on <y>.", "Add <x> to <y>, please."),
+        (call("POST_playlists__playlist_id__tracks", playlist_id="<y.id>", uris="<x.uri>"),),
+    ),
+    Ask(
+        ("track", "device"),
+        ("Queue <x> on <y>.", "Add <x> to the queue on <y>."),
+        (call("POST_me_player_queue", uri="<x.uri>", device_id="<y.id>"),),
+    ),
+    Ask(
+        ("artist", "playlist"),
+        ("Add <x's> top song to <y>.", "Put the most popular song by <x> on <y>."),
+        (
+            call("GET_artists__id__top_tracks", id="<x.id>"),
+            call("POST_playlists__playlist_id__tracks", playlist_id="<y.id>", uris="<@0>.tracks[0].uri"),
+        ),
+    ),
+    # devices and the player
+    Ask(
+        ("device",), ("Pause <x>.", "Pause the music on <x>.", "Stop playback on <x>."), (call("PUT_me_player_pause", device_id="<x.id>"),)
+    ),
+    Ask((), ("Skip this song.", "Skip to the next song.", "Play the next track."), (call("POST_me_player_next"),), alone=True),
+    Ask(
+        (),
+        ("Set the volume to <v>.", "Turn the volume to <v> percent.", "Change the volume to <v>%."),
+        (call("PUT_me_player_volume", volume_percent="<v>"),),
+        values={"v": (20, 35, 60, 80)},
+    ),
+    Ask(
+        (), ("Put this song on repeat.", "Repeat the current track.", "Loop this track."), (call("PUT_me_player_repeat", state='"track"'),)
+    ),
+    Ask((), ("Turn repeat off.", "Stop repeating."), (call("PUT_me_player_repeat", state='"off"'),)),
+    Ask((), ("Pause the music.", "Pause playback."), (call("PUT_me_player_pause"),)),
+    Ask((), ("Resume playback.", "Keep playing.", "Unpause the music."), (call("PUT_me_player_play"),)),
+    Ask((), ("What's my user name?", "Show me my profile.", "Which country is my account in?"), (call("GET_me"),)),
+    Ask((), ("What am I listening to?", "What's playing right now?", "What song is this?"), (call("GET_me_player_currently_playing"),)),
+    Ask((), ("Show me my playlists.", "What playlists do I have?", "List my playlists."), (call("GET_me_playlists"),)),
+    Ask((), ("Which songs have I saved?", "Show me my liked songs.", "List my saved tracks."), (call("GET_me_tracks"),)),
+    Ask(
+        (),
+        ("Show me the last <k> songs I saved.", "What are my <k> most recently liked songs?"),
+        (call("GET_me_tracks", limit="<k>"),),
+        values={"k": (2, 3)},
+        limit="k",
+    ),
+    Ask((), ("Which albums have I saved?", "Show me my saved albums."), (call("GET_me_albums"),)),
+    Ask((), ("Who are my top artists?", "Which artists do I listen to most?"), (call("GET_me_top__type_", type='"artists"'),)),
+    Ask((), ("What are my top tracks?", "Which songs do I play the most?"), (call("GET_me_top__type_", type='"tracks"'),)),
+    Ask((), ("Which artists do I follow?", "Who am I following?"), (call("GET_me_following", type='"artist"'),)),
+    Ask((), ("What devices do I have?", "Which of my devices are available?", "List my devices."), (call("GET_me_player_devices"),)),
+    # a new playlist (read what the write returned)
+    Ask(
+        (),
+        ("Create a playlist called '<pname>'.", "Make me a new playlist named '<pname>'.", "Start a playlist called '<pname>'."),
+        (call("GET_me"), call("POST_users__user_id__playlists", user_id="<@0>.id", name="<pname>")),
+        values={"pname": _NEW_PLAYLISTS},
+    ),
+    Ask(
+        ("track",),
+        ("Create a playlist called '<pname>' and add <x> to it.", "Make a new playlist '<pname>' with <x> in it."),
+        (
+            call("GET_me"),
+            call("POST_users__user_id__playlists", user_id="<@0>.id", name="<pname>"),
+            call("POST_playlists__playlist_id__tracks", playlist_id="<@1>.id", uris="<x.uri>"),
+        ),
+        values={"pname": _NEW_PLAYLISTS},
+    ),
+    Ask(
+        ("artist",),
+        ("Make me a playlist called '<pname>' with <x's> top <k> songs.", "Create a playlist '<pname>' from the <k> biggest hits of <x>."),
+        (
+            call("GET_artists__id__top_tracks", id="<x.id>"),
+            call("GET_me"),
+            call("POST_users__user_id__playlists", user_id="<@1>.id", name="<pname>"),
+            call("POST_playlists__playlist_id__tracks", playlist_id="<@2>.id", uris='",".join([t.uri for t in <@0>.tracks[:<k>]])'),
+        ),
+        values={"pname": _NEW_PLAYLISTS, "k": (2, 3)},
+    ),
+)
+
+LEXICON = Lexicon("spotify", NOUNS, ASKS)
