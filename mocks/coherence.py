@@ -3,8 +3,10 @@
 Chained calls are what the benchmark executes, so a world is useful only if
 what one endpoint returns works in the next call. :func:`probe_domain` pairs
 endpoints from the catalog (paths, signatures, response SDL; never the
-world's own guesses) and runs each pair on a fresh world, in process, through
-the same :class:`~gqlbench.mocks.endpoints.Runtime` the sandbox uses:
+world's own guesses) and runs each pair on a fresh world through the same
+:class:`~gqlbench.mocks.endpoints.Runtime` programs use; ``gqlbench domains
+check`` runs them in a sandbox worker (:func:`probe_in_sandbox`), so a
+catalog's world behaviour, Python from someone else, runs only there:
 
 * ``list→get`` and ``search→get``: an item a list (a search) shows, looked up
   by its key, is the same entity (same key, same values);
@@ -647,7 +649,11 @@ def _pairs_from_json(text: str) -> list[Pair]:
     pairs = []
     for item in items if isinstance(items, list) else [None]:
         fix = item.get("fix") if isinstance(item, dict) else None
-        if not isinstance(item, dict) or not all(isinstance(item.get(k), t) for k, t in _PAIR_FIELDS.items()) or not isinstance(fix, (str, type(None))):
+        if (
+            not isinstance(item, dict)
+            or not all(isinstance(item.get(k), t) for k, t in _PAIR_FIELDS.items())
+            or not isinstance(fix, (str, type(None)))
+        ):
             raise GqlbenchError(f"the sandbox worker sent an invalid self-test result: {text[:200]!r}")
         pairs.append(Pair(**{k: item[k] for k in _PAIR_FIELDS}, fix=fix))
     return pairs

@@ -150,6 +150,7 @@ class SandboxPool:
     ) -> None:
         if workers < 1:
             raise GqlbenchError(f"a sandbox pool needs at least one worker, got workers={workers}")
+        setup_seconds()  # a wrong GQLBENCH_SETUP_SECONDS is said before any worker starts
         self._limits = SandboxLimits(
             cpu_seconds, memory_mb, max_output_chars, check_policy=not _unsafe_skip_policy, max_result_chars=max_result_chars
         )

@@ -45,8 +45,9 @@ def setup_seconds() -> float:
     except ValueError:
         seconds = -1.0
     if not seconds > 0:
-        raise GqlbenchError(f"{SETUP_SECONDS_ENV}={given!r} is not a number of seconds above 0; unset it for the default {STARTUP_SECONDS:g}")
+        raise GqlbenchError(f"{SETUP_SECONDS_ENV}={given!r} is not a number of seconds above 0; unset it for {STARTUP_SECONDS:g} s")
     return seconds
+
 
 _MAX_REPLY_BYTES = 64 * 1024 * 1024
 _MAX_STDERR_BYTES = 64 * 1024
