@@ -103,7 +103,7 @@ def main() -> None:
         print(f"import:          {wall:7.1f} s wall, {cpu:6.1f} s CPU")
         if not args.skip_check:
             wall, cpu, status = _cli("domains", "check", "github", env=env)
-            print(f"domains check:   {wall:7.1f} s wall, {cpu:6.1f} s CPU (exit status {status}; CPU of the parent only)")
+            print(f"domains check:   {wall:7.1f} s wall, {cpu:6.1f} s CPU (exit status {status}; CPU of it and its workers)")
         os.environ["GQLBENCH_CATALOG"] = folder
         from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 
