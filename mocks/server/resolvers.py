@@ -31,6 +31,7 @@ from typing import Any
 
 from ariadne import QueryType, make_executable_schema
 from graphql import (
+    DefinitionNode,
     DocumentNode,
     GraphQLArgument,
     GraphQLBoolean,
@@ -367,7 +368,7 @@ def _executable_copy(schema: GraphQLSchema, *bindables: Any) -> GraphQLSchema:
     catalog's schema is parsed already. A copy, so the catalog's schema never
     gets resolvers.
     """
-    nodes = [t.ast_node for t in schema.type_map.values() if t.ast_node is not None]
+    nodes: list[DefinitionNode] = [t.ast_node for t in schema.type_map.values() if t.ast_node is not None]
     nodes += [d.ast_node for d in schema.directives if d.ast_node is not None]
     copy = build_ast_schema(DocumentNode(definitions=tuple(nodes)), assume_valid_sdl=True)
     for bindable in bindables:
