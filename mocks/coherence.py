@@ -591,7 +591,7 @@ def probe_domain(domain: str, seed: int = 0) -> list[Pair]:
 
 PROBE_RUNTIME = "gqlbench.mocks.coherence:probe_runtime"
 PROBE_SECONDS = 600.0
-"""CPU budget of a whole self-test in its worker (GitHub's 845 endpoints: about 150 CPU seconds); the wall clock gets three times it."""
+"""CPU budget of a whole self-test in its worker (GitHub's 496 pairs: about 200 CPU seconds); the wall clock gets three times it."""
 _PAIR_FIELDS = {"probe": str, "first": str, "then": str, "passed": bool, "reason": str}
 
 
