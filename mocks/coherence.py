@@ -3,8 +3,10 @@
 Chained calls are what the benchmark executes, so a world is useful only if
 what one endpoint returns works in the next call. :func:`probe_domain` pairs
 endpoints from the catalog (paths, signatures, response SDL; never the
-world's own guesses) and runs each pair on a fresh world, in process, through
-the same :class:`~gqlbench.mocks.endpoints.Runtime` the sandbox uses:
+world's own guesses) and runs each pair on a fresh world through the same
+:class:`~gqlbench.mocks.endpoints.Runtime` programs use; ``gqlbench domains
+check`` runs them in a sandbox worker (:func:`probe_in_sandbox`), so a
+catalog's world behaviour, Python from someone else, runs only there:
 
 * ``list→get`` and ``search→get``: an item a list (a search) shows, looked up
   by its key, is the same entity (same key, same values);
@@ -25,14 +27,16 @@ written into the user's request, as a user would give them.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLOutputType, GraphQLSchema
 
+from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.endpoints import Runtime
 from gqlbench.mocks.engine.generic import LIMIT_PARAMS
 from gqlbench.mocks.engine.kinds import envelope_of, list_object_of, object_of, singular
@@ -41,7 +45,7 @@ from gqlbench.mocks.engine.rules import TEXT_PARAMS, endpoint_path
 from gqlbench.mocks.errors import MockError, NotFound
 from gqlbench.records import FunctionSpec
 
-__all__ = ["PROBES", "Pair", "probe_domain"]
+__all__ = ["PROBES", "PROBE_RUNTIME", "Pair", "probe_domain", "probe_in_sandbox", "probe_runtime"]
 
 PROBES = ("list→get", "search→get", "nested→get", "create→get", "unknown→not_found", "limit")
 _NAME_KEYS = ("login", "name", "slug", "symbol", "username", "key", "gid", "uuid", "number", "num", "id")
@@ -559,16 +563,100 @@ def _nested_objects(holder: GraphQLObjectType) -> Iterator[tuple[tuple[str, ...]
         level = deeper
 
 
-def probe_domain(domain: str, seed: int = 0) -> list[Pair]:
-    """Every probe of ``domain``'s world (see the module docstring), passed or failed."""
+def _prober(domain: str, seed: int) -> _Prober | None:
+    """The probes of ``domain``'s world, ready to run (None when it has no response schema): this builds the world model."""
     from gqlbench.mocks.engine.fixtures import fixture_file
     from gqlbench.mocks.engine.world import world_model
 
     schema, endpoints = _catalog(domain)
     if schema is None:
-        return []
+        return None
     model = world_model(domain)
     rules = getattr(getattr(model, "generic", None), "rules", {})
     declared = (getattr(model, "fixture", None) or {}).get("endpoints") or {}
-    prober = _Prober(domain, seed, endpoints, rules, str(fixture_file(domain)), declared)
-    return list(prober.run())
+    return _Prober(domain, seed, endpoints, rules, str(fixture_file(domain)), declared)
+
+
+def probe_domain(domain: str, seed: int = 0) -> list[Pair]:
+    """Every probe of ``domain``'s world (see the module docstring), passed or failed, run in this process.
+
+    This imports the domain's world behaviour, if it has one: for a catalog
+    from someone else use :func:`probe_in_sandbox`, as ``gqlbench domains check`` does.
+    """
+    prober = _prober(domain, seed)
+    return list(prober.run()) if prober is not None else []
+
+
+# -- in the sandbox ---------------------------------------------------------------------
+
+PROBE_RUNTIME = "gqlbench.mocks.coherence:probe_runtime"
+PROBE_SECONDS = 600.0
+"""CPU budget of a whole self-test in its worker (GitHub's 496 pairs: about 200 CPU seconds); the wall clock gets three times it."""
+_PAIR_FIELDS = {"probe": str, "first": str, "then": str, "passed": bool, "reason": str}
+
+
+class _ProbeRuntime:
+    """A sandbox runtime whose one function, ``probe()``, runs the self-test and answers the pairs as plain data.
+
+    Built in the worker under the set-up veto (the catalog, the world model and
+    a catalog's behaviour are read and imported there); ``probe()`` runs as
+    the job's program, under its limits and the audit hook.
+    """
+
+    def __init__(self, domain: str, seed: int) -> None:
+        self._prober = _prober(domain, seed)
+        if self._prober is not None:
+            Runtime(domain, seed)  # its schema and endpoint table now, while set-up may import and read
+        self.namespace = {"probe": self.probe}
+
+    def probe(self) -> list[dict[str, Any]]:
+        return [asdict(pair) for pair in self._prober.run()] if self._prober is not None else []
+
+    def calls(self) -> list[Any]:
+        return []
+
+    def world_digest(self) -> None:
+        return None
+
+
+def probe_runtime(domain: str, seed: int = 0, request: str = "") -> _ProbeRuntime:
+    """The sandbox runtime factory (:data:`PROBE_RUNTIME`) of the self-test; see :class:`_ProbeRuntime`."""
+    return _ProbeRuntime(domain, seed)
+
+
+def probe_in_sandbox(domain: str, seed: int = 0) -> list[Pair]:
+    """:func:`probe_domain` run in a sandbox worker, the way programs run: no world behaviour is imported here.
+
+    The worker answers JSON text; each pair is read back as data (strings and a
+    boolean), so nothing the world made runs in this process.
+    """
+    from gqlbench.mocks.sandbox.pool import Job, SandboxPool
+
+    limits = {"cpu_seconds": PROBE_SECONDS, "wall_seconds": 3 * PROBE_SECONDS, "memory_mb": 4096, "max_result_chars": 50_000_000}
+    with SandboxPool(workers=1, **limits) as pool:  # type: ignore[arg-type]
+        trace = pool.run(Job(code="probe()", domain=domain, seed=seed, runtime=PROBE_RUNTIME, observe_last=True))
+    if trace.error is not None:
+        raise GqlbenchError(
+            f"the self-test of {domain}'s world stopped in the sandbox: {trace.error.kind}: {trace.error.message}; "
+            "check a subset of its endpoints (gqlbench domains import-openapi FILE --endpoints ... into another catalog folder)"
+        )
+    return _pairs_from_json(trace.result or "[]")
+
+
+def _pairs_from_json(text: str) -> list[Pair]:
+    """The pairs a worker answered, checked field by field (a worker is not trusted to send what it should)."""
+    try:
+        items = json.loads(text)
+    except ValueError:
+        items = None
+    pairs = []
+    for item in items if isinstance(items, list) else [None]:
+        fix = item.get("fix") if isinstance(item, dict) else None
+        if (
+            not isinstance(item, dict)
+            or not all(isinstance(item.get(k), t) for k, t in _PAIR_FIELDS.items())
+            or not isinstance(fix, (str, type(None)))
+        ):
+            raise GqlbenchError(f"the sandbox worker sent an invalid self-test result: {text[:200]!r}")
+        pairs.append(Pair(**{k: item[k] for k in _PAIR_FIELDS}, fix=fix))
+    return pairs

@@ -55,7 +55,9 @@ from gqlbench.records import FunctionSpec, TraceCall
 __all__ = [
     "SELECTION_DEPTH",
     "ACKNOWLEDGEMENT",
+    "EndpointTable",
     "Runtime",
+    "endpoint_table",
     "make_runtime",
     "check_arguments",
     "selection_set",
@@ -178,33 +180,51 @@ class _Endpoint:
     document: DocumentNode | None
 
 
-def _endpoints(domain: str) -> tuple[GraphQLSchema, dict[str, _Endpoint]]:
-    """The executable schema and each function's prepared query (built once per process and catalog path)."""
-    from gqlbench.specs import CATALOG_ENV
+class EndpointTable:
+    """A domain's executable schema and signatures; each function's query is prepared on its first call.
 
-    return _endpoints_in(domain, os.environ.get(CATALOG_ENV, ""))
+    Preparing a query (its selection of the whole response type, parsed and
+    validated) takes milliseconds, so preparing all of them up front cost a
+    large domain seconds (GitHub: 845 functions) that a program calling three
+    never needed. One table serves every runtime of the domain in a process.
+    """
 
+    def __init__(self, domain: str, schema: GraphQLSchema, specs: Mapping[str, FunctionSpec]) -> None:
+        self.domain = domain
+        self.schema = schema
+        self.specs = dict(specs)
+        self.prepared: dict[str, _Endpoint] = {}
 
-@cache
-def _endpoints_in(domain: str, catalog: str) -> tuple[GraphQLSchema, dict[str, _Endpoint]]:
-    """:func:`_endpoints` for the catalog path in force (a process that probes worlds in several catalogs: tests, the self-test)."""
-    from gqlbench.specs import load_specs
-
-    schema = make_mock_schema(domain)
-    fields = schema.query_type.fields if schema.query_type else {}
-    endpoints = {}
-    for function, spec in load_specs(domain).items():
-        field = fields.get(function)
+    def get(self, function: str) -> _Endpoint | None:
+        """The prepared endpoint (prepared now if this is its first call), None for a name the domain lacks."""
+        found = self.prepared.get(function)
+        if found is not None or function not in self.specs:
+            return found
+        field = self.schema.query_type.fields.get(function) if self.schema.query_type else None
         document = None
         if field is not None:
             required = [f"{a}: {_placeholder(t.type)}" for a, t in field.args.items() if isinstance(t.type, GraphQLNonNull)]
             call = f"{function}({', '.join(required)})" if required else function
-            selection = selection_set(field.type)
-            document = parse(f"query {{ {call} {selection} }}")
-            errors = validate(schema, document)
-            assert not errors, f"mock query for {domain}.{function} is invalid: {errors[0].message}"
-        endpoints[function] = _Endpoint(spec, field, document)
-    return schema, endpoints
+            document = parse(f"query {{ {call} {selection_set(field.type)} }}")
+            errors = validate(self.schema, document)
+            assert not errors, f"mock query for {self.domain}.{function} is invalid: {errors[0].message}"
+        self.prepared[function] = found = _Endpoint(self.specs[function], field, document)
+        return found
+
+
+def endpoint_table(domain: str) -> EndpointTable:
+    """The domain's :class:`EndpointTable` (built once per process and catalog path)."""
+    from gqlbench.specs import CATALOG_ENV
+
+    return _table_in(domain, os.environ.get(CATALOG_ENV, ""))
+
+
+@cache
+def _table_in(domain: str, catalog: str) -> EndpointTable:
+    """:func:`endpoint_table` for the catalog path in force (a process that probes worlds in several catalogs: tests, the self-test)."""
+    from gqlbench.specs import load_specs
+
+    return EndpointTable(domain, make_mock_schema(domain), load_specs(domain))
 
 
 def response_ids(data: Any, limit: int = 20) -> list[str]:
@@ -244,23 +264,24 @@ class Runtime:
         self.world = world if world is not None else World.create(domain, seed)
         if request:
             self.world.request = request
-        self.schema, self.endpoints = _endpoints(domain)
+        self._table = endpoint_table(domain)
+        self.schema = self._table.schema
         self._calls: list[TraceCall] = []
-        self.namespace: dict[str, Callable[..., Any]] = {name: self._callable(name) for name in self.endpoints}
+        self.namespace: dict[str, Callable[..., Any]] = {name: self._callable(name) for name in self._table.specs}
 
     def _callable(self, function: str) -> Callable[..., Any]:
         def endpoint(*args: Any, **kwargs: Any) -> Any:
             return self.call(function, *args, **kwargs)
 
         endpoint.__name__ = endpoint.__qualname__ = function
-        endpoint.__doc__ = self.endpoints[function].spec.description
+        endpoint.__doc__ = self._table.specs[function].description
         return endpoint
 
     def call(self, function: str, *args: Any, **kwargs: Any) -> Any:
         """Call one endpoint; records the call (and its error) in the trace."""
-        endpoint = self.endpoints.get(function)
+        endpoint = self._table.get(function)
         if endpoint is None:
-            near = closest(function, list(self.endpoints))
+            near = closest(function, list(self._table.specs))
             hint = f"did you mean {', '.join(near)}?" if near else "use a function from the specs"
             raise UnknownFunction(f"{self.domain} has no function {function!r}; {hint}")
         try:

@@ -56,9 +56,9 @@ def check(name: str | None, data_dir: Path | None, show_known: bool, pairs: bool
 
 def _print_pairs(domain: str) -> None:
     """Every probe of the world's self-test, then its pass rate."""
-    from gqlbench.mocks.coherence import probe_domain
+    from gqlbench.mocks.coherence import probe_in_sandbox
 
-    found = probe_domain(domain)
+    found = probe_in_sandbox(domain)
     for pair in found:
         click.echo(escape_controls(f"{'passed' if pair.passed else 'FAILED'}: {pair.label}: {pair.reason}"))
     passed = sum(pair.passed for pair in found)

@@ -135,13 +135,16 @@ def coherence_problem(domain: str, pair: Pair) -> Problem:
 
 
 def check_world_coherence(name: str) -> list[Problem]:
-    """The world's self-test: each endpoint pair whose chained calls disagree (:mod:`gqlbench.mocks.coherence`)."""
-    from gqlbench.mocks.coherence import probe_domain  # the world is needed only for this check
+    """The world's self-test: each endpoint pair whose chained calls disagree (:mod:`gqlbench.mocks.coherence`).
+
+    The probes run in a sandbox worker, as programs do: a catalog's world behaviour is never imported here.
+    """
+    from gqlbench.mocks.coherence import probe_in_sandbox  # the world is needed only for this check
 
     try:
         if not endpoints_with_sdl(name):
             return []
-        pairs = probe_domain(name)
+        pairs = probe_in_sandbox(name)
     except GqlbenchError as exc:
         return [Problem(subject=None, where=name, message=f"the mock world does not load: {exc}")]
     return [coherence_problem(name, pair) for pair in pairs if not pair.passed]

@@ -100,7 +100,7 @@ from typing import Any, Protocol
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.sandbox.limits import SandboxLimits, cut, cut_length
-from gqlbench.mocks.sandbox.process import STARTUP_SECONDS, WorkerProcess, death_error
+from gqlbench.mocks.sandbox.process import SETUP_SECONDS_ENV, WorkerProcess, death_error, setup_seconds
 from gqlbench.mocks.sandbox.sealed import MAX_RANGE
 from gqlbench.records import ExecError, Trace, TraceCall
 
@@ -115,6 +115,7 @@ __all__ = [
 ]
 
 DEFAULT_RUNTIME = "gqlbench.mocks.endpoints:make_runtime"
+_RAISE_BUDGET = f"raise the budget with {SETUP_SECONDS_ENV}=SECONDS (a loaded machine)"
 
 
 @dataclass(frozen=True)
@@ -183,6 +184,7 @@ class SandboxPool:
     ) -> None:
         if workers < 1:
             raise GqlbenchError(f"a sandbox pool needs at least one worker, got workers={workers}")
+        setup_seconds()  # a wrong GQLBENCH_SETUP_SECONDS is said before any worker starts
         self._limits = SandboxLimits(
             cpu_seconds, memory_mb, max_output_chars, check_policy=not _unsafe_skip_policy, max_result_chars=max_result_chars
         )
@@ -287,12 +289,13 @@ class SandboxPool:
         for slot, worker in enumerate(list(self._workers)):
             if worker.busy and now >= worker.deadline:
                 if not worker.ready:
-                    raise GqlbenchError(f"a sandbox worker did not start within {STARTUP_SECONDS:.0f} s")
+                    raise GqlbenchError(f"a sandbox worker did not start within {setup_seconds():g} s; {_RAISE_BUDGET}")
                 if not worker.running:
                     job = jobs[worker.index]  # type: ignore[index]
                     raise GqlbenchError(
-                        f"runtime {job.runtime!r} did not set up domain {job.domain!r} "
-                        f"within {STARTUP_SECONDS:.0f} s (sample {job.sample_id})"
+                        f"runtime {job.runtime!r} did not set up domain {job.domain!r} within {setup_seconds():g} s "
+                        f"(sample {job.sample_id}); import a subset of its endpoints "
+                        f'(gqlbench domains import-openapi FILE --name {job.domain} --endpoints "GET /a,...") or {_RAISE_BUDGET}'
                     )
                 index, elapsed = worker.finish()
                 stopped = f"the program ran longer than {self._wall_seconds:g} s (wall clock) and was stopped"

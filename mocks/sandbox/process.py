@@ -24,13 +24,31 @@ import time
 from dataclasses import asdict
 from typing import Any
 
+from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.sandbox.limits import SandboxLimits
 from gqlbench.records import ExecError
 from gqlbench.specs.catalog import CATALOG_ENV
 
-__all__ = ["WorkerProcess", "STARTUP_SECONDS", "WORKER_PATH_ENV", "worker_environment", "death_error"]
+__all__ = ["WorkerProcess", "STARTUP_SECONDS", "SETUP_SECONDS_ENV", "setup_seconds", "WORKER_PATH_ENV", "worker_environment", "death_error"]
 
 STARTUP_SECONDS = 60.0  # a worker imports the runtime before it is ready; generous for slow disks
+SETUP_SECONDS_ENV = "GQLBENCH_SETUP_SECONDS"  # raises STARTUP_SECONDS (a very large domain on a loaded machine)
+
+
+def setup_seconds() -> float:
+    """The budget for starting a worker and for setting up a job's runtime: ``$GQLBENCH_SETUP_SECONDS``, else 60 s."""
+    given = os.environ.get(SETUP_SECONDS_ENV, "").strip()
+    if not given:
+        return STARTUP_SECONDS
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise GqlbenchError(f"{SETUP_SECONDS_ENV}={given!r} is not a number of seconds above 0; unset it for {STARTUP_SECONDS:g} s")
+    return seconds
+
+
 _MAX_REPLY_BYTES = 64 * 1024 * 1024
 _MAX_STDERR_BYTES = 64 * 1024
 _WORKER_ENTRY = "from gqlbench.mocks.sandbox.worker import serve; serve()"
@@ -98,12 +116,12 @@ class WorkerProcess:
         self.steps = []
         self.running = False
         self.started_at = time.monotonic()
-        self.deadline = self.started_at + STARTUP_SECONDS
+        self.deadline = self.started_at + setup_seconds()
 
     def mark_ready(self) -> None:
         """The worker has started; the job's runtime is set up next, on the start-up budget."""
         self.ready = True
-        self.deadline = time.monotonic() + STARTUP_SECONDS
+        self.deadline = time.monotonic() + setup_seconds()
 
     def started(self, wall_seconds: float) -> None:
         """The runtime is set up and the program starts: the job's wall-clock budget starts now."""

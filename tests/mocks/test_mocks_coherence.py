@@ -81,3 +81,14 @@ def test_the_key_is_the_field_the_path_parameter_names(param: str, fields: list[
 
     graphql_type = GraphQLObjectType("T", {name: GraphQLField(GraphQLString) for name in fields})
     assert key_field(param, graphql_type) == key
+
+
+def test_the_sandboxed_self_test_answers_the_same_pairs_as_data(catalog: Path) -> None:
+    """``domains check`` runs the probes in a sandbox worker; what comes back is read as data, checked field by field."""
+    from gqlbench.errors import GqlbenchError
+    from gqlbench.mocks.coherence import _pairs_from_json, probe_in_sandbox
+
+    assert probe_in_sandbox("fleet") == probe_domain("fleet") != []
+    for sent in ('{"probe": "limit"}', '[{"probe": "limit", "first": "f", "then": "", "passed": "yes", "reason": "r"}]', "not json"):
+        with pytest.raises(GqlbenchError, match="invalid self-test result"):
+            _pairs_from_json(sent)

@@ -124,3 +124,55 @@ def test_same_calls_same_responses_and_final_state() -> None:
 def test_response_ids_fall_back_to_named_ids() -> None:
     assert response_ids({"results": [{"id": 1}, {"id": 2}], "page": 1}) == ["1", "2"]
     assert response_ids({"book_id": "b1", "authors": [{"author_id": "a1"}]}) == ["b1", "a1"]
+
+
+def _big_spec(operations: int) -> dict:
+    """An OpenAPI document of ``operations`` operations: a list and a lookup of each of ``operations // 2`` resources."""
+    paths, schemas = {}, {}
+    for n in range(operations // 2):
+        schemas[f"Thing{n}"] = {
+            "type": "object",
+            "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, **{f"field_{k}": {"type": "string"} for k in range(6)}},
+        }
+        ref = {"$ref": f"#/components/schemas/Thing{n}"}
+        answer = {"200": {"description": "ok", "content": {"application/json": {"schema": ref}}}}
+        listed = {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "array", "items": ref}}}}}
+        paths[f"/things{n}"] = {"get": {"responses": listed}}
+        param = {"name": "thing_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+        paths[f"/things{n}/{{thing_id}}"] = {"get": {"parameters": [param], "responses": answer}}
+    return {"openapi": "3.0.0", "info": {"title": "big", "version": "1"}, "paths": paths, "components": {"schemas": schemas}}
+
+
+@pytest.mark.slow
+def test_a_big_domain_is_parsed_once_and_prepares_only_the_endpoints_called(tmp_path, monkeypatch) -> None:
+    """Issue 30: a whole published spec (GitHub, 845 operations) did not set up within the sandbox's 60 s.
+
+    Its SDL was parsed three times (each file, the merged text, the mock's
+    printed copy) and every endpoint's query prepared before any call. Counted,
+    not timed: the characters graphql-core parses, and the queries prepared.
+    """
+    import json
+
+    from graphql.language import parser
+
+    from gqlbench.schemas.domain_import import import_openapi_domain
+
+    (tmp_path / "big.json").write_text(json.dumps(_big_spec(800)))
+    import_openapi_domain(tmp_path / "big.json", "big", tmp_path / "catalog")
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path / "catalog"))
+    sdl = sum(len(p.read_text()) for p in (tmp_path / "catalog" / "schemas" / "big").glob("*.graphql"))
+    parsed: list[int] = []
+    init = parser.Parser.__init__
+
+    def counting(self, source, *args, **kwargs) -> None:
+        parsed.append(len(getattr(source, "body", source)))
+        init(self, source, *args, **kwargs)
+
+    monkeypatch.setattr(parser.Parser, "__init__", counting)
+    runtime = make_runtime("big", 0)
+    assert len(runtime.namespace) == 800
+    assert sum(parsed) < 1.2 * sdl  # each endpoint's SDL once (and the short prelude); it was more than 3 times
+    assert runtime._table.prepared == {}
+    with pytest.raises(NotFound):
+        runtime.namespace["GET_things7__thing_id_"](thing_id=987654321)
+    assert list(runtime._table.prepared) == ["GET_things7__thing_id_"]

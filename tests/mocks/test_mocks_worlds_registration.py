@@ -168,3 +168,21 @@ def test_a_behaviour_is_imported_in_the_worker_under_the_set_up_veto(tmp_path: P
     with pytest.raises(GqlbenchError, match="a runtime or world behaviour may not do this in the sandbox"):
         run_program(Job(code=PROBE, domain="toyshop"))
     assert (worlds / "precious.txt").read_text() == "keep"  # not even truncated
+
+
+def test_domains_check_runs_a_behaviour_only_in_the_sandbox(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 30: the world's self-test ran the world in ``domains check``'s own process, importing the catalog's Python."""
+    import sys
+
+    make_catalog(tmp_path / "catalog", {**FIXTURE, "behaviour": "toyshop_world.py:BEHAVIOUR"})
+    behaviour = tmp_path / "catalog" / "worlds" / "toyshop_world.py"
+    behaviour.write_text(BEHAVIOUR)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path / "catalog"))
+    main(["domains", "check", "toyshop", "--pairs"])
+    captured = capsys.readouterr()
+    assert "passed: search→get GET_search_items → GET_items__item_id_" in captured.out  # the probes ran, in a worker
+    assert "toyshop: 2 of 2 endpoint pairs pass" in captured.err and "toyshop: no new problems" in captured.err
+    imported = [name for name, module in list(sys.modules.items()) if getattr(module, "__file__", None) == str(behaviour)]
+    assert imported == []
