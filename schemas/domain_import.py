@@ -33,7 +33,8 @@ __all__ = ["ImportResult", "InferResult", "check_domain_name", "import_openapi_d
 _GRAPHQL_TYPES = {"integer": "Int", "number": "Float", "boolean": "Boolean", "string": "String", "array": "[JSON]"}
 
 
-ExtraFiles = Callable[[list[dict[str, Any]], dict[str, str]], dict[Path, str]]
+ExtraFiles = Callable[[list[dict[str, Any]], dict[str, str], dict[str, Any]], dict[Path, str]]
+"""``(specs, sdls, facts) -> files``: signatures as JSON, SDL per function, OpenAPI facts per SDL type."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ def import_openapi_domain(
     ``endpoints`` ("GET /a/{id},POST /b") picks operations (default: all). A
     document without operations is an error unless ``allow_empty``: an empty
     domain is almost always a wrong file or a wrong ``paths`` section.
-    ``extra_files(specs, sdls)`` adds files written with the catalog's (the
+    ``extra_files(specs, sdls, facts)`` adds files written with the catalog's (the
     CLI's starter mock world, which the catalog layer cannot build itself).
     """
     check_domain_name(name)
@@ -146,7 +147,7 @@ def import_openapi_domain(
     if facts:
         files[facts_file] = merge_facts_text(facts_file.read_text(encoding="utf-8") if facts_file.is_file() else None, facts)
     if extra_files is not None:
-        files.update(extra_files(specs, {e.function: e.sdl for e in sdls}))
+        files.update(extra_files(specs, {e.function: e.sdl for e in sdls}, facts))
     changed = write_catalog_files(files, force, merged=frozenset({specs_file, facts_file}))
     with_sdl = {e.function for e in sdls}
     return ImportResult(

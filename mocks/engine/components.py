@@ -21,7 +21,7 @@ from graphql import GraphQLObjectType, GraphQLSchema
 from gqlbench.mocks.engine.kinds import list_object_of
 from gqlbench.mocks.engine.rules import Rule, payload_type
 
-__all__ = ["component_kinds", "shared_facts", "kind_facts"]
+__all__ = ["component_kinds", "kinds_by_component", "shared_facts", "kind_facts"]
 
 
 def _entity_type(schema: GraphQLSchema, rule: Rule) -> GraphQLObjectType | None:
@@ -67,6 +67,20 @@ def component_kinds(schema: GraphQLSchema | None, rules: Mapping[str, Rule], fac
         main = lookups[0] if lookups else kinds[0]
         aliases.update({k: main for k in kinds if k != main})
     return aliases
+
+
+def kinds_by_component(schema: GraphQLSchema | None, rules: Mapping[str, Rule], facts: Mapping[str, Any]) -> dict[str, str]:
+    """Component -> the one kind whose endpoints answer with it (a nested ``owner`` that is a ``UserCompact`` is a user).
+
+    A component two kinds answer with names neither.
+    """
+    found: dict[str, set[str]] = {}
+    for rule in rules.values():
+        entity = _entity_type(schema, rule) if schema is not None and rule.kind and not rule.view else None
+        component = (facts.get(entity.name) or {}).get("component") if entity is not None else None
+        if component is not None:
+            found.setdefault(component, set()).add(rule.kind or "")
+    return {component: next(iter(kinds)) for component, kinds in found.items() if len(kinds) == 1}
 
 
 def _merged(entries: list[Mapping[str, Any]]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from graphql import GraphQLSchema
 
-from gqlbench.mocks.engine.components import component_kinds, kind_facts, shared_facts
+from gqlbench.mocks.engine.components import component_kinds, kind_facts, kinds_by_component, shared_facts
 from gqlbench.mocks.engine.declared import paging
 from gqlbench.mocks.engine.declared.bounds import check_bounds
 from gqlbench.mocks.engine.declared.checks import apply_checks
@@ -127,5 +127,7 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     model = DomainModel(domain, generic, behaviour, fixture, where)
     model.facts = facts
     generic.render.kind_facts = kind_facts(schema, rules, facts)
+    generic.render.components = {name: entry["component"] for name, entry in facts.items() if "component" in entry}
+    generic.render.component_kinds = kinds_by_component(schema, rules, facts)
     _MODELS[key] = model
     return model

@@ -50,6 +50,8 @@ class Renderer:
         self.named: dict[str, tuple[GraphQLObjectType, str]] = {}  # kinds looked up by a name: (type, name field)
         self.joined: dict[str, JoinedKey] = {}  # kinds with a compound key shown joined (a repository's full_name)
         self.kind_facts: dict[str, dict[str, Any]] = {}  # kind -> field -> what the OpenAPI file says (components.kind_facts)
+        self.components: dict[str, str] = {}  # SDL type -> the OpenAPI component it is (schemas.openapi_facts)
+        self.component_kinds: dict[str, str] = {}  # component -> the one kind answered with it (components.kinds_by_component)
 
     def facts(self, world: World, kind: str, graphql_type: GraphQLObjectType, name: str) -> Any:
         """What the OpenAPI file says about an entity's field: the same in every view of the kind (None: nothing)."""
@@ -180,7 +182,13 @@ class Renderer:
         return self.plain(world, single, stored, key)  # type: ignore[arg-type]
 
     def _kind_of(self, target: GraphQLObjectType, hint: str) -> tuple[str, str] | None:
-        """``(kind, id field)`` of a nested object; one shaped like a named kind's entity is that kind (an ``owner`` is a user)."""
+        """``(kind, id field)`` of a nested object; one shaped like a named kind's entity is that kind (an ``owner`` is a user).
+
+        An object of a component that endpoints answer with as one kind is that kind, whatever field holds it.
+        """
+        same = self.component_kinds.get(self.components.get(target.name, ""))
+        if same is not None and (own := entity_kind(target, same, self.keys)) is not None:
+            return own
         found = entity_kind(target, hint, self.keys)
         if found is None or found[0] in self.named:
             return found
