@@ -118,7 +118,8 @@ class Renderer:
                 out[name] = self._reference(world, record, kind, entity_id, name, named[0], field.type)
             else:
                 value = self.nested(world, field.type, kind, entity_id, name, record.get(name), depth)
-                out[name] = value if value is not None else generate_value(field.type, world, key, name, self.facts(world, kind, graphql_type, name))
+                facts = self.facts(world, kind, graphql_type, name)
+                out[name] = value if value is not None else generate_value(field.type, world, key, name, facts)
         return out
 
     def computed(self, world: World, kind: str, entity_id: str, id_field: str | None = None) -> dict[str, Any]:

@@ -43,5 +43,6 @@ def test_every_gold_program_runs_with_exec_success_1(name: str, tmp_path: Path, 
             trace = pool.run(Job(code=gold["output"], domain=name, sample_id=f"{name}/{i}", request=gold["utterance"]))
             statements = len(gold["output"].splitlines())  # each gold line makes one call
             if trace.error is not None or any(c.error for c in trace.calls) or len(trace.calls) != statements:
-                failed.append(f"{name}/{i} {gold['utterance']!r}: {trace.error or [c.error for c in trace.calls]} ({len(trace.calls)}/{statements} calls)")
+                why = trace.error or [c.error for c in trace.calls]
+                failed.append(f"{name}/{i} {gold['utterance']!r}: {why} ({len(trace.calls)}/{statements} calls)")
     assert not failed, failed

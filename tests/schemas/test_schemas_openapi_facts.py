@@ -33,7 +33,8 @@ DOC = {
         }}}}}},
         "/widgets/{widget_id}": {"get": {
             "parameters": [{"name": "widget_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
-            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Widget"}}}}},
+            "responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Widget"}}}}},
         }},
     },
     "components": {"schemas": {
