@@ -12,7 +12,7 @@ from gqlbench.mocks.endpoints import Runtime
 from gqlbench.mocks.engine.specvalues import MISSING, key_string, spec_value
 from gqlbench.mocks.engine.world import World
 from gqlbench.schemas.domain_import import import_openapi_domain
-from tests.schemas.test_schemas_openapi_facts import DOC
+from tests.schemas.test_schemas_openapi_facts import DOC, openapi_doc
 
 
 @pytest.fixture
@@ -45,11 +45,8 @@ def test_every_view_of_an_entity_shows_the_same_values(shop: Runtime) -> None:
 
 
 GADGET = {"type": "object", "properties": {"id": {"type": "string"}, "label": {"type": "string", "enum": ["new", "used"]}}}
-FEATURED = {
-    "openapi": "3.0.0",
-    "info": {"title": "t", "version": "1"},
-    "servers": [{"url": "https://api.example.com"}],
-    "paths": {
+FEATURED = openapi_doc(
+    {
         "/featured": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
             "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Gadget"}}}}}}}},
         "/gadgets": {"post": {"responses": {"201": {"description": "ok", "content": {"application/json": {
@@ -60,8 +57,8 @@ FEATURED = {
                 "schema": {"$ref": "#/components/schemas/Gadget"}}}}},
         }},
     },
-    "components": {"schemas": {"Gadget": GADGET}},
-}  # fmt: skip
+    {"Gadget": GADGET},
+)  # fmt: skip
 
 
 def test_one_component_is_one_kind_whatever_the_paths_call_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

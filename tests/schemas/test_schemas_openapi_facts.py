@@ -22,11 +22,21 @@ WIDGET = {
         "maker": {"$ref": "#/components/schemas/Maker"},
     },
 }
-DOC = {
-    "openapi": "3.0.0",
-    "info": {"title": "t", "version": "1"},
-    "servers": [{"url": "https://api.example.com"}],
-    "paths": {
+
+
+def openapi_doc(paths: dict, schemas: dict) -> dict:
+    """A small OpenAPI 3.0 document with these paths and component schemas."""
+    return {
+        "openapi": "3.0.0",
+        "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }
+
+
+DOC = openapi_doc(
+    {
         "/things": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
             "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Widget"}},
             "example": [{"widget_id": 1, "login": "hubot", "maker": {"email": "a@makers.example"}}],
@@ -37,11 +47,11 @@ DOC = {
                 "schema": {"$ref": "#/components/schemas/Widget"}}}}},
         }},
     },
-    "components": {"schemas": {
+    {
         "Widget": WIDGET,
         "Maker": {"type": "object", "properties": {"email": {"type": "string", "format": "email"}, "name": {"type": "string"}}},
-    }},
-}  # fmt: skip
+    },
+)  # fmt: skip
 
 
 def _write(tmp_path: Path, doc: dict) -> Path:
