@@ -7,8 +7,9 @@ first asks :func:`spec_value`, which reads the field's facts
 
 1. ``enum``: one of its values, picked by the seed and the value's place;
 2. ``format``: a value of that format (``date``, ``date-time``, ``time``,
-   ``email``, ``uri``/``url``, ``uuid``, ``ipv4``, ``ipv6``, ``hostname``),
-   borrowing the example's host (``octocat@github.com`` ->
+   ``email``, ``uri``/``url``, ``uuid``, ``ipv4``, ``ipv6``, ``hostname``; when
+   the schema names none, the one all examples are written in: URLs, emails,
+   timestamps), borrowing the example's host (``octocat@github.com`` ->
    ``k3x9ab@github.com``, ``https://api.github.com/...`` ->
    ``https://api.github.com/k3x9ab``);
 3. ``examples``: one of them; for a key-like field (:func:`is_keyish`:
@@ -102,6 +103,27 @@ def _formatted(fmt: str, n: int, token: str, hosts: list[str], domain: str) -> s
     return None
 
 
+_SHAPES = (
+    ("uri", re.compile(r"^https?://\S+$")),
+    ("email", re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]+$")),
+    ("date-time", re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")),
+)
+
+
+def _format_of(examples: list[Any]) -> str | None:
+    """The format every example is written in (URLs, emails, timestamps), when the schema names none.
+
+    An example URL names one entity (``.../repos/octocat/Hello-World``); shown
+    for every entity it would be a wrong link, so such fields get values of
+    the format instead, on the example's host.
+    """
+    strings = [e for e in examples if isinstance(e, str)]
+    for fmt, shape in _SHAPES:
+        if strings and all(shape.match(e) for e in strings):
+            return fmt
+    return None
+
+
 def key_string(example: str, token: str) -> str:
     """A key-like example made unique for its place: ``octocat`` -> ``octocat-k3x9``, ``example.com`` -> ``example-k3x9.com``."""
     suffix = token[:4].lower()
@@ -134,7 +156,7 @@ def spec_value(facts: Mapping[str, Any], scalar: str, world: World, key: str, na
     if enum:
         return enum[n % len(enum)]
     examples = list(facts.get("examples") or ())
-    fmt = facts.get("format")
+    fmt = facts.get("format") or _format_of(examples)
     if isinstance(fmt, str) and scalar in ("String", "ID", "Date", "DateTime", "JSON"):
         value = _formatted(fmt, n, token, [h for e in examples if (h := _host(e))], world.domain)
         if value is not None:

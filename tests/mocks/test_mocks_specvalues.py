@@ -81,6 +81,8 @@ def test_spec_value_order_and_types() -> None:
     assert spec_value({"enum": [1, 2]}, "String", world, "k", "state") is MISSING  # no value of the field's type
     assert spec_value({"default": 30}, "Int", world, "k", "per_page") == 30
     assert spec_value({"examples": [7]}, "Int", world, "k", "issue_number") is MISSING  # a numeric key takes no example
+    same_url = {"examples": ["https://api.x.com/repos/octocat/Hello-World"]}  # a URL of one entity: not shown for every one
+    assert len({spec_value(same_url, "String", world, f"k{i}", "html") for i in range(5)}) == 5
     url = spec_value({"format": "uri", "examples": ["https://api.x.com/a/b"]}, "String", world, "k", "u")
     assert re.fullmatch(r"https://api\.x\.com/\w+", url)
     uuids = {spec_value({"format": "uuid"}, "String", world, f"k{i}", "v") for i in range(20)}
