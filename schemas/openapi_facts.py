@@ -24,7 +24,8 @@ domain without the file (every catalog made before it, the bundled ones)
 reads as having no facts, and a newer ``version`` than :data:`FACTS_VERSION`
 is refused with the fix. Example values of a field also come from the
 operation's example response bodies. Values are bounded (:data:`MAX_VALUES`
-per list, :data:`MAX_TEXT` characters per string), so a huge enum or example
+enum values and :data:`MAX_EXAMPLES` examples per field, :data:`MAX_TEXT`
+characters per string), so a huge enum or example
 cannot bloat the catalog.
 """
 
@@ -42,6 +43,7 @@ __all__ = [
     "FACTS_VERSION",
     "MAX_TEXT",
     "MAX_VALUES",
+    "MAX_EXAMPLES",
     "FIELD_KEYS",
     "PathFacts",
     "response_facts",
@@ -55,7 +57,9 @@ FACTS_FILE = "openapi_facts.json"
 """The side-car file's name in ``schemas/<domain>/``."""
 FACTS_VERSION = 1
 MAX_VALUES = 100
-"""Most enum values and examples kept per field."""
+"""Most enum values kept per field."""
+MAX_EXAMPLES = 3
+"""Most examples kept per field (a big spec's example responses repeat a field's values many times over)."""
 MAX_TEXT = 200
 """Longest string value kept (longer examples are prose, not values to reuse)."""
 FIELD_KEYS = ("enum", "examples", "default", "format")
@@ -82,8 +86,9 @@ def _value(value: Any) -> bool:
 def _add(facts: PathFacts, path: str, key: str, values: list[Any]) -> None:
     entry = facts.setdefault(path, {})
     kept = entry.setdefault(key, [])
+    most = MAX_EXAMPLES if key == "examples" else MAX_VALUES
     for value in values:
-        if _value(value) and value not in kept and len(kept) < MAX_VALUES:
+        if _value(value) and value not in kept and len(kept) < most:
             kept.append(value)
     if not kept:
         del entry[key]
@@ -197,7 +202,7 @@ def merge_facts_text(old: str | None, new: dict[str, dict[str, Any]]) -> str:
     """The side-car's text: the old file's types, those of ``new`` replacing theirs (an import of more endpoints)."""
     types = dict(_parse(old, FACTS_FILE)["types"]) if old else {}
     types.update(new)
-    return json.dumps({"version": FACTS_VERSION, "types": dict(sorted(types.items()))}, indent=1, sort_keys=True, default=str) + "\n"
+    return json.dumps({"version": FACTS_VERSION, "types": dict(sorted(types.items()))}, indent=0, sort_keys=True, default=str) + "\n"
 
 
 def _parse(text: str, where: str) -> dict[str, Any]:

@@ -119,9 +119,10 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     kinds = read_kinds(fixture, where)
     keys = infer_keys(schema, specs, {kind: declared.key for kind, declared in kinds.items() if declared.key})
     facts = shared_facts(read_facts(schemas_path(domain)))
-    components = component_kinds(schema, infer_rules(schema, specs, keys=keys), facts) if facts else {}
-    same = {**components, **aliases(kinds)}  # a declaration in the world file wins
-    rules = infer_rules(schema, specs, fixture.get("endpoints"), where, keys, same)
+    rules = infer_rules(schema, specs, fixture.get("endpoints"), where, keys, aliases(kinds))
+    components = {k: v for k, v in component_kinds(schema, rules, facts).items() if k not in kinds}
+    if components:  # one kind per OpenAPI component (inferred again only then: inference is the slow part of a big spec)
+        rules = infer_rules(schema, specs, fixture.get("endpoints"), where, keys, {**components, **aliases(kinds)})
     declared = Declarations.read(fixture, getattr(behaviour, "functions", None), where)
     generic = GenericModel(domain, rules, schema, declared, fixture, where, keys)
     model = DomainModel(domain, generic, behaviour, fixture, where)
