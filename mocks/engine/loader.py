@@ -120,7 +120,8 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     keys = infer_keys(schema, specs, {kind: declared.key for kind, declared in kinds.items() if declared.key})
     facts = shared_facts(read_facts(schemas_path(domain)))
     rules = infer_rules(schema, specs, fixture.get("endpoints"), where, keys, aliases(kinds))
-    components = {k: v for k, v in component_kinds(schema, rules, facts).items() if k not in kinds}
+    named = set(kinds) | {str(e.get("kind")) for e in (fixture.get("endpoints") or {}).values() if isinstance(e, dict) and e.get("kind")}
+    components = {k: v for k, v in component_kinds(schema, rules, facts).items() if not {k, v} & named}  # the world file's kinds win
     if components:  # one kind per OpenAPI component (inferred again only then: inference is the slow part of a big spec)
         rules = infer_rules(schema, specs, fixture.get("endpoints"), where, keys, {**components, **aliases(kinds)})
     declared = Declarations.read(fixture, getattr(behaviour, "functions", None), where)
