@@ -1,7 +1,9 @@
 """Writing a domain into a catalog folder, for ``gqlbench domains import-openapi`` and ``infer-schema``.
 
 A catalog folder holds ``specs/NAME.json`` (signatures) and
-``schemas/NAME/<function>.graphql`` (one response SDL per endpoint). Nothing
+``schemas/NAME/<function>.graphql`` (one response SDL per endpoint); an
+OpenAPI import adds ``schemas/NAME/openapi_facts.json``, what the file says
+about each response field (:mod:`gqlbench.schemas.openapi_facts`). Nothing
 is overwritten silently: a file that exists with other content stops the
 import (before anything is written) unless ``force`` is given. The CLI only
 parses options and prints what these functions return.
@@ -22,6 +24,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.records import FunctionSpec
 from gqlbench.schemas.infer import RestField, infer_shape, is_graphql_name, path_arguments, render_endpoint_sdl
 from gqlbench.schemas.openapi import sdl_from_openapi
+from gqlbench.schemas.openapi_facts import FACTS_FILE, merge_facts_text
 from gqlbench.specs import read_specs_file, specs_file_text
 from gqlbench.specs.openapi import function_name, load_openapi, parse_endpoints, specs_from_openapi
 
@@ -30,7 +33,8 @@ __all__ = ["ImportResult", "InferResult", "check_domain_name", "import_openapi_d
 _GRAPHQL_TYPES = {"integer": "Int", "number": "Float", "boolean": "Boolean", "string": "String", "array": "[JSON]"}
 
 
-ExtraFiles = Callable[[list[dict[str, Any]], dict[str, str]], dict[Path, str]]
+ExtraFiles = Callable[[list[dict[str, Any]], dict[str, str], dict[str, Any]], dict[Path, str]]
+"""``(specs, sdls, facts) -> files``: signatures as JSON, SDL per function, OpenAPI facts per SDL type."""
 
 
 @dataclass(frozen=True)
@@ -122,7 +126,7 @@ def import_openapi_domain(
     ``endpoints`` ("GET /a/{id},POST /b") picks operations (default: all). A
     document without operations is an error unless ``allow_empty``: an empty
     domain is almost always a wrong file or a wrong ``paths`` section.
-    ``extra_files(specs, sdls)`` adds files written with the catalog's (the
+    ``extra_files(specs, sdls, facts)`` adds files written with the catalog's (the
     CLI's starter mock world, which the catalog layer cannot build itself).
     """
     check_domain_name(name)
@@ -138,9 +142,13 @@ def import_openapi_domain(
     specs_file = out / "specs" / f"{name}.json"
     files = {specs_file: _merged_specs(specs_file, name, specs, force)}
     files.update({out / "schemas" / name / f"{e.function}.graphql": e.sdl for e in sdls})
+    facts = {type_name: entry for e in sdls for type_name, entry in e.facts.items()}
+    facts_file = out / "schemas" / name / FACTS_FILE
+    if facts:
+        files[facts_file] = merge_facts_text(facts_file.read_text(encoding="utf-8") if facts_file.is_file() else None, facts)
     if extra_files is not None:
-        files.update(extra_files(specs, {e.function: e.sdl for e in sdls}))
-    changed = write_catalog_files(files, force, merged=frozenset({specs_file}))
+        files.update(extra_files(specs, {e.function: e.sdl for e in sdls}, facts))
+    changed = write_catalog_files(files, force, merged=frozenset({specs_file, facts_file}))
     with_sdl = {e.function for e in sdls}
     return ImportResult(
         specs_file=specs_file,

@@ -41,6 +41,7 @@ __all__ = [
     "merge_shapes",
     "infer_shape",
     "render_endpoint_sdl",
+    "render_endpoint_types",
     "is_graphql_name",
     "NOT_A_GRAPHQL_NAME",
     "path_arguments",
@@ -176,6 +177,7 @@ class _TypeWriter:
     def __init__(self, function: str) -> None:
         self.function = function
         self.types: dict[str, list[str]] = {}
+        self.paths: dict[str, str] = {}  # response path of each object written -> its type name
         self.skipped: list[str] = []
 
     def _fresh(self, base: str, suffix: str) -> str:
@@ -223,6 +225,7 @@ class _TypeWriter:
             del self.types[name]
             return "JSON"
         self.types[name] = lines
+        self.paths[path] = name
         return name
 
 
@@ -253,6 +256,12 @@ def render_endpoint_sdl(rest: RestField, shape: Shape) -> tuple[str, list[str]]:
     Returns the text and the response fields left out because their names are
     not GraphQL names (e.g. ``"1080p"``), so callers can say so.
     """
+    sdl, skipped, _ = render_endpoint_types(rest, shape)
+    return sdl, skipped
+
+
+def render_endpoint_types(rest: RestField, shape: Shape) -> tuple[str, list[str], dict[str, str]]:
+    """:func:`render_endpoint_sdl`, plus the type each object's response path became (``""`` the root, ``items[]``...)."""
     writer = _TypeWriter(rest.function)
     root = f"{rest.function}_Root"
     if isinstance(shape, Obj) and shape.fields:
@@ -263,4 +272,4 @@ def render_endpoint_sdl(rest: RestField, shape: Shape) -> tuple[str, list[str]]:
         result = writer.type_ref(shape, "Root", "")
     blocks = [f"type {name} {{\n" + "\n".join(lines) + "\n}" for name, lines in sorted(writer.types.items())]
     blocks.append("type Query {\n" + "\n".join(_query_field(rest, result)) + "\n}")
-    return "\n\n".join(blocks) + "\n", writer.skipped
+    return "\n\n".join(blocks) + "\n", writer.skipped, writer.paths

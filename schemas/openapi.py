@@ -47,8 +47,9 @@ from gqlbench.schemas.infer import (
     infer_shape,
     is_graphql_name,
     merge_shapes,
-    render_endpoint_sdl,
+    render_endpoint_types,
 )
+from gqlbench.schemas.openapi_facts import example_facts, response_facts, type_facts
 from gqlbench.specs.openapi import Operation, operation_parameters, resolve, select_operations
 
 __all__ = [
@@ -76,6 +77,7 @@ class EndpointSdl:
     function: str
     sdl: str
     warnings: list[str] = field(default_factory=list)
+    facts: dict[str, dict[str, Any]] = field(default_factory=dict)  # SDL type -> what the file says (schemas.openapi_facts)
 
 
 @dataclass
@@ -299,11 +301,14 @@ def operation_sdl(
         warnings.append(f"{op.endpoint}: the document has no absolute server URL; @rest endpoint is {url!r}")
     rest = RestField(op.name, op.method, url, arguments + auth_args, headers)
     shape = schema_shape(doc, schema, budget)
+    facts = response_facts(doc, schema)
     if use_examples:
-        shape = overlay(shape, infer_shape(response_examples(doc, op)))
-    sdl, skipped = render_endpoint_sdl(rest, shape)
+        bodies = response_examples(doc, op)
+        shape = overlay(shape, infer_shape(bodies))
+        facts = example_facts(bodies, facts)
+    sdl, skipped, types = render_endpoint_types(rest, shape)
     warnings += [f"{op.endpoint}: response field {path!r} {NOT_A_GRAPHQL_NAME}; left out" for path in skipped]
-    return EndpointSdl(op.name, sdl, warnings)
+    return EndpointSdl(op.name, sdl, warnings, type_facts(facts, types))
 
 
 def sdl_from_openapi(

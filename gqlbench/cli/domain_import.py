@@ -13,6 +13,7 @@ unless ``--force`` is given.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -55,8 +56,8 @@ def import_openapi(openapi_file: Path, name: str, endpoints: str | None, out: Pa
     """
     from gqlbench.mocks.engine.fixtures import starter_fixture_files
 
-    def starter_world(specs: list[dict], sdls: dict[str, str]) -> dict[Path, str]:
-        return starter_fixture_files(out, name, specs, sdls)
+    def starter_world(specs: list[dict], sdls: dict[str, str], facts: dict[str, Any]) -> dict[Path, str]:
+        return starter_fixture_files(out, name, specs, sdls, facts)
 
     result = import_openapi_domain(openapi_file, name, out, endpoints, force=force, allow_empty=allow_empty, extra_files=starter_world)
     for warning in result.warnings:  # warnings quote the document's paths and names

@@ -98,16 +98,22 @@ def starter_fixture(rules: Iterable[Any]) -> dict[str, Any]:
     }
 
 
-def starter_fixture_files(out: Path, domain: str, specs: Iterable[Mapping[str, Any]], sdls: Mapping[str, str]) -> dict[Path, str]:
+def starter_fixture_files(
+    out: Path, domain: str, specs: Iterable[Mapping[str, Any]], sdls: Mapping[str, str], facts: Mapping[str, Any] | None = None
+) -> dict[Path, str]:
     """The starter fixture of an imported domain as ``{path: text}`` (nothing if one exists already).
 
-    ``specs`` are the signatures as JSON (the specs file's entries) and
-    ``sdls`` each endpoint's SDL text; the rules are inferred from them as the
-    world will infer them.
+    ``specs`` are the signatures as JSON (the specs file's entries), ``sdls``
+    each endpoint's SDL text and ``facts`` what the OpenAPI file says per SDL
+    type (:mod:`gqlbench.schemas.openapi_facts`); the rules are inferred from
+    them as the world will infer them (keys named by path parameters, one kind
+    per component): the file pins them, so a rule inferred otherwise here
+    would override the world's own.
     """
     from graphql import build_ast_schema, parse
 
-    from gqlbench.mocks.engine.rules import infer_rules
+    from gqlbench.mocks.engine.components import component_kinds, shared_facts
+    from gqlbench.mocks.engine.rules import infer_keys, infer_rules
     from gqlbench.records import FunctionSpec
     from gqlbench.schemas.merge import merge_sdl
 
@@ -117,5 +123,7 @@ def starter_fixture_files(out: Path, domain: str, specs: Iterable[Mapping[str, A
         return {}
     schema = build_ast_schema(parse(merge_sdl(list(sdls.values())))) if sdls else None
     functions = {spec["name"]: FunctionSpec.model_validate(spec) for spec in specs}
-    rules = infer_rules(schema, functions, where=str(target)).values()
+    keys = infer_keys(schema, functions)
+    same = component_kinds(schema, infer_rules(schema, functions, keys=keys), shared_facts(facts)) if facts else {}
+    rules = infer_rules(schema, functions, where=str(target), keys=keys, same=same).values()
     return {target: json.dumps(starter_fixture(rules), indent=2) + "\n"}

@@ -464,7 +464,7 @@ class GenericModel:
                 out[name] = extra[name]
             elif name in own:
                 value = self.render.nested(world, field.type, kind, key, name, record.get(name), 0)
-                derived = generate_value(field.type, world, f"{kind}:{key}.{name}", name)
+                derived = generate_value(field.type, world, f"{kind}:{key}.{name}", name, self.render.facts(world, kind, root, name))
                 out[name] = value if value is not None else record.get(name, derived)
             elif found is not None and found[0] in self.singletons and target is not None:
                 other = self.singletons[found[0]]

@@ -15,6 +15,7 @@ from typing import Any
 
 from graphql import GraphQLSchema
 
+from gqlbench.mocks.engine.components import component_kinds, kind_facts, kinds_by_component, shared_facts
 from gqlbench.mocks.engine.declared import paging
 from gqlbench.mocks.engine.declared.bounds import check_bounds
 from gqlbench.mocks.engine.declared.checks import apply_checks
@@ -27,6 +28,7 @@ from gqlbench.mocks.engine.registry import WorldBehaviour, find_behaviour
 from gqlbench.mocks.engine.rules import Rule, infer_keys, infer_rules, payload_type
 from gqlbench.mocks.engine.world import Handler, World
 from gqlbench.mocks.engine.worldfile import check_world, world_error
+from gqlbench.schemas.openapi_facts import read_facts
 
 __all__ = ["DomainModel", "world_model"]
 
@@ -41,6 +43,7 @@ class DomainModel:
         self.fixture = fixture  # as read: World.create loads a deep copy
         self.generic = generic
         self.behaviour = behaviour
+        self.facts: dict[str, Any] = {}  # what the OpenAPI file says per SDL type (mocks/engine/specvalues.py)
         shown = {
             name: view_handler(rule.shows, rule.id_param, rule.collection, fixture, f"{source}: endpoints.{name}")
             for name, rule in generic.rules.items()
@@ -95,7 +98,7 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     """The model of ``domain`` with this fixture file (read and built once per process, file version and catalog)."""
     from gqlbench.mocks.engine.registry import WORLDS
     from gqlbench.specs import load_specs
-    from gqlbench.specs.catalog import specs_path
+    from gqlbench.specs.catalog import schemas_path, specs_path
 
     stamp = fixture_file.stat().st_mtime_ns if fixture_file is not None else None
     # a cached model holds the registered behaviour, so its id() is not reused while the entry lives
@@ -115,9 +118,18 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
         raise world_error(found, fixture_file)
     kinds = read_kinds(fixture, where)
     keys = infer_keys(schema, specs, {kind: declared.key for kind, declared in kinds.items() if declared.key})
+    facts = shared_facts(read_facts(schemas_path(domain)))
     rules = infer_rules(schema, specs, fixture.get("endpoints"), where, keys, aliases(kinds))
+    named = set(kinds) | {str(e.get("kind")) for e in (fixture.get("endpoints") or {}).values() if isinstance(e, dict) and e.get("kind")}
+    components = {k: v for k, v in component_kinds(schema, rules, facts).items() if not {k, v} & named}  # the world file's kinds win
+    if components:  # one kind per OpenAPI component (inferred again only then: inference is the slow part of a big spec)
+        rules = infer_rules(schema, specs, fixture.get("endpoints"), where, keys, {**components, **aliases(kinds)})
     declared = Declarations.read(fixture, getattr(behaviour, "functions", None), where)
     generic = GenericModel(domain, rules, schema, declared, fixture, where, keys)
     model = DomainModel(domain, generic, behaviour, fixture, where)
+    model.facts = facts
+    generic.render.kind_facts = kind_facts(schema, rules, facts)
+    generic.render.components = {name: entry["component"] for name, entry in facts.items() if "component" in entry}
+    generic.render.component_kinds = kinds_by_component(schema, rules, facts)
     _MODELS[key] = model
     return model

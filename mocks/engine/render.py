@@ -20,6 +20,7 @@ from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType,
 
 from gqlbench.mocks.engine.declared.computed import computed
 from gqlbench.mocks.engine.kinds import entity_kind, list_object_of, object_of, reference, shape_kind, singular
+from gqlbench.mocks.engine.specvalues import field_facts
 from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.server.resolvers import generate_value
 
@@ -48,6 +49,14 @@ class Renderer:
         self.fixture = dict(fixture or {})  # its "computed" fields per kind (mocks/engine/declared/computed.py)
         self.named: dict[str, tuple[GraphQLObjectType, str]] = {}  # kinds looked up by a name: (type, name field)
         self.joined: dict[str, JoinedKey] = {}  # kinds with a compound key shown joined (a repository's full_name)
+        self.kind_facts: dict[str, dict[str, Any]] = {}  # kind -> field -> what the OpenAPI file says (components.kind_facts)
+        self.components: dict[str, str] = {}  # SDL type -> the OpenAPI component it is (schemas.openapi_facts)
+        self.component_kinds: dict[str, str] = {}  # component -> the one kind answered with it (components.kinds_by_component)
+
+    def facts(self, world: World, kind: str, graphql_type: GraphQLObjectType, name: str) -> Any:
+        """What the OpenAPI file says about an entity's field: the same in every view of the kind (None: nothing)."""
+        found = self.kind_facts.get(kind, {}).get(name)
+        return found if found is not None else field_facts(world, graphql_type.name, name)
 
     # -- state ------------------------------------------------------------------------
     def new_id(self, world: World, kind: str, *key: Any, numeric: bool = False) -> str:
@@ -109,7 +118,8 @@ class Renderer:
                 out[name] = self._reference(world, record, kind, entity_id, name, named[0], field.type)
             else:
                 value = self.nested(world, field.type, kind, entity_id, name, record.get(name), depth)
-                out[name] = value if value is not None else generate_value(field.type, world, key, name)
+                facts = self.facts(world, kind, graphql_type, name)
+                out[name] = value if value is not None else generate_value(field.type, world, key, name, facts)
         return out
 
     def computed(self, world: World, kind: str, entity_id: str, id_field: str | None = None) -> dict[str, Any]:
@@ -124,7 +134,8 @@ class Renderer:
         record = world.table(kind).get(entity_id, {})
         if field in record:
             return record[field]
-        return generate_value(graphql_type.fields[field].type, world, f"{kind}:{entity_id}.{field}", field)
+        facts = self.facts(world, kind, graphql_type, field)
+        return generate_value(graphql_type.fields[field].type, world, f"{kind}:{entity_id}.{field}", field, facts)
 
     def joined_key(self, world: World, kind: str, entity_id: str) -> str:
         """``owner/name``: the names of the entity's scope entities (those its nested objects show), then its own name."""
@@ -172,7 +183,13 @@ class Renderer:
         return self.plain(world, single, stored, key)  # type: ignore[arg-type]
 
     def _kind_of(self, target: GraphQLObjectType, hint: str) -> tuple[str, str] | None:
-        """``(kind, id field)`` of a nested object; one shaped like a named kind's entity is that kind (an ``owner`` is a user)."""
+        """``(kind, id field)`` of a nested object; one shaped like a named kind's entity is that kind (an ``owner`` is a user).
+
+        An object of a component that endpoints answer with as one kind is that kind, whatever field holds it.
+        """
+        same = self.component_kinds.get(self.components.get(target.name, ""))
+        if same is not None and (own := entity_kind(target, same, self.keys)) is not None:
+            return own
         found = entity_kind(target, hint, self.keys)
         if found is None or found[0] in self.named:
             return found
@@ -200,7 +217,7 @@ class Renderer:
                         for i in range(CHILDREN)
                     ]
                 else:
-                    out[name] = generate_value(field.type, world, f"{key}.{name}", name)
+                    out[name] = generate_value(field.type, world, f"{key}.{name}", name, field_facts(world, graphql_type.name, name))
         return out
 
 

@@ -54,6 +54,7 @@ from graphql import (
     print_schema,
 )
 
+from gqlbench.mocks.engine.specvalues import MISSING, domain_facts, field_facts, is_keyish, spec_value
 from gqlbench.mocks.engine.world import World, stable_int, stable_token
 from gqlbench.records import FunctionSpec, ParamSpec
 
@@ -199,7 +200,7 @@ class SchemaFiller:
         echo = _echo(name, parent.get(ARGUMENTS))
         if echo is not None:
             return conform(echo, info.return_type, world, key)
-        return generate_value(info.return_type, world, key, name)
+        return generate_value(info.return_type, world, key, name, field_facts(world, info.parent_type.name, name))
 
 
 def _path(info: GraphQLResolveInfo) -> str:
@@ -266,19 +267,30 @@ def _conform_scalar(value: Any, scalar: str, world: World, key: str) -> Any:
     return value  # JSON, Date, DateTime and other custom scalars pass through
 
 
-def generate_value(graphql_type: GraphQLType, world: World, key: str, name: str) -> Any:
-    """A deterministic value of the type for the field ``name`` at ``key``."""
+def generate_value(graphql_type: GraphQLType, world: World, key: str, name: str, facts: Mapping[str, Any] | None = None) -> Any:
+    """A deterministic value of the type for the field ``name`` at ``key``.
+
+    ``facts`` is what the OpenAPI file says about the field (a domain imported
+    from one; :mod:`gqlbench.mocks.engine.specvalues`): they come first.
+    """
     if isinstance(graphql_type, GraphQLNonNull):
         graphql_type = graphql_type.of_type
     if isinstance(graphql_type, GraphQLList):
-        return [generate_value(graphql_type.of_type, world, f"{key}.{i}", name) for i in range(LIST_LENGTH)]
+        return [generate_value(graphql_type.of_type, world, f"{key}.{i}", name, facts) for i in range(LIST_LENGTH)]
     if isinstance(graphql_type, GraphQLObjectType):
         return {ANCHOR: key}
     if isinstance(graphql_type, GraphQLEnumType):
         values = list(graphql_type.values)
         return values[stable_int(world.domain, world.seed, key, modulo=len(values))]
-    named = get_named_type(graphql_type)
-    return _scalar(named.name if named else "JSON", world, key, name)
+    scalar = getattr(get_named_type(graphql_type), "name", "JSON")
+    if facts is not None:
+        value = spec_value(facts, scalar, world, key, name)
+        if value is not MISSING:
+            return value
+    value = _scalar(scalar, world, key, name)
+    if isinstance(value, str) and " " in value and is_keyish(name) and domain_facts(world):
+        return value.replace(" ", "-").replace("_", "-").lower()  # a key a later call may pass: no spaces
+    return value
 
 
 def _handle(lowered: str, n: int, token: str) -> str | None:

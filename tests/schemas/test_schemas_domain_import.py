@@ -16,9 +16,10 @@ def test_an_import_reports_what_it_made_and_wrote(tmp_path: Path) -> None:
     result = import_openapi_domain(OPENAPI, "shelf", tmp_path, "GET /search/books,DELETE /loans/{loan_id}")
     assert result.functions == ("GET_search_books", "DELETE_loans__loan_id_")
     assert result.without_sdl == ("DELETE_loans__loan_id_",) and result.sdl_count == 1
-    assert set(result.changed) == {tmp_path / "specs" / "shelf.json", tmp_path / "schemas" / "shelf" / "GET_search_books.graphql"}
+    schemas = tmp_path / "schemas" / "shelf"
+    assert set(result.changed) == {tmp_path / "specs" / "shelf.json", schemas / "GET_search_books.graphql", schemas / "openapi_facts.json"}
     again = import_openapi_domain(OPENAPI, "shelf", tmp_path, "GET /search/books,DELETE /loans/{loan_id}")
-    assert again.changed == () and again.unchanged == 2
+    assert again.changed == () and again.unchanged == 3
 
 
 def test_an_empty_document_is_refused_unless_allowed(tmp_path: Path) -> None:

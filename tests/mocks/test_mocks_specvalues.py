@@ -1,0 +1,90 @@
+"""The world's values come from what the OpenAPI file says (enum, format, examples, default) and one component is one kind."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from gqlbench.mocks.endpoints import Runtime
+from gqlbench.mocks.engine.specvalues import MISSING, key_string, spec_value
+from gqlbench.mocks.engine.world import World
+from gqlbench.schemas.domain_import import import_openapi_domain
+from tests.schemas.test_schemas_openapi_facts import DOC, openapi_doc
+
+
+@pytest.fixture
+def shop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Runtime:
+    file = tmp_path / "api.json"
+    file.write_text(json.dumps(DOC))
+    import_openapi_domain(file, "shop", tmp_path)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    return Runtime("shop", 0, request="show widgets")
+
+
+def test_values_follow_the_fields_enum_format_and_examples(shop: Runtime) -> None:
+    api = shop.namespace
+    listed = api["GET_things"]()
+    assert len(listed) == 2
+    for widget in listed:
+        assert widget.state in ("open", "closed")
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", widget.created_at)
+        assert set(widget.tags) <= {"red", "blue"}
+        assert re.fullmatch(r"[a-z0-9]+@makers\.example", widget.maker.email)  # the example's host
+        assert re.fullmatch(r"(octocat|hubot)-[a-z0-9]{4}", widget.login) and " " not in widget.maker.name
+    assert listed[0].login != listed[1].login  # a key-like example is made unique per entity
+
+
+def test_every_view_of_an_entity_shows_the_same_values(shop: Runtime) -> None:
+    api = shop.namespace
+    first = api["GET_things"]()[0]
+    whole = api["GET_widgets__widget_id_"](widget_id=first.widget_id)
+    assert (whole.state, whole.created_at, whole.login, whole.tags) == (first.state, first.created_at, first.login, first.tags)
+
+
+GADGET = {"type": "object", "properties": {"id": {"type": "string"}, "label": {"type": "string", "enum": ["new", "used"]}}}
+FEATURED = openapi_doc(
+    {
+        "/featured": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {
+            "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Gadget"}}}}}}}},
+        "/gadgets": {"post": {"responses": {"201": {"description": "ok", "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/Gadget"}}}}}}},
+        "/gadgets/{gadget_id}": {"get": {
+            "parameters": [{"name": "gadget_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Gadget"}}}}},
+        }},
+    },
+    {"Gadget": GADGET},
+)  # fmt: skip
+
+
+def test_one_component_is_one_kind_whatever_the_paths_call_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``GET /featured`` lists ``Gadget`` s, ``GET /gadgets/{gadget_id}`` looks one up: the names differ, the component is one."""
+    file = tmp_path / "api.json"
+    file.write_text(json.dumps(FEATURED))
+    import_openapi_domain(file, "store", tmp_path)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    api = Runtime("store", 0, request="show the featured gadgets").namespace
+    created = api["POST_gadgets"]()
+    featured = api["GET_featured"]()
+    assert created.id in [g.id for g in featured]  # a created gadget is listed as featured: one table
+    whole = api["GET_gadgets__gadget_id_"](gadget_id=featured[0].id)
+    assert (whole.id, whole.label) == (featured[0].id, featured[0].label)
+
+
+def test_spec_value_order_and_types() -> None:
+    world = World(domain="d")
+    assert spec_value({"enum": ["a", "b"], "examples": ["c"]}, "String", world, "k", "state") in ("a", "b")
+    assert spec_value({"enum": [1, 2]}, "String", world, "k", "state") is MISSING  # no value of the field's type
+    assert spec_value({"default": 30}, "Int", world, "k", "per_page") == 30
+    assert spec_value({"examples": [7]}, "Int", world, "k", "issue_number") is MISSING  # a numeric key takes no example
+    same_url = {"examples": ["https://api.x.com/repos/octocat/Hello-World"]}  # a URL of one entity: not shown for every one
+    assert len({spec_value(same_url, "String", world, f"k{i}", "html") for i in range(5)}) == 5
+    url = spec_value({"format": "uri", "examples": ["https://api.x.com/a/b"]}, "String", world, "k", "u")
+    assert re.fullmatch(r"https://api\.x\.com/\w+", url)
+    uuids = {spec_value({"format": "uuid"}, "String", world, f"k{i}", "v") for i in range(20)}
+    assert len(uuids) == 20 and all(re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}", u) for u in uuids)
+    assert key_string("example.com", "AbCd") == "example-abcd.com" and key_string("octocat", "AbCd") == "octocat-abcd"
