@@ -57,7 +57,7 @@ from gqlbench.mocks.engine.problems import FileProblem, Path, did_you_mean, dott
 from gqlbench.mocks.engine.world import World
 from gqlbench.plugins import Registry
 
-__all__ = ["OPERATIONS", "TemplateOperation", "Scope", "check", "derived_date", "evaluate", "fill", "operation", "problems"]
+__all__ = ["OPERATIONS", "TemplateOperation", "Scope", "check", "derived_date", "evaluate", "fill", "functions_of", "operation", "problems"]
 
 _NAME = re.compile(r"\{\{|\}\}|\{([\w.]+)\}")  # {{ and }} are literal braces
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -75,6 +75,12 @@ class Scope:
     fixture: Mapping[str, Any] = field(default_factory=dict)  # for "$view" (views and computed fields)
     fields: bool = False  # the names are an entity's fields: one it lacks is None (views, computed fields)
 
+    @classmethod
+    def of(cls, world: World, names: dict[str, Any], *, fields: bool = False) -> Scope:
+        """A scope over the world's own file (its shapes, vocabularies and views) and its behaviour's functions."""
+        fixture = world.model.fixture if world.model is not None else {}
+        return cls(world, names, fixture.get("shapes", {}), fixture.get("vocab", {}), functions_of(world), fixture, fields)
+
     def having(self, **names: Any) -> Scope:
         return Scope(self.world, {**self.names, **names}, self.shapes, self.vocab, self.functions, self.fixture, self.fields)
 
@@ -89,6 +95,11 @@ class Scope:
         for step in steps:
             value = value[int(step)] if isinstance(value, (list, tuple)) else value.get(step)  # a field a record lacks is None
         return value
+
+
+def functions_of(world: World) -> Mapping[str, Callable[..., Any]]:
+    """The world's behaviour's ``functions``, for ``{"$call": ...}`` (none without a behaviour)."""
+    return getattr(getattr(world.model, "behaviour", None), "functions", None) or {}
 
 
 Run = Callable[[dict[str, Any], Scope], Any]

@@ -40,7 +40,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared import lists
 from gqlbench.mocks.engine.declared.computed import computed
 from gqlbench.mocks.engine.declared.paging import offset_page
-from gqlbench.mocks.engine.declared.templates import Scope, evaluate, fill, operation
+from gqlbench.mocks.engine.declared.templates import Scope, evaluate, fill, functions_of, operation
 from gqlbench.mocks.engine.world import World
 
 __all__ = ["render_view", "view_handler"]
@@ -54,7 +54,7 @@ def render_view(world: World, fixture: Mapping[str, Any], name: str, entity_id: 
     record = {"id": str(entity_id), **stored}
     out = render_view(world, fixture, view["base"], entity_id) if view.get("base") else {}
     out.update(computed(fixture, kind, record, world))
-    scope = Scope(world, record, fixture=fixture, fields=True)
+    scope = Scope(world, record, functions=functions_of(world), fixture=fixture, fields=True)
     for field, template in (view.get("fields") or {}).items():
         value = evaluate(template, scope)
         out[field] = list(value) if isinstance(value, list) else value  # a copy: the response never shares a stored list
