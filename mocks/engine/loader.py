@@ -113,7 +113,7 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     found = check_world(fixture, parameters=parameters, kind_fields=fields, own_sections=getattr(behaviour, "sections", ()))
     if found:
         raise world_error(found, fixture_file)
-    kinds = read_kinds(fixture, where)
+    kinds = read_kinds(fixture)
     keys = infer_keys(schema, specs, {kind: declared.key for kind, declared in kinds.items() if declared.key})
     rules = infer_rules(schema, specs, fixture.get("endpoints"), where, keys, aliases(kinds))
     declared = Declarations.read(fixture, getattr(behaviour, "functions", None), where)
