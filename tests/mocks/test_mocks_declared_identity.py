@@ -27,7 +27,7 @@ FLEET = Path(__file__).parents[1] / "data" / "worlds" / "fleet.yaml"
         ({"task": {"key": 3}}, r"w\.json:1: kinds\.task\.key: input should be a valid string"),
         ({"task": {"key": "g id"}}, r"w\.json:1: kinds\.task\.key: must be a field name \(a string like 'gid'\), got 'g id'"),
         ({"task": {"same": "todo"}}, r"w\.json:1: kinds\.task\.same: input should be a valid list"),
-        ({"task": {"same": [""]}}, r"w\.json:1: kinds\.task\.same\.0: must be a kind name, got ''"),
+        ({"task": {"same": [""]}}, r"w\.json:1: kinds\.task\.same\[0\]: string should have at least 1 character, got ''"),
         ({"repo": {"same": ["repository"]}, "repository": {}}, r"kinds\.repo\.same: 'repository' is already the kind 'repository'"),
         ({"repo": {"same": ["repo"]}}, r"kinds\.repo\.same: 'repo' is already the kind 'repo'; a kind name belongs to one kind"),
         ({"a": {"same": ["x"]}, "b": {"same": ["x"]}}, r"kinds\.b\.same: 'x' is already the kind 'a'"),
