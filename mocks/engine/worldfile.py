@@ -341,7 +341,8 @@ def _entity_problems(entities: Any, kinds: Any) -> list[FileProblem]:
 
 def _kind_problems(kinds: Any) -> list[FileProblem]:
     """A ``same`` name that is the kind itself, another declared kind, or another kind's ``same``: a name is one kind's."""
-    found, owners = [], {}
+    found: list[FileProblem] = []
+    owners: dict[str, str] = {}
     for kind, declared in _dicts(kinds).items():
         same = _dicts(declared).get("same")
         for other in same if isinstance(same, list) else []:

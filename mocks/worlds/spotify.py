@@ -32,9 +32,14 @@ What stays here cannot be declared without a language of its own:
   device it names becomes the only active one); next plays the queue first,
   then the context's next track, else a top track chosen by the clock. Each
   is one branching step over several values, which the templates (a value
-  per name, no statements) would only say less clearly; the checks they use
-  are the fixture's (the ``spotify_uri`` and ``device`` shapes), and the tracks of a
+  per name, no statements) would only say less clearly; they check URIs and
+  devices with the functions below, and the tracks of a
   context (an album's, a playlist's, an artist's top tracks) are read here;
+* the functions the fixture's templates call (``{"$call": name, "args": [...]}``),
+  each a need of one endpoint: a URI read as ``{"kind", "id"}``, the device a
+  call names, the artists sharing a genre, the tracks of albums, an album's
+  first page of tracks, a playlist's items, the items a playlist edit adds or
+  removes, following and unfollowing;
 * playlist creation: the new playlist is made as loading and search make one
   (``make``: its id from its name and the clock) and goes first in the user's list;
 * loading the devices (ids derived from their names) and the player (its
@@ -125,7 +130,8 @@ def first_page(world: World, items: list[Any], href: str, limit: int) -> dict[st
 
 def playlist_tracks(world: World, playlist_id: str) -> Any:
     """What ``GET_playlists__playlist_id__tracks`` answers (a playlist shows its first page of items)."""
-    return world.handler("GET_playlists__playlist_id__tracks")(world, {"playlist_id": playlist_id})
+    show = world.handler("GET_playlists__playlist_id__tracks")  # declared in the fixture
+    return show(world, {"playlist_id": playlist_id}) if show else None
 
 
 def added_items(world: World, uris: Any) -> list[dict[str, Any]]:

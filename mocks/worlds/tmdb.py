@@ -1,6 +1,6 @@
 """The TMDB world's Python: what its fixture (``mocks/worlds/tmdb.json``) cannot declare.
 
-Every TMDB endpoint is answered by a template of the fixture (``"respond"``),
+Every TMDB endpoint but ``discover`` is answered by a template of the fixture (``"respond"``),
 every generated value is a ``"generate"`` template, the fixture's people,
 companies, networks, collections, movies and shows are made by its ``"make"``
 recipes and ``"load"`` steps (a name in a cast, crew or company list becomes
@@ -23,7 +23,13 @@ numbers, and filters, sorts and pages. What stays here, and why:
   named after it, which later searches and lookups find;
 * ``air_date``: a season airs a year after the one before, episodes a week
   apart on a calendar of 28-day months, arithmetic on a date the template
-  language has no operations for.
+  language has no operations for;
+* ``GET /discover/movie``: every movie a dozen filter arguments pass, sorted
+  as ``sort_by`` says, a numbered page of the fixture's ``movie_page`` shape;
+* the other functions the templates call, each one need: checks of the trending
+  list's arguments, a person's biography, a company's homepage, a collection's
+  base name, a reviewer's handle, the interleaved trending list, a show's
+  episode count, a review's verdict.
 """
 
 from __future__ import annotations
@@ -140,7 +146,7 @@ def discover(world: World, args: dict[str, Any]) -> dict[str, Any]:
         raise BadArguments(f"sort_by {wanted!r} is not supported; use e.g. popularity.desc, vote_average.desc, primary_release_date.desc")
     ids = {id(m): m.get("id", key) for key, m in keyed.items()}
     movies.sort(key=lambda m: (m[name], ids[id(m)]), reverse=order != "asc")
-    return shape(world, "movie_page", movies=movies, page=args.get("page"))  # type: ignore[no-any-return]
+    return shape(world, "movie_page", movies=movies, page=args.get("page"))
 
 
 # -- the fixture's functions ({"$call": name, "args": [...]}) ----------------------------------

@@ -91,8 +91,13 @@ def test_a_number_outside_an_entitys_parts_is_not_found_with_the_declared_messag
 def test_a_list_is_sorted_and_paged(tmp_path: Path) -> None:
     world = world_with(
         tmp_path,
-        {"GET_search_books": {"$page": {"$each": {"$sort": {"$state": "all", "default": []}, "by": "year", "desc": True}, "do": "$it.title"},
-                              "size": 2, "max": 3}},
+        {
+            "GET_search_books": {
+                "$page": {"$each": {"$sort": {"$state": "all", "default": []}, "by": "year", "desc": True}, "do": "$it.title"},
+                "size": 2,
+                "max": 3,
+            }
+        },
     )
     world.state["all"] = [{"title": t, "year": y} for t, y in (("Dune", 1965), ("Emma", 1815), ("Dune Messiah", 1969))]
     assert call(world, "GET_search_books")["results"] == ["Dune Messiah", "Dune"]  # first page of two

@@ -29,7 +29,10 @@ ADD = {
             "insert": {
                 "shelf": {
                     "at": "$at",
-                    "items": {"$each": "$branch_id", "do": {"id": {"$let": {"found": {"$get": "book", "id": "$it"}}, "in": "$it"}, "added_at": {"$tick": None}}},
+                    "items": {
+                        "$each": "$branch_id",
+                        "do": {"id": {"$let": {"found": {"$get": "book", "id": "$it"}}, "in": "$it"}, "added_at": {"$tick": None}},
+                    },
                 }
             },
         },

@@ -252,9 +252,7 @@ VIEWS = {
         "kind": "album",
         "base": "album_short",
         "complete": True,
-        "fields": {
-            "songs": {"$view": "song_short", "of": "$songs"}
-        },
+        "fields": {"songs": {"$view": "song_short", "of": "$songs"}},
     },
 }
 
