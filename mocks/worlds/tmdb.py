@@ -60,7 +60,7 @@ class TmdbModel:
     sections = ("lists",)  # the fixture's section this behaviour reads (mocks/engine/worldfile.py)
 
     def __init__(self) -> None:
-        self.handlers = {"GET_discover_movie": discover}  # every other endpoint is declared in the fixture
+        self.handlers = {"GET_discover_movie": self.h_GET_discover_movie}  # every other endpoint is declared in the fixture
         self.functions = {"search": self.search, **{f.__name__: f for f in FUNCTIONS}}
 
     def load(self, world: World, fixture: dict[str, Any]) -> None:
@@ -74,6 +74,9 @@ class TmdbModel:
                 )
             lists[name] = [resolve(world, kind, t, f"mocks/worlds/tmdb.json: lists.{name}", _key(kind)) for t in titles]
         world.state["lists"] = lists
+
+    def h_GET_discover_movie(self, world: World, args: dict[str, Any]) -> dict[str, Any]:
+        return discover(world, args)
 
     # -- template functions ------------------------------------------------------------------
     def search(self, world: World, kind: str, text: Any) -> list[int]:
