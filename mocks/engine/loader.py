@@ -116,7 +116,7 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     found = check_world(fixture, parameters=parameters, kind_fields=fields, own_sections=getattr(behaviour, "sections", ()))
     if found:
         raise world_error(found, fixture_file)
-    kinds = read_kinds(fixture, where)
+    kinds = read_kinds(fixture)
     keys = infer_keys(schema, specs, {kind: declared.key for kind, declared in kinds.items() if declared.key})
     facts = shared_facts(read_facts(schemas_path(domain)))
     rules = infer_rules(schema, specs, fixture.get("endpoints"), where, keys, aliases(kinds))

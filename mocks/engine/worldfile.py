@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path as FilePath
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt, ValidationError, field_validator, model_validator
 
 from gqlbench.errors import GqlbenchError, closest
 from gqlbench.mocks.engine.declared.templates import problems as template_problems
@@ -209,10 +209,20 @@ class Grow(_Section):
 
 
 class KindSection(_Section):
-    """What inference gets wrong about a kind's identity (:mod:`gqlbench.mocks.engine.declared.identity`)."""
+    """What inference gets wrong about a kind's identity (:mod:`gqlbench.mocks.engine.declared.identity`).
+
+    That a ``same`` name belongs to one kind only is checked across kinds (:func:`_kind_problems`).
+    """
 
     key: str | None = None  # the field that holds the kind's key ("gid", "number")
-    same: list[str] = []  # other kind names that are this kind ("repository" for "repo")
+    same: list[Annotated[str, Field(min_length=1)]] = []  # other kind names that are this kind ("repository" for "repo")
+
+    @field_validator("key")
+    @classmethod
+    def _field_name(cls, key: str | None) -> str | None:
+        if key is not None and not key.isidentifier():
+            raise ValueError(f"must be a field name (a string like 'gid'), got {key!r}")
+        return key
 
 
 # -- the file -----------------------------------------------------------------------
@@ -263,6 +273,7 @@ def check_world(
             problems = [p for p in problems if len(p.line_path()) > 1]
         found += problems
     found += _entity_problems(data.get("entities"), data.get("kinds"))
+    found += _kind_problems(data.get("kinds"))
     found += _meaning(data, parameters, kind_fields or {})
     return found
 
@@ -325,6 +336,23 @@ def _entity_problems(entities: Any, kinds: Any) -> list[FileProblem]:
                         f'or declare it: "kinds": {{"{kind}": {{"key": "<field>"}}}}',
                     )
                 )
+    return found
+
+
+def _kind_problems(kinds: Any) -> list[FileProblem]:
+    """A ``same`` name that is the kind itself, another declared kind, or another kind's ``same``: a name is one kind's."""
+    found: list[FileProblem] = []
+    owners: dict[str, str] = {}
+    for kind, declared in _dicts(kinds).items():
+        same = _dicts(declared).get("same")
+        for other in same if isinstance(same, list) else []:
+            if not isinstance(other, str):
+                continue
+            if other == kind or other in kinds or other in owners:
+                taken = kind if other == kind else owners.get(other, other)
+                message = f"{other!r} is already the kind {taken!r}; a kind name belongs to one kind"
+                found.append(FileProblem(("kinds", kind, "same"), message))
+            owners.setdefault(other, kind)
     return found
 
 

@@ -32,9 +32,14 @@ What stays here cannot be declared without a language of its own:
   device it names becomes the only active one); next plays the queue first,
   then the context's next track, else a top track chosen by the clock. Each
   is one branching step over several values, which the templates (a value
-  per name, no statements) would only say less clearly; the checks they use
-  are the fixture's (the ``spotify_uri`` and ``device`` shapes), and the tracks of a
+  per name, no statements) would only say less clearly; they check URIs and
+  devices with the functions below, and the tracks of a
   context (an album's, a playlist's, an artist's top tracks) are read here;
+* the functions the fixture's templates call (``{"$call": name, "args": [...]}``),
+  each a need of one endpoint: a URI read as ``{"kind", "id"}``, the device a
+  call names, the artists sharing a genre, the tracks of albums, an album's
+  first page of tracks, a playlist's items, the items a playlist edit adds or
+  removes, following and unfollowing;
 * playlist creation: the new playlist is made as loading and search make one
   (``make``: its id from its name and the clock) and goes first in the user's list;
 * loading the devices (ids derived from their names) and the player (its
@@ -58,6 +63,7 @@ from typing import Any
 from gqlbench.mocks.world import (
     BadArguments,
     Handler,
+    NotFound,
     World,
     check_stored_items,
     computed,
@@ -65,9 +71,10 @@ from gqlbench.mocks.world import (
     make,
     offset_page,
     resolve,
+    save,
     search_text,
-    shape,
     split_ids,
+    unsave,
     view,
 )
 
@@ -77,10 +84,91 @@ API = "https://api.spotify.com/v1"
 _SEARCH_TYPES = {"album": "albums", "artist": "artists", "playlist": "playlists", "track": "tracks"}
 
 
+# -- the fixture's functions ({"$call": name, "args": [...]}) ----------------------------------
+def spotify_uri(world: World, text: Any, kinds: list[str]) -> dict[str, str]:
+    """``{"kind", "id"}`` of a URI ``spotify:<kind>:<id>`` of one of ``kinds``, else :class:`BadArguments`."""
+    match = re.fullmatch(rf"spotify:({'|'.join(map(re.escape, kinds))}):([A-Za-z0-9_.\-]+)", str(text).strip())
+    if match is None:
+        forms = " or ".join(f"spotify:{kind}:<id>" for kind in kinds)
+        raise BadArguments(f"{text!r} is not a Spotify URI of the form {forms}; use the 'uri' field of a response")
+    return {"kind": match.group(1), "id": match.group(2)}
+
+
+def playable_id(world: World, text: Any) -> str:
+    """The id of the track a track (or episode) URI names; the track must exist."""
+    found = spotify_uri(world, text, ["track", "episode"])["id"]
+    world.get("track", found)
+    return found
+
+
+def device(world: World, device_id: str | None) -> dict[str, Any]:
+    """The device ``device_id`` names, or the active one when it is None; else :class:`NotFound`."""
+    wanted = {"id": device_id} if device_id is not None else {"is_active": True}
+    for found in world.state.get("devices") or ():
+        if isinstance(found, dict) and all(found.get(k) == v for k, v in wanted.items()):
+            return found
+    if device_id is not None:
+        raise NotFound(f"no device with id {device_id!r}; use an id from GET_me_player_devices()")
+    raise NotFound("no active device; pass device_id of one of GET_me_player_devices()")
+
+
+def same_genre(world: World, artist: dict[str, Any]) -> list[dict[str, Any]]:
+    """The other artists that share a genre with ``artist``, in the order they were made (related artists)."""
+    genres = set(artist.get("genres") or ())
+    return world.find("artist", lambda r: bool(genres.intersection(r.get("genres") or ())) and r.get("id") != artist.get("id"))
+
+
+def tracks_of(world: World, albums: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every track of the albums, album by album (an artist's top tracks are chosen from them)."""
+    return [world.get("track", track) for album in albums for track in album["tracks"]]
+
+
+def first_page(world: World, items: list[Any], href: str, limit: int) -> dict[str, Any]:
+    """The first offset page of ``items`` (an album shows its tracks so)."""
+    return offset_page(items, href, {"limit": limit}, limit)
+
+
+def playlist_tracks(world: World, playlist_id: str) -> Any:
+    """What ``GET_playlists__playlist_id__tracks`` answers (a playlist shows its first page of items)."""
+    show = world.handler("GET_playlists__playlist_id__tracks")  # declared in the fixture
+    return show(world, {"playlist_id": playlist_id}) if show else None
+
+
+def added_items(world: World, uris: Any) -> list[dict[str, Any]]:
+    """The items ``POST_playlists__playlist_id__tracks`` adds: each URI's track, stamped by the clock."""
+    if not uris:
+        raise BadArguments("uris is missing or empty; pass track URIs separated by commas")
+    return [{"id": playable_id(world, uri), "added_at": world.tick()} for uri in split_ids(uris, "uris")]
+
+
+def removed_ids(world: World, tracks: Any) -> list[str]:
+    """The track ids ``DELETE_playlists__playlist_id__tracks`` removes, read from ``[{"uri": ...}]``."""
+    if not tracks:
+        raise BadArguments('tracks is missing or empty; pass a list like [{"uri": "spotify:track:<id>"}]')
+    ids = []
+    for entry in tracks:
+        if not isinstance(entry, dict) or "uri" not in entry:
+            raise BadArguments(f'each element of tracks must be {{"uri": "spotify:track:<id>"}}, got {entry!r}')
+        ids.append(spotify_uri(world, entry["uri"], ["track", "episode"])["id"])
+    return ids
+
+
+def follow(world: World, type_: str, ids: Any, add: bool = True) -> None:
+    """Follow (or with ``add`` false, unfollow) artists or users: the saved lists ``following`` and ``followed_users``."""
+    name, kind = ("following", "artist") if type_ == "artist" else ("followed_users", "user")
+    (save if add else unsave)(world, name, kind, split_ids(ids, "ids"))
+
+
+FUNCTIONS = {
+    f.__name__: f
+    for f in (spotify_uri, playable_id, device, same_genre, tracks_of, first_page, playlist_tracks, added_items, removed_ids, follow)
+}
+
+
 # -- helpers ---------------------------------------------------------------------
 def _context_tracks(world: World, text: str) -> list[str]:
     """The tracks a context URI plays, in order: an album's, a playlist's, an artist's top tracks, or the one track."""
-    context = shape(world, "spotify_uri", text=text, kinds=["album", "playlist", "artist", "track"])
+    context = spotify_uri(world, text, ["album", "playlist", "artist", "track"])
     if context["kind"] == "album":
         return list(world.get("album", context["id"])["tracks"])
     if context["kind"] == "playlist":
@@ -107,6 +195,7 @@ class SpotifyModel:
 
     domain = "spotify"
     sections = ("devices", "player")  # the fixture's sections this behaviour reads (mocks/engine/worldfile.py)
+    functions = FUNCTIONS
 
     def __init__(self) -> None:
         self.handlers: dict[str, Handler] = {name[len("h_") :]: getattr(self, name) for name in dir(self) if name.startswith("h_")}
@@ -186,18 +275,18 @@ class SpotifyModel:
     # -- player (the rest of it, and the playlist edits, are declared in the fixture) ----------
     def h_PUT_me_player_play(self, world: World, args: dict[str, Any]) -> None:
         player, given = world.state["player"], args.get("device_id")
-        device = shape(world, "device", device_id=given if given is not None else player["device_id"])
+        chosen = device(world, given if given is not None else player["device_id"])
         if given is not None:
             for d in world.state["devices"]:
-                d["is_active"] = d is device
-            player["device_id"] = device["id"]
+                d["is_active"] = d is chosen
+            player["device_id"] = chosen["id"]
         uris, context_uri = args.get("uris"), args.get("context_uri")
         if context_uri and uris:
             raise BadArguments("pass either context_uri or uris, not both")
         if context_uri:
             tracks = _context_tracks(world, context_uri)
         elif uris:
-            ids = [shape(world, "spotify_uri", text=uri, kinds=["track"])["id"] for uri in split_ids(uris, "uris")]
+            ids = [spotify_uri(world, uri, ["track"])["id"] for uri in split_ids(uris, "uris")]
             tracks = [world.get("track", i)["id"] for i in ids]
         else:
             tracks = [player["item"]] if player["item"] else []

@@ -115,8 +115,3 @@ def test_a_shape_that_renders_itself_is_refused_and_one_named_at_run_time_is_a_o
     with pytest.raises(GqlbenchError, match=r"^.*endpoints\.POST_loans\.respond.*: the template uses itself without end") as caught:
         world.handler("POST_loans")(world, {})  # type: ignore[misc]
     assert str(caught.value).startswith(str(path)) and "\n" not in str(caught.value)
-
-
-def test_a_sub_pattern_that_is_not_a_regular_expression_is_refused_when_the_file_loads(tmp_path: Path) -> None:
-    message = _refused(_file(tmp_path, **_respond({"$sub": "x", "pattern": "(unclosed"})))
-    assert 'endpoints.POST_loans.respond: $sub needs "pattern", a regular expression (missing ), unterminated subpattern' in message

@@ -11,6 +11,7 @@ import pytest
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.endpoints import Runtime
 from gqlbench.mocks.engine.declared.identity import KindDeclaration, aliases, read_kinds
+from gqlbench.mocks.engine.worldfile import check_world, world_error
 from gqlbench.mocks.errors import NotFound
 from gqlbench.schemas.domain_import import import_openapi_domain
 
@@ -20,21 +21,36 @@ FLEET = Path(__file__).parents[1] / "data" / "worlds" / "fleet.yaml"
 @pytest.mark.parametrize(
     ("section", "message"),
     [
-        ([], r"w\.json: kinds must map each kind to its declaration"),
-        ({"task": "gid"}, r"w\.json: kinds\.task must be an object"),
-        ({"task": {"kee": "gid"}}, r"w\.json: kinds\.task\.kee: unknown field; a kind declares key, same"),
-        ({"task": {"key": 3}}, r"w\.json: kinds\.task\.key must be a field name"),
-        ({"task": {"same": "todo"}}, r"w\.json: kinds\.task\.same must be a list of kind names"),
+        ([], r"w\.json:1: kinds: input should be a valid dictionary"),
+        ({"task": "gid"}, r"w\.json:1: kinds\.task: input should be a valid dictionary"),
+        ({"task": {"kee": "gid"}}, r"w\.json:1: kinds\.task: unknown key 'kee'; did you mean 'key'\?"),
+        ({"task": {"key": 3}}, r"w\.json:1: kinds\.task\.key: input should be a valid string"),
+        ({"task": {"key": "g id"}}, r"w\.json:1: kinds\.task\.key: must be a field name \(a string like 'gid'\), got 'g id'"),
+        ({"task": {"same": "todo"}}, r"w\.json:1: kinds\.task\.same: input should be a valid list"),
+        ({"task": {"same": [""]}}, r"w\.json:1: kinds\.task\.same\[0\]: string should have at least 1 character, got ''"),
         ({"repo": {"same": ["repository"]}, "repository": {}}, r"kinds\.repo\.same: 'repository' is already the kind 'repository'"),
+        ({"repo": {"same": ["repo"]}}, r"kinds\.repo\.same: 'repo' is already the kind 'repo'; a kind name belongs to one kind"),
+        ({"a": {"same": ["x"]}, "b": {"same": ["x"]}}, r"kinds\.b\.same: 'x' is already the kind 'a'"),
     ],
 )
-def test_a_wrong_declaration_is_one_line_naming_the_file_and_field(section: object, message: str) -> None:
+def test_a_wrong_declaration_is_a_line_naming_the_file_line_and_field_at_load(tmp_path: Path, section: object, message: str) -> None:
+    file = tmp_path / "w.json"
+    file.write_text(json.dumps({"kinds": section}))
     with pytest.raises(GqlbenchError, match=message):
-        read_kinds({"kinds": section}, "w.json")
+        raise world_error(check_world({"kinds": section}), file)
+
+
+def test_two_wrong_declarations_are_both_reported(tmp_path: Path) -> None:
+    section = {"task": {"key": "g id"}, "repo": {"same": ["repo"]}}
+    file = tmp_path / "w.json"
+    file.write_text(json.dumps({"kinds": section}, indent=1))
+    rows = world_error(check_world({"kinds": section}), file).rows
+    assert [where.rsplit(":", 1)[1] for where, _ in rows] == ["4", "7"]
+    assert [message.split(":")[0] for _, message in rows] == ["kinds.task.key", "kinds.repo.same"]
 
 
 def test_declarations_read() -> None:
-    kinds = read_kinds({"kinds": {"task": {"key": "gid"}, "repo": {"same": ["repository"]}}}, "w.json")
+    kinds = read_kinds({"kinds": {"task": {"key": "gid"}, "repo": {"same": ["repository"]}}})
     assert kinds == {"task": KindDeclaration(key="gid"), "repo": KindDeclaration(same=("repository",))}
     assert aliases(kinds) == {"repository": "repo"}
 

@@ -40,7 +40,7 @@ MAX_GROW = 1_000
 
 
 MAX_VALUE = 1_000_000
-"""Most items or characters one value a template joins or fills in may have (``$add``, ``$flat``, ``$join``, text
+"""Most items or characters one value a template joins or fills in may have (``$add``, ``$join``, text
 with names filled in): names that refer to each other (``"b": {"$add": ["$a", "$a"]}``) double a value at each step."""
 
 

@@ -13,8 +13,9 @@ one short declaration per kind::
 entity; a value the world showed in that field is that entity); ``same``
 lists other kind names that are this kind (``search/repositories`` lists
 ``repository``, ``/repos/{owner}/{repo}`` looks up ``repo``: one kind).
-:func:`read_kinds` checks the section when the fixture loads, with errors
-naming the file and the field.
+The typed world file checks the section when it loads, every mistake a line
+naming the file, the line and the field (:mod:`gqlbench.mocks.engine.worldfile`);
+:func:`read_kinds` reads it.
 """
 
 from __future__ import annotations
@@ -23,12 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gqlbench.errors import GqlbenchError
-
 __all__ = ["KindDeclaration", "aliases", "read_kinds"]
-
-_FIELDS = ("key", "same")
-_EXAMPLE = '{"task": {"key": "gid"}, "repo": {"same": ["repository"]}}'
 
 
 @dataclass(frozen=True)
@@ -39,35 +35,12 @@ class KindDeclaration:
     same: tuple[str, ...] = ()
 
 
-def read_kinds(fixture: Mapping[str, Any], where: str) -> dict[str, KindDeclaration]:
-    """The fixture's ``kinds`` section, checked: one-line errors name ``where`` and the field."""
-    section = fixture.get("kinds")
-    if section is None:
-        return {}
-    if not isinstance(section, dict):
-        raise GqlbenchError(f"{where}: kinds must map each kind to its declaration, e.g. {_EXAMPLE}")
-    out: dict[str, KindDeclaration] = {}
-    owners: dict[str, str] = {}
-    for kind, declared in section.items():
-        at = f"{where}: kinds.{kind}"
-        if not isinstance(declared, dict):
-            raise GqlbenchError(f'{at} must be an object like {{"key": "gid"}}')
-        unknown = sorted(set(declared) - set(_FIELDS))
-        if unknown:
-            raise GqlbenchError(f"{at}.{unknown[0]}: unknown field; a kind declares {', '.join(_FIELDS)}")
-        key = declared.get("key")
-        if key is not None and (not isinstance(key, str) or not key.isidentifier()):
-            raise GqlbenchError(f"{at}.key must be a field name (a string like 'gid'), got {key!r}")
-        same = declared.get("same", [])
-        if not isinstance(same, list) or not all(isinstance(s, str) and s for s in same):
-            raise GqlbenchError(f'{at}.same must be a list of kind names, e.g. ["repository"]')
-        for other in same:
-            if other == kind or other in section or other in owners:
-                taken = kind if other == kind else owners.get(other, other)
-                raise GqlbenchError(f"{at}.same: {other!r} is already the kind {taken!r}; a kind name belongs to one kind")
-            owners[other] = kind
-        out[kind] = KindDeclaration(key=key, same=tuple(same))
-    return out
+def read_kinds(fixture: Mapping[str, Any]) -> dict[str, KindDeclaration]:
+    """The fixture's ``kinds`` section (checked when the file loads: :class:`gqlbench.mocks.engine.worldfile.KindSection`)."""
+    return {
+        kind: KindDeclaration(key=declared.get("key"), same=tuple(declared.get("same", ())))
+        for kind, declared in (fixture.get("kinds") or {}).items()
+    }
 
 
 def aliases(kinds: Mapping[str, KindDeclaration]) -> dict[str, str]:

@@ -17,12 +17,8 @@ an id again moves it to the front; a ``list`` with a ``collection`` lists
 those entities, newest first. A template reads a list's entries with
 ``{"$saved": "saved_tracks"}`` (each ``{"id", "added_at"}``), and anything
 else the world keeps in its state with ``{"$state": "top_tracks"}`` (``"default"``
-when it has none). A template also saves and removes, when the list depends on
-the call (follow an artist or a user)::
-
-    {"$save": "following", "kind": "artist", "ids": "$ids"}   (and "$unsave"; "stamp" as above)
-
-``{"$split": "$uris", "name": "uris"}`` is the ids of a comma-separated text or a list.
+when it has none). A behaviour saves to a list that depends on the call
+(follow an artist or a user) with :func:`gqlbench.mocks.world.save`.
 """
 
 from __future__ import annotations
@@ -30,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from gqlbench.mocks.engine.declared.templates import Scope, evaluate, operation
+from gqlbench.mocks.engine.declared.templates import evaluate, operation
 from gqlbench.mocks.engine.effects import check_stored_items
 from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.errors import BadArguments
@@ -76,24 +72,5 @@ def change(world: World, name: str, kind: str, wanted: Iterable[str], *, add: bo
     world.tick()
 
 
-def _check_save(template: dict[str, Any]) -> str | None:
-    return (
-        None
-        if isinstance(template.get("kind"), str)
-        else f'{next(iter(template))} needs "kind" (of the saved entities) and "ids", e.g. "$ids"'
-    )
-
-
-def _saving(add: bool) -> Any:
-    def run(t: dict[str, Any], scope: Scope) -> None:
-        wanted = split_ids(evaluate(t["ids"], scope), str(t.get("name", "ids")))
-        change(scope.world, evaluate(t["$save" if add else "$unsave"], scope), t["kind"], wanted, add=add, stamp=t.get("stamp"))
-
-    return run
-
-
-for _name, _add in (("save", True), ("unsave", False)):
-    operation(_name, "stamp", "name", required=("kind", "ids"), literal=("kind", "stamp", "name"), shape=_check_save)(_saving(_add))
 operation("saved")(lambda t, scope: list(entries(scope.world, evaluate(t["$saved"], scope))))
 operation("state", "default")(lambda t, scope: scope.world.state.get(evaluate(t["$state"], scope), evaluate(t.get("default"), scope)))
-operation("split", "name", literal=("name",))(lambda t, scope: split_ids(evaluate(t["$split"], scope), str(t.get("name", "ids"))))

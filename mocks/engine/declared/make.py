@@ -231,9 +231,7 @@ def make(
 
 def scope_of(world: World) -> Scope:
     """What a behaviour's Python makes entities in: the world, with its fixture's recipes, vocabularies, shapes and functions."""
-    fixture = world.model.fixture if world.model is not None else {}
-    functions = getattr(getattr(world.model, "behaviour", None), "functions", None) or {}
-    return Scope(world, {}, fixture.get("shapes", {}), fixture.get("vocab", {}), functions, fixture=fixture)
+    return Scope.of(world, {})
 
 
 def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:

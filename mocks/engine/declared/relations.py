@@ -10,10 +10,6 @@ is every ``{"of": <movie record>, "entry": <its cast entry>}`` whose entry's
 ``person`` is this id, in the order the movies were made, so a person's movie
 credits and the movies' casts can never disagree. Without ``"by"`` the list
 holds plain ids (an album's ``"artists"``) and the answer is the records.
-
-``{"$sharing": "$genres", "kind": "artist", "in": "genres"}`` is every record of
-the kind whose list ``genres`` has any of the given values (related artists),
-in the order they were made.
 """
 
 from __future__ import annotations
@@ -47,9 +43,3 @@ def referring_to(world: World, kind: str, field: str, by: str | None, entity_id:
 def _referring(template: dict[str, Any], scope: Scope) -> list[dict[str, Any]]:
     kind, entity_id = evaluate(template["kind"], scope), evaluate(template["$referring"], scope)
     return referring_to(scope.world, kind, template["in"], template.get("by"), entity_id)
-
-
-@operation("sharing", required=("kind", "in"), literal=("in",))
-def _sharing(template: dict[str, Any], scope: Scope) -> list[dict[str, Any]]:
-    wanted, field = set(evaluate(template["$sharing"], scope) or ()), template["in"]
-    return scope.world.find(evaluate(template["kind"], scope), lambda r: bool(wanted.intersection(r.get(field) or ())))

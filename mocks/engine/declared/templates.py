@@ -18,23 +18,21 @@ say, so a domain's responses need no Python:
 * ``{"$each": list, "do": template}`` (names ``it`` and ``i``), ``{"$let": {...}, "in": template}``,
   ``{"$get": "<kind>", "id": ...}`` (the complete record, or not found), ``{"$vocab": "<vocab>", "key": ...}``,
   ``{"$count": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$mul": [a, b]}``,
-  ``{"$flat": lists}``, ``{"$unique": x}``,
-  ``{"$if": c, "then": a, "else": b}``,
-  ``{"$filter": list, "if": c}`` (the items ``it`` for which ``c`` holds),
+  ``{"$unique": x}``, ``{"$if": c, "then": a, "else": b}``,
   ``{"$eq": [a, b]}``, ``{"$ne": [a, b]}``, ``{"$at": list, "index": n}`` (or an object and a field name),
   ``{"$slice": list, "stop": 3}``, ``{"$numbers": n}`` (1..n; what a template makes is bounded:
   :mod:`gqlbench.mocks.engine.declared.bounds`), ``{"$sort": list, "by": "field", "desc": true}``,
-  ``{"$lower": x}``, ``{"$alnum": x}`` (lowercase letters and digits),
-  ``{"$sub": x, "pattern": "\\s+Collection$", "by": ""}`` (a regular expression replaced), ``{"$join": [parts], "sep": ""}``,
+  ``{"$join": [parts], "sep": ""}``,
   ``{"$optional": "name"}`` (the name's value, null when the call left it out);
-* ``{"$endpoint": "<function>", "args": {...}}``: another endpoint's answer (null when the world has none);
 * ``{"$call": "<function>", "args": [...]}``: one of the behaviour's ``functions``
   (``(world, *args) -> value``, :mod:`gqlbench.mocks.world`), for what JSON cannot say.
 
 Other operations are registered with :func:`operation` in the modules that own
-them (views add ``$view`` and ``$offset_page``, listing ``$page`` and ``$query``,
-relations ``$referring`` and ``$sharing``, ranges ``$within`` and ``$uri``, make
-``$make``, growth ``$once``, writes ``$change`` and ``$tick``, lists ``$save``).
+them (views add ``$view``, listing ``$page``, relations ``$referring``, ranges
+``$within``, make ``$make``, growth ``$once``, writes ``$change`` and ``$tick``,
+lists ``$saved`` and ``$state``). The set is frozen: what one world needs once
+is a function of its behaviour (``$call``), not an operation
+(``docs/world-operations.md`` lists each one and why it stays).
 Each declares the keys it takes, so every use is checked when the file loads
 (:func:`problems`, :mod:`gqlbench.mocks.engine.worldfile`).
 
@@ -57,7 +55,7 @@ from gqlbench.mocks.engine.problems import FileProblem, Path, did_you_mean, dott
 from gqlbench.mocks.engine.world import World
 from gqlbench.plugins import Registry
 
-__all__ = ["OPERATIONS", "TemplateOperation", "Scope", "check", "derived_date", "evaluate", "fill", "operation", "problems"]
+__all__ = ["OPERATIONS", "TemplateOperation", "Scope", "check", "derived_date", "evaluate", "fill", "functions_of", "operation", "problems"]
 
 _NAME = re.compile(r"\{\{|\}\}|\{([\w.]+)\}")  # {{ and }} are literal braces
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -75,6 +73,12 @@ class Scope:
     fixture: Mapping[str, Any] = field(default_factory=dict)  # for "$view" (views and computed fields)
     fields: bool = False  # the names are an entity's fields: one it lacks is None (views, computed fields)
 
+    @classmethod
+    def of(cls, world: World, names: dict[str, Any], *, fields: bool = False) -> Scope:
+        """A scope over the world's own file (its shapes, vocabularies and views) and its behaviour's functions."""
+        fixture = world.model.fixture if world.model is not None else {}
+        return cls(world, names, fixture.get("shapes", {}), fixture.get("vocab", {}), functions_of(world), fixture, fields)
+
     def having(self, **names: Any) -> Scope:
         return Scope(self.world, {**self.names, **names}, self.shapes, self.vocab, self.functions, self.fixture, self.fields)
 
@@ -89,6 +93,11 @@ class Scope:
         for step in steps:
             value = value[int(step)] if isinstance(value, (list, tuple)) else value.get(step)  # a field a record lacks is None
         return value
+
+
+def functions_of(world: World) -> Mapping[str, Callable[..., Any]]:
+    """The world's behaviour's ``functions``, for ``{"$call": ...}`` (none without a behaviour)."""
+    return getattr(getattr(world.model, "behaviour", None), "functions", None) or {}
 
 
 Run = Callable[[dict[str, Any], Scope], Any]
@@ -291,15 +300,6 @@ def _mul(t: dict[str, Any], scope: Scope) -> Any:
     return check_value(functools.reduce(operator.mul, operands), "world template: $mul")
 
 
-def _regex_problem(t: dict[str, Any]) -> str | None:
-    """Why ``$sub``'s pattern is not a regular expression (None when it is one)."""
-    try:
-        re.compile(t["pattern"]) if isinstance(t["pattern"], str) else None
-    except re.error as exc:
-        return f'$sub needs "pattern", a regular expression ({exc})'
-    return None if isinstance(t["pattern"], str) else f'$sub needs "pattern", a regular expression (got {t["pattern"]!r})'
-
-
 def _options(t: dict[str, Any], scope: Scope) -> list[Any]:
     options = t["from"]
     return list(scope.vocab[options]) if isinstance(options, str) else list(evaluate(options, scope))
@@ -347,11 +347,6 @@ def _each(t: dict[str, Any], scope: Scope) -> list[Any]:
     return [evaluate(t["do"], scope.having(it=item, i=n)) for n, item in enumerate(evaluate(t["$each"], scope) or [])]
 
 
-@operation("filter", required=("if",), binds={"if": ("it",)})
-def _filter(t: dict[str, Any], scope: Scope) -> list[Any]:
-    return [item for item in evaluate(t["$filter"], scope) or [] if evaluate(t["if"], scope.having(it=item))]
-
-
 @operation("let", required=("in",), shape=lambda t: None if isinstance(t["$let"], dict) else '$let names values: {"name": template, ...}')
 def _let(t: dict[str, Any], scope: Scope) -> Any:
     for name, value in t["$let"].items():  # in order: a later name may use an earlier one
@@ -372,13 +367,6 @@ def _call(t: dict[str, Any], scope: Scope) -> Any:
     return scope.functions[name](scope.world, *evaluate(t.get("args", []), scope))
 
 
-@operation("endpoint", "args")
-def _endpoint(t: dict[str, Any], scope: Scope) -> Any:
-    """``{"$endpoint": "GET_x", "args": {...}}``: what that endpoint answers (a playlist shows its first page of items)."""
-    handler = scope.world.handler(evaluate(t["$endpoint"], scope))
-    return handler(scope.world, evaluate(t.get("args", {}), scope)) if handler is not None else None
-
-
 @operation("sort", "desc", required=("by",), literal=("desc",))
 def _sort(t: dict[str, Any], scope: Scope) -> list[Any]:
     """``{"$sort": list, "by": "release_date", "desc": true}``: a stable sort by one field of the items."""
@@ -394,19 +382,13 @@ _ONE = {  # operations of one argument, the $ key's value
     "eq": lambda t, scope: operator.eq(*evaluate(t["$eq"], scope)),
     "ne": lambda t, scope: operator.ne(*evaluate(t["$ne"], scope)),
     "numbers": lambda t, scope: list(range(1, _within(evaluate(t["$numbers"], scope), "world template: $numbers") + 1)),
-    "lower": lambda t, scope: str(evaluate(t["$lower"], scope)).lower(),
-    "alnum": lambda t, scope: re.sub(r"[^a-z0-9]", "", str(evaluate(t["$alnum"], scope)).lower()),
     "unique": lambda t, scope: list(dict.fromkeys(evaluate(t["$unique"], scope))),
-    "flat": lambda t, scope: check_value([i for items in evaluate(t["$flat"], scope) for i in items], "world template: $flat"),
 }
 for _name, _run in _ONE.items():
     operation(_name)(_run)
 operation("at", required=("index",))(lambda t, scope: evaluate(t["$at"], scope)[evaluate(t["index"], scope)])
 operation("slice", "start", "stop", literal=("start", "stop"))(
     lambda t, scope: evaluate(t["$slice"], scope)[t.get("start", 0) : t.get("stop")]
-)
-operation("sub", "by", required=("pattern",), literal=("pattern", "by"), shape=_regex_problem)(
-    lambda t, scope: check_value(re.sub(t["pattern"], t.get("by", ""), str(evaluate(t["$sub"], scope))), "world template: $sub")
 )
 operation("join", "sep", literal=("sep",))(
     lambda t, scope: check_value(str(t.get("sep", "")).join(map(str, evaluate(t["$join"], scope))), "world template: $join")

@@ -13,16 +13,14 @@ a behaviour renders an entity with one call (:func:`render_view`)::
                            "album": {"$view": "album_simple", "of": "$album"}}},
       "album": {"kind": "album", "base": "album_simple", "complete": true,
                 "fields": {"total_tracks": {"$count": "$tracks"},
-                           "tracks": {"$offset_page": {"$view": "track_simple", "of": "$tracks"},
-                                      "href": "https://api.example.com/albums/{id}/tracks", "limit": 50}}}
+                           "tracks": {"$view": "track_simple", "of": "$tracks"}}}
     }
 
 Field values are templates (:mod:`gqlbench.mocks.engine.declared.templates`) whose names are
 the entity's stored values, and the kind's ``computed`` fields are always
-part of its views. Two operations belong to views: ``{"$view": name, "of":
+part of its views. One operation belongs to views: ``{"$view": name, "of":
 "$field"}`` shows the entity (or each entity of the list) that the field
-refers to through another view; ``{"$offset_page": <list>, "href": ...,
-"limit": n}`` is the first offset page of a list (:mod:`gqlbench.mocks.engine.declared.paging`).
+refers to through another view.
 ``base`` starts from another view's fields; ``complete`` looks the entity up
 as a lookup would (an unknown id is not found, and a partial entity is completed).
 
@@ -39,8 +37,7 @@ from typing import Any
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared import lists
 from gqlbench.mocks.engine.declared.computed import computed
-from gqlbench.mocks.engine.declared.paging import offset_page
-from gqlbench.mocks.engine.declared.templates import Scope, evaluate, fill, operation
+from gqlbench.mocks.engine.declared.templates import Scope, evaluate, functions_of, operation
 from gqlbench.mocks.engine.world import World
 
 __all__ = ["render_view", "view_handler"]
@@ -54,7 +51,7 @@ def render_view(world: World, fixture: Mapping[str, Any], name: str, entity_id: 
     record = {"id": str(entity_id), **stored}
     out = render_view(world, fixture, view["base"], entity_id) if view.get("base") else {}
     out.update(computed(fixture, kind, record, world))
-    scope = Scope(world, record, fixture=fixture, fields=True)
+    scope = Scope(world, record, functions=functions_of(world), fixture=fixture, fields=True)
     for field, template in (view.get("fields") or {}).items():
         value = evaluate(template, scope)
         out[field] = list(value) if isinstance(value, list) else value  # a copy: the response never shares a stored list
@@ -85,11 +82,3 @@ def _view(template: dict[str, Any], scope: Scope) -> Any:
     if isinstance(ids, list):
         return [render_view(scope.world, scope.fixture, template["$view"], i) for i in ids]
     return None if ids is None else render_view(scope.world, scope.fixture, template["$view"], ids)
-
-
-@operation("offset_page", "href", "limit", literal=("limit",))
-def _offset_page(template: dict[str, Any], scope: Scope) -> Any:
-    """``{"$offset_page": list, "href": ..., "limit": n}``: the first offset page of a list."""
-    limit = template.get("limit", 20)
-    href = fill(str(template.get("href", "")), scope.lookup)
-    return offset_page(evaluate(template["$offset_page"], scope), href, {"limit": limit}, limit)

@@ -12,10 +12,7 @@ the changes and the clock's ticks is the template's:
   position is given). All the changes are made, or none (an insert outside the
   list changes nothing). Only stored values change: a field the object does
   not hold starts empty (``[]``, ``0``). The answer is the changed object;
-* ``{"$tick": null}`` advances the world's clock and is its new time;
-* ``{"$find": <list>, "where": {"id": "$device_id"}, "message": "no device with id {id}"}``
-  is the first object of the list whose fields equal ``where``'s, else ``not_found``
-  with the message (its names are ``where``'s fields, quoted).
+* ``{"$tick": null}`` advances the world's clock and is its new time.
 """
 
 from __future__ import annotations
@@ -24,10 +21,9 @@ import dataclasses
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.declared.templates import Scope, evaluate, fill, operation
+from gqlbench.mocks.engine.declared.templates import Scope, evaluate, operation
 from gqlbench.mocks.engine.effects import OPERATIONS as EFFECTS
 from gqlbench.mocks.engine.effects import apply_effects, check_effects
-from gqlbench.mocks.errors import NotFound
 
 __all__: list[str] = []
 
@@ -49,21 +45,6 @@ def _change(template: dict[str, Any], scope: Scope) -> Any:
     effects = {k: v for k, v in template.items() if k in EFFECTS}
     apply_effects(target, effects, {}, lambda name: None, lambda raw: evaluate(raw, values))
     return target
-
-
-def _check_find(template: dict[str, Any]) -> str | None:
-    if not isinstance(template.get("where"), dict) or not template["where"] or not isinstance(template.get("message"), str):
-        return '$find needs "where" (fields to match, e.g. {"id": "$device_id"}) and a "message"'
-    return None
-
-
-@operation("find", required=("where", "message"), literal=("message",), shape=_check_find)
-def _find(template: dict[str, Any], scope: Scope) -> Any:
-    wanted = {name: evaluate(value, scope) for name, value in template["where"].items()}
-    for item in evaluate(template["$find"], scope) or ():
-        if isinstance(item, dict) and all(item.get(name) == value for name, value in wanted.items()):
-            return item
-    raise NotFound(fill(template["message"], lambda name: repr(wanted.get(name))))
 
 
 @operation("tick")
