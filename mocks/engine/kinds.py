@@ -32,6 +32,7 @@ __all__ = [
     "shape_kind",
     "KEY_TAILS",
     "param_key",
+    "first_choice",
 ]
 
 _GENERIC_HOLDERS = {
@@ -82,6 +83,8 @@ def singular(word: str) -> str:
         return head + sep + singular(last)
     if word.endswith(("species", "series", "news", "status", "data")):
         return word
+    if word.endswith(("statuses", "viruses", "bonuses", "campuses", "buses")):
+        return word[:-2]
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("sses", "ches", "shes", "xes")):
@@ -119,10 +122,15 @@ def reference(name: str) -> tuple[str, str] | None:
     ``contractId`` -> ``(contract, id)``; a bare ``id`` or ``symbol`` names
     no kind, so it is None.
     """
-    match = _REFERENCE.match(name)
+    match = _REFERENCE.match(first_choice(name))
     if match is None:
         return None
     return match["kind"], (match["snake"] or match["camel"]).lower()
+
+
+def first_choice(param: str) -> str:
+    """The first of the keys a parameter accepts: ``league_id_or_slug`` -> ``league_id`` (what the rest of its name says)."""
+    return re.split(r"_or_|(?<=[a-z0-9])Or(?=[A-Z])", param)[0] or param
 
 
 def is_generic(hint: str | None) -> bool:
@@ -175,9 +183,9 @@ def entity_kind(graphql_type: GraphQLObjectType, hint: str | None, keys: Mapping
         return own[0][: -len("_id")], own[0]
     if "id" in fields and hint:
         return hint, "id"
-    if hint and not generic:  # keys not called id: a ship's symbol, a user's login
+    if hint and not generic:  # keys not called id: a ship's symbol, a user's login, the key other kinds have (Asana's gid)
         camel = [f"{hint}{word.capitalize()}" for word in KEY_WORDS]
-        for name in [*camel, *KEY_WORDS[1:]]:
+        for name in dict.fromkeys([*camel, *KEY_WORDS[1:], *sorted(set((keys or {}).values()))]):
             if name in graphql_type.fields and _is_scalar(graphql_type.fields[name].type):
                 return hint, name
     return None
@@ -218,9 +226,13 @@ def param_key(param: str, graphql_type: GraphQLObjectType) -> str | None:
     ``issue_number`` -> ``number``, ``task_gid`` (or ``gid``) -> ``gid``,
     ``repo_slug`` -> ``slug``, ``domain_name`` -> ``name``, when the
     object has that field as a scalar; ``movie_id`` and ``shipSymbol``
-    (which :func:`entity_kind` finds anyway) give None for ``id``.
+    (which :func:`entity_kind` finds anyway) give None for ``id``. A
+    parameter that is itself a field names it (``{fingerprint}``); one that
+    takes either of two keys names the first (``league_id_or_slug``: ``id``).
     """
+    param = first_choice(param)
     tail = re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", param)[-1].lower()
-    if tail not in KEY_TAILS or tail not in graphql_type.fields or not _is_scalar(graphql_type.fields[tail].type):
-        return None
-    return tail
+    for name in (tail,) if tail in KEY_TAILS else (param,):
+        if name != "id" and name in graphql_type.fields and _is_scalar(graphql_type.fields[name].type):
+            return name
+    return None

@@ -40,7 +40,7 @@ works on (``collection``, :mod:`gqlbench.mocks.engine.declared.lists`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, fields, replace
 from itertools import pairwise
 from typing import Any
@@ -48,7 +48,18 @@ from typing import Any
 from graphql import GraphQLField, GraphQLObjectType, GraphQLSchema, StringValueNode
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.kinds import entity_kind, envelope_of, is_generic, list_object_of, object_of, param_key, reference, singular
+from gqlbench.mocks.engine.kinds import (
+    KEY_TAILS,
+    entity_kind,
+    envelope_of,
+    first_choice,
+    is_generic,
+    list_object_of,
+    object_of,
+    param_key,
+    reference,
+    singular,
+)
 
 __all__ = ["ACTIONS", "TEXT_PARAMS", "Rule", "endpoint_path", "infer_keys", "infer_rule", "infer_rules", "payload_type"]
 
@@ -106,10 +117,17 @@ def endpoint_path(function: str, field: GraphQLField | None, params: list[str]) 
 
 
 def _kind_before(segments: list[str], index: int, param: str) -> str:
-    """The kind a path parameter names: ``shelf`` for ``{shelf_id}``, ``ship`` for ``{shipSymbol}``, else the segment before it."""
+    """The kind a path parameter names: ``shelf`` for ``{shelf_id}``, ``ship`` for ``{shipSymbol}``, else the segment before it.
+
+    A parameter right after another one names its kind itself when its last
+    word is a key word (``/project/{username}/{project}/{build_num}``: a build).
+    """
     named = reference(param)
     if named is not None:
         return named[0]
+    head, _, tail = first_choice(param).rpartition("_")
+    if index > 0 and segments[index - 1].startswith("{") and head and tail.lower() in KEY_TAILS:
+        return head
     before = [s for s in segments[:index] if not s.startswith("{")]
     return singular(before[-1]) if before else param
 
@@ -133,9 +151,20 @@ def _items(root: GraphQLObjectType | None, noun: str | None, keys: Mapping[str, 
     return None
 
 
-def infer_rule(function: str, params: list[str], field: GraphQLField | None, keys: Mapping[str, str] | None = None) -> Rule:
-    """The rule of one endpoint (see the module docstring); ``keys`` are the kinds' keys (:func:`infer_keys`)."""
+def infer_rule(
+    function: str,
+    params: list[str],
+    field: GraphQLField | None,
+    keys: Mapping[str, str] | None = None,
+    texts: Collection[str] | None = None,
+) -> Rule:
+    """The rule of one endpoint (see the module docstring); ``keys`` are the kinds' keys (:func:`infer_keys`).
+
+    ``texts`` are the parameters that take text (a search's ``q`` must be a
+    string; Pandascore's ``search`` is an object of filters); None: all of them.
+    """
     keys = keys or {}
+    texts = params if texts is None else texts
     method = function.split("_", 1)[0].upper()
     segments = endpoint_path(function, field, params)
     root = object_of(field.type) if field is not None else None
@@ -151,7 +180,7 @@ def infer_rule(function: str, params: list[str], field: GraphQLField | None, key
     else:
         envelope = None  # a wrapped list is a list field like any other
     items = _items(root, noun, keys) if root is not None else _bare_items(field, literal, keys)
-    rule = _infer(function, method, segments, where, literal, last_param, ends_in_param, params, root, items)
+    rule = _infer(function, method, segments, where, literal, last_param, ends_in_param, [p for p in params if p in texts], root, items)
     if rule.action in ("lookup", "act", "update", "delete") and len(where) > 1:
         rule = replace(rule, scope=tuple(param for _, param in where[:-1]))
     return replace(rule, envelope=envelope) if envelope and rule.action != "echo" else rule
@@ -182,7 +211,7 @@ def _infer(
             index, param = last_param
             parent = _kind_before(segments, index, param)
             tail = literal[-1]
-            if items and singular(tail) != tail.lower():
+            if items and (singular(tail) != tail.lower() or root is None):  # a plural tail, or an answer that is a list
                 return Rule(function, "children", kind=items[1], id_param=param, parent=parent, list_field=items[0])
             return Rule(function, "lookup", kind=parent, id_param=param)
         if items:
@@ -236,15 +265,18 @@ def _aliases(paths: Mapping[str, list[str]]) -> dict[str, str]:
 
 
 def _shape_aliases(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys: Mapping[str, str]) -> dict[str, str]:
-    """Listed kinds that are a looked-up kind by name and shape: ``repository`` (``/search/repositories``) is ``repo``.
+    """Listed kinds that are a looked-up kind by shape: ``repository`` (``/search/repositories``) is ``repo``.
 
-    The names must agree (one starts with the other) and the listed items
-    must look like the lookup's answer (80% of their fields are its, and they
-    are two thirds of its fields), as two views of one OpenAPI component do.
+    The listed items must look like the lookup's answer, as two views of one
+    OpenAPI component do: when the names agree (one starts with the other),
+    80% of the items' fields are the lookup's and they are two thirds of its
+    fields; when they do not (Mastodon's ``followers`` are accounts, its home
+    timeline lists statuses), at least four fields and 90% of both agree.
+    The closest lookup wins.
     """
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
     looked_up = {r.kind: payload_type(schema, r) for r in rules.values() if r.action == "lookup" and r.kind and not r.view}
-    found = {}
+    found: dict[str, tuple[float, str]] = {}
     for rule in rules.values():
         kind = rule.kind or ""
         if rule.action not in ("list", "search", "children") or kind in looked_up or rule.function not in query:
@@ -253,12 +285,39 @@ def _shape_aliases(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys
         holder = root.fields.get(rule.list_field) if root is not None and rule.list_field else query[rule.function]
         element = list_object_of(holder.type) if holder is not None else None
         for other, whole in looked_up.items():
-            if element is None or whole is None or not (kind.startswith(other) or other.startswith(kind)) or min(len(kind), len(other)) < 3:
+            if element is None or whole is None or other is None:
                 continue
             mine, theirs = set(element.fields), set(whole.fields)
-            if len(mine & theirs) >= 0.8 * len(mine) and 3 * len(mine & theirs) >= 2 * len(theirs):
-                found[kind] = other
-    return found
+            shared = len(mine & theirs)
+            named = (kind.startswith(other) or other.startswith(kind)) and min(len(kind), len(other)) >= 3
+            if named and shared >= 0.8 * len(mine) and 3 * shared >= 2 * len(theirs):
+                score = 1.0 + shared / len(mine | theirs)
+            elif shared >= 4 and shared >= 0.9 * len(mine | theirs):
+                score = shared / len(mine | theirs)
+            else:
+                continue
+            if score > found.get(kind, (0.0, ""))[0]:
+                found[kind] = (score, other)
+    return {kind: other for kind, (_, other) in found.items()}
+
+
+def _creates(rules: Mapping[str, Rule], paths: Mapping[str, list[str]]) -> dict[str, Rule]:
+    """A ``POST`` to the path a lookup extends by its key (``POST /project/{p}/envvar`` beside ``GET .../envvar/{name}``) creates one.
+
+    Its tail is singular, so :func:`infer_rule` read it as an action on the
+    parent; the lookup says it is a collection of its own kind.
+    """
+    collections = {
+        tuple(paths[name][:-1]): rule
+        for name, rule in rules.items()
+        if rule.action == "lookup" and rule.kind and paths[name] and paths[name][-1].startswith("{")
+    }
+    out = dict(rules)
+    for name, rule in rules.items():
+        target = collections.get(tuple(paths[name]))
+        if rule.action == "act" and name.upper().startswith("POST_") and target is not None and target.kind != rule.kind:
+            out[name] = Rule(name, "create", kind=target.kind, id_param=rule.id_param, parent=rule.kind, envelope=rule.envelope)
+    return out
 
 
 def payload_type(schema: GraphQLSchema | None, rule: Rule) -> GraphQLObjectType | None:
@@ -307,6 +366,11 @@ def infer_keys(schema: GraphQLSchema | None, specs: Mapping[str, Any], declared:
     return {**keys, **(declared or {})}
 
 
+def _texts(spec: Any) -> list[str]:
+    """The parameters of a function spec that take text (a string, or of no declared type)."""
+    return [name for name, prop in spec.parameters.properties.items() if getattr(prop, "type", None) in (None, "string", "str")]
+
+
 def infer_rules(
     schema: GraphQLSchema | None,
     specs: Mapping[str, Any],
@@ -323,8 +387,9 @@ def infer_rules(
     """
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
     keys = keys or {}
-    rules = {name: infer_rule(name, list(spec.parameters.properties), query.get(name), keys) for name, spec in specs.items()}
+    rules = {name: infer_rule(name, list(spec.parameters.properties), query.get(name), keys, _texts(spec)) for name, spec in specs.items()}
     paths = {name: endpoint_path(name, query.get(name), list(spec.parameters.properties)) for name, spec in specs.items()}
+    rules = _creates(rules, paths)
     aliases = {**_aliases(paths), **_shape_aliases(schema, rules, keys), **(same or {})}
     rules = {
         name: replace(rule, kind=aliases.get(rule.kind or "", rule.kind), parent=aliases.get(rule.parent or "", rule.parent))
