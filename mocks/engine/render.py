@@ -23,12 +23,17 @@ from gqlbench.mocks.engine.kinds import entity_kind, list_object_of, object_of, 
 from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.server.resolvers import generate_value
 
-__all__ = ["CHILDREN", "JOINED_FIELDS", "JoinedKey", "Renderer"]
+__all__ = ["CHILDREN", "JOINED_FIELDS", "JoinedKey", "Renderer", "is_number"]
 
 CHILDREN = 2  # linked entities made when none are known (enough to index [0] and [1])
-_DEPTH = 3  # entities inside entities inside entities: deeper ones are left to the schema filler
+_DEPTH = 6  # entities inside entities (GitHub's issue.repository.template_repository.owner): deeper ones are left to the schema filler
 JOINED_FIELDS = ("full_name", "full_path")
 """String fields that show a compound key joined by ``/`` (a repository's ``full_name`` is ``owner/name``)."""
+
+
+def is_number(graphql_type: GraphQLType) -> bool:
+    """Whether a field holds a number (an ``Int`` id, or a ``Float`` one as Hetzner declares them): its ids are digits."""
+    return getattr(get_named_type(graphql_type), "name", "") in ("Int", "Float")
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,7 @@ class Renderer:
         self.fixture = dict(fixture or {})  # its "computed" fields per kind (mocks/engine/declared/computed.py)
         self.named: dict[str, tuple[GraphQLObjectType, str]] = {}  # kinds looked up by a name: (type, name field)
         self.joined: dict[str, JoinedKey] = {}  # kinds with a compound key shown joined (a repository's full_name)
+        self.numeric: set[str] = set()  # kinds whose key is a number where they are looked up (digits wherever they are shown)
 
     # -- state ------------------------------------------------------------------------
     def new_id(self, world: World, kind: str, *key: Any, numeric: bool = False) -> str:
@@ -133,7 +139,7 @@ class Renderer:
         for other in joined.scope:
             whole, field = self.named[other]
             own = entity_kind(whole, other, self.keys)
-            numeric = own is not None and getattr(get_named_type(whole.fields[own[1]].type), "name", "") == "Int"
+            numeric = own is not None and is_number(whole.fields[own[1]].type)
             parts.append(self.name_of(world, other, self.linked(world, kind, entity_id, other, numeric)[0], whole, field))
         return "/".join(str(p) for p in [*parts, self.name_of(world, kind, entity_id, *self.named[kind])])
 
@@ -142,7 +148,7 @@ class Renderer:
     ) -> str:
         """A ``<kind>_id`` (``<kind>Symbol``) field: an entity of that kind, made once and remembered."""
         if name not in record:
-            numeric = getattr(get_named_type(graphql_type), "name", "") == "Int"
+            numeric = is_number(graphql_type) or other in self.numeric
             record[name] = self.linked(world, kind, entity_id, other, numeric)[0]
         self.ensure(world, other, record[name])
         return record[name]
@@ -161,7 +167,7 @@ class Renderer:
             return None
         found = self._kind_of(target, singular(name))
         if found and found[0] != kind and depth < _DEPTH:
-            numeric = getattr(get_named_type(target.fields[found[1]].type), "name", "") == "Int"
+            numeric = is_number(target.fields[found[1]].type) or found[0] in self.numeric
             ids = self.linked(world, kind, entity_id, found[0], numeric)
             rendered = [self.entity(world, target, found[0], i, depth + 1) for i in ids]
             return rendered if element is not None else rendered[0]
@@ -187,7 +193,7 @@ class Renderer:
             if name in stored:
                 out[name] = stored[name]
             elif (named := reference(name)) is not None and named[0] in self.kinds and object_of(field.type) is None:
-                numeric = getattr(get_named_type(field.type), "name", "") == "Int"
+                numeric = is_number(field.type) or named[0] in self.numeric
                 out[name] = self.new_id(world, named[0], "ref", key, name, numeric=numeric)  # a ship's nav.waypointSymbol
                 self.ensure(world, named[0], out[name])
             else:
