@@ -35,7 +35,7 @@ from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLOutpu
 
 from gqlbench.mocks.endpoints import Runtime
 from gqlbench.mocks.engine.generic import LIMIT_PARAMS
-from gqlbench.mocks.engine.kinds import envelope_of, list_object_of, object_of, singular
+from gqlbench.mocks.engine.kinds import envelope_of, first_choice, list_object_of, object_of, singular
 from gqlbench.mocks.engine.responses import unwrap
 from gqlbench.mocks.engine.rules import TEXT_PARAMS, endpoint_path
 from gqlbench.mocks.errors import MockError, NotFound
@@ -157,9 +157,10 @@ def key_field(param: str, *types: GraphQLObjectType) -> str | None:
     """The field a lookup's path parameter names, present as a scalar in every one of ``types``.
 
     ``issue_number`` -> ``number``, ``shipSymbol`` -> ``symbol``, ``movie_id`` -> ``id``,
-    ``username`` -> ``login``; a name-like key before ``id`` unless the parameter says id.
+    ``username`` -> ``login``; a name-like key before ``id`` unless the parameter says id;
+    a parameter that takes either of two keys names the first (``league_id_or_slug``: ``id``).
     """
-    tail = re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", param)[-1]
+    tail = re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", first_choice(param))[-1]
     tail = tail[:1].lower() + tail[1:]
     says_id = tail.lower() == "id"
     order = [param, tail, *(["id"] if says_id else []), *_NAME_KEYS]
@@ -249,6 +250,29 @@ def _value_of(spec: Mapping[str, Any]) -> Any:
     return None
 
 
+def _as_declared(value: Any, declared: str | None) -> Any:
+    """A value read off a response, as the parameter it is passed to declares it, when nothing is lost.
+
+    A program passes what the signature asks for: GitLab shows an owner's
+    ``id`` as a string where ``/users/{id}`` takes an integer, Bitbucket an
+    issue's integer ``id`` where ``{issue_id}`` is a string, Hetzner a whole
+    ``Float`` id where ``{id}`` is an integer.
+    """
+    if declared in ("integer", "int") and not isinstance(value, bool):
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, str) and re.fullmatch(r"-?\d{1,18}", value):
+            return int(value)
+    if declared in ("string", "str") and isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values, or one key shown as a string in one place and a number in another (``"42"``, ``42``, ``42.0``)."""
+    return a == b or (not isinstance(a, (dict, list)) and a is not None and str(_as_declared(a, "integer")) == str(_as_declared(b, "integer")))
+
+
 def _payload_of(endpoint: _Endpoint, data: Any) -> Any:
     """The answer's payload, as :attr:`_Endpoint.payload` types it (inside an envelope, or under the kind's name)."""
     root = object_of(endpoint.response) if endpoint.response is not None else None
@@ -305,7 +329,7 @@ def _differences(shown: Mapping[str, Any], got: Mapping[str, Any], where: GraphQ
     return [
         f"{name} {shown[name]!r} vs {got[name]!r}"
         for name in sorted(_fields(where) & _fields(other))
-        if _scalar(where, name) and _scalar(other, name) and name in shown and name in got and shown[name] != got[name]
+        if _scalar(where, name) and _scalar(other, name) and name in shown and name in got and not _same(shown[name], got[name])
     ]
 
 
@@ -327,7 +351,8 @@ class _Prober:
 
     def arguments(self, session: _Session, endpoint: _Endpoint, fixed: Mapping[str, Any]) -> dict[str, Any]:
         """The required arguments: ``fixed``, else a value the world declares or has, the signature suggests, or invented."""
-        args = dict(fixed)
+        props = endpoint.spec.parameters.properties
+        args = {name: _as_declared(value, getattr(props.get(name), "type", None)) for name, value in fixed.items()}
         rule = self.rules.get(endpoint.name)
         for n, name in enumerate(endpoint.spec.parameters.required):
             if name in args:
@@ -433,7 +458,7 @@ class _Prober:
             got = _payload_of(lookup, session.call(lookup, self.arguments(session, lookup, path)))
         except NotFound as exc:
             return False, f"a value the world showed is not found: {exc}", self.hint(lookup, key, source)
-        if not isinstance(got, dict) or key is None or got.get(key) != item.get(key):
+        if not isinstance(got, dict) or key is None or not _same(got.get(key), item.get(key)):
             shown = got.get(key) if isinstance(got, dict) and key else got
             return False, f"looked up {key} {item.get(key or '')!r}, got {key} {shown!r}", self.hint(lookup, key, source)
         diff = _differences(item, got, element, lookup.payload)  # type: ignore[arg-type]
