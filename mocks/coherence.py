@@ -94,10 +94,14 @@ class _Endpoint:
 
     @property
     def noun(self) -> str | None:
-        """The kind the path names: the singular of its last literal before the last parameter (``servers/{id}``: ``server``)."""
+        """The kind the path names: the singular of its last literal (``servers/{id}``: ``server``; ``.../{repo_slug}/issues``: ``issue``).
+
+        Not the parent's: Bitbucket's ``POST /repositories/{workspace}/{repo_slug}/issues``
+        answers an issue that shows its ``repository``.
+        """
         params = [i for i, s in enumerate(self.segments) if s.startswith("{")]
-        before = [s for s in self.segments[: params[-1]] if not s.startswith("{")] if params else []
-        return singular(before[-1]).replace("-", "_") if before else None
+        literal = [s for s in self.segments if not s.startswith("{")]
+        return singular(literal[-1]).replace("-", "_") if params and literal else None
 
     @property
     def items(self) -> tuple[str | None, GraphQLObjectType] | None:

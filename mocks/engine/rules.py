@@ -275,7 +275,11 @@ def _shape_aliases(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys
     The closest lookup wins.
     """
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
-    looked_up = {r.kind: payload_type(schema, r) for r in rules.values() if r.action == "lookup" and r.kind and not r.view}
+    looked_up: dict[str, GraphQLObjectType | None] = {}
+    for r in rules.values():  # the answer that is the entity (not GET .../{repo_slug}/commits, read as a lookup of it)
+        body = payload_type(schema, r)
+        if r.action == "lookup" and r.kind and not r.view and (looked_up.get(r.kind) is None or entity_kind(looked_up[r.kind], r.kind, keys) is None):
+            looked_up[r.kind] = body
     found: dict[str, tuple[float, str]] = {}
     for rule in rules.values():
         kind = rule.kind or ""
