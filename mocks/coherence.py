@@ -274,7 +274,9 @@ def _as_declared(value: Any, declared: str | None) -> Any:
 
 def _same(a: Any, b: Any) -> bool:
     """Equal values, or one key shown as a string in one place and a number in another (``"42"``, ``42``, ``42.0``)."""
-    return a == b or (not isinstance(a, (dict, list)) and a is not None and str(_as_declared(a, "integer")) == str(_as_declared(b, "integer")))
+    if a == b:
+        return True
+    return not isinstance(a, (dict, list)) and a is not None and str(_as_declared(a, "integer")) == str(_as_declared(b, "integer"))
 
 
 def _payload_of(endpoint: _Endpoint, data: Any) -> Any:

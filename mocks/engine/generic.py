@@ -42,7 +42,18 @@ from gqlbench.mocks.engine.declared import lists, make, paging
 from gqlbench.mocks.engine.declared.checks import check_checks
 from gqlbench.mocks.engine.declared.declarations import Declarations
 from gqlbench.mocks.engine.effects import MAX_STORED_ITEMS, apply_effects, check_effects
-from gqlbench.mocks.engine.kinds import KEY_WORDS, entity_kind, first_choice, known_kinds, list_object_of, object_of, reference, shape_kind, singular
+from gqlbench.mocks.engine.kinds import (
+    KEY_WORDS,
+    NAME_KEYS,
+    entity_kind,
+    first_choice,
+    known_kinds,
+    list_object_of,
+    object_of,
+    reference,
+    shape_kind,
+    singular,
+)
 from gqlbench.mocks.engine.render import CHILDREN, JOINED_FIELDS, JoinedKey, Renderer, is_number
 from gqlbench.mocks.engine.rules import Rule, payload_type
 from gqlbench.mocks.engine.world import Handler, World, search_text
@@ -58,7 +69,6 @@ PAGING_FIELDS = ("meta", "pagination", "paging", "page_info")  # objects that ca
 _NAME_FIELDS = ("title", "name", "display_name", "label")
 _NUMBER_PARAMS = ("number", "num", "index", "position")  # season_number names a season by a number, not a name
 _PARAM_FIELDS = {"username": ("login", "username")}
-_NAME_KEYS = ("login", "username", "slug", "name")  # the fields a lookup by a name may mean, in this order
 
 
 def in_request(key: str, request: str) -> bool:
@@ -92,7 +102,7 @@ def _last_word(param: str) -> str:
 
 def _name_of_param(param: str, whole: GraphQLObjectType) -> str | None:
     """The text field a name-like key fills: ``username`` -> ``login``, a field of the parameter's name, a name-like field."""
-    for name in (*_PARAM_FIELDS.get(param, ()), param, _last_word(param), *_NAME_KEYS):
+    for name in (*_PARAM_FIELDS.get(param, ()), param, _last_word(param), *NAME_KEYS):
         field = whole.fields.get(name)
         if field is not None and name != "id" and getattr(get_named_type(field.type), "name", "") == "String":
             return name

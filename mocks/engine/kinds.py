@@ -33,6 +33,7 @@ __all__ = [
     "KEY_TAILS",
     "param_key",
     "first_choice",
+    "NAME_KEYS",
 ]
 
 _GENERIC_HOLDERS = {
@@ -58,9 +59,11 @@ _GENERIC_HOLDERS = {
 ENVELOPES = ("data", "result", "payload", "response")
 """Fields that wrap an answer's payload (``{"data": {...}, "meta": {...}}``)."""
 KEY_WORDS = ("id", "symbol", "slug", "uuid", "login", "username", "key")
+"""What an entity's key field may be called (``id``, ``symbol``, a user's ``login``)."""
 KEY_TAILS = ("number", "num", "iid", "gid", "uuid", "slug", "symbol", "key", "name", "login")
 """Last words of a path parameter that name the key field itself (``issue_number``, ``task_gid``, ``repo_slug``)."""
-"""What an entity's key field may be called (``id``, ``symbol``, a user's ``login``)."""
+NAME_KEYS = ("login", "username", "slug", "name")
+"""Fields that name an entity, in the order a lookup by a name means them (a user's ``login`` before its ``name``)."""
 _REFERENCE_WORDS = KEY_WORDS[:4]  # ``<kind>_code`` or ``<kind>_key`` are mostly codes (``currency_code``), not references
 _REFERENCE = re.compile(
     r"^(?P<kind>[a-z][a-z0-9]*(?:_[a-z0-9]+)*?)(?:_(?P<snake>"

@@ -166,7 +166,7 @@ class Renderer:
         if target is None:
             return None
         found = self._kind_of(target, singular(name))
-        if found and found[0] != kind and depth < _DEPTH:
+        if found and depth < _DEPTH:  # a repository's template_repository is another repository
             numeric = is_number(target.fields[found[1]].type) or found[0] in self.numeric
             ids = self.linked(world, kind, entity_id, found[0], numeric)
             rendered = [self.entity(world, target, found[0], i, depth + 1) for i in ids]

@@ -50,6 +50,7 @@ from graphql import GraphQLField, GraphQLObjectType, GraphQLSchema, StringValueN
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.kinds import (
     KEY_TAILS,
+    NAME_KEYS,
     entity_kind,
     envelope_of,
     first_choice,
@@ -278,7 +279,9 @@ def _shape_aliases(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys
     looked_up: dict[str, GraphQLObjectType | None] = {}
     for r in rules.values():  # the answer that is the entity (not GET .../{repo_slug}/commits, read as a lookup of it)
         body = payload_type(schema, r)
-        if r.action == "lookup" and r.kind and not r.view and (looked_up.get(r.kind) is None or entity_kind(looked_up[r.kind], r.kind, keys) is None):
+        if r.action != "lookup" or not r.kind or r.view:
+            continue
+        if looked_up.get(r.kind) is None or entity_kind(looked_up[r.kind], r.kind, keys) is None:  # type: ignore[arg-type]
             looked_up[r.kind] = body
     found: dict[str, tuple[float, str]] = {}
     for rule in rules.values():
@@ -348,8 +351,9 @@ def infer_keys(schema: GraphQLSchema | None, specs: Mapping[str, Any], declared:
 
     Only keys :func:`~gqlbench.mocks.engine.kinds.entity_kind` would not find
     by itself are named by a parameter (``number``, ``gid``, ``slug``...; see
-    :func:`~gqlbench.mocks.engine.kinds.param_key`); a fixture's ``kinds``
-    declarations (``declared``, kind -> key) win.
+    :func:`~gqlbench.mocks.engine.kinds.param_key`); an entity with no key
+    field at all is keyed by its name (``/branches/{branch}``: ``name``); a
+    fixture's ``kinds`` declarations (``declared``, kind -> key) win.
     """
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
     keys: dict[str, str] = {}
@@ -365,6 +369,8 @@ def infer_keys(schema: GraphQLSchema | None, specs: Mapping[str, Any], declared:
         body = object_of(root.fields[wrapper].type) if wrapper is not None else None
         body = body or (object_of(root.fields[kind].type) if kind in root.fields else None) or root  # {"server": {...}}
         found = param_key(param, body)
+        if found is None and entity_kind(body, kind, declared) is None:  # no key of its own: the name it is looked up by
+            found = next((n for n in NAME_KEYS if n in body.fields and object_of(body.fields[n].type) is None), None)
         if found is not None:
             keys.setdefault(kind, found)
     return {**keys, **(declared or {})}
