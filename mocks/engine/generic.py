@@ -134,7 +134,8 @@ class GenericModel:
         self.schema = schema
         self.render = Renderer(known_kinds(schema) if schema is not None else set(), fixture, self.keys)
         self.entity_types = self._entity_types()
-        self.render.numeric = {kind for kind, whole in self.entity_types.items() if self._key_is_number(whole, kind)}
+        self.render.entities = {k: (t, own[1]) for k, t in self.entity_types.items() if (own := entity_kind(t, k, self.keys)) is not None}
+        self.render.numeric = {kind for kind, whole in self.entity_types.items() if self._key_is_number(whole, kind)} | self._number_params()
         self.render.named = self._named_kinds()
         self.render.joined = self._joined_keys()
         self.singletons = {rule.kind: rule for rule in self.rules.values() if rule.action == "singleton" and rule.kind}
@@ -254,6 +255,16 @@ class GenericModel:
         if root is None or rule.list_field not in root.fields:
             return self._bare_list(rule)
         return list_object_of(root.fields[rule.list_field].type)
+
+    def _number_params(self) -> set[str]:
+        """Kinds a lookup takes by a number (GitLab's ``/users/{id}`` takes an integer, though a user's ``id`` shows as a string)."""
+        query = self.schema.query_type.fields if self.schema is not None and self.schema.query_type else {}
+        found = set()
+        for rule in self.rules.values():
+            args = query[rule.function].args if rule.function in query else {}
+            if rule.action == "lookup" and rule.kind and not rule.open and rule.id_param in args and is_number(args[rule.id_param].type):
+                found.add(rule.kind)
+        return found
 
     def _key_is_number(self, whole: GraphQLObjectType, kind: str) -> bool:
         own = entity_kind(whole, kind, self.keys)

@@ -207,18 +207,21 @@ def known_kinds(schema: GraphQLSchema) -> set[str]:
     return kinds
 
 
-def shape_kind(graphql_type: GraphQLObjectType, named: dict[str, tuple[GraphQLObjectType, str]]) -> str | None:
+def shape_kind(graphql_type: GraphQLObjectType, named: Mapping[str, tuple[GraphQLObjectType, str]], least: float = 0.0) -> str | None:
     """The kind whose entity an object has the shape of (a repository's ``owner`` is a user), else None.
 
-    ``named`` maps a kind looked up by a name to its lookup type and name
-    field (``user`` -> ``login``); the object must have the name field, and
-    at least 80% of its fields must be that type's (GitHub's ``simple-user``
-    has a ``starred_at`` the user lookup does not).
+    ``named`` maps a kind to its lookup type and a field the object must have
+    (a name: ``user`` -> ``login``, or the key); at least 80% of the object's
+    fields must be that type's (GitHub's ``simple-user`` has a ``starred_at``
+    the user lookup does not), and they must be at least ``least`` of the
+    type's fields (a Spotify track's ``linked_from`` shows 5 of a track's
+    fields: a reference, not the track).
     """
     fields = set(graphql_type.fields)
     for kind in sorted(named):
         whole, name_field = named[kind]
-        if name_field in fields and len(fields & set(whole.fields)) >= 0.8 * len(fields):
+        shared = len(fields & set(whole.fields))
+        if name_field in fields and shared >= 0.8 * len(fields) and shared >= least * len(whole.fields):
             return kind
     return None
 

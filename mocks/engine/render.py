@@ -53,6 +53,7 @@ class Renderer:
         self.fixture = dict(fixture or {})  # its "computed" fields per kind (mocks/engine/declared/computed.py)
         self.named: dict[str, tuple[GraphQLObjectType, str]] = {}  # kinds looked up by a name: (type, name field)
         self.joined: dict[str, JoinedKey] = {}  # kinds with a compound key shown joined (a repository's full_name)
+        self.entities: dict[str, tuple[GraphQLObjectType, str]] = {}  # looked-up kinds: their type and key field
         self.numeric: set[str] = set()  # kinds whose key is a number where they are looked up (digits wherever they are shown)
 
     # -- state ------------------------------------------------------------------------
@@ -178,11 +179,17 @@ class Renderer:
         return self.plain(world, single, stored, key)  # type: ignore[arg-type]
 
     def _kind_of(self, target: GraphQLObjectType, hint: str) -> tuple[str, str] | None:
-        """``(kind, id field)`` of a nested object; one shaped like a named kind's entity is that kind (an ``owner`` is a user)."""
+        """``(kind, id field)`` of a nested object; one shaped like a named kind's entity is that kind (an ``owner`` is a user).
+
+        So is one whose place names no kind that is looked up, when it has most
+        of a looked-up kind's fields and its key.
+        """
         found = entity_kind(target, hint, self.keys)
         if found is None or found[0] in self.named:
             return found
         alias = shape_kind(target, self.named)
+        if alias is None and found[0] not in self.entities:  # GitLab's project owner is a user (looked up by its id)
+            alias = shape_kind(target, {k: v for k, v in self.entities.items() if v[1] == found[1]}, least=2 / 3)
         return (alias, found[1]) if alias is not None else found
 
     def plain(self, world: World, graphql_type: GraphQLObjectType, stored: Any, key: str) -> dict[str, Any]:
