@@ -647,7 +647,9 @@ class GenericModel:
         numeric = self._numeric(rule, kind) or (kind in self.entity_types and self._numeric_key(rule, kind))
         entity_id = self.render.new_id(world, kind, "created", count, numeric=numeric)
         own_key = self.key_field(kind) if kind in self.entity_types else None
-        if own_key is not None and isinstance(values.get(own_key), (str, int)) and own_key != "id":  # a domain created by its name
+        given = values.get(own_key) if own_key is not None else None
+        fits = own_key != "id" or (isinstance(given, int) and not isinstance(given, bool)) == numeric  # an id of the kind's kind of ids
+        if own_key is not None and isinstance(given, (str, int)) and fits:  # a domain created by its name, a site by its given id
             entity_id = str(values.pop(own_key))
             if world.has(kind, entity_id):
                 raise BadArguments(f"a {kind} with {own_key} {entity_id!r} exists already; choose another {own_key}")
