@@ -173,10 +173,11 @@ class Renderer:
             rendered = [self.entity(world, target, found[0], i, depth + 1) for i in ids]
             return rendered if element is not None else rendered[0]
         key = f"{kind}:{entity_id}.{name}"
+        owner = (kind, entity_id, depth)
         if element is not None:
             items = stored if isinstance(stored, list) else [None] * CHILDREN
-            return [self.plain(world, element, item, f"{key}.{i}") for i, item in enumerate(items)]
-        return self.plain(world, single, stored, key)  # type: ignore[arg-type]
+            return [self.plain(world, element, item, f"{key}.{i}", owner) for i, item in enumerate(items)]
+        return self.plain(world, single, stored, key, owner)  # type: ignore[arg-type]
 
     def _kind_of(self, target: GraphQLObjectType, hint: str) -> tuple[str, str] | None:
         """``(kind, id field)`` of a nested object; one shaped like a named kind's entity is that kind (an ``owner`` is a user).
@@ -192,28 +193,38 @@ class Renderer:
             alias = shape_kind(target, {k: v for k, v in self.entities.items() if v[1] == found[1]}, least=2 / 3)
         return (alias, found[1]) if alias is not None else found
 
-    def plain(self, world: World, graphql_type: GraphQLObjectType, stored: Any, key: str) -> dict[str, Any]:
-        """A non-entity object (a rating, an image): stored values, else derived from ``key``."""
+    def plain(
+        self, world: World, graphql_type: GraphQLObjectType, stored: Any, key: str, owner: tuple[str, str, int] | None = None
+    ) -> dict[str, Any]:
+        """A non-entity object (a rating, an image): stored values, else derived from ``key``.
+
+        Inside an entity (``owner``: its kind, id and depth), an object of a
+        looked-up kind is that kind's entity, linked to the owner (a
+        Pandascore tournament's ``expected_roster[].team`` is a team).
+        """
         stored = stored if isinstance(stored, dict) else {}
         out = {}
         for name, field in graphql_type.fields.items():
+            inner = field.type.of_type if isinstance(field.type, GraphQLNonNull) else field.type
+            target = list_object_of(inner) or object_of(inner)
             if name in stored:
                 out[name] = stored[name]
             elif (named := reference(name)) is not None and named[0] in self.kinds and object_of(field.type) is None:
                 numeric = is_number(field.type) or named[0] in self.numeric
                 out[name] = self.new_id(world, named[0], "ref", key, name, numeric=numeric)  # a ship's nav.waypointSymbol
                 self.ensure(world, named[0], out[name])
+            elif owner is not None and target is not None and (found := self._kind_of(target, singular(name))) and found[0] in self.entities:
+                kind, entity_id, depth = owner
+                out[name] = self.nested(world, field.type, kind, entity_id, name, None, depth)
+            elif isinstance(inner, GraphQLObjectType):
+                out[name] = self.plain(world, inner, None, f"{key}.{name}", owner)
+            elif isinstance(inner, GraphQLList) and list_object_of(inner) is not None:
+                out[name] = [
+                    self.plain(world, list_object_of(inner), None, f"{key}.{name}.{i}", owner)  # type: ignore[arg-type]
+                    for i in range(CHILDREN)
+                ]
             else:
-                inner = field.type.of_type if isinstance(field.type, GraphQLNonNull) else field.type
-                if isinstance(inner, GraphQLObjectType):
-                    out[name] = self.plain(world, inner, None, f"{key}.{name}")
-                elif isinstance(inner, GraphQLList) and list_object_of(inner) is not None:
-                    out[name] = [
-                        self.plain(world, list_object_of(inner), None, f"{key}.{name}.{i}")  # type: ignore[arg-type]
-                        for i in range(CHILDREN)
-                    ]
-                else:
-                    out[name] = generate_value(field.type, world, f"{key}.{name}", name)
+                out[name] = generate_value(field.type, world, f"{key}.{name}", name)
         return out
 
 
