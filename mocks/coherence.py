@@ -25,6 +25,7 @@ written into the user's request, as a user would give them.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -400,11 +401,29 @@ class _Prober:
         return key_field(e.path_params[-1], e.payload) is not None
 
     def best_lookup(self, source: _Endpoint, element: GraphQLObjectType) -> _Endpoint | None:
-        """The lookup at ``<source path>/{key}``, else the lookup whose answer is most like ``element``."""
+        """The lookup at ``<source path>/{key}``, else of the kind the source's tail names, else the one whose answer is most like ``element``.
+
+        A tail names a kind by its singular or its last word (Asana's
+        ``/goals/{goal_gid}/parentGoals`` lists goals); its items need only
+        show the lookup's key and mostly its fields (a compact goal is a goal),
+        where a lookup of another name must match the whole shape.
+        """
         candidates = [e for e in self.endpoints.values() if self._is_lookup(e) and e.name != source.name]
         for e in candidates:
             if e.segments[:-1] == source.segments:
                 return e
+        tail = next((s for s in reversed(source.segments) if not s.startswith("{")), "")
+        names = {singular(tail).replace("-", "_"), singular(re.split(r"[-_]|(?<=[a-z0-9])(?=[A-Z])", tail)[-1])}
+        mine = _fields(element)
+        named = [
+            e
+            for e in candidates
+            if e.noun in names
+            and key_field(e.path_params[-1], element, e.payload) is not None  # type: ignore[arg-type]
+            and len(mine & _fields(e.payload)) >= 0.8 * len(mine)  # type: ignore[arg-type]
+        ]
+        if named:
+            return max(named, key=lambda e: (len(mine & _fields(e.payload)), e.name))  # type: ignore[arg-type]
         return self.best_match(element, candidates)
 
     def run(self) -> Iterator[Pair]:
@@ -479,6 +498,17 @@ class _Prober:
         items = _listed(source, session.call(source, self.arguments(session, source, fixed)))
         if len(items) <= 1:
             return True, f"{param}=1 showed {len(items)} item(s)", None
+        rule = self.rules.get(source.name)
+        if rule is not None and rule.action not in ("list", "children", "search"):  # the world does not read it as a list at all
+            tail = next((s for s in reversed(source.segments) if not s.startswith("{")), "item")
+            listing: dict[str, Any] = {"action": "children" if source.path_params else "list", "kind": singular(tail)}
+            if source.path_params:
+                listing.update(id_param=source.path_params[-1], parent=rule.kind)
+            if source.items is not None and source.items[0] is not None:
+                listing["list_field"] = source.items[0]
+            declared = json.dumps({"endpoints": {source.name: listing}})[1:-1]
+            reason = f"{param}=1 showed {len(items)} items: the world reads {source.name} as a {rule.action} of a {rule.kind}, not a list"
+            return False, reason, f"declare in {self.fixture}: {declared}"
         paging = f'"endpoints": {{"{source.name}": {{"paging": {{"limit": 20}}}}}}'
         return False, f"{param}=1 showed {len(items)} items", f"declare in {self.fixture}: {paging}"
 

@@ -186,6 +186,10 @@ def entity_kind(graphql_type: GraphQLObjectType, hint: str | None, keys: Mapping
         return own[0][: -len("_id")], own[0]
     if "id" in fields and hint:
         return hint, "id"
+    if hint and generic:  # Asana's /portfolios/{portfolio_gid}/items: {"data": [{"gid": ...}]}
+        for name in sorted(set((keys or {}).values()) - {"id"}):
+            if name in graphql_type.fields and _is_scalar(graphql_type.fields[name].type):
+                return hint, name
     if hint and not generic:  # keys not called id: a ship's symbol, a user's login, the key other kinds have (Asana's gid)
         camel = [f"{hint}{word.capitalize()}" for word in KEY_WORDS]
         for name in dict.fromkeys([*camel, *KEY_WORDS[1:], *sorted(set((keys or {}).values()))]):

@@ -271,7 +271,8 @@ def _shape_aliases(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys
     The listed items must look like the lookup's answer, as two views of one
     OpenAPI component do: when the names agree (one starts with the other),
     80% of the items' fields are the lookup's and they are two thirds of its
-    fields; when they do not (Mastodon's ``followers`` are accounts, its home
+    fields; when the listed kind ends with the other's name (``parentgoal``,
+    ``subtask``) 80% of the items' fields (a compact goal) suffice; when they do not (Mastodon's ``followers`` are accounts, its home
     timeline lists statuses), at least four fields and 90% of both agree.
     The closest lookup wins.
     """
@@ -298,6 +299,8 @@ def _shape_aliases(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys
             shared = len(mine & theirs)
             named = (kind.startswith(other) or other.startswith(kind)) and min(len(kind), len(other)) >= 3
             if named and shared >= 0.8 * len(mine) and 3 * shared >= 2 * len(theirs):
+                score = 1.0 + shared / len(mine | theirs)
+            elif kind.endswith(other) and len(other) >= 3 and shared >= max(2, 0.8 * len(mine)):  # Asana's parentGoals: compact goals
                 score = 1.0 + shared / len(mine | theirs)
             elif shared >= 4 and shared >= 0.9 * len(mine | theirs):
                 score = shared / len(mine | theirs)
