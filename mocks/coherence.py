@@ -403,8 +403,9 @@ class _Prober:
     def best_lookup(self, source: _Endpoint, element: GraphQLObjectType) -> _Endpoint | None:
         """The lookup at ``<source path>/{key}``, else of the kind the source's tail names, else the one whose answer is most like ``element``.
 
-        A tail names a kind by its singular or its last word (Asana's
-        ``/goals/{goal_gid}/parentGoals`` lists goals); its items need only
+        A tail names a kind by its singular's ending (Asana's
+        ``/goals/{goal_gid}/parentGoals`` and ``/tasks/{task_gid}/subtasks``
+        list goals and tasks); its items need only
         show the lookup's key and mostly its fields (a compact goal is a goal),
         where a lookup of another name must match the whole shape.
         """
@@ -412,18 +413,19 @@ class _Prober:
         for e in candidates:
             if e.segments[:-1] == source.segments:
                 return e
-        tail = next((s for s in reversed(source.segments) if not s.startswith("{")), "")
-        names = {singular(tail).replace("-", "_"), singular(re.split(r"[-_]|(?<=[a-z0-9])(?=[A-Z])", tail)[-1])}
+        tail = singular(next((s for s in reversed(source.segments) if not s.startswith("{")), "")).replace("-", "_")
         mine = _fields(element)
         named = [
             e
             for e in candidates
-            if e.noun in names
+            if e.noun is not None
+            and len(e.noun) >= 3
+            and tail.endswith(e.noun)
             and key_field(e.path_params[-1], element, e.payload) is not None  # type: ignore[arg-type]
             and len(mine & _fields(e.payload)) >= 0.8 * len(mine)  # type: ignore[arg-type]
         ]
-        if named:
-            return max(named, key=lambda e: (len(mine & _fields(e.payload)), e.name))  # type: ignore[arg-type]
+        if named:  # the longest name the tail ends with: project_membership before membership
+            return max(named, key=lambda e: (len(e.noun or ""), len(mine & _fields(e.payload)), e.name))  # type: ignore[arg-type]
         return self.best_match(element, candidates)
 
     def run(self) -> Iterator[Pair]:
