@@ -8,7 +8,8 @@ are accounts, ``statuses``); ``tests/data/worlds/league.yaml`` those of
 Hetzner (``Float`` ids), GitLab (a user's ``id`` a string where ``/members/{id}``
 takes an integer), Pandascore (``{league_id_or_slug}``, a ``search`` object,
 teams inside a plain roster), Netlify (a create given its ``id``) and GitHub
-(an owner four levels deep, branches keyed by name). Every self-test pair
+(an owner four levels deep, branches keyed by name) and TVmaze (a list at a
+path that ends in the show's key). Every self-test pair
 passes, and each shape is checked by what a program chaining calls would see.
 """
 
@@ -45,7 +46,7 @@ def league(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict]:
     yield Runtime("league", 0).namespace
 
 
-@pytest.mark.parametrize(("name", "least"), [("teams", 19), ("league", 19)])
+@pytest.mark.parametrize(("name", "least"), [("teams", 19), ("league", 20)])
 def test_every_self_test_pair_passes(name: str, least: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _import(name, tmp_path, monkeypatch)
     pairs = probe_domain(name)
@@ -135,3 +136,11 @@ def test_an_entity_four_levels_deep_is_found_and_a_branch_by_its_name(
     assert api["GET_users__username_"](username=owner.login).id == owner.id
     branch = api["GET_repos__owner___repo__branches"](owner="octocat", repo="hello")[0]
     assert api["GET_repos__owner___repo__branches__branch_"](owner="octocat", repo="hello", branch=branch.name).protected == branch.protected
+
+
+def test_a_list_at_a_path_that_ends_in_a_key_lists_that_entitys_children(league: dict) -> None:
+    """TVmaze's ``/scrobble/shows/{show_id}`` answers the show's marked episodes; each ``episode_id`` is an episode."""
+    assert world_model("league").generic.rules["GET_marks__show_id_"].action == "children"
+    api = Runtime("league", 0, request="Marks of show 5.").namespace
+    mark = api["GET_marks__show_id_"](show_id=5)[0]
+    assert api["GET_episodes__episode_id_"](episode_id=mark.episode_id).id == mark.episode_id
