@@ -401,7 +401,7 @@ class _Prober:
         return key_field(e.path_params[-1], e.payload) is not None
 
     def best_lookup(self, source: _Endpoint, element: GraphQLObjectType) -> _Endpoint | None:
-        """The lookup at ``<source path>/{key}``, else of the kind the source's tail names, else the one whose answer is most like ``element``.
+        """The lookup at ``<source path>/{key}``, else of the kind the source's tail names, else the one most like ``element``.
 
         A tail names a kind by its singular's ending (Asana's
         ``/goals/{goal_gid}/parentGoals`` and ``/tasks/{task_gid}/subtasks``

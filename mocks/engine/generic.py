@@ -135,7 +135,8 @@ class GenericModel:
         self.render = Renderer(known_kinds(schema) if schema is not None else set(), fixture, self.keys)
         self.entity_types = self._entity_types()
         self.render.entities = {k: (t, own[1]) for k, t in self.entity_types.items() if (own := entity_kind(t, k, self.keys)) is not None}
-        self.render.numeric = {kind for kind, whole in self.entity_types.items() if self._key_is_number(whole, kind)} | self._number_params()
+        numbered = {kind for kind, whole in self.entity_types.items() if self._key_is_number(whole, kind)}
+        self.render.numeric = numbered | self._number_params()
         self.render.named = self._named_kinds()
         self.render.joined = self._joined_keys()
         self.singletons = {rule.kind: rule for rule in self.rules.values() if rule.action == "singleton" and rule.kind}

@@ -193,6 +193,11 @@ class Renderer:
             alias = shape_kind(target, {k: v for k, v in self.entities.items() if v[1] == found[1]}, least=2 / 3)
         return (alias, found[1]) if alias is not None else found
 
+    def _looked_up(self, target: GraphQLObjectType, name: str) -> bool:
+        """Whether an object held in field ``name`` is an entity of a kind some lookup answers."""
+        found = self._kind_of(target, singular(name))
+        return found is not None and found[0] in self.entities
+
     def plain(
         self, world: World, graphql_type: GraphQLObjectType, stored: Any, key: str, owner: tuple[str, str, int] | None = None
     ) -> dict[str, Any]:
@@ -213,7 +218,7 @@ class Renderer:
                 numeric = is_number(field.type) or named[0] in self.numeric
                 out[name] = self.new_id(world, named[0], "ref", key, name, numeric=numeric)  # a ship's nav.waypointSymbol
                 self.ensure(world, named[0], out[name])
-            elif owner is not None and target is not None and (found := self._kind_of(target, singular(name))) and found[0] in self.entities:
+            elif owner is not None and target is not None and self._looked_up(target, name):
                 kind, entity_id, depth = owner
                 out[name] = self.nested(world, field.type, kind, entity_id, name, None, depth)
             elif isinstance(inner, GraphQLObjectType):

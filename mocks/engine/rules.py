@@ -207,10 +207,10 @@ def _infer(
             return Rule(function, "search", kind=items[1], list_field=items[0], text_param=text)
         if last_param and ends_in_param:
             index, param = last_param
-            kind = _kind_before(segments, index, param)
-            if root is None and items and items[1] != kind:  # TVmaze's /scrobble/shows/{show_id}: the show's episodes marked
-                return Rule(function, "children", kind=items[1], id_param=param, parent=kind)
-            return Rule(function, "lookup", kind=kind, id_param=param)
+            named = _kind_before(segments, index, param)
+            if root is None and items and items[1] != named:  # TVmaze's /scrobble/shows/{show_id}: the show's episodes marked
+                return Rule(function, "children", kind=items[1], id_param=param, parent=named)
+            return Rule(function, "lookup", kind=named, id_param=param)
         if last_param:
             index, param = last_param
             parent = _kind_before(segments, index, param)

@@ -77,9 +77,7 @@ def test_a_compound_key_names_the_entity_by_its_name_within_the_scope(tmp_path: 
         api["GET_repositories__workspace___repo_slug_"](workspace="acme", repo_slug="nobody-named-this")
 
 
-def test_a_post_beside_a_lookup_creates_and_a_bare_list_under_a_parent_lists(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_post_beside_a_lookup_creates_and_a_bare_list_under_a_parent_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """CircleCI: ``POST .../envvar`` makes the variable ``GET .../envvar/{name}`` finds and ``GET .../envvar`` lists."""
     _import("teams", tmp_path, monkeypatch)
     api = Runtime("teams", 0, request="Set TOKEN on octo/app.").namespace
@@ -125,9 +123,7 @@ def test_a_create_keeps_the_id_it_is_given(league: dict) -> None:
     assert league["GET_sites__site_id_"](site_id="blog-1").name == "Blog"
 
 
-def test_an_entity_four_levels_deep_is_found_and_a_branch_by_its_name(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_entity_four_levels_deep_is_found_and_a_branch_by_its_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """GitHub: ``issue.repository.template_repository.owner`` is a user; ``/branches/{branch}`` finds a listed branch by name."""
     _import("league", tmp_path, monkeypatch)
     api = Runtime("league", 0, request="Issue 1 of octocat/hello.").namespace
@@ -135,7 +131,8 @@ def test_an_entity_four_levels_deep_is_found_and_a_branch_by_its_name(
     owner = issue.repository.template_repository.owner
     assert api["GET_users__username_"](username=owner.login).id == owner.id
     branch = api["GET_repos__owner___repo__branches"](owner="octocat", repo="hello")[0]
-    assert api["GET_repos__owner___repo__branches__branch_"](owner="octocat", repo="hello", branch=branch.name).protected == branch.protected
+    same = api["GET_repos__owner___repo__branches__branch_"](owner="octocat", repo="hello", branch=branch.name)
+    assert same.protected == branch.protected
 
 
 def test_a_list_at_a_path_that_ends_in_a_key_lists_that_entitys_children(league: dict) -> None:
