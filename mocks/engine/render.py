@@ -19,7 +19,7 @@ from typing import Any
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType, get_named_type
 
 from gqlbench.mocks.engine.declared.computed import computed
-from gqlbench.mocks.engine.kinds import entity_kind, list_object_of, object_of, reference, shape_kind, singular
+from gqlbench.mocks.engine.kinds import entity_kind, is_generic, list_object_of, object_of, reference, shape_kind, singular
 from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.server.resolvers import generate_value
 
@@ -114,6 +114,8 @@ class Renderer:
                 out[name] = self.joined_key(world, kind, entity_id)
             elif (named := reference(name)) is not None and named[0] in self.kinds and named[0] != kind:
                 out[name] = self._reference(world, record, kind, entity_id, name, named[0], field.type)
+            elif id_field is None and (target := object_of(field.type)) is not None and self._is_kind(target, name, kind):
+                out[name] = self.entity(world, target, kind, entity_id, depth)  # a saved item {added_at, track}: the track itself
             else:
                 value = self.nested(world, field.type, kind, entity_id, name, record.get(name), depth)
                 out[name] = value if value is not None else generate_value(field.type, world, key, name)
@@ -176,8 +178,8 @@ class Renderer:
         owner = (kind, entity_id, depth)
         if element is not None:
             items = stored if isinstance(stored, list) else [None] * CHILDREN
-            return [self.plain(world, element, item, f"{key}.{i}", owner) for i, item in enumerate(items)]
-        return self.plain(world, single, stored, key, owner)  # type: ignore[arg-type]
+            return [self.plain(world, element, item, f"{key}.{i}", owner, name) for i, item in enumerate(items)]
+        return self.plain(world, single, stored, key, owner, name)  # type: ignore[arg-type]
 
     def _kind_of(self, target: GraphQLObjectType, hint: str) -> tuple[str, str] | None:
         """``(kind, id field)`` of a nested object; one shaped like a named kind's entity is that kind (an ``owner`` is a user).
@@ -193,39 +195,52 @@ class Renderer:
             alias = shape_kind(target, {k: v for k, v in self.entities.items() if v[1] == found[1]}, least=2 / 3)
         return (alias, found[1]) if alias is not None else found
 
+    def _is_kind(self, target: GraphQLObjectType, name: str, kind: str) -> bool:
+        found = self._kind_of(target, singular(name))
+        return found is not None and found[0] == kind
+
     def _looked_up(self, target: GraphQLObjectType, name: str) -> bool:
         """Whether an object held in field ``name`` is an entity of a kind some lookup answers."""
         found = self._kind_of(target, singular(name))
         return found is not None and found[0] in self.entities
 
     def plain(
-        self, world: World, graphql_type: GraphQLObjectType, stored: Any, key: str, owner: tuple[str, str, int] | None = None
+        self,
+        world: World,
+        graphql_type: GraphQLObjectType,
+        stored: Any,
+        key: str,
+        owner: tuple[str, str, int] | None = None,
+        noun: str | None = None,
     ) -> dict[str, Any]:
         """A non-entity object (a rating, an image): stored values, else derived from ``key``.
 
         Inside an entity (``owner``: its kind, id and depth), an object of a
         looked-up kind is that kind's entity, linked to the owner (a
-        Pandascore tournament's ``expected_roster[].team`` is a team).
+        Pandascore tournament's ``expected_roster[].team`` is a team; a
+        Spotify category's ``playlists.items[]``, named by the field ``noun``
+        that holds this object, are playlists).
         """
         stored = stored if isinstance(stored, dict) else {}
         out = {}
         for name, field in graphql_type.fields.items():
             inner = field.type.of_type if isinstance(field.type, GraphQLNonNull) else field.type
             target = list_object_of(inner) or object_of(inner)
+            hint = noun if noun and is_generic(singular(name)) else name
             if name in stored:
                 out[name] = stored[name]
             elif (named := reference(name)) is not None and named[0] in self.kinds and object_of(field.type) is None:
                 numeric = is_number(field.type) or named[0] in self.numeric
                 out[name] = self.new_id(world, named[0], "ref", key, name, numeric=numeric)  # a ship's nav.waypointSymbol
                 self.ensure(world, named[0], out[name])
-            elif owner is not None and target is not None and self._looked_up(target, name):
+            elif owner is not None and target is not None and self._looked_up(target, hint):
                 kind, entity_id, depth = owner
-                out[name] = self.nested(world, field.type, kind, entity_id, name, None, depth)
+                out[name] = self.nested(world, field.type, kind, entity_id, hint, None, depth)
             elif isinstance(inner, GraphQLObjectType):
-                out[name] = self.plain(world, inner, None, f"{key}.{name}", owner)
+                out[name] = self.plain(world, inner, None, f"{key}.{name}", owner, hint)
             elif isinstance(inner, GraphQLList) and list_object_of(inner) is not None:
                 out[name] = [
-                    self.plain(world, list_object_of(inner), None, f"{key}.{name}.{i}", owner)  # type: ignore[arg-type]
+                    self.plain(world, list_object_of(inner), None, f"{key}.{name}.{i}", owner, hint)  # type: ignore[arg-type]
                     for i in range(CHILDREN)
                 ]
             else:

@@ -62,7 +62,7 @@ from gqlbench.mocks.engine.kinds import (
     singular,
 )
 
-__all__ = ["ACTIONS", "TEXT_PARAMS", "Rule", "endpoint_path", "infer_keys", "infer_rule", "infer_rules", "payload_type"]
+__all__ = ["ACTIONS", "TEXT_PARAMS", "Rule", "endpoint_path", "infer_keys", "infer_rule", "infer_rules", "item_kind", "payload_type"]
 
 ACTIONS = ("lookup", "children", "search", "list", "singleton", "create", "update", "delete", "act", "echo", "save", "unsave")
 TEXT_PARAMS = ("q", "query", "name", "search", "keyword", "text")
@@ -133,11 +133,29 @@ def _kind_before(segments: list[str], index: int, param: str) -> str:
     return singular(before[-1]) if before else param
 
 
+def item_kind(element: GraphQLObjectType, hint: str | None, keys: Mapping[str, str]) -> tuple[str, str] | None:
+    """``(kind, key field)`` of a listed item: an entity, or a wrapper around one (Spotify's saved ``{added_at, track}``).
+
+    A wrapper has no key of its own and exactly one field holding an entity
+    (named after its kind, or after the path's noun).
+    """
+    found = entity_kind(element, hint, keys)
+    if found is not None:
+        return found
+    held = [
+        inner
+        for name, field in element.fields.items()
+        if (target := object_of(field.type)) is not None and (inner := entity_kind(target, singular(name), keys)) is not None
+    ]
+    named = [found for found in held if found[0] == hint] if len(held) > 1 else held  # {added_at, added_by, track} under /tracks
+    return named[0] if len(named) == 1 and not is_generic(named[0][0]) else None
+
+
 def _bare_items(field: GraphQLField | None, literal: list[str], keys: Mapping[str, str]) -> tuple[None, str] | None:
     """``(None, kind)`` when the response is itself a list of entities (``GET /pets`` -> ``[Pet]``)."""
     element = list_object_of(field.type) if field is not None else None
     nouns = [segment for segment in literal if segment.lower() not in _ACTION_WORDS]  # /goats/search lists goats
-    found = entity_kind(element, singular(nouns[-1]) if nouns else None, keys) if element is not None else None
+    found = item_kind(element, singular(nouns[-1]) if nouns else None, keys) if element is not None else None
     return (None, found[0]) if found else None
 
 
@@ -146,7 +164,7 @@ def _items(root: GraphQLObjectType | None, noun: str | None, keys: Mapping[str, 
     for name, field in root.fields.items() if root else ():
         element = list_object_of(field.type)
         hint = noun if is_generic(singular(name)) and noun else singular(name)
-        found = entity_kind(element, hint, keys) if element is not None else None
+        found = item_kind(element, hint, keys) if element is not None else None
         if found:
             return name, found[0]
     return None

@@ -9,7 +9,8 @@ Hetzner (``Float`` ids), GitLab (a user's ``id`` a string where ``/members/{id}`
 takes an integer), Pandascore (``{league_id_or_slug}``, a ``search`` object,
 teams inside a plain roster), Netlify (a create given its ``id``) and GitHub
 (an owner four levels deep, branches keyed by name) and TVmaze (a list at a
-path that ends in the show's key). Every self-test pair
+path that ends in the show's key) and Spotify (saved items that wrap a track, a
+category's playlists in a page object). Every self-test pair
 passes, and each shape is checked by what a program chaining calls would see.
 """
 
@@ -46,7 +47,7 @@ def league(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict]:
     yield Runtime("league", 0).namespace
 
 
-@pytest.mark.parametrize(("name", "least"), [("teams", 19), ("league", 20)])
+@pytest.mark.parametrize(("name", "least"), [("teams", 19), ("league", 25)])
 def test_every_self_test_pair_passes(name: str, least: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _import(name, tmp_path, monkeypatch)
     pairs = probe_domain(name)
@@ -141,3 +142,14 @@ def test_a_list_at_a_path_that_ends_in_a_key_lists_that_entitys_children(league:
     api = Runtime("league", 0, request="Marks of show 5.").namespace
     mark = api["GET_marks__show_id_"](show_id=5)[0]
     assert api["GET_episodes__episode_id_"](episode_id=mark.episode_id).id == mark.episode_id
+
+
+def test_saved_items_that_wrap_an_entity_list_it_and_a_page_inside_an_answer_holds_entities(league: dict) -> None:
+    """Spotify: ``GET /me/tracks`` lists ``{added_at, track}``; ``/categories/{id}/playlists`` holds playlists in a page."""
+    assert world_model("league").generic.rules["GET_me_tracks"].kind == "track"
+    saved = league["GET_me_tracks"](limit=1)["items"]
+    assert len(saved) == 1
+    assert league["GET_tracks__id_"](id=saved[0].track.id).name == saved[0].track.name
+    api = Runtime("league", 0, request="Playlists of the category party.").namespace
+    playlist = api["GET_categories__category_id__playlists"](category_id="party").playlists["items"][0]
+    assert api["GET_playlists__playlist_id_"](playlist_id=playlist.id).name == playlist.name
