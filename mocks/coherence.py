@@ -575,7 +575,9 @@ class _Prober:
         body = [name for name in create.spec.parameters.properties if name not in create.path_params]
         given = {name: f"probe-{name.lower()}-7" for name in body if create.spec.parameters.properties[name].type in ("string", "str")}
         session.given += list(given.values())
-        args = self.arguments(session, create, {**given, **{p: session.invent(p, "string") for p in create.path_params}})
+        props = create.spec.parameters.properties
+        invented = {p: session.invent(p, getattr(props.get(p), "type", None) or "string") for p in create.path_params}
+        args = self.arguments(session, create, {**given, **invented})
         made = _payload_of(create, session.call(create, args))
         if not isinstance(made, dict):
             return False, f"{create.name} answered {made!r}", None

@@ -109,6 +109,11 @@ def _name_of_param(param: str, whole: GraphQLObjectType) -> str | None:
     return None
 
 
+def _whole(value: Any) -> Any:
+    """A page size or number given as digits (``"20"``) as the integer it is; anything else as given."""
+    return int(value) if isinstance(value, str) and value.isdigit() else value
+
+
 def _plain_args(args: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in args.items() if v is not None and not k.endswith("_access_token")}
 
@@ -530,7 +535,7 @@ class GenericModel:
         if rule.paging is not None:
             return self._wrap(rule, self._declared_page(world, rule, args, ids, item_type))
         size = next((name for name in LIMIT_PARAMS if args.get(name) is not None), "limit")  # limit, per_page, page_size...
-        limit, page = args.get(size), args.get("page")
+        limit, page = (_whole(args.get(name)) for name in (size, "page"))  # Notion types page_size as a string: "1" is 1
         for name, value in ((size, limit), ("page", page)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < (name == "page")):
                 raise BadArguments(f"{name} must be a {'positive' if name == 'page' else 'non-negative'} integer, got {value!r}")

@@ -62,7 +62,8 @@ KEY_WORDS = ("id", "symbol", "slug", "uuid", "login", "username", "key")
 """What an entity's key field may be called (``id``, ``symbol``, a user's ``login``)."""
 KEY_TAILS = ("number", "num", "iid", "gid", "uuid", "slug", "symbol", "key", "name", "login")
 """Last words of a path parameter that name the key field itself (``issue_number``, ``task_gid``, ``repo_slug``)."""
-NAME_KEYS = ("login", "username", "slug", "name")
+_TAIL_FIELDS = {"index": "number"}  # Gitea's /issues/{index} names the issue's number
+NAME_KEYS = ("login", "name", "slug", "username")
 """Fields that name an entity, in the order a lookup by a name means them (a user's ``login`` before its ``name``)."""
 _REFERENCE_WORDS = KEY_WORDS[:4]  # ``<kind>_code`` or ``<kind>_key`` are mostly codes (``currency_code``), not references
 _REFERENCE = re.compile(
@@ -238,10 +239,12 @@ def param_key(param: str, graphql_type: GraphQLObjectType) -> str | None:
     object has that field as a scalar; ``movie_id`` and ``shipSymbol``
     (which :func:`entity_kind` finds anyway) give None for ``id``. A
     parameter that is itself a field names it (``{fingerprint}``); one that
-    takes either of two keys names the first (``league_id_or_slug``: ``id``).
+    takes either of two keys names the first (``league_id_or_slug``: ``id``);
+    an ``index`` is a ``number``.
     """
     param = first_choice(param)
     tail = re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", param)[-1].lower()
+    tail = _TAIL_FIELDS.get(tail, tail)
     for name in (tail,) if tail in KEY_TAILS else (param,):
         if name != "id" and name in graphql_type.fields and _is_scalar(graphql_type.fields[name].type):
             return name

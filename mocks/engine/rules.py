@@ -329,7 +329,32 @@ def _shape_aliases(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys
                 continue
             if score > found.get(kind, (0.0, ""))[0]:
                 found[kind] = (score, other)
-    return {kind: other for kind, (_, other) in found.items()}
+    same = _same_lookups(rules, looked_up)
+    return {**same, **{kind: same.get(other, other) for kind, (_, other) in found.items()}}
+
+
+def _same_lookups(rules: Mapping[str, Rule], looked_up: Mapping[str, GraphQLObjectType | None]) -> dict[str, str]:
+    """Looked-up kinds whose answers have the same fields (at least four, 90% of both) are one kind: the one looked up with fewer scopes.
+
+    Gitea's ``/orgs/{org}/members/{username}`` answers the user ``/users/{username}`` does.
+    """
+    scopes: dict[str, int] = {}
+    for rule in rules.values():
+        if rule.action == "lookup" and rule.kind in looked_up:
+            scopes[rule.kind] = min(scopes.get(rule.kind, 99), len(rule.scope))
+    found: dict[str, str] = {}
+    kinds = sorted(looked_up, key=lambda k: (scopes.get(k, 99), len(k), k))
+    for i, kind in enumerate(kinds):
+        whole = looked_up[kind]
+        for other in kinds[:i]:
+            theirs = looked_up[other]
+            if whole is None or theirs is None or other in found:
+                continue
+            shared = len(set(whole.fields) & set(theirs.fields))
+            if shared >= 4 and shared >= 0.9 * len(set(whole.fields) | set(theirs.fields)):
+                found[kind] = other
+                break
+    return found
 
 
 def _creates(rules: Mapping[str, Rule], paths: Mapping[str, list[str]]) -> dict[str, Rule]:
@@ -393,8 +418,11 @@ def infer_keys(schema: GraphQLSchema | None, specs: Mapping[str, Any], declared:
         body = object_of(root.fields[wrapper].type) if wrapper is not None else None
         body = body or (object_of(root.fields[kind].type) if kind in root.fields else None) or root  # {"server": {...}}
         found = param_key(param, body)
-        if found is None and entity_kind(body, kind, declared) is None:  # no key of its own: the name it is looked up by
+        own = entity_kind(body, kind, declared)
+        if found is None and own is None:  # no key of its own: the name it is looked up by
             found = next((n for n in NAME_KEYS if n in body.fields and object_of(body.fields[n].type) is None), None)
+        if found is None and param == "id" and own is not None and own[1] != "id" and "id" in body.fields:
+            found = "id"  # /keys/{id} looks a deploy key up by its id, not by the key_id it also shows
         if found is not None:
             keys.setdefault(kind, found)
     return {**keys, **(declared or {})}
