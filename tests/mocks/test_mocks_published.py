@@ -4,7 +4,10 @@
 ``{"data": ...}``, compact subtasks), Bitbucket (an entity named by
 ``{workspace}/{repo_slug}`` and keyed by its ``uuid``), CircleCI (bare lists
 under ``/{username}/{project}``, ``{build_num}``) and Mastodon (followers that
-are accounts, ``statuses``); ``tests/data/worlds/league.yaml`` those of
+are accounts, ``statuses``), Gitea (workspace members that are users, deploy
+keys looked up by ``{id}`` though they show a ``key_id``, pulls by
+``{index}``) and Notion (a ``page_size`` typed as a string);
+``tests/data/worlds/league.yaml`` those of
 Hetzner (``Float`` ids), GitLab (a user's ``id`` a string where ``/members/{id}``
 takes an integer), Pandascore (``{league_id_or_slug}``, a ``search`` object,
 teams inside a plain roster), Netlify (a create given its ``id``) and GitHub
@@ -47,7 +50,7 @@ def league(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict]:
     yield Runtime("league", 0).namespace
 
 
-@pytest.mark.parametrize(("name", "least"), [("teams", 19), ("league", 25)])
+@pytest.mark.parametrize(("name", "least"), [("teams", 26), ("league", 25)])
 def test_every_self_test_pair_passes(name: str, least: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _import(name, tmp_path, monkeypatch)
     pairs = probe_domain(name)
@@ -153,3 +156,16 @@ def test_saved_items_that_wrap_an_entity_list_it_and_a_page_inside_an_answer_hol
     api = Runtime("league", 0, request="Playlists of the category party.").namespace
     playlist = api["GET_categories__category_id__playlists"](category_id="party").playlists["items"][0]
     assert api["GET_playlists__playlist_id_"](playlist_id=playlist.id).name == playlist.name
+
+
+def test_gitea_and_notion_styles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same-shape lookups are one kind; ``{id}`` names the id over a ``key_id``; ``{index}`` a number; ``page_size="1"`` pages."""
+    _import("teams", tmp_path, monkeypatch)
+    rules = world_model("teams").generic.rules
+    assert rules["GET_workspaces__workspace__members__member_"].kind == "user"
+    api = Runtime("teams", 0).namespace
+    key = api["GET_keys"]()[0]
+    assert api["GET_keys__id_"](id=key.id).key_id == key.key_id
+    pull = api["GET_pulls"]()[0]
+    assert api["GET_pulls__index_"](index=pull.number).id == pull.id
+    assert len(api["GET_comments"](page_size="1").results) == 1
