@@ -340,7 +340,7 @@ def _same_lookups(rules: Mapping[str, Rule], looked_up: Mapping[str, GraphQLObje
     """
     scopes: dict[str, int] = {}
     for rule in rules.values():
-        if rule.action == "lookup" and rule.kind in looked_up:
+        if rule.action == "lookup" and rule.kind is not None and rule.kind in looked_up:
             scopes[rule.kind] = min(scopes.get(rule.kind, 99), len(rule.scope))
     found: dict[str, str] = {}
     kinds = sorted(looked_up, key=lambda k: (scopes.get(k, 99), len(k), k))
