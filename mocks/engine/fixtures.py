@@ -107,7 +107,7 @@ def starter_fixture_files(out: Path, domain: str, specs: Iterable[Mapping[str, A
     """
     from graphql import build_ast_schema, parse
 
-    from gqlbench.mocks.engine.rules import infer_rules
+    from gqlbench.mocks.engine.rules import infer_keys, infer_rules
     from gqlbench.records import FunctionSpec
     from gqlbench.schemas.merge import merge_sdl
 
@@ -117,5 +117,5 @@ def starter_fixture_files(out: Path, domain: str, specs: Iterable[Mapping[str, A
         return {}
     schema = build_ast_schema(parse(merge_sdl(list(sdls.values())))) if sdls else None
     functions = {spec["name"]: FunctionSpec.model_validate(spec) for spec in specs}
-    rules = infer_rules(schema, functions, where=str(target)).values()
+    rules = infer_rules(schema, functions, where=str(target), keys=infer_keys(schema, functions)).values()  # as the loader infers them
     return {target: json.dumps(starter_fixture(rules), indent=2) + "\n"}

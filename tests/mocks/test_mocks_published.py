@@ -169,3 +169,21 @@ def test_gitea_and_notion_styles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     pull = api["GET_pulls"]()[0]
     assert api["GET_pulls__index_"](index=pull.number).id == pull.id
     assert len(api["GET_comments"](page_size="1").results) == 1
+
+
+def test_the_starter_world_an_import_writes_holds_the_rules_the_world_infers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``domains import-openapi`` writes every inferred rule into the starter world, which then overrides inference: they must agree.
+
+    The keys a lookup's parameter names (CircleCI's ``{fingerprint}``, Asana's ``gid``) decide rules too.
+    """
+    import json
+
+    from gqlbench.mocks.engine.fixtures import starter_fixture_files
+
+    _import("teams", tmp_path, monkeypatch)
+    inferred = {name: rule.describe() for name, rule in world_model("teams").generic.rules.items()}
+    specs = json.loads((tmp_path / "specs" / "teams.json").read_text())["functions"]
+    sdls = {file.stem: file.read_text() for file in (tmp_path / "schemas" / "teams").glob("*.graphql")}
+    [(target, text)] = starter_fixture_files(tmp_path, "teams", specs, sdls).items()
+    starter = json.loads(text)["endpoints"]
+    assert {name: {k: list(v) if isinstance(v, tuple) else v for k, v in rule.items()} for name, rule in inferred.items()} == starter
