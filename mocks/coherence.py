@@ -39,7 +39,7 @@ from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLOutpu
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.endpoints import Runtime
 from gqlbench.mocks.engine.generic import LIMIT_PARAMS
-from gqlbench.mocks.engine.kinds import envelope_of, list_object_of, object_of, singular
+from gqlbench.mocks.engine.kinds import envelope_of, first_choice, list_object_of, object_of, singular
 from gqlbench.mocks.engine.responses import unwrap
 from gqlbench.mocks.engine.rules import TEXT_PARAMS, endpoint_path
 from gqlbench.mocks.errors import MockError, NotFound
@@ -98,10 +98,14 @@ class _Endpoint:
 
     @property
     def noun(self) -> str | None:
-        """The kind the path names: the singular of its last literal before the last parameter (``servers/{id}``: ``server``)."""
+        """The kind the path names: the singular of its last literal (``servers/{id}``: ``server``; ``.../{repo_slug}/issues``: ``issue``).
+
+        Not the parent's: Bitbucket's ``POST /repositories/{workspace}/{repo_slug}/issues``
+        answers an issue that shows its ``repository``.
+        """
         params = [i for i, s in enumerate(self.segments) if s.startswith("{")]
-        before = [s for s in self.segments[: params[-1]] if not s.startswith("{")] if params else []
-        return singular(before[-1]).replace("-", "_") if before else None
+        literal = [s for s in self.segments if not s.startswith("{")]
+        return singular(literal[-1]).replace("-", "_") if params and literal else None
 
     @property
     def items(self) -> tuple[str | None, GraphQLObjectType] | None:
@@ -161,9 +165,10 @@ def key_field(param: str, *types: GraphQLObjectType) -> str | None:
     """The field a lookup's path parameter names, present as a scalar in every one of ``types``.
 
     ``issue_number`` -> ``number``, ``shipSymbol`` -> ``symbol``, ``movie_id`` -> ``id``,
-    ``username`` -> ``login``; a name-like key before ``id`` unless the parameter says id.
+    ``username`` -> ``login``; a name-like key before ``id`` unless the parameter says id;
+    a parameter that takes either of two keys names the first (``league_id_or_slug``: ``id``).
     """
-    tail = re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", param)[-1]
+    tail = re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", first_choice(param))[-1]
     tail = tail[:1].lower() + tail[1:]
     says_id = tail.lower() == "id"
     order = [param, tail, *(["id"] if says_id else []), *_NAME_KEYS]
@@ -253,6 +258,31 @@ def _value_of(spec: Mapping[str, Any]) -> Any:
     return None
 
 
+def _as_declared(value: Any, declared: str | None) -> Any:
+    """A value read off a response, as the parameter it is passed to declares it, when nothing is lost.
+
+    A program passes what the signature asks for: GitLab shows an owner's
+    ``id`` as a string where ``/users/{id}`` takes an integer, Bitbucket an
+    issue's integer ``id`` where ``{issue_id}`` is a string, Hetzner a whole
+    ``Float`` id where ``{id}`` is an integer.
+    """
+    if declared in ("integer", "int") and not isinstance(value, bool):
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, str) and re.fullmatch(r"-?\d{1,18}", value):
+            return int(value)
+    if declared in ("string", "str") and isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values, or one key shown as a string in one place and a number in another (``"42"``, ``42``, ``42.0``)."""
+    if a == b:
+        return True
+    return not isinstance(a, (dict, list)) and a is not None and str(_as_declared(a, "integer")) == str(_as_declared(b, "integer"))
+
+
 def _payload_of(endpoint: _Endpoint, data: Any) -> Any:
     """The answer's payload, as :attr:`_Endpoint.payload` types it (inside an envelope, or under the kind's name)."""
     root = object_of(endpoint.response) if endpoint.response is not None else None
@@ -309,7 +339,7 @@ def _differences(shown: Mapping[str, Any], got: Mapping[str, Any], where: GraphQ
     return [
         f"{name} {shown[name]!r} vs {got[name]!r}"
         for name in sorted(_fields(where) & _fields(other))
-        if _scalar(where, name) and _scalar(other, name) and name in shown and name in got and shown[name] != got[name]
+        if _scalar(where, name) and _scalar(other, name) and name in shown and name in got and not _same(shown[name], got[name])
     ]
 
 
@@ -331,7 +361,8 @@ class _Prober:
 
     def arguments(self, session: _Session, endpoint: _Endpoint, fixed: Mapping[str, Any]) -> dict[str, Any]:
         """The required arguments: ``fixed``, else a value the world declares or has, the signature suggests, or invented."""
-        args = dict(fixed)
+        props = endpoint.spec.parameters.properties
+        args = {name: _as_declared(value, getattr(props.get(name), "type", None)) for name, value in fixed.items()}
         rule = self.rules.get(endpoint.name)
         for n, name in enumerate(endpoint.spec.parameters.required):
             if name in args:
@@ -373,11 +404,31 @@ class _Prober:
         return key_field(e.path_params[-1], e.payload) is not None
 
     def best_lookup(self, source: _Endpoint, element: GraphQLObjectType) -> _Endpoint | None:
-        """The lookup at ``<source path>/{key}``, else the lookup whose answer is most like ``element``."""
+        """The lookup at ``<source path>/{key}``, else of the kind the source's tail names, else the one most like ``element``.
+
+        A tail names a kind by its singular's ending (Asana's
+        ``/goals/{goal_gid}/parentGoals`` and ``/tasks/{task_gid}/subtasks``
+        list goals and tasks); its items need only
+        show the lookup's key and mostly its fields (a compact goal is a goal),
+        where a lookup of another name must match the whole shape.
+        """
         candidates = [e for e in self.endpoints.values() if self._is_lookup(e) and e.name != source.name]
         for e in candidates:
             if e.segments[:-1] == source.segments:
                 return e
+        tail = singular(next((s for s in reversed(source.segments) if not s.startswith("{")), "")).replace("-", "_")
+        mine = _fields(element)
+        named = [
+            e
+            for e in candidates
+            if e.noun is not None
+            and len(e.noun) >= 3
+            and tail.endswith(e.noun)
+            and key_field(e.path_params[-1], element, e.payload) is not None  # type: ignore[arg-type]
+            and len(mine & _fields(e.payload)) >= 0.8 * len(mine)  # type: ignore[arg-type]
+        ]
+        if named:  # the longest name the tail ends with: project_membership before membership
+            return max(named, key=lambda e: (len(e.noun or ""), len(mine & _fields(e.payload)), e.name))  # type: ignore[arg-type]
         return self.best_match(element, candidates)
 
     def run(self) -> Iterator[Pair]:
@@ -437,7 +488,7 @@ class _Prober:
             got = _payload_of(lookup, session.call(lookup, self.arguments(session, lookup, path)))
         except NotFound as exc:
             return False, f"a value the world showed is not found: {exc}", self.hint(lookup, key, source)
-        if not isinstance(got, dict) or key is None or got.get(key) != item.get(key):
+        if not isinstance(got, dict) or key is None or not _same(got.get(key), item.get(key)):
             shown = got.get(key) if isinstance(got, dict) and key else got
             return False, f"looked up {key} {item.get(key or '')!r}, got {key} {shown!r}", self.hint(lookup, key, source)
         diff = _differences(item, got, element, lookup.payload)  # type: ignore[arg-type]
@@ -452,6 +503,17 @@ class _Prober:
         items = _listed(source, session.call(source, self.arguments(session, source, fixed)))
         if len(items) <= 1:
             return True, f"{param}=1 showed {len(items)} item(s)", None
+        rule = self.rules.get(source.name)
+        if rule is not None and rule.action not in ("list", "children", "search"):  # the world does not read it as a list at all
+            tail = next((s for s in reversed(source.segments) if not s.startswith("{")), "item")
+            listing: dict[str, Any] = {"action": "children" if source.path_params else "list", "kind": singular(tail)}
+            if source.path_params:
+                listing.update(id_param=source.path_params[-1], parent=rule.kind)
+            if source.items is not None and source.items[0] is not None:
+                listing["list_field"] = source.items[0]
+            declared = json.dumps({"endpoints": {source.name: listing}})[1:-1]
+            reason = f"{param}=1 showed {len(items)} items: the world reads {source.name} as a {rule.action} of a {rule.kind}, not a list"
+            return False, reason, f"declare in {self.fixture}: {declared}"
         paging = f'"endpoints": {{"{source.name}": {{"paging": {{"limit": 20}}}}}}'
         return False, f"{param}=1 showed {len(items)} items", f"declare in {self.fixture}: {paging}"
 
@@ -516,7 +578,9 @@ class _Prober:
         body = [name for name in create.spec.parameters.properties if name not in create.path_params]
         given = {name: f"probe-{name.lower()}-7" for name in body if create.spec.parameters.properties[name].type in ("string", "str")}
         session.given += list(given.values())
-        args = self.arguments(session, create, {**given, **{p: session.invent(p, "string") for p in create.path_params}})
+        props = create.spec.parameters.properties
+        invented = {p: session.invent(p, getattr(props.get(p), "type", None) or "string") for p in create.path_params}
+        args = self.arguments(session, create, {**given, **invented})
         made = _payload_of(create, session.call(create, args))
         if not isinstance(made, dict):
             return False, f"{create.name} answered {made!r}", None

@@ -42,8 +42,19 @@ from gqlbench.mocks.engine.declared import lists, make, paging
 from gqlbench.mocks.engine.declared.checks import check_checks
 from gqlbench.mocks.engine.declared.declarations import Declarations
 from gqlbench.mocks.engine.effects import MAX_STORED_ITEMS, apply_effects, check_effects
-from gqlbench.mocks.engine.kinds import KEY_WORDS, entity_kind, known_kinds, list_object_of, object_of, reference, shape_kind, singular
-from gqlbench.mocks.engine.render import CHILDREN, JOINED_FIELDS, JoinedKey, Renderer
+from gqlbench.mocks.engine.kinds import (
+    KEY_WORDS,
+    NAME_KEYS,
+    entity_kind,
+    first_choice,
+    known_kinds,
+    list_object_of,
+    object_of,
+    reference,
+    shape_kind,
+    singular,
+)
+from gqlbench.mocks.engine.render import CHILDREN, JOINED_FIELDS, JoinedKey, Renderer, is_number
 from gqlbench.mocks.engine.rules import Rule, payload_type
 from gqlbench.mocks.engine.world import Handler, World, search_text
 from gqlbench.mocks.errors import BadArguments, NotFound
@@ -84,13 +95,23 @@ def _kind_of_param(param: str) -> str:
     return param[: -len("_id")] if param.endswith("_id") else param
 
 
+def _last_word(param: str) -> str:
+    """``repo_slug`` -> ``slug``, ``shipSymbol`` -> ``symbol``, ``league_id_or_slug`` -> ``id`` (lower case)."""
+    return re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", first_choice(param))[-1].lower()
+
+
 def _name_of_param(param: str, whole: GraphQLObjectType) -> str | None:
-    """The text field a name-like key fills: ``username`` -> ``login``, a field of the parameter's name, else ``name``."""
-    for name in (*_PARAM_FIELDS.get(param, ()), param, "name"):
+    """The text field a name-like key fills: ``username`` -> ``login``, a field of the parameter's name, a name-like field."""
+    for name in (*_PARAM_FIELDS.get(param, ()), param, _last_word(param), *NAME_KEYS):
         field = whole.fields.get(name)
         if field is not None and name != "id" and getattr(get_named_type(field.type), "name", "") == "String":
             return name
     return None
+
+
+def _whole(value: Any) -> Any:
+    """A page size or number given as digits (``"20"``) as the integer it is; anything else as given."""
+    return int(value) if isinstance(value, str) and value.isdigit() else value
 
 
 def _plain_args(args: Mapping[str, Any]) -> dict[str, Any]:
@@ -118,6 +139,9 @@ class GenericModel:
         self.schema = schema
         self.render = Renderer(known_kinds(schema) if schema is not None else set(), fixture, self.keys)
         self.entity_types = self._entity_types()
+        self.render.entities = {k: (t, own[1]) for k, t in self.entity_types.items() if (own := entity_kind(t, k, self.keys)) is not None}
+        numbered = {kind for kind, whole in self.entity_types.items() if self._key_is_number(whole, kind)}
+        self.render.numeric = numbered | self._number_params()
         self.render.named = self._named_kinds()
         self.render.joined = self._joined_keys()
         self.singletons = {rule.kind: rule for rule in self.rules.values() if rule.action == "singleton" and rule.kind}
@@ -167,23 +191,29 @@ class GenericModel:
         return found
 
     def _named_kinds(self) -> dict[str, tuple[GraphQLObjectType, str]]:
-        """Kinds with a numeric key that a lookup names by a name (``/users/{username}``): their type and name field."""
+        """Kinds a lookup names by a name rather than by their key, with their type and name field.
+
+        ``/users/{username}`` names a user (keyed by a numeric ``id``) by its
+        ``login``; Bitbucket's ``/repositories/{workspace}/{repo_slug}`` names
+        a repository (keyed by its ``uuid``) by its ``name``. A parameter
+        whose last word is the key (``{shipSymbol}``, ``{task_gid}``), an
+        ``<kind>_id`` and a number (``{season_number}``) name the key itself;
+        a bare ``{id}`` names by a name only a kind whose key is a number
+        (PokeAPI's ``pikachu``).
+        """
         found: dict[str, tuple[GraphQLObjectType, str]] = {}
         for rule in self.rules.values():
             whole = self.entity_types.get(rule.kind or "")
             param = rule.id_param
-            if (
-                rule.action != "lookup"
-                or rule.view
-                or whole is None
-                or param is None
-                or reference(param) is not None
-                or param.lower().endswith(_NUMBER_PARAMS)
-            ):
+            if rule.action != "lookup" or rule.view or whole is None or param is None or param.lower().endswith(_NUMBER_PARAMS):
                 continue
             own = entity_kind(whole, rule.kind, self.keys)
             name = _name_of_param(param, whole)
-            if own is not None and name is not None and name != own[1] and self._numeric_key(rule, rule.kind or ""):
+            if own is None or name is None or name == own[1]:
+                continue
+            tail = _last_word(param)
+            says_id = tail == "id" and (reference(param) is not None or not self._numeric_key(rule, rule.kind or ""))
+            if tail != own[1].lower() and not says_id:
                 found.setdefault(rule.kind or "", (whole, name))
         return found
 
@@ -232,13 +262,29 @@ class GenericModel:
             return self._bare_list(rule)
         return list_object_of(root.fields[rule.list_field].type)
 
+    def _number_params(self) -> set[str]:
+        """Kinds a lookup takes by a number (GitLab's ``/users/{id}`` takes an integer, though a user's ``id`` shows as a string)."""
+        query = self.schema.query_type.fields if self.schema is not None and self.schema.query_type else {}
+        found = set()
+        for rule in self.rules.values():
+            args = query[rule.function].args if rule.function in query else {}
+            if rule.action == "lookup" and rule.kind and not rule.open and rule.id_param in args and is_number(args[rule.id_param].type):
+                found.add(rule.kind)
+        return found
+
+    def _key_is_number(self, whole: GraphQLObjectType, kind: str) -> bool:
+        own = entity_kind(whole, kind, self.keys)
+        return own is not None and is_number(whole.fields[own[1]].type)
+
     def _numeric(self, rule: Rule, kind: str) -> bool:
-        """Whether the kind's ids are integers in this endpoint's response (TMDB-like APIs)."""
+        """Whether the kind's ids are numbers in this endpoint's response (TMDB-like APIs) or where the kind is looked up."""
+        if kind in self.render.numeric:
+            return True
         for holder in (self._root(rule), self._item_type(rule)):
             for name in (f"{kind}_id", "id"):
                 field = holder.fields.get(name) if holder is not None else None
                 if field is not None:
-                    return getattr(get_named_type(field.type), "name", "") == "Int"
+                    return is_number(field.type)
         return False
 
     # -- loading --------------------------------------------------------------------
@@ -253,7 +299,7 @@ class GenericModel:
         make.load(self.declared.scope(world, {}), fixture, self.source)  # the readable sections (declared.make)
         for rule in self.rules.values():
             declared = rule.function in handled or rule.respond is not None  # answered by a behaviour or a template
-            if rule.action == "list" and rule.kind and not declared and not rule.collection and not world.table(rule.kind):
+            if rule.action in ("list", "search") and rule.kind and not declared and not rule.collection and not world.table(rule.kind):
                 for n in range(CHILDREN):
                     entity_id = self.render.new_id(world, rule.kind, "seed", n, numeric=self._numeric(rule, rule.kind))
                     self.render.ensure(world, rule.kind, entity_id)
@@ -322,11 +368,9 @@ class GenericModel:
         return None
 
     def _numeric_key(self, rule: Rule, kind: str) -> bool:
-        """Whether the kind's key is an Int where this endpoint (or its lookups) show it."""
+        """Whether the kind's key is a number where this endpoint (or its lookups) show it."""
         body = self.entity_types.get(kind) or self._root(rule)
-        own = entity_kind(body, kind, self.keys) if body is not None else None
-        field = body.fields.get(own[1]) if body is not None and own is not None else None
-        return field is not None and getattr(get_named_type(field.type), "name", "") == "Int"
+        return body is not None and self._key_is_number(body, kind)
 
     def resolve_key(self, world: World, rule: Rule, kind: str, key: str, open_: bool, args: Mapping[str, Any] | None = None) -> str:
         """The id of the entity a key names; an entity is made for an open key or one the user's request gives.
@@ -491,7 +535,7 @@ class GenericModel:
         if rule.paging is not None:
             return self._wrap(rule, self._declared_page(world, rule, args, ids, item_type))
         size = next((name for name in LIMIT_PARAMS if args.get(name) is not None), "limit")  # limit, per_page, page_size...
-        limit, page = args.get(size), args.get("page")
+        limit, page = (_whole(args.get(name)) for name in (size, "page"))  # Notion types page_size as a string: "1" is 1
         for name, value in ((size, limit), ("page", page)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < (name == "page")):
                 raise BadArguments(f"{name} must be a {'positive' if name == 'page' else 'non-negative'} integer, got {value!r}")
@@ -609,7 +653,9 @@ class GenericModel:
         numeric = self._numeric(rule, kind) or (kind in self.entity_types and self._numeric_key(rule, kind))
         entity_id = self.render.new_id(world, kind, "created", count, numeric=numeric)
         own_key = self.key_field(kind) if kind in self.entity_types else None
-        if own_key is not None and isinstance(values.get(own_key), (str, int)) and own_key != "id":  # a domain created by its name
+        given = values.get(own_key) if own_key is not None else None
+        fits = own_key != "id" or (isinstance(given, int) and not isinstance(given, bool)) == numeric  # an id of the kind's kind of ids
+        if own_key is not None and isinstance(given, (str, int)) and fits:  # a domain created by its name, a site by its given id
             entity_id = str(values.pop(own_key))
             if world.has(kind, entity_id):
                 raise BadArguments(f"a {kind} with {own_key} {entity_id!r} exists already; choose another {own_key}")

@@ -32,6 +32,8 @@ __all__ = [
     "shape_kind",
     "KEY_TAILS",
     "param_key",
+    "first_choice",
+    "NAME_KEYS",
 ]
 
 _GENERIC_HOLDERS = {
@@ -57,9 +59,12 @@ _GENERIC_HOLDERS = {
 ENVELOPES = ("data", "result", "payload", "response")
 """Fields that wrap an answer's payload (``{"data": {...}, "meta": {...}}``)."""
 KEY_WORDS = ("id", "symbol", "slug", "uuid", "login", "username", "key")
+"""What an entity's key field may be called (``id``, ``symbol``, a user's ``login``)."""
 KEY_TAILS = ("number", "num", "iid", "gid", "uuid", "slug", "symbol", "key", "name", "login")
 """Last words of a path parameter that name the key field itself (``issue_number``, ``task_gid``, ``repo_slug``)."""
-"""What an entity's key field may be called (``id``, ``symbol``, a user's ``login``)."""
+_TAIL_FIELDS = {"index": "number"}  # Gitea's /issues/{index} names the issue's number
+NAME_KEYS = ("login", "name", "slug", "username")
+"""Fields that name an entity, in the order a lookup by a name means them (a user's ``login`` before its ``name``)."""
 _REFERENCE_WORDS = KEY_WORDS[:4]  # ``<kind>_code`` or ``<kind>_key`` are mostly codes (``currency_code``), not references
 _REFERENCE = re.compile(
     r"^(?P<kind>[a-z][a-z0-9]*(?:_[a-z0-9]+)*?)(?:_(?P<snake>"
@@ -82,6 +87,8 @@ def singular(word: str) -> str:
         return head + sep + singular(last)
     if word.endswith(("species", "series", "news", "status", "data")):
         return word
+    if word.endswith(("statuses", "viruses", "bonuses", "campuses", "buses")):
+        return word[:-2]
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("sses", "ches", "shes", "xes")):
@@ -119,10 +126,15 @@ def reference(name: str) -> tuple[str, str] | None:
     ``contractId`` -> ``(contract, id)``; a bare ``id`` or ``symbol`` names
     no kind, so it is None.
     """
-    match = _REFERENCE.match(name)
+    match = _REFERENCE.match(first_choice(name))
     if match is None:
         return None
     return match["kind"], (match["snake"] or match["camel"]).lower()
+
+
+def first_choice(param: str) -> str:
+    """The first of the keys a parameter accepts: ``league_id_or_slug`` -> ``league_id`` (what the rest of its name says)."""
+    return re.split(r"_or_|(?<=[a-z0-9])Or(?=[A-Z])", param)[0] or param
 
 
 def is_generic(hint: str | None) -> bool:
@@ -175,9 +187,13 @@ def entity_kind(graphql_type: GraphQLObjectType, hint: str | None, keys: Mapping
         return own[0][: -len("_id")], own[0]
     if "id" in fields and hint:
         return hint, "id"
-    if hint and not generic:  # keys not called id: a ship's symbol, a user's login
+    if hint and generic:  # Asana's /portfolios/{portfolio_gid}/items: {"data": [{"gid": ...}]}
+        for name in sorted(set((keys or {}).values()) - {"id"}):
+            if name in graphql_type.fields and _is_scalar(graphql_type.fields[name].type):
+                return hint, name
+    if hint and not generic:  # keys not called id: a ship's symbol, a user's login, the key other kinds have (Asana's gid)
         camel = [f"{hint}{word.capitalize()}" for word in KEY_WORDS]
-        for name in [*camel, *KEY_WORDS[1:]]:
+        for name in dict.fromkeys([*camel, *KEY_WORDS[1:], *sorted(set((keys or {}).values()))]):
             if name in graphql_type.fields and _is_scalar(graphql_type.fields[name].type):
                 return hint, name
     return None
@@ -196,18 +212,21 @@ def known_kinds(schema: GraphQLSchema) -> set[str]:
     return kinds
 
 
-def shape_kind(graphql_type: GraphQLObjectType, named: dict[str, tuple[GraphQLObjectType, str]]) -> str | None:
+def shape_kind(graphql_type: GraphQLObjectType, named: Mapping[str, tuple[GraphQLObjectType, str]], least: float = 0.0) -> str | None:
     """The kind whose entity an object has the shape of (a repository's ``owner`` is a user), else None.
 
-    ``named`` maps a kind looked up by a name to its lookup type and name
-    field (``user`` -> ``login``); the object must have the name field, and
-    at least 80% of its fields must be that type's (GitHub's ``simple-user``
-    has a ``starred_at`` the user lookup does not).
+    ``named`` maps a kind to its lookup type and a field the object must have
+    (a name: ``user`` -> ``login``, or the key); at least 80% of the object's
+    fields must be that type's (GitHub's ``simple-user`` has a ``starred_at``
+    the user lookup does not), and they must be at least ``least`` of the
+    type's fields (a Spotify track's ``linked_from`` shows 5 of a track's
+    fields: a reference, not the track).
     """
     fields = set(graphql_type.fields)
     for kind in sorted(named):
         whole, name_field = named[kind]
-        if name_field in fields and len(fields & set(whole.fields)) >= 0.8 * len(fields):
+        shared = len(fields & set(whole.fields))
+        if name_field in fields and shared >= 0.8 * len(fields) and shared >= least * len(whole.fields):
             return kind
     return None
 
@@ -218,9 +237,15 @@ def param_key(param: str, graphql_type: GraphQLObjectType) -> str | None:
     ``issue_number`` -> ``number``, ``task_gid`` (or ``gid``) -> ``gid``,
     ``repo_slug`` -> ``slug``, ``domain_name`` -> ``name``, when the
     object has that field as a scalar; ``movie_id`` and ``shipSymbol``
-    (which :func:`entity_kind` finds anyway) give None for ``id``.
+    (which :func:`entity_kind` finds anyway) give None for ``id``. A
+    parameter that is itself a field names it (``{fingerprint}``); one that
+    takes either of two keys names the first (``league_id_or_slug``: ``id``);
+    an ``index`` is a ``number``.
     """
+    param = first_choice(param)
     tail = re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", param)[-1].lower()
-    if tail not in KEY_TAILS or tail not in graphql_type.fields or not _is_scalar(graphql_type.fields[tail].type):
-        return None
-    return tail
+    tail = _TAIL_FIELDS.get(tail, tail)
+    for name in (tail,) if tail in KEY_TAILS else (param,):
+        if name != "id" and name in graphql_type.fields and _is_scalar(graphql_type.fields[name].type):
+            return name
+    return None

@@ -19,17 +19,22 @@ from typing import Any
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType, get_named_type
 
 from gqlbench.mocks.engine.declared.computed import computed
-from gqlbench.mocks.engine.kinds import entity_kind, list_object_of, object_of, reference, shape_kind, singular
+from gqlbench.mocks.engine.kinds import entity_kind, is_generic, list_object_of, object_of, reference, shape_kind, singular
 from gqlbench.mocks.engine.specvalues import field_facts
 from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.server.resolvers import generate_value
 
-__all__ = ["CHILDREN", "JOINED_FIELDS", "JoinedKey", "Renderer"]
+__all__ = ["CHILDREN", "JOINED_FIELDS", "JoinedKey", "Renderer", "is_number"]
 
 CHILDREN = 2  # linked entities made when none are known (enough to index [0] and [1])
-_DEPTH = 3  # entities inside entities inside entities: deeper ones are left to the schema filler
+_DEPTH = 6  # entities inside entities (GitHub's issue.repository.template_repository.owner): deeper ones are left to the schema filler
 JOINED_FIELDS = ("full_name", "full_path")
 """String fields that show a compound key joined by ``/`` (a repository's ``full_name`` is ``owner/name``)."""
+
+
+def is_number(graphql_type: GraphQLType) -> bool:
+    """Whether a field holds a number (an ``Int`` id, or a ``Float`` one as Hetzner declares them): its ids are digits."""
+    return getattr(get_named_type(graphql_type), "name", "") in ("Int", "Float")
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,8 @@ class Renderer:
         self.kind_facts: dict[str, dict[str, Any]] = {}  # kind -> field -> what the OpenAPI file says (components.kind_facts)
         self.components: dict[str, str] = {}  # SDL type -> the OpenAPI component it is (schemas.openapi_facts)
         self.component_kinds: dict[str, str] = {}  # component -> the one kind answered with it (components.kinds_by_component)
+        self.entities: dict[str, tuple[GraphQLObjectType, str]] = {}  # looked-up kinds: their type and key field
+        self.numeric: set[str] = set()  # kinds whose key is a number where they are looked up (digits wherever they are shown)
 
     def facts(self, world: World, kind: str, graphql_type: GraphQLObjectType, name: str) -> Any:
         """What the OpenAPI file says about an entity's field: the same in every view of the kind (None: nothing)."""
@@ -116,6 +123,8 @@ class Renderer:
                 out[name] = self.joined_key(world, kind, entity_id)
             elif (named := reference(name)) is not None and named[0] in self.kinds and named[0] != kind:
                 out[name] = self._reference(world, record, kind, entity_id, name, named[0], field.type)
+            elif id_field is None and (target := object_of(field.type)) is not None and self._is_kind(target, name, kind):
+                out[name] = self.entity(world, target, kind, entity_id, depth)  # a saved item {added_at, track}: the track itself
             else:
                 value = self.nested(world, field.type, kind, entity_id, name, record.get(name), depth)
                 facts = self.facts(world, kind, graphql_type, name)
@@ -144,7 +153,7 @@ class Renderer:
         for other in joined.scope:
             whole, field = self.named[other]
             own = entity_kind(whole, other, self.keys)
-            numeric = own is not None and getattr(get_named_type(whole.fields[own[1]].type), "name", "") == "Int"
+            numeric = own is not None and is_number(whole.fields[own[1]].type)
             parts.append(self.name_of(world, other, self.linked(world, kind, entity_id, other, numeric)[0], whole, field))
         return "/".join(str(p) for p in [*parts, self.name_of(world, kind, entity_id, *self.named[kind])])
 
@@ -153,7 +162,7 @@ class Renderer:
     ) -> str:
         """A ``<kind>_id`` (``<kind>Symbol``) field: an entity of that kind, made once and remembered."""
         if name not in record:
-            numeric = getattr(get_named_type(graphql_type), "name", "") == "Int"
+            numeric = is_number(graphql_type) or other in self.numeric
             record[name] = self.linked(world, kind, entity_id, other, numeric)[0]
         self.ensure(world, other, record[name])
         return record[name]
@@ -171,21 +180,24 @@ class Renderer:
         if target is None:
             return None
         found = self._kind_of(target, singular(name))
-        if found and found[0] != kind and depth < _DEPTH:
-            numeric = getattr(get_named_type(target.fields[found[1]].type), "name", "") == "Int"
+        if found and depth < _DEPTH:  # a repository's template_repository is another repository
+            numeric = is_number(target.fields[found[1]].type) or found[0] in self.numeric
             ids = self.linked(world, kind, entity_id, found[0], numeric)
             rendered = [self.entity(world, target, found[0], i, depth + 1) for i in ids]
             return rendered if element is not None else rendered[0]
         key = f"{kind}:{entity_id}.{name}"
+        owner = (kind, entity_id, depth)
         if element is not None:
             items = stored if isinstance(stored, list) else [None] * CHILDREN
-            return [self.plain(world, element, item, f"{key}.{i}") for i, item in enumerate(items)]
-        return self.plain(world, single, stored, key)  # type: ignore[arg-type]
+            return [self.plain(world, element, item, f"{key}.{i}", owner, name) for i, item in enumerate(items)]
+        return self.plain(world, single, stored, key, owner, name)  # type: ignore[arg-type]
 
     def _kind_of(self, target: GraphQLObjectType, hint: str) -> tuple[str, str] | None:
         """``(kind, id field)`` of a nested object; one shaped like a named kind's entity is that kind (an ``owner`` is a user).
 
         An object of a component that endpoints answer with as one kind is that kind, whatever field holds it.
+        So is one whose place names no kind that is looked up, when it has most
+        of a looked-up kind's fields and its key.
         """
         same = self.component_kinds.get(self.components.get(target.name, ""))
         if same is not None and (own := entity_kind(target, same, self.keys)) is not None:
@@ -194,30 +206,60 @@ class Renderer:
         if found is None or found[0] in self.named:
             return found
         alias = shape_kind(target, self.named)
+        if alias is None and found[0] not in self.entities:  # GitLab's project owner is a user (looked up by its id)
+            alias = shape_kind(target, {k: v for k, v in self.entities.items() if v[1] == found[1]}, least=2 / 3)
         return (alias, found[1]) if alias is not None else found
 
-    def plain(self, world: World, graphql_type: GraphQLObjectType, stored: Any, key: str) -> dict[str, Any]:
-        """A non-entity object (a rating, an image): stored values, else derived from ``key``."""
+    def _is_kind(self, target: GraphQLObjectType, name: str, kind: str) -> bool:
+        found = self._kind_of(target, singular(name))
+        return found is not None and found[0] == kind
+
+    def _looked_up(self, target: GraphQLObjectType, name: str) -> bool:
+        """Whether an object held in field ``name`` is an entity of a kind some lookup answers."""
+        found = self._kind_of(target, singular(name))
+        return found is not None and found[0] in self.entities
+
+    def plain(
+        self,
+        world: World,
+        graphql_type: GraphQLObjectType,
+        stored: Any,
+        key: str,
+        owner: tuple[str, str, int] | None = None,
+        noun: str | None = None,
+    ) -> dict[str, Any]:
+        """A non-entity object (a rating, an image): stored values, else derived from ``key``.
+
+        Inside an entity (``owner``: its kind, id and depth), an object of a
+        looked-up kind is that kind's entity, linked to the owner (a
+        Pandascore tournament's ``expected_roster[].team`` is a team; a
+        Spotify category's ``playlists.items[]``, named by the field ``noun``
+        that holds this object, are playlists).
+        """
         stored = stored if isinstance(stored, dict) else {}
         out = {}
         for name, field in graphql_type.fields.items():
+            inner = field.type.of_type if isinstance(field.type, GraphQLNonNull) else field.type
+            target = list_object_of(inner) or object_of(inner)
+            hint = noun if noun and is_generic(singular(name)) else name
             if name in stored:
                 out[name] = stored[name]
             elif (named := reference(name)) is not None and named[0] in self.kinds and object_of(field.type) is None:
-                numeric = getattr(get_named_type(field.type), "name", "") == "Int"
+                numeric = is_number(field.type) or named[0] in self.numeric
                 out[name] = self.new_id(world, named[0], "ref", key, name, numeric=numeric)  # a ship's nav.waypointSymbol
                 self.ensure(world, named[0], out[name])
+            elif owner is not None and target is not None and self._looked_up(target, hint):
+                kind, entity_id, depth = owner
+                out[name] = self.nested(world, field.type, kind, entity_id, hint, None, depth)
+            elif isinstance(inner, GraphQLObjectType):
+                out[name] = self.plain(world, inner, None, f"{key}.{name}", owner, hint)
+            elif isinstance(inner, GraphQLList) and list_object_of(inner) is not None:
+                out[name] = [
+                    self.plain(world, list_object_of(inner), None, f"{key}.{name}.{i}", owner, hint)  # type: ignore[arg-type]
+                    for i in range(CHILDREN)
+                ]
             else:
-                inner = field.type.of_type if isinstance(field.type, GraphQLNonNull) else field.type
-                if isinstance(inner, GraphQLObjectType):
-                    out[name] = self.plain(world, inner, None, f"{key}.{name}")
-                elif isinstance(inner, GraphQLList) and list_object_of(inner) is not None:
-                    out[name] = [
-                        self.plain(world, list_object_of(inner), None, f"{key}.{name}.{i}")  # type: ignore[arg-type]
-                        for i in range(CHILDREN)
-                    ]
-                else:
-                    out[name] = generate_value(field.type, world, f"{key}.{name}", name, field_facts(world, graphql_type.name, name))
+                out[name] = generate_value(field.type, world, f"{key}.{name}", name, field_facts(world, graphql_type.name, name))
         return out
 
 

@@ -40,7 +40,7 @@ works on (``collection``, :mod:`gqlbench.mocks.engine.declared.lists`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, fields, replace
 from itertools import pairwise
 from typing import Any
@@ -48,9 +48,21 @@ from typing import Any
 from graphql import GraphQLField, GraphQLObjectType, GraphQLSchema, StringValueNode
 
 from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.kinds import entity_kind, envelope_of, is_generic, list_object_of, object_of, param_key, reference, singular
+from gqlbench.mocks.engine.kinds import (
+    KEY_TAILS,
+    NAME_KEYS,
+    entity_kind,
+    envelope_of,
+    first_choice,
+    is_generic,
+    list_object_of,
+    object_of,
+    param_key,
+    reference,
+    singular,
+)
 
-__all__ = ["ACTIONS", "TEXT_PARAMS", "Rule", "endpoint_path", "infer_keys", "infer_rule", "infer_rules", "payload_type"]
+__all__ = ["ACTIONS", "TEXT_PARAMS", "Rule", "endpoint_path", "infer_keys", "infer_rule", "infer_rules", "item_kind", "payload_type"]
 
 ACTIONS = ("lookup", "children", "search", "list", "singleton", "create", "update", "delete", "act", "echo", "save", "unsave")
 TEXT_PARAMS = ("q", "query", "name", "search", "keyword", "text")
@@ -106,19 +118,44 @@ def endpoint_path(function: str, field: GraphQLField | None, params: list[str]) 
 
 
 def _kind_before(segments: list[str], index: int, param: str) -> str:
-    """The kind a path parameter names: ``shelf`` for ``{shelf_id}``, ``ship`` for ``{shipSymbol}``, else the segment before it."""
+    """The kind a path parameter names: ``shelf`` for ``{shelf_id}``, ``ship`` for ``{shipSymbol}``, else the segment before it.
+
+    A parameter right after another one names its kind itself when its last
+    word is a key word (``/project/{username}/{project}/{build_num}``: a build).
+    """
     named = reference(param)
     if named is not None:
         return named[0]
+    head, _, tail = first_choice(param).rpartition("_")
+    if index > 0 and segments[index - 1].startswith("{") and head and tail.lower() in KEY_TAILS:
+        return head
     before = [s for s in segments[:index] if not s.startswith("{")]
     return singular(before[-1]) if before else param
+
+
+def item_kind(element: GraphQLObjectType, hint: str | None, keys: Mapping[str, str]) -> tuple[str, str] | None:
+    """``(kind, key field)`` of a listed item: an entity, or a wrapper around one (Spotify's saved ``{added_at, track}``).
+
+    A wrapper has no key of its own and exactly one field holding an entity
+    (named after its kind, or after the path's noun).
+    """
+    found = entity_kind(element, hint, keys)
+    if found is not None:
+        return found
+    held = [
+        inner
+        for name, field in element.fields.items()
+        if (target := object_of(field.type)) is not None and (inner := entity_kind(target, singular(name), keys)) is not None
+    ]
+    named = [found for found in held if found[0] == hint] if len(held) > 1 else held  # {added_at, added_by, track} under /tracks
+    return named[0] if len(named) == 1 and not is_generic(named[0][0]) else None
 
 
 def _bare_items(field: GraphQLField | None, literal: list[str], keys: Mapping[str, str]) -> tuple[None, str] | None:
     """``(None, kind)`` when the response is itself a list of entities (``GET /pets`` -> ``[Pet]``)."""
     element = list_object_of(field.type) if field is not None else None
     nouns = [segment for segment in literal if segment.lower() not in _ACTION_WORDS]  # /goats/search lists goats
-    found = entity_kind(element, singular(nouns[-1]) if nouns else None, keys) if element is not None else None
+    found = item_kind(element, singular(nouns[-1]) if nouns else None, keys) if element is not None else None
     return (None, found[0]) if found else None
 
 
@@ -127,15 +164,26 @@ def _items(root: GraphQLObjectType | None, noun: str | None, keys: Mapping[str, 
     for name, field in root.fields.items() if root else ():
         element = list_object_of(field.type)
         hint = noun if is_generic(singular(name)) and noun else singular(name)
-        found = entity_kind(element, hint, keys) if element is not None else None
+        found = item_kind(element, hint, keys) if element is not None else None
         if found:
             return name, found[0]
     return None
 
 
-def infer_rule(function: str, params: list[str], field: GraphQLField | None, keys: Mapping[str, str] | None = None) -> Rule:
-    """The rule of one endpoint (see the module docstring); ``keys`` are the kinds' keys (:func:`infer_keys`)."""
+def infer_rule(
+    function: str,
+    params: list[str],
+    field: GraphQLField | None,
+    keys: Mapping[str, str] | None = None,
+    texts: Collection[str] | None = None,
+) -> Rule:
+    """The rule of one endpoint (see the module docstring); ``keys`` are the kinds' keys (:func:`infer_keys`).
+
+    ``texts`` are the parameters that take text (a search's ``q`` must be a
+    string; Pandascore's ``search`` is an object of filters); None: all of them.
+    """
     keys = keys or {}
+    texts = params if texts is None else texts
     method = function.split("_", 1)[0].upper()
     segments = endpoint_path(function, field, params)
     root = object_of(field.type) if field is not None else None
@@ -151,7 +199,7 @@ def infer_rule(function: str, params: list[str], field: GraphQLField | None, key
     else:
         envelope = None  # a wrapped list is a list field like any other
     items = _items(root, noun, keys) if root is not None else _bare_items(field, literal, keys)
-    rule = _infer(function, method, segments, where, literal, last_param, ends_in_param, params, root, items)
+    rule = _infer(function, method, segments, where, literal, last_param, ends_in_param, [p for p in params if p in texts], root, items)
     if rule.action in ("lookup", "act", "update", "delete") and len(where) > 1:
         rule = replace(rule, scope=tuple(param for _, param in where[:-1]))
     return replace(rule, envelope=envelope) if envelope and rule.action != "echo" else rule
@@ -177,12 +225,15 @@ def _infer(
             return Rule(function, "search", kind=items[1], list_field=items[0], text_param=text)
         if last_param and ends_in_param:
             index, param = last_param
-            return Rule(function, "lookup", kind=_kind_before(segments, index, param), id_param=param)
+            named = _kind_before(segments, index, param)
+            if root is None and items and items[1] != named:  # TVmaze's /scrobble/shows/{show_id}: the show's episodes marked
+                return Rule(function, "children", kind=items[1], id_param=param, parent=named)
+            return Rule(function, "lookup", kind=named, id_param=param)
         if last_param:
             index, param = last_param
             parent = _kind_before(segments, index, param)
             tail = literal[-1]
-            if items and singular(tail) != tail.lower():
+            if items and (singular(tail) != tail.lower() or root is None):  # a plural tail, or an answer that is a list
                 return Rule(function, "children", kind=items[1], id_param=param, parent=parent, list_field=items[0])
             return Rule(function, "lookup", kind=parent, id_param=param)
         if items:
@@ -236,15 +287,25 @@ def _aliases(paths: Mapping[str, list[str]]) -> dict[str, str]:
 
 
 def _shape_aliases(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys: Mapping[str, str]) -> dict[str, str]:
-    """Listed kinds that are a looked-up kind by name and shape: ``repository`` (``/search/repositories``) is ``repo``.
+    """Listed kinds that are a looked-up kind by shape: ``repository`` (``/search/repositories``) is ``repo``.
 
-    The names must agree (one starts with the other) and the listed items
-    must look like the lookup's answer (80% of their fields are its, and they
-    are two thirds of its fields), as two views of one OpenAPI component do.
+    The listed items must look like the lookup's answer, as two views of one
+    OpenAPI component do: when the names agree (one starts with the other),
+    80% of the items' fields are the lookup's and they are two thirds of its
+    fields; when the listed kind ends with the other's name (``parentgoal``,
+    ``subtask``) 80% of the items' fields (a compact goal) suffice; when they do not (Mastodon's ``followers`` are accounts, its home
+    timeline lists statuses), at least four fields and 90% of both agree.
+    The closest lookup wins.
     """
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
-    looked_up = {r.kind: payload_type(schema, r) for r in rules.values() if r.action == "lookup" and r.kind and not r.view}
-    found = {}
+    looked_up: dict[str, GraphQLObjectType | None] = {}
+    for r in rules.values():  # the answer that is the entity (not GET .../{repo_slug}/commits, read as a lookup of it)
+        body = payload_type(schema, r)
+        if r.action != "lookup" or not r.kind or r.view:
+            continue
+        if looked_up.get(r.kind) is None or entity_kind(looked_up[r.kind], r.kind, keys) is None:  # type: ignore[arg-type]
+            looked_up[r.kind] = body
+    found: dict[str, tuple[float, str]] = {}
     for rule in rules.values():
         kind = rule.kind or ""
         if rule.action not in ("list", "search", "children") or kind in looked_up or rule.function not in query:
@@ -253,12 +314,66 @@ def _shape_aliases(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys
         holder = root.fields.get(rule.list_field) if root is not None and rule.list_field else query[rule.function]
         element = list_object_of(holder.type) if holder is not None else None
         for other, whole in looked_up.items():
-            if element is None or whole is None or not (kind.startswith(other) or other.startswith(kind)) or min(len(kind), len(other)) < 3:
+            if element is None or whole is None or other is None:
                 continue
             mine, theirs = set(element.fields), set(whole.fields)
-            if len(mine & theirs) >= 0.8 * len(mine) and 3 * len(mine & theirs) >= 2 * len(theirs):
+            shared = len(mine & theirs)
+            named = (kind.startswith(other) or other.startswith(kind)) and min(len(kind), len(other)) >= 3
+            if named and shared >= 0.8 * len(mine) and 3 * shared >= 2 * len(theirs):
+                score = 1.0 + shared / len(mine | theirs)
+            elif kind.endswith(other) and len(other) >= 3 and shared >= max(2, 0.8 * len(mine)):  # Asana's parentGoals: compact goals
+                score = 1.0 + shared / len(mine | theirs)
+            elif shared >= 4 and shared >= 0.9 * len(mine | theirs):
+                score = shared / len(mine | theirs)
+            else:
+                continue
+            if score > found.get(kind, (0.0, ""))[0]:
+                found[kind] = (score, other)
+    same = _same_lookups(rules, looked_up)
+    return {**same, **{kind: same.get(other, other) for kind, (_, other) in found.items()}}
+
+
+def _same_lookups(rules: Mapping[str, Rule], looked_up: Mapping[str, GraphQLObjectType | None]) -> dict[str, str]:
+    """Looked-up kinds whose answers have the same fields (at least four, 90% of both) are one kind: the one looked up with fewer scopes.
+
+    Gitea's ``/orgs/{org}/members/{username}`` answers the user ``/users/{username}`` does.
+    """
+    scopes: dict[str, int] = {}
+    for rule in rules.values():
+        if rule.action == "lookup" and rule.kind is not None and rule.kind in looked_up:
+            scopes[rule.kind] = min(scopes.get(rule.kind, 99), len(rule.scope))
+    found: dict[str, str] = {}
+    kinds = sorted(looked_up, key=lambda k: (scopes.get(k, 99), len(k), k))
+    for i, kind in enumerate(kinds):
+        whole = looked_up[kind]
+        for other in kinds[:i]:
+            theirs = looked_up[other]
+            if whole is None or theirs is None or other in found:
+                continue
+            shared = len(set(whole.fields) & set(theirs.fields))
+            if shared >= 4 and shared >= 0.9 * len(set(whole.fields) | set(theirs.fields)):
                 found[kind] = other
+                break
     return found
+
+
+def _creates(rules: Mapping[str, Rule], paths: Mapping[str, list[str]]) -> dict[str, Rule]:
+    """A ``POST`` to the path a lookup extends by its key (``POST /project/{p}/envvar`` beside ``GET .../envvar/{name}``) creates one.
+
+    Its tail is singular, so :func:`infer_rule` read it as an action on the
+    parent; the lookup says it is a collection of its own kind.
+    """
+    collections = {
+        tuple(paths[name][:-1]): rule
+        for name, rule in rules.items()
+        if rule.action == "lookup" and rule.kind and paths[name] and paths[name][-1].startswith("{")
+    }
+    out = dict(rules)
+    for name, rule in rules.items():
+        target = collections.get(tuple(paths[name]))
+        if rule.action == "act" and name.upper().startswith("POST_") and target is not None and target.kind != rule.kind:
+            out[name] = Rule(name, "create", kind=target.kind, id_param=rule.id_param, parent=rule.kind, envelope=rule.envelope)
+    return out
 
 
 def payload_type(schema: GraphQLSchema | None, rule: Rule) -> GraphQLObjectType | None:
@@ -285,8 +400,9 @@ def infer_keys(schema: GraphQLSchema | None, specs: Mapping[str, Any], declared:
 
     Only keys :func:`~gqlbench.mocks.engine.kinds.entity_kind` would not find
     by itself are named by a parameter (``number``, ``gid``, ``slug``...; see
-    :func:`~gqlbench.mocks.engine.kinds.param_key`); a fixture's ``kinds``
-    declarations (``declared``, kind -> key) win.
+    :func:`~gqlbench.mocks.engine.kinds.param_key`); an entity with no key
+    field at all is keyed by its name (``/branches/{branch}``: ``name``); a
+    fixture's ``kinds`` declarations (``declared``, kind -> key) win.
     """
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
     keys: dict[str, str] = {}
@@ -302,9 +418,19 @@ def infer_keys(schema: GraphQLSchema | None, specs: Mapping[str, Any], declared:
         body = object_of(root.fields[wrapper].type) if wrapper is not None else None
         body = body or (object_of(root.fields[kind].type) if kind in root.fields else None) or root  # {"server": {...}}
         found = param_key(param, body)
+        own = entity_kind(body, kind, declared)
+        if found is None and own is None:  # no key of its own: the name it is looked up by
+            found = next((n for n in NAME_KEYS if n in body.fields and object_of(body.fields[n].type) is None), None)
+        if found is None and param == "id" and own is not None and own[1] != "id" and "id" in body.fields:
+            found = "id"  # /keys/{id} looks a deploy key up by its id, not by the key_id it also shows
         if found is not None:
             keys.setdefault(kind, found)
     return {**keys, **(declared or {})}
+
+
+def _texts(spec: Any) -> list[str]:
+    """The parameters of a function spec that take text (a string, or of no declared type)."""
+    return [name for name, prop in spec.parameters.properties.items() if getattr(prop, "type", None) in (None, "string", "str")]
 
 
 def infer_rules(
@@ -323,8 +449,9 @@ def infer_rules(
     """
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
     keys = keys or {}
-    rules = {name: infer_rule(name, list(spec.parameters.properties), query.get(name), keys) for name, spec in specs.items()}
+    rules = {name: infer_rule(name, list(spec.parameters.properties), query.get(name), keys, _texts(spec)) for name, spec in specs.items()}
     paths = {name: endpoint_path(name, query.get(name), list(spec.parameters.properties)) for name, spec in specs.items()}
+    rules = _creates(rules, paths)
     aliases = {**_aliases(paths), **_shape_aliases(schema, rules, keys), **(same or {})}
     rules = {
         name: replace(rule, kind=aliases.get(rule.kind or "", rule.kind), parent=aliases.get(rule.parent or "", rule.parent))

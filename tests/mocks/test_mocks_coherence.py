@@ -92,3 +92,18 @@ def test_the_sandboxed_self_test_answers_the_same_pairs_as_data(catalog: Path) -
     for sent in ('{"probe": "limit"}', '[{"probe": "limit", "first": "f", "then": "", "passed": "yes", "reason": "r"}]', "not json"):
         with pytest.raises(GqlbenchError, match="invalid self-test result"):
             _pairs_from_json(sent)
+
+
+def test_a_list_the_world_reads_as_a_lookup_fails_limit_with_the_declaration_of_a_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not ``paging``: the world does not list at all, so the fix is the endpoint's action (Asana's subtasks read as the task)."""
+    import_openapi_domain(FLEET.parent / "teams.yaml", "teams", tmp_path)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    (tmp_path / "worlds").mkdir(exist_ok=True)
+    misread = {"GET_tasks__task_gid__subtasks": {"action": "lookup", "kind": "task", "id_param": "task_gid"}}
+    (tmp_path / "worlds" / "teams.json").write_text(json.dumps({"endpoints": misread}))
+    pair = _by_label(probe_domain("teams"))["limit GET_tasks__task_gid__subtasks"]
+    assert not pair.passed and "reads GET_tasks__task_gid__subtasks as a lookup of a task" in pair.reason
+    assert pair.fix is not None and "paging" not in pair.fix
+    assert '"GET_tasks__task_gid__subtasks": {"action": "children", "kind": "subtask", "id_param": "task_gid", "parent": "task"' in pair.fix

