@@ -55,8 +55,8 @@ def _catalog(name: str, folder: Path) -> None:
     if not file.is_file():
         pytest.skip(f"{file} missing: run scripts/install.sh (needs npm)")
 
-    def starter_world(specs: list[dict], sdls: dict[str, str]) -> dict[Path, str]:
-        return starter_fixture_files(folder, name, specs, sdls)
+    def starter_world(specs: list[dict], sdls: dict[str, str], facts: dict) -> dict[Path, str]:
+        return starter_fixture_files(folder, name, specs, sdls, facts)
 
     import_openapi_domain(file, name, folder, endpoints=api.get("endpoints"), extra_files=starter_world)  # as domains import-openapi does
 
