@@ -25,7 +25,7 @@ from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.program import read_program
 from gqlbench.records import Trace
 from gqlbench.synthetic.human import normalize
-from gqlbench.synthetic.intents import Composed, Lexicon, alternatives, compose, limited, render, utterance
+from gqlbench.synthetic.intents import Composed, Lexicon, alternatives, compose, limited, program_labels, render, utterance
 from gqlbench.synthetic.literals import names_for
 
 __all__ = [
@@ -98,21 +98,6 @@ def one_right_program(
         if [c.response_ids for c in trace.calls] == [c.response_ids for c in gold.calls]:
             return "limit_changes_nothing", runs
     return None, runs
-
-
-def program_labels(code: str) -> dict[str, int]:
-    """``calls``, ``edges`` (arguments read from a response) and ``depth`` (calls on the longest dataflow path)."""
-    program = read_program(code)
-    made: dict[str, int] = {}
-    depth: list[int] = []
-    edges = 0
-    for call in program.top_level_calls:
-        sources = [made[name] for name in call.reads if name in made]
-        edges += len(sources)
-        depth.append(1 + max((depth[s] for s in sources), default=0))
-        if call.target is not None:
-            made[call.target] = len(depth) - 1
-    return {"calls": len(depth), "edges": edges, "depth": max(depth, default=0)}
 
 
 def shape_order(shapes: Sequence[str], made: Counter[str]) -> str:

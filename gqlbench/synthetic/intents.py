@@ -28,7 +28,23 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["call", "CallTemplate", "Noun", "Ask", "Lexicon", "Composed", "Part", "compose", "render"]
+from gqlbench.program import read_program
+from gqlbench.synthetic.response_fields import has_field, source_of
+
+__all__ = [
+    "call",
+    "CallTemplate",
+    "Noun",
+    "Ask",
+    "Lexicon",
+    "Composed",
+    "Part",
+    "compose",
+    "holds",
+    "program_labels",
+    "reads_well",
+    "render",
+]
 
 Literal = str | int
 _HOLE = re.compile(r"<([a-z@]\w*|@\d+)(?:\.(\w+)|('s))?>")
@@ -39,7 +55,14 @@ SHORT = 4
 """A noun phrase of more words goes only at the end of a request ("Who directed <x>?", not "What is <x> rated in ...")."""
 MAX_WORDS = 20
 """A request of more words is not kept: people's are short (the human test split averages 11)."""
-"""A noun phrase of more words goes only at the end of a request ("Who directed <x>?", not "What is <x> rated in ...")."""
+MAX_WORDS_DEEP = 15
+"""The cap for a part three calls deep (a noun found through another): its steps already ask a lot of the reader."""
+SITE_WORDS = r"\bTMDB\b|\bSpotify\b"
+"""The service's name: said at most once in a request, where it helps ("Look up Heat on TMDB")."""
+SAME_TOPIC_WEIGHT = 4
+"""How much likelier the second part of a two-part request is to be about the same kind of thing as the first."""
+SUPERLATIVE = re.compile(r"\b(most|best|top|highest|newest|latest|biggest|greatest)\b", re.IGNORECASE)
+"""Words that rank a list: one per request part ("the show most similar to the most popular show" stacks two)."""
 
 
 @dataclass(frozen=True)
@@ -76,17 +99,19 @@ class Noun:
     values: Mapping[str, tuple[Literal, ...]] = field(default_factory=dict)
     possessive: tuple[str, ...] = ()
     alternatives: tuple[Mapping[str, str], ...] = ()
-    full: bool = False  # the calls' response already holds the entity's details (a lookup would add nothing)
     tags: frozenset[str] = frozenset()  # what the user already did to it ("saved", "followed"): asks may exclude these
-    lookup: bool = False  # its call looks the base up: pointless on a base whose response has the details (``full``)
+    reads: str | None = None  # the base's field its call looks up: pointless when the base's response has it
 
 
 @dataclass(frozen=True)
 class Ask:
     """What a person wants of the entities in ``slots`` (kinds, for ``<x>`` and ``<y>``), and the calls that do it.
 
-    ``lookup``: the ask only reads the entity's details, so it is pointless on a
-    noun whose response already has them (``Noun.full``). ``limit``: the name of
+    ``reads``: phrase -> the field of ``<x>`` it asks for (``"When did <x> come
+    out?"`` -> ``release_date``), which the ask's calls look up. When the
+    response that found ``<x>`` already has that field (its response SDL says
+    so), the lookup is redundant: a read of one call is then answered by the
+    noun's calls alone, and other asks drop the phrase. ``limit``: the name of
     a literal passed as a list's ``limit``; the generator drops the sample when
     leaving it out changes nothing.
     """
@@ -95,7 +120,7 @@ class Ask:
     phrases: tuple[str, ...]
     calls: tuple[CallTemplate, ...]
     values: Mapping[str, tuple[Literal, ...]] = field(default_factory=dict)
-    lookup: bool = False
+    reads: Mapping[str, str] = field(default_factory=dict)
     limit: str | None = None
     alone: bool = True  # may it be the whole request (False: only as a part, e.g. "skip to the next track")
     avoid: frozenset[str] = frozenset()  # noun tags it makes no sense on (saving a song already saved)
@@ -104,6 +129,15 @@ class Ask:
     @property
     def writes(self) -> bool:
         return any(c.function.split("_", 1)[0] in ("POST", "PUT", "DELETE", "PATCH") for c in self.calls)
+
+    @property
+    def topic(self) -> str:
+        """What it is about: its slot's kind, else the thing its call names (``GET_me_player_pause``: ``player``)."""
+        if self.slots:
+            return self.slots[0]
+        words = [w for w in self.calls[0].function.split("_")[1:] if w] if self.calls else []
+        words = words[1:] if words[:1] == ["me"] and len(words) > 1 else words
+        return words[0].rstrip("s") if words else ""
 
 
 @dataclass(frozen=True)
@@ -125,6 +159,10 @@ class Part:
     values: Mapping[str, Literal]  # "<slot>.<name>" and "<name>" of the ask -> literal
     phrase: str  # the chosen phrase template of the ask
     noun_phrases: tuple[tuple[str, ...], ...]  # per slot, per noun of the chain: the chosen phrase template
+    answered: bool = False  # the nouns' responses already hold what the ask reads: its calls are left out
+
+    def ask_calls(self) -> tuple[CallTemplate, ...]:
+        return () if self.answered else self.ask.calls
 
 
 @dataclass(frozen=True)
@@ -135,7 +173,7 @@ class Composed:
     joiner: str = "{a}"
 
     def calls(self) -> int:
-        return sum(len(n.calls) for p in self.parts for chain in p.chains for n in chain) + sum(len(p.ask.calls) for p in self.parts)
+        return sum(len(n.calls) for p in self.parts for chain in p.chains for n in chain) + sum(len(p.ask_calls()) for p in self.parts)
 
 
 def _literal(value: Literal) -> str:
@@ -147,6 +185,7 @@ class _Program:
 
     def __init__(self) -> None:
         self.lines: list[str] = []
+        self.functions: dict[str, str] = {}  # variable -> the function whose response it holds
 
     def add(self, call: CallTemplate, fill: Mapping[str, str], local: list[str]) -> None:
         variable = "response_obj" if not self.lines else f"response_obj{len(self.lines)}"
@@ -159,6 +198,7 @@ class _Program:
 
         args = ", ".join(f"{p}={_HOLE.sub(sub, template)}" for p, template in call.args)
         self.lines.append(f"{variable} = {call.function}({args})")
+        self.functions[variable] = call.function
         local.append(variable)
 
     def code(self) -> str:
@@ -203,7 +243,7 @@ def render(composed: Composed, swap: Mapping[tuple[int, int, int], int] | None =
             fill.update({f"{slot}.{k}": v for k, v in fields.items()})
         fill.update({k: _literal(v) for k, v in part.values.items() if "." not in k})
         local: list[str] = []
-        for call in part.ask.calls:
+        for call in part.ask_calls():
             if drop_limit and part.ask.limit:
                 call = CallTemplate(call.function, tuple((n, t) for n, t in call.args if t != f"<{part.ask.limit}>"))
             program.add(call, fill, local)
@@ -265,9 +305,21 @@ def _chains(lexicon: Lexicon, kind: str, depth: int) -> list[tuple[Noun, ...]]:
                 found += [
                     (*chain, noun)
                     for chain in _chains(lexicon, noun.base, depth - 1)
-                    if noun not in chain and not (noun.lookup and chain[-1].full)
+                    if noun not in chain and not (noun.reads and holds(lexicon.domain, chain, noun.reads))
                 ]
     return found
+
+
+def holds(domain: str, chain: Sequence[Noun], field: str) -> bool:
+    """Whether the response that found ``chain``'s last noun already has its ``field`` (by the response SDL)."""
+    placeholders: dict[str, Literal] = {}
+    for at, noun in enumerate(chain):
+        placeholders.update({f"x{at}.{key}": options[0] for key, options in noun.values.items()})
+        if noun.names is not None:
+            placeholders[f"x{at}.name"] = ""
+    program = _Program()
+    source = source_of(_noun_fields(program, chain, placeholders, "x", {}).get("id", ""))
+    return source is not None and source[0] in program.functions and has_field(domain, program.functions[source[0]], source[1], field)
 
 
 def _pick_values(rng: random.Random, chain: Sequence[Noun], slot: str, names: Mapping[str, Sequence[str]]) -> dict[str, Literal] | None:
@@ -284,7 +336,12 @@ def _pick_values(rng: random.Random, chain: Sequence[Noun], slot: str, names: Ma
 
 
 def _fits(ask: Ask, chain: Sequence[Noun]) -> bool:
-    return not (ask.lookup and chain[-1].full) and not (ask.avoid & chain[-1].tags) and not (ask.named and not chain[-1].names)
+    return not (ask.avoid & chain[-1].tags) and not (ask.named and not chain[-1].names)
+
+
+def _answerable(ask: Ask) -> bool:
+    """Whether the ask is one read whose answer a response that has the field shows as well (no limit to pass)."""
+    return len(ask.calls) == 1 and ask.calls[0].function.startswith("GET_") and ask.limit is None and len(ask.slots) == 1
 
 
 def compose_part(lexicon: Lexicon, rng: random.Random, names: Mapping[str, Sequence[str]], ask: Ask, depth: int) -> Part | None:
@@ -318,9 +375,13 @@ def compose_part(lexicon: Lexicon, rng: random.Random, names: Mapping[str, Seque
         for p in ask.phrases
         if all(_possessive_ok(p, SLOTS[s], chain, phrases[s]) and _placed(p, SLOTS[s], said[s]) for s, chain in enumerate(chains))
     ]
+    held = {p for p in usable if p in ask.reads and holds(lexicon.domain, chains[0], ask.reads[p])}
+    if not _answerable(ask):
+        usable = [p for p in usable if p not in held]  # the lookup would be redundant and the rest needs it
     if not usable:
         return None
-    return Part(ask, tuple(chains), values, rng.choice(usable), tuple(phrases))
+    phrase = rng.choice(usable)
+    return Part(ask, tuple(chains), values, phrase, tuple(phrases), answered=phrase in held)
 
 
 def _placed(phrase: str, slot: str, said: str) -> bool:
@@ -338,7 +399,9 @@ def compose(lexicon: Lexicon, rng: random.Random, names: Mapping[str, Sequence[s
     up to one derivation deep), ``combine`` (an ask of two entities), ``two_parts`` (two independent asks)."""
     if shape == "two_parts":
         first = [a for a in lexicon.asks if len(a.slots) <= 1]
-        a, b = rng.sample(first, 2)
+        a = rng.choice(first)
+        others = [o for o in first if o is not a]
+        b = rng.choices(others, weights=[SAME_TOPIC_WEIGHT if o.topic == a.topic else 1 for o in others])[0]
         if a.writes and b.writes or {c.function for c in a.calls} & {c.function for c in b.calls}:
             return None
         if a.writes:  # reads first: a write never goes stale before a later read
@@ -349,7 +412,9 @@ def compose(lexicon: Lexicon, rng: random.Random, names: Mapping[str, Sequence[s
         both = Composed(tuple(p for p in parts if p is not None), rng.choice(lexicon.joiners))
         if len({" ".join(p.phrase.lower().split()[:2]) for p in both.parts}) == 1:
             return None  # "Tell me about X, and tell me about Y": one would say it once
-        return both if len(utterance(both).split()) <= MAX_WORDS else None
+        if all(_bare(p) for p in both.parts):
+            return None  # "Find X on TMDB, and search TMDB for Y" reads like a template, not an errand
+        return both if reads_well(both) else None
     alone = [a for a in lexicon.asks if a.alone]
     if shape == "combine":
         asks = [a for a in alone if len(a.slots) == 2]
@@ -366,9 +431,44 @@ def compose(lexicon: Lexicon, rng: random.Random, names: Mapping[str, Sequence[s
     if part is None:
         return None
     composed = Composed((part,))
-    if (composed.calls() == 1) != (shape == "single") or len(utterance(composed).split()) > MAX_WORDS:
+    if (composed.calls() == 1) != (shape == "single") or not reads_well(composed):
         return None  # a single is one call, a chain more; nobody types a paragraph
     return composed
+
+
+def _bare(part: Part) -> bool:
+    """A part that only finds a thing (one search, nothing asked of it)."""
+    return not part.ask_calls() and sum(len(n.calls) for chain in part.chains for n in chain) <= 1
+
+
+def _deep(part: Part) -> bool:
+    """A part three calls deep (calls on its longest dataflow path)."""
+    return program_labels(render(Composed((part,))))["depth"] >= 3
+
+
+def program_labels(code: str) -> dict[str, int]:
+    """``calls``, ``edges`` (arguments read from a response) and ``depth`` (calls on the longest dataflow path)."""
+    program = read_program(code)
+    made: dict[str, int] = {}
+    depth: list[int] = []
+    edges = 0
+    for call in program.top_level_calls:
+        sources = [made[name] for name in call.reads if name in made]
+        edges += len(sources)
+        depth.append(1 + max((depth[s] for s in sources), default=0))
+        if call.target is not None:
+            made[call.target] = len(depth) - 1
+    return {"calls": len(depth), "edges": edges, "depth": max(depth, default=0)}
+
+
+def reads_well(composed: Composed) -> bool:
+    """Short enough (:data:`MAX_WORDS`, :data:`MAX_WORDS_DEEP` for a deep part), one ranking word per part, and the
+    site named at most once ("on TMDB" twice is a template's echo)."""
+    text = utterance(composed)
+    cap = MAX_WORDS_DEEP if any(_deep(p) for p in composed.parts) else MAX_WORDS
+    if len(text.split()) > cap or len(re.findall(SITE_WORDS, text)) > 1:
+        return False
+    return all(len(SUPERLATIVE.findall(utterance(Composed((part,))))) <= 1 for part in composed.parts)
 
 
 def alternatives(composed: Composed) -> list[dict[tuple[int, int, int], int]]:

@@ -2,8 +2,9 @@
 
 Readings follow the human split: "my first playlist" is ``items[0]``, a
 playlist or device named by the user is found by filtering the list by name,
-creating a playlist implies ``GET_me`` first. No lookup is asked of a noun whose
-response already holds the details (``full``).
+creating a playlist implies ``GET_me`` first. An ask says which field each
+phrasing reads (``reads``): the engine leaves a lookup out when the response
+that found the thing already has that field.
 """
 
 from __future__ import annotations
@@ -13,6 +14,14 @@ from gqlbench.synthetic.intents import Ask, Lexicon, Noun, call
 __all__ = ["LEXICON"]
 
 _TRACK = "<@0>.tracks.items[0]"
+_TRACKLIST = "tracks.items"  # an album's songs: a saved album embeds them, a searched one does not
+
+
+def _reading(field: str, *phrases: str) -> dict[str, str]:
+    """Each of ``phrases`` reads ``field`` (for :attr:`Ask.reads`)."""
+    return dict.fromkeys(phrases, field)
+
+
 _NEW_PLAYLISTS = ("Road Trip", "Sunday Morning", "Gym Mix", "Rainy Days", "Old Favourites", "Late Night Drive")
 
 NOUNS = (
@@ -23,7 +32,6 @@ NOUNS = (
         {"id": f"{_TRACK}.id", "uri": f"{_TRACK}.uri", "artist": f"{_TRACK}.artists[0].id", "album": f"{_TRACK}.album.id"},
         (call("GET_search", q="<name>", type='"track"'),),
         names="track",
-        full=True,
     ),
     Noun(
         "track",
@@ -35,7 +43,6 @@ NOUNS = (
             "album": "<@0>.item.album.id",
         },
         (call("GET_me_player_currently_playing"),),
-        full=True,
         tags=frozenset({"playing"}),
     ),
     Noun(
@@ -48,7 +55,6 @@ NOUNS = (
             "album": "<@0>.items[0].track.album.id",
         },
         (call("GET_me_tracks"),),
-        full=True,
         tags=frozenset({"saved"}),
     ),
     Noun(
@@ -61,7 +67,6 @@ NOUNS = (
             "album": "<@0>.items[0].album.id",
         },
         (call("GET_me_top__type_", type='"tracks"'),),
-        full=True,
     ),
     Noun(
         "track",
@@ -74,7 +79,6 @@ NOUNS = (
         },
         (call("GET_artists__id__top_tracks", id="<x.id>"),),
         base="artist",
-        full=True,
         tags=frozenset({"known_artist"}),
     ),
     Noun(
@@ -84,6 +88,7 @@ NOUNS = (
         (call("GET_albums__id__tracks", id="<x.id>"),),
         base="album",
         tags=frozenset({"known_artist"}),
+        reads=_TRACKLIST,
     ),
     # artists
     Noun(
@@ -93,7 +98,6 @@ NOUNS = (
         (call("GET_search", q="<name>", type='"artist"'),),
         names="artist",
         possessive=("<name>'s",),
-        full=True,
     ),
     Noun(
         "artist",
@@ -101,14 +105,12 @@ NOUNS = (
         {"id": "<@0>.items[0].id"},
         (call("GET_me_top__type_", type='"artists"'),),
         possessive=("my top artist's",),
-        full=True,
     ),
     Noun(
         "artist",
         ("the first artist I follow", "the first artist in my following list"),
         {"id": "<@0>.artists.items[0].id"},
         (call("GET_me_following", type='"artist"'),),
-        full=True,
         tags=frozenset({"followed"}),
     ),
     Noun("artist", ("the artist of <x>", "whoever sings <x>", "the singer of <x>"), {"id": "<x.artist>"}, base="track"),
@@ -119,7 +121,6 @@ NOUNS = (
         {"id": "<@0>.artists[0].id"},
         (call("GET_artists__id__related_artists", id="<x.id>"),),
         base="artist",
-        full=True,
     ),
     # albums
     Noun(
@@ -134,7 +135,6 @@ NOUNS = (
         ("the album I saved most recently", "my most recently saved album", "the last album I saved"),
         {"id": "<@0>.items[0].album.id", "artist": "<@0>.items[0].album.artists[0].id"},
         (call("GET_me_albums"),),
-        full=True,
         tags=frozenset({"saved"}),
     ),
     Noun("album", ("the album <x> is on", "the album with <x> on it"), {"id": "<x.album>", "artist": "<x.artist>"}, base="track"),
@@ -182,7 +182,12 @@ ASKS = (
         (call("PUT_me_player_play", uris="[<x.uri>]"),),
         avoid=frozenset({"playing"}),
     ),
-    Ask(("track",), ("How popular is <x>?", "What's the popularity score of <x>?"), (call("GET_tracks__id_", id="<x.id>"),), lookup=True),
+    Ask(
+        ("track",),
+        ("How popular is <x>?", "What's the popularity score of <x>?"),
+        (call("GET_tracks__id_", id="<x.id>"),),
+        reads=_reading("popularity", "How popular is <x>?", "What's the popularity score of <x>?"),
+    ),
     # about an artist
     Ask(
         ("artist",),
@@ -221,7 +226,7 @@ ASKS = (
         ("artist",),
         ("What genres does <x> play?", "How many followers does <x> have?", "What genre is <x>?"),
         (call("GET_artists__id_", id="<x.id>"),),
-        lookup=True,
+        reads={"What genres does <x> play?": "genres", "How many followers does <x> have?": "followers", "What genre is <x>?": "genres"},
     ),
     Ask(
         ("artist",),
@@ -237,6 +242,9 @@ ASKS = (
         ("album",),
         ("What songs are on <x>?", "Show me the tracklist of <x>.", "List the tracks on <x>.", "What's on <x>?"),
         (call("GET_albums__id__tracks", id="<x.id>"),),
+        reads=_reading(
+            _TRACKLIST, *("What songs are on <x>?", "Show me the tracklist of <x>.", "List the tracks on <x>.", "What's on <x>?")
+        ),
     ),
     Ask(
         ("album",),
@@ -244,6 +252,7 @@ ASKS = (
         (call("GET_albums__id__tracks", id="<x.id>", limit="<k>"),),
         values={"k": (2, 3)},
         limit="k",
+        reads=_reading(_TRACKLIST, *("Show me the first <k> songs on <x>.", "What are the first <k> tracks of <x>?")),
     ),
     Ask(
         ("album",),
@@ -260,24 +269,31 @@ ASKS = (
         ("album",),
         ("When did <x> come out?", "What label released <x>?", "How many tracks does <x> have?"),
         (call("GET_albums__id_", id="<x.id>"),),
-        lookup=True,
+        reads={
+            "When did <x> come out?": "release_date",
+            "What label released <x>?": "label",
+            "How many tracks does <x> have?": "total_tracks",
+        },
     ),
     Ask(
         ("album",),
         ("Save <x> to my library and show me its tracks.", "Add <x> to my albums, then list its songs."),
         (call("PUT_me_albums", ids="<x.id>"), call("GET_albums__id__tracks", id="<x.id>")),
         avoid=frozenset({"saved"}),
+        reads=_reading(_TRACKLIST, *("Save <x> to my library and show me its tracks.", "Add <x> to my albums, then list its songs.")),
     ),
     Ask(
         ("album",),
         ("Like the first <k> songs on <x>.", "Save the first <k> tracks of <x> to my liked songs."),
         (call("GET_albums__id__tracks", id="<x.id>"), call("PUT_me_tracks", ids='",".join([t.id for t in <@0>.items[:<k>]])')),
         values={"k": (2, 3)},
+        reads=_reading(_TRACKLIST, *("Like the first <k> songs on <x>.", "Save the first <k> tracks of <x> to my liked songs.")),
     ),
     Ask(
         ("album",),
         ("Queue the first song on <x>.", "Add the opening track of <x> to my queue."),
         (call("GET_albums__id__tracks", id="<x.id>"), call("POST_me_player_queue", uri="<@0>.items[0].uri")),
+        reads=_reading(_TRACKLIST, *("Queue the first song on <x>.", "Add the opening track of <x> to my queue.")),
     ),
     # about a playlist
     Ask(
@@ -289,6 +305,7 @@ ASKS = (
         ("playlist",),
         ("How many followers does <x> have?", "Show me the details of <x>."),
         (call("GET_playlists__playlist_id_", playlist_id="<x.id>"),),
+        reads=_reading("followers", "How many followers does <x> have?"),
     ),
     Ask(
         ("playlist",),

@@ -24,7 +24,7 @@ def _related(kind: str, thing: str) -> tuple[Noun, Noun]:
     return (
         Noun(
             kind,
-            ("the top recommendation for fans of <x>", f"the first {thing} TMDB recommends for fans of <x>"),
+            ("the top recommendation for fans of <x>", f"the {thing} most recommended for fans of <x>"),
             {"id": top},
             (call(f"GET_{kind}__{param}__recommendations", **{param: "<x.id>"}),),
             base=kind,
@@ -57,14 +57,15 @@ NOUNS = (
         {"id": "<@0>.results[0].id"},
         (call("GET_movie_popular"),),
     ),
-    Noun("movie", ("the top-rated movie", "the best-rated movie on TMDB"), {"id": "<@0>.results[0].id"}, (call("GET_movie_top_rated"),)),
+    Noun(
+        "movie", ("the top-rated movie", "the best-rated movie of all time"), {"id": "<@0>.results[0].id"}, (call("GET_movie_top_rated"),)
+    ),
     Noun(
         "movie",
-        ("the top movie in theaters now", "the first movie showing in theaters right now"),
+        ("the top movie in theaters now", "the biggest movie in theaters right now"),
         {"id": "<@0>.results[0].id"},
         (call("GET_movie_now_playing"),),
     ),
-    Noun("movie", ("the newest movie on TMDB", "the most recently added movie"), {"id": "<@0>.id"}, (call("GET_movie_latest"),), full=True),
     *_related("movie", "movie"),
     Noun(
         "movie",
@@ -90,13 +91,13 @@ NOUNS = (
     ),
     Noun(
         "tv",
-        ("the highest-rated show on TMDB", "the best-rated series on TMDB"),
+        ("the highest-rated show", "the best-rated series of all time"),
         {"id": "<@0>.results[0].id"},
         (call("GET_tv_top_rated"),),
     ),
     Noun(
         "tv",
-        ("the top show airing right now", "the first show on air this week"),
+        ("the top show airing right now", "the top show airing this week"),
         {"id": "<@0>.results[0].id"},
         (call("GET_tv_on_the_air"),),
     ),
@@ -124,7 +125,7 @@ NOUNS = (
     ),
     Noun(
         "person",
-        ("the most popular person on TMDB", "today's most popular star"),
+        ("the most popular person in film right now", "the most popular star right now"),
         {"id": "<@0>.results[0].id"},
         (call("GET_person_popular"),),
     ),
@@ -156,6 +157,7 @@ NOUNS = (
         {"id": "<@0>.created_by[0].id"},
         (call("GET_tv__tv_id_", tv_id="<x.id>"),),
         base="tv",
+        reads="created_by",
         alternatives=({"id": "<@0>.created_by[-1].id"},),
     ),
     # studios, networks, collections
@@ -173,7 +175,7 @@ NOUNS = (
         {"id": "<@0>.production_companies[0].id"},
         (call("GET_movie__movie_id_", movie_id="<x.id>"),),
         base="movie",
-        lookup=True,
+        reads="production_companies",
         alternatives=({"id": "<@0>.production_companies[-1].id"},),
     ),
     Noun(
@@ -182,6 +184,7 @@ NOUNS = (
         {"id": "<@0>.production_companies[0].id"},
         (call("GET_tv__tv_id_", tv_id="<x.id>"),),
         base="tv",
+        reads="production_companies",
         alternatives=({"id": "<@0>.production_companies[-1].id"},),
     ),
     Noun(
@@ -190,6 +193,7 @@ NOUNS = (
         {"id": "<@0>.networks[0].id"},
         (call("GET_tv__tv_id_", tv_id="<x.id>"),),
         base="tv",
+        reads="networks",
         alternatives=({"id": "<@0>.networks[-1].id"},),
     ),
     Noun(
@@ -205,17 +209,17 @@ NOUNS = (
         {"id": "<@0>.belongs_to_collection.id"},
         (call("GET_movie__movie_id_", movie_id="<x.id>"),),
         base="movie",
-        lookup=True,
+        reads="belongs_to_collection",
     ),
 )
 
 ASKS = (
     # the search itself: what TMDB has under a name
-    Ask(("movie",), ("Look up <x> on TMDB.", "Search TMDB for <x>.", "Is <x> on TMDB?"), (), named=True),
-    Ask(("tv",), ("Look up <x> on TMDB.", "Search TMDB for <x>.", "Find <x> on TMDB."), (), named=True),
-    Ask(("person",), ("Look up <x> on TMDB.", "Search TMDB for <x>.", "Find <x> on TMDB."), (), named=True),
-    Ask(("company",), ("Look up <x> on TMDB.", "Search TMDB for <x>."), (), named=True),
-    Ask(("collection",), ("Look up <x> on TMDB.", "Search TMDB for <x>."), (), named=True),
+    Ask(("movie",), ("Look up <x>.", "Search TMDB for <x>.", "Is <x> on TMDB?"), (), named=True),
+    Ask(("tv",), ("Look up <x>.", "Search TMDB for <x>.", "Find <x> on TMDB."), (), named=True),
+    Ask(("person",), ("Look up <x>.", "Search TMDB for <x>.", "Find <x> on TMDB."), (), named=True),
+    Ask(("company",), ("Look up <x>.", "Search TMDB for <x>."), (), named=True),
+    Ask(("collection",), ("Look up <x>.", "Search TMDB for <x>."), (), named=True),
     # a movie
     Ask(
         ("movie",),
@@ -258,7 +262,12 @@ ASKS = (
         ("movie",),
         ("How long is <x>?", "What was the budget of <x>?", "How much did <x> make at the box office?", "What genre is <x>?"),
         (call("GET_movie__movie_id_", movie_id="<x.id>"),),
-        lookup=True,
+        reads={
+            "How long is <x>?": "runtime",
+            "What was the budget of <x>?": "budget",
+            "How much did <x> make at the box office?": "revenue",
+            "What genre is <x>?": "genres",
+        },
     ),
     # a show
     Ask(("tv",), ("Who stars in <x>?", "Show me the cast of <x>.", "Who acts in <x>?"), (call("GET_tv__tv_id__credits", tv_id="<x.id>"),)),
@@ -286,7 +295,12 @@ ASKS = (
             "How many episodes of <x> are there?",
         ),
         (call("GET_tv__tv_id_", tv_id="<x.id>"),),
-        lookup=True,
+        reads={
+            "When did <x> first air?": "first_air_date",
+            "How many seasons does <x> have?": "number_of_seasons",
+            "Is <x> still in production?": "in_production",
+            "How many episodes of <x> are there?": "number_of_episodes",
+        },
     ),
     Ask(
         ("tv",),
@@ -349,6 +363,7 @@ ASKS = (
             call("GET_tv__tv_id_", tv_id="<x.id>"),
             call("GET_tv__tv_id__season__season_number__credits", tv_id="<x.id>", season_number="<@0>.number_of_seasons"),
         ),
+        reads=dict.fromkeys(("Who was in the last season of <x>?", "Show me the cast of the final season of <x>."), "number_of_seasons"),
     ),
     Ask(
         ("tv",),
@@ -357,13 +372,19 @@ ASKS = (
             call("GET_tv__tv_id_", tv_id="<x.id>"),
             call("GET_tv__tv_id__season__season_number_", tv_id="<x.id>", season_number="<@0>.number_of_seasons"),
         ),
+        reads=dict.fromkeys(("Tell me about the last season of <x>.", "What happens in the final season of <x>?"), "number_of_seasons"),
     ),
     # a person
     Ask(
         ("person",),
         ("When was <x> born?", "Where is <x> from?", "Tell me about <x>.", "How old is <x>?"),
         (call("GET_person__person_id_", person_id="<x.id>"),),
-        lookup=True,
+        reads={
+            "When was <x> born?": "birthday",
+            "Where is <x> from?": "place_of_birth",
+            "Tell me about <x>.": "biography",
+            "How old is <x>?": "birthday",
+        },
     ),
     Ask(
         ("person",),
@@ -385,6 +406,7 @@ ASKS = (
         ("company",),
         ("Where is <x> headquartered?", "Where is <x> based?", "Tell me about <x>."),
         (call("GET_company__company_id_", company_id="<x.id>"),),
+        reads={"Where is <x> headquartered?": "headquarters", "Where is <x> based?": "headquarters", "Tell me about <x>.": "description"},
     ),
     Ask(
         ("company",),
@@ -395,6 +417,11 @@ ASKS = (
         ("network",),
         ("Where is <x> headquartered?", "Tell me about <x>.", "Which country is <x> from?"),
         (call("GET_network__network_id_", network_id="<x.id>"),),
+        reads={
+            "Where is <x> headquartered?": "headquarters",
+            "Tell me about <x>.": "headquarters",
+            "Which country is <x> from?": "origin_country",
+        },
     ),
     Ask(
         ("network",),
@@ -405,6 +432,7 @@ ASKS = (
         ("collection",),
         ("Which movies are in <x>?", "What films make up <x>?", "Tell me about <x>."),
         (call("GET_collection__collection_id_", collection_id="<x.id>"),),
+        reads={"Which movies are in <x>?": "parts", "What films make up <x>?": "parts", "Tell me about <x>.": "overview"},
     ),
     Ask(
         ("collection",),
@@ -412,15 +440,14 @@ ASKS = (
         (call("GET_collection__collection_id__images", collection_id="<x.id>"),),
     ),
     # lists
-    Ask((), ("What movies are popular right now?", "Which films is everyone watching?"), (call("GET_movie_popular"),)),
+    Ask((), ("What movies are popular right now?", "Which films are most popular at the moment?"), (call("GET_movie_popular"),)),
     Ask((), ("What are the best-rated movies?", "Show me the top-rated films."), (call("GET_movie_top_rated"),)),
     Ask((), ("What's in theaters now?", "Which movies are showing in cinemas?"), (call("GET_movie_now_playing"),)),
-    Ask((), ("What's the newest movie on TMDB?", "Which movie was added most recently?"), (call("GET_movie_latest"),)),
-    Ask((), ("Suggest some movies to discover.", "Help me discover a few movies."), (call("GET_discover_movie"),)),
+    Ask((), ("What's the newest movie added to TMDB?", "Which movie was added to TMDB most recently?"), (call("GET_movie_latest"),)),
     Ask((), ("What shows are on the air now?", "Which series are currently airing?"), (call("GET_tv_on_the_air"),)),
-    Ask((), ("What TV shows are popular right now?", "Which shows is everyone watching?"), (call("GET_tv_popular"),)),
+    Ask((), ("What TV shows are popular right now?", "Which series are most popular at the moment?"), (call("GET_tv_popular"),)),
     Ask((), ("What are the best-rated TV shows?", "Show me the top-rated series."), (call("GET_tv_top_rated"),)),
-    Ask((), ("Who are the most popular stars on TMDB?", "Which stars are most popular right now?"), (call("GET_person_popular"),)),
+    Ask((), ("Who are the most popular stars right now?", "Which actors are most popular at the moment?"), (call("GET_person_popular"),)),
     Ask(
         (),
         ("What's trending on TV today?", "Which shows are trending today?"),
