@@ -24,7 +24,7 @@ from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.records import Sample
 from gqlbench.synthetic.graph import build_graph
 from gqlbench.synthetic.human import human_utterances, normalize
-from gqlbench.synthetic.paraphrase import Paraphrase
+from gqlbench.synthetic.paraphrase import Rewriter, Task, rewrite
 from gqlbench.synthetic.sampler import SHAPES, Draft, Dropped, Sampler
 from gqlbench.synthetic.utterances import utterance
 
@@ -98,24 +98,6 @@ def _labels(draft: Draft, seed: int, world_seed: int, paraphrased: bool) -> dict
     }
 
 
-def _paraphrased(paraphrase: Paraphrase, text: str, literals: Sequence[str | int], taken: set[str], counts: Counter[str]) -> str | None:
-    """``paraphrase(text)`` when it states every literal and copies no human or earlier utterance, else None (counted)."""
-    new = paraphrase(text)
-    reason = (
-        "no_answer"
-        if not new
-        else "dropped_literal"
-        if missing_literals(literals, new)
-        else "copies_human"
-        if normalize(new) in human_utterances()
-        else "duplicate"
-        if normalize(new) in taken
-        else None
-    )
-    counts[reason or "kept"] += 1
-    return None if reason else new
-
-
 def generate_samples(
     domain: str,
     n: int,
@@ -123,7 +105,7 @@ def generate_samples(
     shapes: Sequence[str] = SHAPES,
     world_seed: int = 0,
     pool: SandboxPool | None = None,
-    paraphrase: Paraphrase | None = None,
+    paraphrase: Rewriter | None = None,
 ) -> Generation:
     """``n`` verified samples of ``domain`` in the dataset's line format, shapes taken in turn.
 
@@ -180,13 +162,15 @@ def generate_samples(
             if reason is not None:
                 result.drops[reason] += 1
                 continue
-            new = _paraphrased(paraphrase, text, draft.literals(), seen_text, result.paraphrases) if paraphrase else None
-            if new is not None:
-                result.runs += 1
-                if verify(domain, code, new, pool, world_seed) is not None:  # the world reads the request: it must still run
-                    result.paraphrases["kept"] -= 1
-                    result.paraphrases["gold_fails_with_it"] += 1
-                    new = None
+            outcome = rewrite(paraphrase, Task(domain, code, tuple(draft.literals())), pool, world_seed, seen_text) if paraphrase else None
+            if outcome is not None:
+                result.runs += outcome.runs
+                result.paraphrases[outcome.verdict] += 1
+                if outcome.dropped:  # the round trip failed: the sample goes, and its program is not drawn again
+                    result.drops[f"paraphrase_{outcome.verdict}"] += 1
+                    seen_code.add(code)
+                    continue
+            new = outcome.text if outcome is not None else None
             made[shape] += 1
             failures[shape] = 0
             seen_text.add(normalize(text))
@@ -194,9 +178,10 @@ def generate_samples(
                 seen_text.add(normalize(new))
                 text = new
             seen_code.add(code)
-            result.rows.append(
-                {"domain": domain, "utterance": text, "output": code, "synthetic": _labels(draft, seed, world_seed, new is not None)}
-            )
+            labels = _labels(draft, seed, world_seed, new is not None)
+            if outcome is not None:
+                labels["paraphrase"] = outcome.record()
+            result.rows.append({"domain": domain, "utterance": text, "output": code, "synthetic": labels})
         result.rejected_steps = sampler.rejected
         result.runs += sampler.runs
     finally:

@@ -334,7 +334,7 @@ def test_power_estimates_the_icc_from_a_run_whose_samples_carry_clusters(tmp_pat
 
 def test_power_of_a_samples_file_clusters_its_lines_by_program_skeleton(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     labels = {"shape": "single"}
-    lines = [  # skeletons: 3 GET_search with a literal, 1 GET_me; m = (9 + 1) / 4; a human line is its own cluster
+    lines = [  # skeletons: 3 GET_search with a literal, 1 GET_me, and a human line is its own cluster: m = (9 + 1 + 1) / 5
         *(
             {"domain": "spotify", "utterance": f"find {q}", "output": f'GET_search(q="{q}", type="artist")', "synthetic": labels}
             for q in "abc"
