@@ -105,7 +105,13 @@ def generate(
             )
         ]
         try:
-            if verify_model is not None:
+            if verify_model is not None and (verify_backend, verify_model, verify_args) == (
+                paraphrase_backend,
+                paraphrase_model,
+                paraphrase_args,
+            ):
+                backends.append(backends[0])  # the same model loaded once
+            elif verify_model is not None:
                 backends.append(
                     build_backend(verify_backend, verify_model, parse_model_args(verify_args), base_url=base_url, api_key_env=api_key_env)
                 )
@@ -117,7 +123,7 @@ def generate(
             )
             result = generate_samples(domain, n, seed, chosen, paraphrase=rewriter)
         finally:
-            for backend in backends:
+            for backend in dict.fromkeys(backends):
                 backend.close()
     out.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in result.rows), encoding="utf-8")
     shown = escape_controls(domain)

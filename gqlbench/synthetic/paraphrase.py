@@ -9,8 +9,9 @@ and asked for the request a person would type (:func:`task_prompt`).
 
 Its answer is checked mechanically (:func:`rewrite`): every literal stated
 (:func:`gqlbench.synthetic.generate.missing_literals`), no entity the program
-only looks up named (the request would then say "Pink Floyd" where the gold
-searches for "Money"), no copy of a human or an earlier request, and the gold
+only looks up or that the last call returns named (the request would then
+say "Pink Floyd" where the gold searches for "Money", or give the answer
+away), no copy of a human or an earlier request, and the gold
 still runs with it as the request. With a verifier (:mod:`.roundtrip`), a
 second model then writes a program from the request alone, and the sample is
 kept only if that program executes like the gold; without one, a rejected
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -76,7 +78,7 @@ The last call returned: {answer}
 Write the user's request: one short sentence (at most 20 words) that a person would type, asking for what the program \
 gets or does.
 - State these values exactly as written: {literals}.
-- Do not name {looked_up}: the assistant finds them on the way.
+- Do not name {looked_up}: the assistant finds them on the way; do not name what the last call returned either.
 - No function names, no steps, no code; say "the top result" or "their latest" where a person would.
 Answer with the request only, on one line."""
 MAX_NEW_TOKENS = 80
@@ -189,6 +191,16 @@ def _observed(code: str) -> tuple[str, int] | None:
     return ast.unparse(ast.fix_missing_locations(tree)), len(names)
 
 
+def _names(text: str, name: str) -> bool:
+    """Whether ``text`` names ``name`` as a whole word or phrase ("Time" is not named by "Timeless")."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
+
+
+def _stated(name: str, literals: Sequence[Literal]) -> bool:
+    """Whether a literal the request must state holds ``name`` (naming it is then no leak)."""
+    return any(isinstance(literal, str) and name in literal for literal in literals)
+
+
 def world_answers(task: Task, pool: SandboxPool, world_seed: int) -> Task:
     """``task`` with the world's answers filled in, from one run of its program with every call's value observed.
 
@@ -210,7 +222,7 @@ def world_answers(task: Task, pool: SandboxPool, world_seed: int) -> Task:
         args = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False, default=str)}" for k, v in call.arguments.items())
         read = [(v, _named_by(v, responses[:index])) for v in call.arguments.values() if v not in task.literals]
         names = [f"{json.dumps(v, ensure_ascii=False, default=str)} is {json.dumps(n, ensure_ascii=False)}" for v, n in read if n]
-        looked_up += [n for _, n in read if n and not any(isinstance(lit, str) and n in lit for lit in task.literals)]
+        looked_up += [n for _, n in read if n and not _stated(n, task.literals)]
         steps.append(f"{call.function}({args})" + (f"  where {'; '.join(names)}" if names else ""))
     answer = _answer_names(responses[-1]) if responses else []
     return Task(task.domain, task.code, task.literals, tuple(steps), tuple(answer), tuple(dict.fromkeys(looked_up)))
@@ -242,6 +254,7 @@ class Outcome:
     runs: int
     model: str
     verify_model: str | None
+    written: str | None = None  # what the model wrote, kept or not (for reading the rejected ones)
 
     def record(self) -> dict[str, Any]:
         """The sample's ``synthetic.paraphrase`` block."""
@@ -266,7 +279,9 @@ def rewrite(rewriter: Rewriter, task: Task, pool: SandboxPool, world_seed: int, 
         else "dropped_literal"
         if missing_literals(task.literals, new)
         else "names_looked_up"
-        if any(name in new for name in task.looked_up)
+        if any(_names(new, name) for name in task.looked_up)
+        else "names_the_answer"
+        if any(_names(new, name) for name in task.answer if not _stated(name, task.literals))
         else "copies_human"
         if normalize(new) in human_utterances()
         else "duplicate"
@@ -280,4 +295,4 @@ def rewrite(rewriter: Rewriter, task: Task, pool: SandboxPool, world_seed: int, 
         runs += 2
         reason = rewriter.round_trip(task.domain, task.code, new, pool, world_seed)
     dropped = reason is not None and rewriter.round_trip is not None
-    return Outcome(new if reason is None else None, reason or "kept", dropped, runs, rewriter.model, rewriter.verify_model)
+    return Outcome(new if reason is None else None, reason or "kept", dropped, runs, rewriter.model, rewriter.verify_model, new)

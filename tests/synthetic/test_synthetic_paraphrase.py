@@ -13,7 +13,7 @@ from gqlbench.cli import cli
 from gqlbench.mocks.sandbox.pool import SandboxPool
 from gqlbench.synthetic import generate_samples
 from gqlbench.synthetic.generate import missing_literals
-from gqlbench.synthetic.paraphrase import Rewriter, Task, backend_paraphraser, first_line, task_prompt, world_answers
+from gqlbench.synthetic.paraphrase import Paraphrase, Rewriter, Task, backend_paraphraser, first_line, rewrite, task_prompt, world_answers
 from gqlbench.synthetic.roundtrip import backend_round_trip
 from tests.stub_backends import STUB_PARAPHRASER, STUB_VERIFIER, StubParaphraser, StubVerifier
 
@@ -34,6 +34,24 @@ def test_the_prompt_shows_the_program_and_the_names_the_world_gave_it_not_a_temp
     prompt = task_prompt(task)
     assert code in prompt and '"Money", "track"' in prompt and f'Do not name "{artist}"' in prompt
     assert "the first of the" not in prompt  # no template text
+
+
+@pytest.mark.parametrize(
+    ("write", "verdict"),
+    [
+        (lambda task: f'Top tracks of {task.looked_up[0]}, the band of the track "Money"', "names_looked_up"),
+        (
+            lambda task: f'Is {[n for n in task.answer if n != "Money"][0]} among the top tracks of the band of the track "Money"?',
+            "names_the_answer",
+        ),
+        (lambda task: 'Top tracks of the band behind the track "Money"', "kept"),
+    ],
+)
+def test_a_request_that_names_what_the_program_finds_is_rejected(pool: SandboxPool, write: Paraphrase, verdict: str) -> None:
+    code = 'response_obj = GET_search(q="Money", type="track")\nGET_artists__id__top_tracks(id=response_obj.tracks.items[0].artists[0].id)'
+    outcome = rewrite(Rewriter(write, "writer"), Task("spotify", code, ("Money", "track")), pool, 0, set())
+    assert outcome.verdict == verdict and outcome.dropped is False  # no verifier: the template text stays
+    assert (outcome.text is None) == (verdict != "kept") and outcome.written is not None
 
 
 def _rewriter(drop: int, log: Path | None = None, miss: int | None = None) -> Rewriter:
@@ -128,3 +146,37 @@ def test_the_cli_without_a_verifier_keeps_template_text_and_refuses_a_verifier_a
     assert code == 0 and f"paraphrased {kept} of 6 (rejected: " in output and "dropped_literal" in output
     alone = CliRunner().invoke(cli, ["samples", "generate", "library", "--out", str(tmp_path / "x.jsonl"), "--verify-model", "m"])
     assert alone.exit_code != 0 and "give --paraphrase-model too" in str(alone.exception)
+
+
+def _call_literals(code: str) -> tuple[str | int, ...]:
+    """The literal keyword arguments of a generated program's calls, in order (as the sampler's ``Draft.literals``)."""
+    import ast
+
+    calls = [node for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Call)]
+    found = [k.value.value for call in sorted(calls, key=lambda c: c.lineno) for k in call.keywords if isinstance(k.value, ast.Constant)]
+    return tuple(v for v in found if isinstance(v, str | int))
+
+
+@pytest.mark.slow
+def test_the_bundled_model_writes_and_reads_back_requests_with_every_verdict_recorded(pool: SandboxPool) -> None:
+    """The mechanics on a real model (SmolLM2-135M as writer and verifier): most round trips fail, and each says why."""
+    from gqlbench.generators.backends.factory import make_backend
+
+    rows = generate_samples("spotify", 3, seed=1, shapes=("single", "chain"), pool=pool).rows
+    backend = make_backend("hf", "smollm2")
+    try:
+        rewriter = Rewriter(backend_paraphraser(backend, 0), "smollm2", backend_round_trip(backend, "smollm2"), "smollm2")
+        outcomes = [rewrite(rewriter, Task(row["domain"], row["output"], _call_literals(row["output"])), pool, 0, set()) for row in rows]
+        task = world_answers(Task(rows[0]["domain"], rows[0]["output"], _call_literals(rows[0]["output"])), pool, 0)
+        first, second = (backend_paraphraser(backend, 0)(task) for _ in range(2))
+    finally:
+        backend.close()
+    known = {"kept", "no_answer", "dropped_literal", "names_looked_up", "names_the_answer", "copies_human", "duplicate"}
+    known |= {"gold_fails_with_it"}
+    known |= {"verifier_error", "verifier_no_program", "verifier_differs"}
+    for outcome in outcomes:
+        assert outcome.verdict in known or outcome.verdict.startswith("verifier_failed:"), outcome
+        assert outcome.dropped == (outcome.verdict != "kept") and (outcome.text is None) == outcome.dropped
+        assert outcome.record() == {"model": "smollm2", "verify_model": "smollm2", "verdict": outcome.verdict}
+        assert outcome.runs >= 1
+    assert first == second  # greedy decoding: the same request twice
