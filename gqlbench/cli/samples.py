@@ -36,8 +36,9 @@ def samples() -> None:
 @click.option(
     "--paraphrase-model",
     default=None,
-    help="Also paraphrase each utterance with this model (a bundled name, folder or id; see `gqlbench models`); "
-    "a paraphrase is kept only if every literal of the program survives.",
+    help="Have this model (a bundled name, folder or id; see `gqlbench models`) write each request from the program and "
+    "the world's answers; it replaces the template text only if it states every literal and names nothing the program "
+    "looks up or returns (see --verify-model).",
 )
 @click.option(
     "--paraphrase-backend",

@@ -169,6 +169,8 @@ def test_the_bundled_model_writes_and_reads_back_requests_with_every_verdict_rec
         outcomes = [rewrite(rewriter, Task(row["domain"], row["output"], _call_literals(row["output"])), pool, 0, set()) for row in rows]
         task = world_answers(Task(rows[0]["domain"], rows[0]["output"], _call_literals(rows[0]["output"])), pool, 0)
         first, second = (backend_paraphraser(backend, 0)(task) for _ in range(2))
+        # the verifier's half on its own, on a request that passes every check before it: the template's text
+        read_back = backend_round_trip(backend, "smollm2")(rows[0]["domain"], rows[0]["output"], rows[0]["utterance"], pool, 0)
     finally:
         backend.close()
     known = {"kept", "no_answer", "dropped_literal", "names_looked_up", "names_the_answer", "copies_human", "duplicate"}
@@ -180,3 +182,4 @@ def test_the_bundled_model_writes_and_reads_back_requests_with_every_verdict_rec
         assert outcome.record() == {"model": "smollm2", "verify_model": "smollm2", "verdict": outcome.verdict}
         assert outcome.runs >= 1
     assert first == second  # greedy decoding: the same request twice
+    assert read_back in {None, "verifier_error", "verifier_no_program", "verifier_differs"} or read_back.startswith("verifier_failed:")
