@@ -39,6 +39,7 @@ An impossible relevance case (``test-impossible/3``) is answered from its sample
 
 from __future__ import annotations
 
+import json
 import logging
 import subprocess
 import sys
@@ -60,6 +61,8 @@ STUB_RUN = ("run", "--model", "stub", "--backend", STUB)
 """``gqlbench run`` on the stub backend: the arguments every stub run starts with."""
 STUB_PARAPHRASER = f"{Path(__file__).resolve()}:StubParaphraser"
 """The ``--paraphrase-backend`` value that selects :class:`StubParaphraser`."""
+STUB_VERIFIER = f"{Path(__file__).resolve()}:StubVerifier"
+"""The ``--verify-backend`` value that selects :class:`StubVerifier`."""
 
 
 class StubBackend:
@@ -208,27 +211,52 @@ class StubBackend:
 
 
 class StubParaphraser(StubBackend):
-    """A paraphrasing model for ``samples generate --paraphrase-model``: every ``drop``-th answer (model arg, default 2)
-    loses the request's quoted names, the others reword it keeping them; ``log`` gets one line per request."""
+    """A paraphrasing model for ``samples generate --paraphrase-model``: it writes a numbered request stating the literals
+    its prompt lists; every ``drop``-th answer (model arg, default 2; 0: never) states none of them. ``log`` gets one
+    JSON line per request: the request it wrote and the program its prompt showed (what :class:`StubVerifier` reads)."""
 
     name = "stub-paraphraser"
 
     def __init__(self, model: str = "stub", *, drop: int = 2, log: str = "", **args: Any) -> None:
-        super().__init__(model, log=log, **args)
+        super().__init__(model, **args)
         self.drop = int(drop)
         self.asked = 0
+        self.answers_log = log
 
     def generate(self, requests: Sequence[GenerationRequest], config: GenerationConfig) -> Iterator[Completion]:
-        import re
-
         for request in requests:
             self.asked += 1
-            text = request.messages[-1].content.rpartition("Request: ")[2]
-            if self.log:
-                with open(self.log, "a", encoding="utf-8") as fh:
-                    fh.write(text + "\n")
-            if self.drop and self.asked % self.drop == 0:
-                answer = re.sub(r'"[^"]*"', "that one", text)
-            else:
-                answer = f"Hi! {text[:1].lower()}{text[1:]} Thanks."
+            prompt = request.messages[-1].content
+            code = prompt.split("```python\n", 1)[1].split("\n```", 1)[0]
+            listed = prompt.split("State these values exactly as written: ", 1)[1].split(".\n", 1)[0]
+            values = "that one" if self.drop and self.asked % self.drop == 0 or listed == "(none)" else listed
+            answer = f"Hi! Number {self.asked}, please: {values}. Thanks."
+            if self.answers_log:
+                with open(self.answers_log, "a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({"request": answer, "code": code}) + "\n")
             yield Completion(sample_id=request.sample_id, text=f"Request: {answer}\n", finish_reason="stop")
+
+
+class StubVerifier(StubBackend):
+    """A verifying model for ``samples generate --verify-model``: it answers a request :class:`StubParaphraser` wrote
+    (its ``log``, model arg ``answers``) with the program the paraphraser was shown, except every ``miss``-th answer
+    (0: never), which writes a program that calls nothing; a request it does not know gets prose without code."""
+
+    name = "stub-verifier"
+
+    def __init__(self, model: str = "stub", *, answers: str = "", miss: int = 0, **args: Any) -> None:
+        super().__init__(model, **args)
+        self.answers = answers
+        self.miss = int(miss)
+        self.asked = 0
+
+    def answer(self, request: GenerationRequest) -> str:
+        self.asked += 1
+        task = request.messages[-1].content
+        known = [json.loads(line) for line in Path(self.answers).read_text(encoding="utf-8").splitlines()] if self.answers else []
+        code = next((k["code"] for k in reversed(known) if k["request"] in task), None)
+        if code is None:
+            return "I cannot tell what to call."
+        if self.miss and self.asked % self.miss == 0:
+            code = "nothing = 1"
+        return f"The calls follow.\n```python\n{code}\n```"

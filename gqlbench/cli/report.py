@@ -17,6 +17,7 @@ from gqlbench.records import ALL_SPLIT
 from gqlbench.results.compare import (
     Clustering,
     compare_with_first,
+    file_clusters,
     power_table,
     render_pair,
     render_power,
@@ -71,6 +72,13 @@ __all__ = ["report"]
     help="--power: mean cluster size m (sum of squared sizes / n) [default: the first run's clusters, else 1: independent samples].",
 )
 @click.option(
+    "--power-clusters",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="--power: a samples file (e.g. data/synthetic/test.jsonl) whose line count is n and whose program skeletons "
+    "are the clusters, as a run on it would score them (the ICC is 1 unless --icc says otherwise).",
+)
+@click.option(
     "--bootstrap",
     default=DEFAULT_RESAMPLES,
     show_default=True,
@@ -96,6 +104,7 @@ def report(
     power_n: int | None,
     icc: float | None,
     cluster_size: float | None,
+    power_clusters: Path | None,
     bootstrap: int,
     price_in: float | None,
     price_out: float | None,
@@ -117,6 +126,10 @@ def report(
     """
     if not run_dirs and not power:
         raise click.UsageError("give at least one RUN_DIR, or --power")
+    if power_clusters is not None and (cluster_size is not None or power_n is not None or not power):
+        raise click.UsageError(
+            "--power-clusters takes n and the cluster size from its file: give it with --power, without --power-n or --cluster-size"
+        )
     runs = [load_run(d) for d in run_dirs]
     document: dict[str, Any] = {"runs": [str(d) for d in run_dirs], "comparisons": [], "seed_spread": []}
     titles = metric_titles()
@@ -147,6 +160,8 @@ def report(
         stored = runs[0].metrics.get("overall", {}).get("n_samples") if runs else None
         n = power_n or (stored if isinstance(stored, int) and not isinstance(stored, bool) and stored > 0 else 32)
         clustering = run_clustering(_samples(run_dirs[0]), icc) if runs and cluster_size is None else Clustering()
+        if power_clusters is not None:
+            n, cluster_size = file_clusters(power_clusters)
         if cluster_size is not None:
             clustering = Clustering(cluster_size, 1.0 if icc is None else icc, "assumed" if icc is None else "stated")
         rows = power_table(n, clustering=clustering)

@@ -42,8 +42,9 @@ def samples() -> None:
 @click.option(
     "--paraphrase-model",
     default=None,
-    help="Also paraphrase each utterance with this model (a bundled name, folder or id; see `gqlbench models`); "
-    "a paraphrase is kept only if every literal of the program survives.",
+    help="Have this model (a bundled name, folder or id; see `gqlbench models`) write each request from the program and "
+    "the world's answers; it replaces the template text only if it states every literal and names nothing the program "
+    "looks up or returns (see --verify-model).",
 )
 @click.option(
     "--paraphrase-backend",
@@ -52,8 +53,16 @@ def samples() -> None:
     help="Backend of --paraphrase-model: any name `gqlbench run --backend` takes (openai with --base-url).",
 )
 @click.option("--paraphrase-args", default="", help="Backend arguments of --paraphrase-model, k=v,...")
-@click.option("--base-url", default=None, help="openai backend of --paraphrase-model: the server's URL.")
-@click.option("--api-key-env", default=None, help="openai backend of --paraphrase-model: variable holding the API key.")
+@click.option(
+    "--verify-model",
+    default=None,
+    help="With --paraphrase-model: a second model that writes a program from each request alone, prompted as a default "
+    "run prompts; a sample is kept only if that program executes like the gold. Never the model the set will evaluate.",
+)
+@click.option("--verify-backend", default="auto", show_default=True, help="Backend of --verify-model (as --paraphrase-backend).")
+@click.option("--verify-args", default="", help="Backend arguments of --verify-model, k=v,...")
+@click.option("--base-url", default=None, help="openai backend of --paraphrase-model and --verify-model: the server's URL.")
+@click.option("--api-key-env", default=None, help="openai backend of --paraphrase-model and --verify-model: variable holding the API key.")
 def generate(
     domain: str,
     n: int,
@@ -64,6 +73,9 @@ def generate(
     paraphrase_model: str | None,
     paraphrase_backend: str,
     paraphrase_args: str,
+    verify_model: str | None,
+    verify_backend: str,
+    verify_args: str,
     base_url: str | None,
     api_key_env: str | None,
 ) -> None:
@@ -73,7 +85,10 @@ def generate(
     the utterance as the request) and scores 1.0 against itself; each
     utterance states every literal the program passes. Drafts that fail are
     dropped; the counts by reason are printed. Each line carries a
-    "synthetic" object: shape, calls, edges, depth, seed, paraphrased.
+    "synthetic" object: shape, calls, edges, depth, seed, paraphrased, and
+    with --paraphrase-model a "paraphrase" object (model, verify_model,
+    verdict). The paraphrase model writes each request from the program and
+    the world's answers (docs/synthetic-samples.md, A model in the loop).
     """
     from gqlbench.synthetic import generate_samples
 
@@ -81,20 +96,42 @@ def generate(
         raise GqlbenchError(f"{out}: exists; pass --force to overwrite it or choose another --out")
     if not out.parent.is_dir():
         raise GqlbenchError(f"{out.parent}: no such folder for --out; create it first")
+    if verify_model is not None and paraphrase_model is None:
+        raise GqlbenchError("--verify-model checks the requests --paraphrase-model writes; give --paraphrase-model too")
     chosen = None if shapes is None else tuple(s.strip() for s in shapes.split(",") if s.strip())
     if paraphrase_model is None:
         result = generate_samples(domain, n, seed, chosen)
     else:
         from gqlbench.generators.backends.factory import build_backend, parse_model_args
-        from gqlbench.synthetic.paraphrase import backend_paraphraser
+        from gqlbench.synthetic.paraphrase import Rewriter, backend_paraphraser
+        from gqlbench.synthetic.roundtrip import backend_round_trip
 
-        backend = build_backend(
-            paraphrase_backend, paraphrase_model, parse_model_args(paraphrase_args), base_url=base_url, api_key_env=api_key_env
-        )
+        backends = [
+            build_backend(
+                paraphrase_backend, paraphrase_model, parse_model_args(paraphrase_args), base_url=base_url, api_key_env=api_key_env
+            )
+        ]
         try:
-            result = generate_samples(domain, n, seed, chosen, paraphrase=backend_paraphraser(backend, seed))
+            if verify_model is not None and (verify_backend, verify_model, verify_args) == (
+                paraphrase_backend,
+                paraphrase_model,
+                paraphrase_args,
+            ):
+                backends.append(backends[0])  # the same model loaded once
+            elif verify_model is not None:
+                backends.append(
+                    build_backend(verify_backend, verify_model, parse_model_args(verify_args), base_url=base_url, api_key_env=api_key_env)
+                )
+            rewriter = Rewriter(
+                backend_paraphraser(backends[0], seed),
+                paraphrase_model,
+                backend_round_trip(backends[1], verify_model, seed) if verify_model is not None else None,
+                verify_model,
+            )
+            result = generate_samples(domain, n, seed, chosen, paraphrase=rewriter)
         finally:
-            backend.close()
+            for backend in dict.fromkeys(backends):
+                backend.close()
     out.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in result.rows), encoding="utf-8")
     shown = escape_controls(domain)
     click.echo(f"{shown}: {len(result.rows)} verified samples -> {out} ({result.runs} sandbox runs)")

@@ -9,8 +9,10 @@ never silently dropped, and a warning says when the runs share fewer than
 all their samples). For every metric the comparison gives run B minus run A,
 its 95% interval, one test's p-value and the verdict
 (:func:`gqlbench.results.statistics.compare_paired` says which interval and
-test). A report runs many tests (every metric of every pair), so the verdict
-uses Holm-adjusted p-values across all of them (:func:`adjust_family`); the
+test; when samples share a cluster, a generated set's program skeleton,
+:func:`~gqlbench.results.statistics.compare_paired_clusters` takes whole
+clusters as the unit of both). A report runs many tests (every metric of
+every pair), so the verdict uses Holm-adjusted p-values across all of them (:func:`adjust_family`); the
 unadjusted p-value is shown beside it. Runs of one configuration that differ
 only in seed are summarised as mean ± standard deviation instead.
 """
@@ -19,17 +21,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
 
+from gqlbench.errors import GqlbenchError
 from gqlbench.records import SampleResult
 from gqlbench.results.power import mcnemar_power, minimal_detectable_difference
 from gqlbench.results.statistics import (
     ALPHA,
     DEFAULT_RESAMPLES,
     cluster_sizes,
-    compare_paired,
+    compare_paired_clusters,
     design_effect,
     holm_adjust,
     intraclass_correlation,
@@ -53,6 +57,7 @@ __all__ = [
     "render_seed_spread",
     "Clustering",
     "run_clustering",
+    "file_clusters",
     "power_table",
     "render_power",
 ]
@@ -68,6 +73,7 @@ def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples
     ids_a = {r.id for r in a if r.skipped is None}
     ids_b = {r.id for r in b if r.skipped is None}
     values_a, values_b = sample_values(a), sample_values(b)
+    cluster_of = {r.id: r.cluster for r in b} | {r.id: r.cluster for r in a if r.cluster is not None}  # same data: same clusters
     metrics: dict[str, Any] = {}
     for name, by_id_a in values_a.items():
         by_id_b = values_b.get(name, {})
@@ -77,11 +83,12 @@ def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples
         x = [by_id_a[i] for i in shared]
         y = [by_id_b[i] for i in shared]
         ratio = x[0][1] is not None
-        result = compare_paired(
+        result = compare_paired_clusters(
             [v[0] for v in x],
             [v[0] for v in y],
             [v[1] for v in x] if ratio else None,  # type: ignore[misc]
             [v[1] for v in y] if ratio else None,  # type: ignore[misc]
+            [cluster_of.get(i) for i in shared],
             resamples=resamples,
             seed=seed,
         )
@@ -110,7 +117,7 @@ def compare_runs(a: Sequence[SampleResult], b: Sequence[SampleResult], resamples
         "resamples": resamples,
         "metrics": metrics,
     }
-    clusters = [r.cluster for r in a if r.skipped is None and r.id in ids_b]
+    clusters = [cluster_of.get(i) for i in sorted(ids_a & ids_b)]
     if any(c is not None for c in clusters):
         comparison["clusters"] = len(cluster_sizes(clusters))
     adjust_family([comparison])
@@ -173,18 +180,22 @@ def compare_with_first(
     return comparisons
 
 
-TESTS = {"mcnemar_exact": "McNemar exact", "paired_permutation": "paired permutation"}
+TESTS = {"mcnemar_exact": "McNemar exact", "paired_permutation": "paired permutation", "cluster_permutation": "cluster permutation"}
 INTERVALS = {
     "tango_score": "Tango score",
     "exact_conditional": "exact, given the discordant pairs",  # results written before Tango's interval
     "bca_bootstrap": "paired BCa bootstrap",
     "percentile_bootstrap": "paired percentile bootstrap",
+    "cluster_bca_bootstrap": "paired BCa bootstrap over clusters",
+    "cluster_percentile_bootstrap": "paired percentile bootstrap over clusters",
+    "cluster_tango_score": "Tango score, clusters as samples",
     "none": "none",
 }
 VERDICT_NOTE = (
     f"The verdict uses the Holm-adjusted p-value (p (Holm)), adjusted across every test of this report, every metric of "
     f"every pair: A or B higher when it is below {ALPHA:.2f}, else within noise; no difference: no shared sample differs. "
-    "p is each test alone. The interval (Tango's score interval for 0/1 metrics, a paired bootstrap for the others) "
+    "p is each test alone. The interval (Tango's score interval for 0/1 metrics, a paired bootstrap for the others; "
+    "over whole clusters when samples share one) "
     "describes the size of the difference, unadjusted; * marks where it disagrees with the unadjusted test."
 )
 
@@ -208,7 +219,7 @@ def comparison_cells(title: str, entry: Mapping[str, Any], digits: int = 2) -> l
     ci = entry["ci"]
     mark = "*" if entry.get("interval_disagrees") else ""
     test = TESTS.get(entry["test"], entry["test"])
-    if entry["test"] == "paired_permutation" and entry.get("p_method"):
+    if entry["test"] in ("paired_permutation", "cluster_permutation") and entry.get("p_method"):
         test += f" ({entry['p_method']})"
     return [
         title,
@@ -239,8 +250,8 @@ def render_pair(label_a: str, label_b: str, comparison: Mapping[str, Any], title
     clusters = comparison.get("clusters")
     if isinstance(clusters, int) and clusters < comparison["shared"]:
         lines.append(
-            f"NOTE: the {comparison['shared']} samples come in {clusters} clusters (shared program skeletons); the paired "
-            "tests below treat samples as independent, so their p-values and intervals are too small "
+            f"The {comparison['shared']} samples come in {clusters} clusters (shared program skeletons), which are "
+            "not independent: the tests below swap A and B in whole clusters and the intervals resample whole clusters "
             "(docs/statistics.md, Clustered samples)."
         )
     for side, key in (("A", "only_a"), ("B", "only_b")):
@@ -309,6 +320,21 @@ def run_clustering(results: Sequence[SampleResult], icc: float | None = None, me
     return Clustering(size, estimated, "estimated") if estimated is not None else Clustering(size, 1.0, "assumed")
 
 
+def file_clusters(path: Path) -> tuple[int, float]:
+    """n and the mean cluster size m of a samples file (one sample per line), clustered as scoring clusters them.
+
+    The cluster of a line is :func:`gqlbench.metrics.scores.cluster_key` (its program skeleton for a generated
+    sample, none for a human one), so the power of a set can be stated before any run on it.
+    """
+    from gqlbench.dataset import load_split
+    from gqlbench.metrics.scores import cluster_key
+
+    samples = load_split(path.stem, path.parent)
+    if not samples:
+        raise GqlbenchError(f"{path}: no samples; --power-clusters needs the samples file a run would read")
+    return len(samples), mean_cluster_size(cluster_sizes([cluster_key(s) for s in samples]))
+
+
 def power_table(
     n: int,
     rates: Sequence[float] = (0.3, 0.5, 0.7),
@@ -366,7 +392,8 @@ def render_power(rows: Sequence[Mapping[str, float | None]], clustering: Cluster
             f"The samples come in clusters (shared program skeletons) of mean size {clustering.mean_size:.2f} "
             f"(sum of squared sizes / n) with intraclass correlation {clustering.icc:.2f} ({clustering.icc_source}): "
             f"design effect 1 + (m - 1) * ICC = {clustering.design_effect:.2f}, so the {n} samples weigh as {effective} "
-            "independent ones and the test below is powered at that size.\n\n"
+            "independent ones and the test below is powered at that size (an approximation of the power of the cluster "
+            "permutation test that `gqlbench report A B` runs on such samples).\n\n"
         )
     return (
         f"{clustered}Minimal detectable difference of a 0/1 metric (e.g. Arg Match (full)) on {n} paired samples, "

@@ -53,6 +53,14 @@ Paired comparisons (:func:`compare_paired`) run one test per metric:
   comparison says which), and the paired BCa bootstrap interval of the
   difference.
 
+When the samples come in clusters (:func:`compare_paired_clusters`), the unit
+is the cluster for both: the test is the paired permutation test that swaps
+the two runs' values of a whole cluster at once (0/1 metrics too: it is
+McNemar's exact test when every cluster has one sample), and the interval the
+paired BCa bootstrap of the difference resampling whole clusters
+(``cluster_bca_bootstrap``). Samples that are all their own cluster get
+:func:`compare_paired` unchanged.
+
 The intervals describe the size and are no second test. A report runs many
 tests, so its verdicts use p-values adjusted across them (:func:`holm_adjust`,
 applied by :mod:`gqlbench.results.compare`); :func:`verdict` turns a p-value into words.
@@ -88,6 +96,7 @@ __all__ = [
     "paired_difference_interval",
     "Permutation",
     "compare_paired",
+    "compare_paired_clusters",
     "mcnemar_exact",
     "paired_permutation",
     "seed_spread",
@@ -550,6 +559,56 @@ def compare_paired(
     test = paired_permutation(x, y, a_den, b_den, resamples, seed)
     ci, ci_method = (found[0], found[2]) if found is not None else (None, "none")
     return Comparison(value_a, value_b, value_b - value_a, ci, test.p_value, "paired_permutation", ci_method, test.method, identical)
+
+
+def compare_paired_clusters(
+    a: Values,
+    b: Values,
+    a_den: Values | None,
+    b_den: Values | None,
+    clusters: Sequence[str | None],
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> Comparison:
+    """:func:`compare_paired` for samples in clusters that are not independent (one key per sample; None: its own).
+
+    Each cluster carries the sums of its samples' values and denominators (a
+    mean's denominator is the cluster's size), so B - A is unchanged. The test
+    swaps A and B in a whole cluster at once (:func:`paired_permutation` over
+    the clusters' sums: valid when the clusters are independent, whatever the
+    correlation inside one); the interval is the paired bootstrap of the
+    difference resampling clusters (BCa, jackknife leaving one cluster out).
+    When no cluster differs in sum (every resample gives 0), a 0/1 metric gets
+    Tango's interval for no discordant pair among k clusters: the width that
+    k independent units allow (as :func:`compare_paired` has width without a
+    discordant sample).
+    Clusters of one sample each give :func:`compare_paired` itself.
+    """
+    if len(clusters) != len(a) or len(a) != len(b):
+        raise ValueError("one cluster per pair of values; align them by sample id first")
+    k = _cluster_rows(clusters)[1]
+    if k == len(a):
+        return compare_paired(a, b, a_den, b_den, resamples, seed)
+    ones = np.ones(len(a))
+    xd = ones if a_den is None else np.asarray(a_den, dtype=float)
+    yd = ones if b_den is None else np.asarray(b_den, dtype=float)
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    xc, xdc = _cluster_sums(x, xd, clusters)
+    yc, ydc = _cluster_sums(y, yd, clusters)
+    ratio_a, ratio_b = _weighted_ratio(xc, xdc), _weighted_ratio(yc, ydc)
+    value_a, value_b = float(ratio_a(np.ones((1, k)))[0]), float(ratio_b(np.ones((1, k)))[0])
+    identical = bool(np.array_equal(x, y) and np.array_equal(xd, yd))
+
+    def difference(weights: np.ndarray) -> np.ndarray:
+        return ratio_b(weights) - ratio_a(weights)
+
+    found = _bootstrap(difference, k, resamples, seed)
+    test = paired_permutation(xc, yc, xdc, ydc, resamples, seed)
+    ci, ci_method = (found[0], f"cluster_{found[2]}") if found is not None else (None, "none")
+    binary = a_den is None and b_den is None and set(np.unique(np.concatenate([x, y]))) <= {0.0, 1.0}
+    if found is None and binary and np.array_equal(xc, yc):  # no cluster differs: the width k clusters allow
+        ci, ci_method = paired_difference_interval(0, 0, k), "cluster_tango_score"
+    return Comparison(value_a, value_b, value_b - value_a, ci, test.p_value, "cluster_permutation", ci_method, test.method, identical)
 
 
 def seed_spread(values: Values) -> tuple[float, float | None]:

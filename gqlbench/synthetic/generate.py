@@ -37,7 +37,7 @@ from gqlbench.synthetic.graph import build_graph
 from gqlbench.synthetic.human import human_utterances, normalize
 from gqlbench.synthetic.intents import Lexicon, literals
 from gqlbench.synthetic.lexicons import lexicon_for
-from gqlbench.synthetic.paraphrase import Paraphrase
+from gqlbench.synthetic.paraphrase import Rewriter, Task, rewrite
 from gqlbench.synthetic.sampler import SHAPES, Draft, Dropped, Sampler
 from gqlbench.synthetic.utterances import utterance
 
@@ -111,24 +111,6 @@ def _labels(draft: Draft, seed: int, world_seed: int, paraphrased: bool) -> dict
     }
 
 
-def _paraphrased(paraphrase: Paraphrase, text: str, literals: Sequence[str | int], taken: set[str], counts: Counter[str]) -> str | None:
-    """``paraphrase(text)`` when it states every literal and copies no human or earlier utterance, else None (counted)."""
-    new = paraphrase(text)
-    reason = (
-        "no_answer"
-        if not new
-        else "dropped_literal"
-        if missing_literals(literals, new)
-        else "copies_human"
-        if normalize(new) in human_utterances()
-        else "duplicate"
-        if normalize(new) in taken
-        else None
-    )
-    counts[reason or "kept"] += 1
-    return None if reason else new
-
-
 @dataclass
 class _Keeper:
     """What both routes check before and record after keeping a sample: repeats, the skeleton cap, the paraphrase."""
@@ -137,7 +119,7 @@ class _Keeper:
     pool: SandboxPool
     world_seed: int
     result: Generation
-    paraphrase: Paraphrase | None
+    paraphrase: Rewriter | None
     avoid_skeletons: Collection[str]
     human: frozenset[str] = field(default_factory=human_utterances)
     seen_text: set[str] = field(default_factory=set)
@@ -153,22 +135,27 @@ class _Keeper:
             "skeleton_full" if self.skeletons[key] >= PER_SKELETON or key in self.avoid_skeletons else None
         )
 
-    def keep(self, text: str, code: str, literals: Sequence[str | int], labels: dict[str, Any]) -> None:
-        """Record a verified sample, its utterance paraphrased when a paraphraser is given and the paraphrase holds."""
-        new = _paraphrased(self.paraphrase, text, literals, self.seen_text, self.result.paraphrases) if self.paraphrase else None
-        if new is not None:
-            self.result.runs += 1
-            if verify(self.domain, code, new, self.pool, self.world_seed) is not None:  # the world reads the request: it must still run
-                self.result.paraphrases["kept"] -= 1
-                self.result.paraphrases["gold_fails_with_it"] += 1
-                new = None
+    def keep(self, text: str, code: str, literals: Sequence[str | int], labels: dict[str, Any]) -> bool:
+        """Record a verified sample (True), its request rewritten when a rewriter is given; False when the round trip drops it."""
+        outcome = rewrite(self.paraphrase, Task(self.domain, code, tuple(literals)), self.pool, self.world_seed, self.seen_text) if self.paraphrase else None
+        if outcome is not None:
+            self.result.runs += outcome.runs
+            self.result.paraphrases[outcome.verdict] += 1
+            if outcome.dropped:  # the round trip failed: the sample goes, and its program is not drawn again
+                self.result.drops[f"paraphrase_{outcome.verdict}"] += 1
+                self.seen_code.add(code)
+                return False
+        new = outcome.text if outcome is not None else None
         self.skeletons[skeleton(code)] += 1
         self.seen_text.add(normalize(text))
         self.seen_code.add(code)
         if new is not None:
             self.seen_text.add(normalize(new))
         labels["paraphrased"] = new is not None
+        if outcome is not None:
+            labels["paraphrase"] = outcome.record()
         self.result.rows.append({"domain": self.domain, "utterance": new or text, "output": code, "synthetic": labels})
+        return True
 
 
 def generate_samples(
@@ -178,7 +165,7 @@ def generate_samples(
     shapes: Sequence[str] | None = None,
     world_seed: int = 0,
     pool: SandboxPool | None = None,
-    paraphrase: Paraphrase | None = None,
+    paraphrase: Rewriter | None = None,
     avoid_skeletons: Collection[str] = (),
 ) -> Generation:
     """``n`` verified samples of ``domain`` in the dataset's line format, shapes taken in turn.
@@ -237,9 +224,9 @@ def generate_samples(
             if reason is not None:
                 result.drops[reason] += 1
                 continue
-            made[shape] += 1
-            failures[shape] = 0
-            keeper.keep(text, code, draft.literals(), _labels(draft, seed, world_seed, False))
+            if keeper.keep(text, code, draft.literals(), _labels(draft, seed, world_seed, False)):
+                made[shape] += 1
+                failures[shape] = 0
         result.rejected_steps = sampler.rejected
         result.runs += sampler.runs
     finally:
@@ -255,7 +242,7 @@ def generate_by_intent(
     shapes: Sequence[str],
     world_seed: int = 0,
     pool: SandboxPool | None = None,
-    paraphrase: Paraphrase | None = None,
+    paraphrase: Rewriter | None = None,
     avoid_skeletons: Collection[str] = (),
 ) -> Generation:
     """``n`` samples of ``lexicon``'s domain phrased by intent, each checked for one right program (:mod:`.by_intent`)."""
@@ -291,9 +278,10 @@ def generate_by_intent(
             if reason is not None:
                 result.drops[reason] += 1
                 continue
-            made[shape] += 1
-            failures[shape] = 0
-            keeper.keep(text, code, literals(composed), {"shape": shape, **program_labels(code), "seed": seed, "world_seed": world_seed})
+            labels = {"shape": shape, **program_labels(code), "seed": seed, "world_seed": world_seed}
+            if keeper.keep(text, code, literals(composed), labels):
+                made[shape] += 1
+                failures[shape] = 0
     finally:
         if own:
             pool.close()

@@ -330,3 +330,27 @@ def test_power_estimates_the_icc_from_a_run_whose_samples_carry_clusters(tmp_pat
     assert main(["report", str(tmp_path / "run"), "--power"]) == 0
     text = capsys.readouterr().out
     assert "mean size 4.00" in text and "intraclass correlation 1.00 (estimated)" in text and "weigh as 8 independent" in text
+
+
+def test_power_of_a_samples_file_clusters_its_lines_by_program_skeleton(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    labels = {"shape": "single"}
+    lines = [  # skeletons: 3 GET_search with a literal, 1 GET_me, and a human line is its own cluster: m = (9 + 1 + 1) / 5
+        *(
+            {"domain": "spotify", "utterance": f"find {q}", "output": f'GET_search(q="{q}", type="artist")', "synthetic": labels}
+            for q in "abc"
+        ),
+        {"domain": "spotify", "utterance": "who am I", "output": "GET_me()", "synthetic": labels},
+        {"domain": "spotify", "utterance": "my profile", "output": "GET_me()"},
+    ]
+    samples = tmp_path / "test.jsonl"
+    samples.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = tmp_path / "power.json"
+    assert main(["report", "--power", "--power-clusters", str(samples), "--json", str(out)]) == 0
+    assert "the 5 samples weigh as 2 independent ones" in capsys.readouterr().out
+    assert json.loads(out.read_text())["power_clustering"] == {
+        "mean_size": (9 + 1 + 1) / 5,
+        "icc": 1.0,
+        "icc_source": "assumed",
+        "design_effect": (9 + 1 + 1) / 5,
+    }
+    assert main(["report", "--power", "--power-clusters", str(samples), "--power-n", "9"]) == 2  # n comes from the file

@@ -14,6 +14,7 @@ from gqlbench.results.statistics import (
     cluster_estimate,
     cluster_sizes,
     compare_paired,
+    compare_paired_clusters,
     design_effect,
     holm_adjust,
     intraclass_correlation,
@@ -423,3 +424,43 @@ def test_the_intraclass_correlation_is_1_for_identical_clusters_and_0_when_clust
     assert intraclass_correlation(values, clusters) == 1.0
     assert intraclass_correlation([1, 0, 1, 0, 1, 0], ["a", "a", "b", "b", "c", "c"]) == 0.0  # each cluster half and half
     assert intraclass_correlation([1, 0, 1], [None, None, None]) is None  # no cluster of two
+
+
+# -- paired comparisons of clustered samples -----------------------------------------
+
+
+def test_a_paired_comparison_of_identical_clusters_is_wider_and_less_sure_than_of_independent_samples() -> None:
+    a, clusters = _clustered([1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 0, 1], 5)
+    b, _ = _clustered([1, 1, 1, 0, 1, 1, 0, 1, 1, 1, 0, 1], 5)
+    iid = compare_paired(a, b)
+    clustered = compare_paired_clusters(a, b, None, None, clusters, 2000)
+    assert clustered.difference == iid.difference == pytest.approx(0.25)
+    assert (iid.test, iid.ci_method) == ("mcnemar_exact", "tango_score")
+    assert clustered.test == "cluster_permutation" and clustered.ci_method.startswith("cluster_")
+    assert clustered.ci is not None and iid.ci is not None
+    assert clustered.ci[1] - clustered.ci[0] > 1.5 * (iid.ci[1] - iid.ci[0])  # 12 clusters, not 60 samples
+    assert iid.p_value < 0.05 < clustered.p_value  # 15 discordant samples all one way, but only 3 clusters
+    assert clustered.p_value == pytest.approx(2 / 2**3)  # exact: 3 differing clusters, all one way
+
+
+def test_a_paired_comparison_of_clusters_of_one_is_the_independent_one() -> None:
+    a, b = [1, 0, 1, 0, 0, 1, 1, 0], [1, 1, 1, 1, 0, 1, 0, 1]
+    assert compare_paired_clusters(a, b, None, None, [None] * 8) == compare_paired(a, b)
+    assert compare_paired_clusters(a, b, None, None, list("abcdefgh")) == compare_paired(a, b)
+    x, y, den = [0.5, 1, 0, 2, 1], [1, 1, 1, 2, 0], [1, 2, 1, 2, 1]
+    assert compare_paired_clusters(x, y, den, den, list("abcde"), 500) == compare_paired(x, y, den, den, 500)
+
+
+def test_a_paired_ratio_of_clustered_samples_keeps_each_clusters_sums_together() -> None:
+    x, y = [1, 0, 2, 1, 0, 1], [1, 1, 2, 2, 1, 1]
+    den = [1, 1, 2, 2, 1, 1]
+    result = compare_paired_clusters(x, y, den, den, ["a", "a", "b", "b", "c", "c"], 500)
+    assert (result.a, result.b) == (pytest.approx(5 / 8), pytest.approx(8 / 8))
+    assert result.test == "cluster_permutation" and result.p_method == "exact: all 8 arrangements"
+
+
+def test_clusters_that_never_differ_get_the_width_their_number_allows() -> None:
+    a, clusters = _clustered([1, 0, 1, 1, 0], 4)
+    result = compare_paired_clusters(a, a, None, None, clusters)
+    assert result.identical and result.p_value == 1.0
+    assert (result.ci_method, result.ci) == ("cluster_tango_score", paired_difference_interval(0, 0, 5))
