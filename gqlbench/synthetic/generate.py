@@ -137,7 +137,8 @@ class _Keeper:
 
     def keep(self, text: str, code: str, literals: Sequence[str | int], labels: dict[str, Any]) -> bool:
         """Record a verified sample (True), its request rewritten when a rewriter is given; False when the round trip drops it."""
-        outcome = rewrite(self.paraphrase, Task(self.domain, code, tuple(literals)), self.pool, self.world_seed, self.seen_text) if self.paraphrase else None
+        task = Task(self.domain, code, tuple(literals))
+        outcome = rewrite(self.paraphrase, task, self.pool, self.world_seed, self.seen_text) if self.paraphrase else None
         if outcome is not None:
             self.result.runs += outcome.runs
             self.result.paraphrases[outcome.verdict] += 1
