@@ -41,6 +41,7 @@ def test_a_given_file_that_is_missing_or_not_an_object_is_one_line(tmp_path: Pat
 def test_a_starter_fixture_shows_each_rule_and_uses_only_known_sections() -> None:
     rule = Rule(function="GET_books__book_id_", action="lookup", kind="book", id_param="book_id")
     starter = starter_fixture([rule])
-    assert starter["endpoints"] == {"GET_books__book_id_": {"action": "lookup", "kind": "book", "id_param": "book_id"}} and starter["entities"] == {}
+    assert starter["endpoints"] == {"GET_books__book_id_": {"action": "lookup", "kind": "book", "id_param": "book_id"}}
+    assert starter["entities"] == {}
     assert set(starter) <= set(GENERIC_KEYS)
     assert json.loads(json.dumps(starter)) == starter
