@@ -1,11 +1,11 @@
-"""Entity kinds read off response types: plural words, references, key fields, envelopes and shapes."""
+"""Entity kinds read off response types: key fields, envelopes and shapes (plural words and references: test_mocks_keys.py)."""
 
 from __future__ import annotations
 
 import pytest
 from graphql import GraphQLObjectType, build_schema
 
-from gqlbench.mocks.engine.kinds import entity_kind, envelope_of, first_choice, known_kinds, param_key, reference, shape_kind, singular
+from gqlbench.mocks.engine.kinds import entity_kind, envelope_of, first_choice, known_kinds, param_key, shape_kind
 
 SCHEMA = build_schema(
     """
@@ -26,40 +26,6 @@ def _type(name: str) -> GraphQLObjectType:
     found = SCHEMA.get_type(name)
     assert isinstance(found, GraphQLObjectType)
     return found
-
-
-@pytest.mark.parametrize(
-    ("word", "kind"),
-    [
-        ("books", "book"),
-        ("series", "series"),
-        ("species", "species"),
-        ("categories", "category"),
-        ("matches", "match"),
-        ("statuses", "status"),
-        ("pokemon-species", "pokemon-species"),
-        ("evolution-chains", "evolution-chain"),
-        ("top_tracks", "top_track"),
-        ("address", "address"),
-    ],
-)
-def test_a_plural_word_is_made_singular_by_its_last_word(word: str, kind: str) -> None:
-    assert singular(word) == kind
-
-
-@pytest.mark.parametrize(
-    ("name", "found"),
-    [
-        ("book_id", ("book", "id")),
-        ("shipSymbol", ("ship", "symbol")),
-        ("contractId", ("contract", "id")),
-        ("league_id_or_slug", ("league", "id")),
-        ("id", None),
-        ("currency_code", None),
-    ],
-)
-def test_a_reference_names_its_kind_and_key_word(name: str, found: tuple[str, str] | None) -> None:
-    assert reference(name) == found
 
 
 def test_a_parameter_taking_either_key_means_the_first() -> None:
