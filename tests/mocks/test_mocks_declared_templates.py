@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,17 @@ def _rows() -> dict[str, str]:
 
 def test_every_operation_is_documented_and_every_documented_one_exists() -> None:
     assert sorted(_rows()) == sorted(OPERATIONS.names())
+
+
+def test_loading_a_world_alone_registers_every_documented_operation() -> None:
+    """A world with no Python behaviour (which would import gqlbench.mocks.world) still knows every operation."""
+    code = (
+        "import gqlbench.mocks.engine.loader\n"
+        "from gqlbench.mocks.engine.declared.templates import OPERATIONS\n"
+        "print(*sorted(OPERATIONS.names()))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == sorted(_rows())
 
 
 @pytest.mark.parametrize("name", sorted(_rows()))
