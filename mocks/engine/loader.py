@@ -21,7 +21,6 @@ from gqlbench.mocks.engine.declared.bounds import check_bounds
 from gqlbench.mocks.engine.declared.checks import apply_checks
 from gqlbench.mocks.engine.declared.declarations import Declarations
 from gqlbench.mocks.engine.declared.identity import aliases, read_kinds
-from gqlbench.mocks.engine.declared.views import view_handler
 from gqlbench.mocks.engine.fixtures import load_fixture
 from gqlbench.mocks.engine.generic import GenericModel, domain_schema
 from gqlbench.mocks.engine.registry import WorldBehaviour, find_behaviour
@@ -44,14 +43,9 @@ class DomainModel:
         self.generic = generic
         self.behaviour = behaviour
         self.facts: dict[str, Any] = {}  # what the OpenAPI file says per SDL type (mocks/engine/specvalues.py)
-        shown = {
-            name: view_handler(rule.shows, rule.id_param, rule.collection, fixture, f"{source}: endpoints.{name}")
-            for name, rule in generic.rules.items()
-            if rule.shows
-        }
-        handlers: dict[str, Handler] = {**generic.handlers, **shown, **(dict(behaviour.handlers) if behaviour else {})}
+        handlers: dict[str, Handler] = {**generic.handlers, **(dict(behaviour.handlers) if behaviour else {})}
         responded = {name for name, rule in generic.rules.items() if rule.respond is not None}
-        lists_paged = set(behaviour.handlers if behaviour else ()) | set(shown) | responded
+        lists_paged = set(behaviour.handlers if behaviour else ()) | responded
         self.handlers = {name: _declared(handler, generic.rules.get(name), name in lists_paged) for name, handler in handlers.items()}
 
     def load(self, world: World, fixture: dict[str, Any]) -> None:
@@ -68,7 +62,7 @@ class DomainModel:
 
 
 def _declared(handler: Handler, rule: Rule | None, pages_lists: bool) -> Handler:
-    """``handler`` with its endpoint's declared ``checks`` first and, for a behaviour's or a view's list, its ``paging``."""
+    """``handler`` with its endpoint's declared ``checks`` first and, for a behaviour's or a template's list, its ``paging``."""
     if rule is None or (not rule.checks and not (pages_lists and rule.paging)):
         return handler
 

@@ -90,7 +90,6 @@ class Rule:
     checks: Mapping[str, Any] | None = None  # allowed values of arguments (fixture only; mocks/engine/declared/checks.py)
     collection: str | None = None  # the saved list a save/unsave/list works on (fixture only; mocks/engine/declared/lists.py)
     stamp: str | None = None  # save: the field that records when an entry was saved (mocks/engine/declared/lists.py)
-    shows: str | None = None  # the fixture view the answer shows the entity (or each listed one) in (mocks/engine/declared/views.py)
 
     def describe(self) -> dict[str, Any]:
         """The rule as a fixture's ``endpoints`` entry (defaults left out)."""

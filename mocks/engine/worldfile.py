@@ -96,7 +96,6 @@ class EndpointRule(_Section):
     checks: dict[str, ArgumentCheck] | None = None
     collection: str | None = None
     stamp: str | None = None
-    shows: str | None = None
 
     @model_validator(mode="after")
     def _effects(self) -> EndpointRule:
@@ -379,12 +378,13 @@ def _meaning(
         rule = _dicts(rule)
         names = frozenset(parameters[function]) if parameters is not None else None
         found += template_problems(rule.get("respond"), (*at, "respond"), names)
+        found += _unknown_views(rule.get("respond"), (*at, "respond"), views)
         for operation, changes in _dicts(rule.get("effects")).items():
             found += template_problems(changes, (*at, "effects", operation), names)
-        if isinstance(rule.get("shows"), str) and rule["shows"] not in views:
-            found.append(FileProblem((*at, "shows"), f"no view {rule['shows']!r} under views{did_you_mean(rule['shows'], views)}"))
+            found += _unknown_views(changes, (*at, "effects", operation), views)
     for section in ("shapes", "generate", "computed"):
         found += template_problems(data.get(section), (section,))
+        found += _unknown_views(data.get(section), (section,), views)
     for name, view in views.items():
         found += _view_problems(name, _dicts(view), data, views, kind_fields)
     for kind, recipe in recipes.items():
@@ -427,9 +427,7 @@ def _view_problems(
     found = []
     if view.get("base") is not None and view["base"] not in views:
         found.append(FileProblem((*at, "base"), f"no view {view['base']!r} under views{did_you_mean(str(view['base']), views)}"))
-    for path, other in _referred(view.get("fields"), (*at, "fields")):
-        if other not in views:
-            found.append(FileProblem(path, f"no view {other!r} under views{did_you_mean(str(other), views)}"))
+    found += _unknown_views(view.get("fields"), (*at, "fields"), views)
     kind = view.get("kind")
     if not isinstance(kind, str):
         return found
@@ -439,6 +437,15 @@ def _view_problems(
         if problem.unknown_name is None or closest(problem.unknown_name, known, n=1, cutoff=0.75):
             found.append(problem)
     return found
+
+
+def _unknown_views(template: Any, path: Path, views: Mapping[str, Any]) -> list[FileProblem]:
+    """A problem for each ``{"$view": name}`` in a template that names no view of the file."""
+    return [
+        FileProblem(at, f"no view {other!r} under views{did_you_mean(str(other), views)}")
+        for at, other in _referred(template, path)
+        if other not in views
+    ]
 
 
 def _referred(template: Any, path: Path) -> list[tuple[Path, Any]]:

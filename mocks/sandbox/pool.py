@@ -2,7 +2,7 @@
 
 Model-generated code is only ever executed here. Three walls stand between a
 program and the machine, each enough for the common cases and together meant
-to hold against deliberate attempts (see ``tests/mocks/test_mocks_hostile.py``):
+to hold against deliberate attempts (see ``tests/mocks/test_mocks_sandbox_pool_hostile.py``):
 
 1. **The static check** (:func:`gqlbench.mocks.sandbox.policy.check_program`) refuses
    every construct a call chain does not need, with the line and the reason.

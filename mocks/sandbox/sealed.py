@@ -44,7 +44,8 @@ class SealedFunction:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{_get(self, '_name')}() cannot be changed")
 
-    __delattr__ = __setattr__  # type: ignore[assignment]
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{_get(self, '_name')}() cannot be changed")
 
     def __repr__(self) -> str:
         return f"<function {_get(self, '_name')}>"

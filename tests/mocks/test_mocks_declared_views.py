@@ -302,8 +302,11 @@ def test_an_endpoint_answers_with_a_view(tmp_path: Path, monkeypatch: pytest.Mon
     views = {"card": {"kind": "song", "complete": True, "fields": {"id": "$id", "name": "$name", "href": "card:{id}"}}}
     endpoints = {
         **FIXTURE["endpoints"],
-        "GET_songs__id_": {"shows": "card", "id_param": "id"},
-        "GET_me_songs": {**FIXTURE["endpoints"]["GET_me_songs"], "shows": "card"},
+        "GET_songs__id_": {"respond": {"$view": "card", "of": "$id"}},
+        "GET_me_songs": {
+            **FIXTURE["endpoints"]["GET_me_songs"],
+            "respond": {"$view": "card", "of": {"$each": {"$saved": "saved"}, "do": "$it.id"}},
+        },
     }
     api = _jukebox(tmp_path, monkeypatch, {**FIXTURE, "views": views, "endpoints": endpoints})
     song = api["GET_songs__id_"](id="s3")
@@ -315,9 +318,9 @@ def test_an_endpoint_answers_with_a_view(tmp_path: Path, monkeypatch: pytest.Mon
     assert [s.href for s in page["items"]] == ["card:s2", "card:s3"] and page.total == 3 and page.offset == 1
 
 
-def test_showing_an_undefined_view_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    endpoints = {**FIXTURE["endpoints"], "GET_songs__id_": {"shows": "card", "id_param": "id"}}
-    with pytest.raises(GqlbenchError, match=re.escape("endpoints.GET_songs__id_.shows: no view 'card' under views")) as error:
+def test_answering_with_an_undefined_view_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    endpoints = {**FIXTURE["endpoints"], "GET_songs__id_": {"respond": {"$view": "card", "of": "$id"}}}
+    with pytest.raises(GqlbenchError, match=re.escape("endpoints.GET_songs__id_.respond.$view: no view 'card' under views")) as error:
         _jukebox(tmp_path, monkeypatch, {**FIXTURE, "endpoints": endpoints})
     assert "jukebox.json" in str(error.value)
 

@@ -17,6 +17,8 @@ import pytest
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.errors import BadArguments, NotFound
+from tests.mocks import library_world
+from tests.mocks.library_world import call
 
 BOOKS = [{"book_id": "B1", "title": "Dune", "shelf": [], "version": 1}, {"book_id": "B2", "title": "Emma", "shelf": [], "version": 1}]
 # POST_loans(edition_id=<book id>, branch_id=<ids>, at...): put the books named on the book's shelf
@@ -50,21 +52,9 @@ REMOVE = {
 
 
 def world_with(tmp_path: Path, endpoints: dict[str, Any], **sections: Any) -> World:
-    fixture = {
-        "entities": {"book": BOOKS},
-        "endpoints": {f: {"respond": t} for f, t in endpoints.items()},
-        "computed": {"book": {"label": "{title} v{version}", "link": "lib:book:{id}"}},
-        **sections,
-    }
-    path = tmp_path / f"library{len(list(tmp_path.iterdir()))}.json"  # a new file: models are cached per file version
-    path.write_text(json.dumps(fixture), encoding="utf-8")
-    return World.create("library", fixture=path)
-
-
-def call(world: World, function: str, **args: Any) -> Any:
-    handler = world.handler(function)
-    assert handler is not None
-    return handler(world, args)
+    """A library world of :data:`BOOKS` whose books have a computed ``label`` and ``link``."""
+    computed = {"book": {"label": "{title} v{version}", "link": "lib:book:{id}"}}
+    return library_world.world_with(tmp_path, endpoints, **{"entities": {"book": BOOKS}, "computed": computed, **sections})
 
 
 def test_an_insert_checks_the_ids_stamps_each_entry_and_checks_the_position(tmp_path: Path) -> None:

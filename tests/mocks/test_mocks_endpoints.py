@@ -5,18 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gqlbench.mocks.endpoints import make_runtime, response_ids
-from gqlbench.mocks.engine.responses import ResponseList, unwrap
-from gqlbench.mocks.errors import BadArguments, NotFound, UnknownField, UnknownFunction
-
-
-@pytest.fixture
-def tmdb():
-    return make_runtime("tmdb", 0)
-
-
-@pytest.fixture
-def spotify():
-    return make_runtime("spotify", 0)
+from gqlbench.mocks.engine.responses import unwrap
+from gqlbench.mocks.errors import BadArguments, NotFound, UnknownFunction
 
 
 def test_an_unknown_parameter_names_the_valid_ones(tmdb) -> None:
@@ -55,24 +45,6 @@ def test_an_array_parameter_takes_a_comma_separated_string(spotify) -> None:
 def test_unknown_function_suggests_the_closest(tmdb) -> None:
     with pytest.raises(UnknownFunction, match="did you mean GET_search_movie"):
         tmdb.call("GET_search_movies", query="x")
-
-
-def test_reading_a_field_not_in_the_type_names_type_field_and_closest(tmdb) -> None:
-    response = tmdb.namespace["GET_search_movie"](query="Titanic")
-    with pytest.raises(UnknownField, match=r"type GET_search_movie_Root has no field 'result'; did you mean results"):
-        _ = response.result
-    with pytest.raises(UnknownField, match="no field 'name'"):
-        response.results[0]["name"]
-
-
-def test_index_access_and_clear_out_of_range(tmdb) -> None:
-    response = tmdb.namespace["GET_search_movie"](query="Titanic")
-    assert response["results"][0]["title"] == response.results[0].title == "Titanic"
-    assert isinstance(response.results[:1], ResponseList)
-    with pytest.raises(IndexError, match=r"results has 1 items; index 5 is out of range"):
-        response.results[5]
-    with pytest.raises(UnknownField, match=r"is a list of 1 items, not an object"):
-        _ = response.results.id
 
 
 def test_a_lookup_of_an_unknown_id_is_not_found_and_traced(tmdb) -> None:

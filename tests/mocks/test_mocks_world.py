@@ -111,13 +111,6 @@ def test_a_tmdb_fixture_mistake_is_one_line_naming_the_entry(tmp_path, change: d
     assert "\n" not in str(caught.value)
 
 
-def test_a_fixture_that_is_not_json_names_the_line(tmp_path) -> None:
-    path = tmp_path / "tmdb.json"
-    path.write_text('{\n  "movies": [\n}')
-    with pytest.raises(GqlbenchError, match=r"tmdb.json:3: .*not valid JSON"):
-        World.create("tmdb", fixture=path)
-
-
 @pytest.mark.parametrize(
     ("domain", "function", "param"),
     [("tmdb", "GET_search_movie", "query"), ("spotify", "GET_search", "q"), ("library", "GET_search_books", "q")],

@@ -11,7 +11,6 @@ import pytest
 
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared.templates import OPERATIONS
-from gqlbench.mocks.engine.jsonpos import value_lines
 from gqlbench.mocks.engine.rules import Rule
 from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.engine.worldfile import SECTIONS, EndpointRule, check_world
@@ -124,11 +123,6 @@ def test_the_endpoint_model_has_every_field_of_a_rule() -> None:
 
     assert set(EndpointRule.model_fields) == {f.name for f in fields(Rule)} - {"function"}
     assert {"entities", "endpoints", "views", "make", "load", "grow"} <= SECTIONS
-
-
-def test_positions_name_the_line_of_each_key_and_item() -> None:
-    lines = value_lines('{"a": [1,\n {"b": 2}],\n "c": {}}')
-    assert lines[("a",)] == 1 and lines[("a", 1)] == 2 and lines[("a", 1, "b")] == 2 and lines[("c",)] == 3
 
 
 def test_the_bundled_worlds_have_no_problem() -> None:

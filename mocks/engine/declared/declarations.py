@@ -29,6 +29,7 @@ import gqlbench.mocks.engine.declared.lists
 import gqlbench.mocks.engine.declared.make
 import gqlbench.mocks.engine.declared.ranges
 import gqlbench.mocks.engine.declared.relations
+import gqlbench.mocks.engine.declared.views
 import gqlbench.mocks.engine.declared.writes  # noqa: F401  (their operations)
 from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared import growth

@@ -24,23 +24,21 @@ refers to through another view.
 ``base`` starts from another view's fields; ``complete`` looks the entity up
 as a lookup would (an unknown id is not found, and a partial entity is completed).
 
-An endpoint whose rule says ``"shows": "track"`` answers with that view of
-the entity its ``id_param`` names, or, with a ``collection``, with the list
-of the saved entities in that view (paged as its ``paging`` says).
+An endpoint answers with a view as with any template: ``"respond": {"$view": "track", "of": "$id"}``,
+or a saved list's entities, ``{"$view": "artist", "of": {"$each": {"$saved": "following"}, "do": "$it.id"}}``
+(paged as its ``paging`` says).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from gqlbench.errors import GqlbenchError
-from gqlbench.mocks.engine.declared import lists
 from gqlbench.mocks.engine.declared.computed import computed
 from gqlbench.mocks.engine.declared.templates import Scope, evaluate, functions_of, operation
 from gqlbench.mocks.engine.world import World
 
-__all__ = ["render_view", "view_handler"]
+__all__ = ["render_view"]
 
 
 def render_view(world: World, fixture: Mapping[str, Any], name: str, entity_id: str) -> dict[str, Any]:
@@ -56,23 +54,6 @@ def render_view(world: World, fixture: Mapping[str, Any], name: str, entity_id: 
         value = evaluate(template, scope)
         out[field] = list(value) if isinstance(value, list) else value  # a copy: the response never shares a stored list
     return out
-
-
-def view_handler(
-    shows: str, id_param: str | None, collection: str | None, fixture: Mapping[str, Any], where: str
-) -> Callable[[World, dict[str, Any]], Any]:
-    """An endpoint that answers with a view (its rule's ``shows``): of the entity ``id_param`` names, or a saved list's."""
-    if shows not in (fixture.get("views") or {}) or not (id_param or collection):
-        raise GqlbenchError(
-            f'{where}: shows {shows!r} needs a view of that name under "views" and an "id_param" (or a "collection" to list)'
-        )
-
-    def answer(world: World, args: dict[str, Any]) -> Any:
-        if collection:
-            return [render_view(world, fixture, shows, i) for i in lists.ids(world, collection)]
-        return render_view(world, fixture, shows, str(args[id_param or "id"]))
-
-    return answer
 
 
 @operation("view", "of", literal=("$view",))
