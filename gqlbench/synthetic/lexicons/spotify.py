@@ -3,9 +3,10 @@
 Readings follow the human split: "my first playlist" is ``items[0]``, a
 playlist or device named by the user is found by filtering the list by name,
 and so is a song, album or artist the user takes out of their library ("unsave
-'Hero'": a catalog search may find another 'Hero', one not saved), creating a playlist implies ``GET_me`` first. An ask says which field each
-phrasing reads (``reads``): the engine leaves a lookup out when the response
-that found the thing already has that field.
+'Hero'": a catalog search may find another 'Hero', one not saved); creating a
+playlist implies ``GET_me`` first. An ask says which field each phrasing reads
+(``reads``): the engine leaves a lookup out when the response that found the
+thing already has that field.
 """
 
 from __future__ import annotations
