@@ -95,8 +95,9 @@ def idle_write(code: str, text: str, domain: str, pool: SandboxPool, world_seed:
 
     Each top-level statement calling a function that is not a ``GET_`` is run
     after the statements before it, and the world digests with and without it are
-    compared (lookups do not change the world, so the prefix holds all it needs;
-    the digest is :mod:`.contents`', which leaves out clock ticks and stamps).
+    compared: lookups do not change the world, so the prefix holds all it needs.
+    The digest is :mod:`.contents`' (no clock ticks or stamps); a prefix that
+    fails to run counts as a change (nothing to compare).
     """
     lines = code.splitlines()
     runs = 0
