@@ -1,4 +1,4 @@
-"""Count the patterns the independent reading of issue #32 (round 1) found, per samples file (the datasheet quotes them).
+"""Count the patterns the independent readings of issue #32 (rounds 1 and 2) found, per samples file (the datasheet quotes them).
 
     python scripts/synthetic_patterns.py data/synthetic/test.jsonl [more.jsonl ...]
 

@@ -11,11 +11,15 @@ catalog allows checking cheaply:
   member for "the director", the last of several creators) either fails to run
   or makes the same final call and the same writes (``ambiguous`` otherwise);
 - a ``limit`` it passes changes what the list returns (``limit_changes_nothing``
-  otherwise: a reader could pass it or not).
+  otherwise: a reader could pass it or not);
+- every write it makes changes the world (``write_changes_nothing`` otherwise:
+  following an artist already followed, unsaving a song not saved; a final-state
+  check cannot tell such a gold from a program that skips the write).
 """
 
 from __future__ import annotations
 
+import ast
 import random
 from collections import Counter
 from collections.abc import Collection, Sequence
@@ -24,6 +28,7 @@ from typing import Any
 from gqlbench.mocks.sandbox.pool import Job, SandboxPool
 from gqlbench.program import read_program
 from gqlbench.records import Trace
+from gqlbench.synthetic.contents import CONTENTS_RUNTIME
 from gqlbench.synthetic.human import normalize
 from gqlbench.synthetic.intents import Composed, Lexicon, alternatives, compose, limited, program_labels, render, utterance
 from gqlbench.synthetic.literals import names_for
@@ -35,6 +40,7 @@ __all__ = [
     "Candidate",
     "draw",
     "fresh",
+    "idle_write",
     "one_right_program",
     "program_labels",
     "repeated_call",
@@ -45,8 +51,9 @@ __all__ = [
 INTENT_SHAPES = ("single", "chain", "combine", "two_parts")
 """single: one ask on a named thing (mostly one call); chain: an ask on a noun found through one or two others;
 combine: an ask of two things (one call reads two responses); two_parts: two independent asks in one request."""
-SHAPE_WEIGHTS = {"single": 1, "chain": 4, "combine": 1, "two_parts": 2}
-"""How often each shape is drawn when all are asked for (chains are most of what people ask)."""
+SHAPE_WEIGHTS = {"single": 1, "chain": 5, "combine": 1, "two_parts": 1}
+"""How often each shape is drawn when all are asked for (chains are most of what people ask; two unrelated asks
+in one request are rare in the human split: 6%)."""
 PER_SKELETON = 3
 """At most this many kept items per program skeleton (issue #32)."""
 
@@ -78,6 +85,35 @@ def _run(pool: SandboxPool, domain: str, code: str, text: str, world_seed: int) 
     return pool.run(Job(code=code, domain=domain, seed=world_seed, request=text))
 
 
+def _digest(pool: SandboxPool, domain: str, code: str, text: str, world_seed: int) -> str | None:
+    trace = pool.run(Job(code=code or "pass", domain=domain, seed=world_seed, request=text, runtime=CONTENTS_RUNTIME))
+    return trace.world_digest if trace.error is None else None
+
+
+def idle_write(code: str, text: str, domain: str, pool: SandboxPool, world_seed: int) -> tuple[bool, int]:
+    """Whether one of the writes ``code`` makes leaves the world as it was (and the sandbox runs spent).
+
+    Each top-level statement calling a function that is not a ``GET_`` is run
+    after the statements before it, and the world digests with and without it are
+    compared: lookups do not change the world, so the prefix holds all it needs.
+    The digest is :mod:`.contents`' (no clock ticks or stamps); a prefix that
+    fails to run counts as a change (nothing to compare).
+    """
+    lines = code.splitlines()
+    runs = 0
+    for statement in ast.parse(code).body:
+        value = statement.value if isinstance(statement, (ast.Assign, ast.Expr)) else None
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)) or value.func.id.startswith("GET_"):
+            continue
+        before = "\n".join(lines[: statement.lineno - 1])
+        after = "\n".join(lines[: statement.end_lineno])
+        runs += 2
+        digests = _digest(pool, domain, before, text, world_seed), _digest(pool, domain, after, text, world_seed)
+        if None not in digests and digests[0] == digests[1]:
+            return True, runs
+    return False, runs
+
+
 def one_right_program(
     composed: Composed, gold: Trace, text: str, domain: str, pool: SandboxPool, world_seed: int
 ) -> tuple[str | None, int]:
@@ -97,7 +133,8 @@ def one_right_program(
         trace = _run(pool, domain, render(composed, drop_limit=True), text, world_seed)
         if [c.response_ids for c in trace.calls] == [c.response_ids for c in gold.calls]:
             return "limit_changes_nothing", runs
-    return None, runs
+    idle, spent = idle_write(code, text, domain, pool, world_seed)
+    return ("write_changes_nothing" if idle else None), runs + spent
 
 
 def shape_order(shapes: Sequence[str], made: Counter[str]) -> str:

@@ -101,6 +101,7 @@ class Noun:
     alternatives: tuple[Mapping[str, str], ...] = ()
     tags: frozenset[str] = frozenset()  # what the user already did to it ("saved", "followed"): asks may exclude these
     reads: str | None = None  # the base's field its call looks up: pointless when the base's response has it
+    library: bool = False  # found by name in the user's own library (saved songs, followed artists): only for library asks
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ class Ask:
     alone: bool = True  # may it be the whole request (False: only as a part, e.g. "skip to the next track")
     avoid: frozenset[str] = frozenset()  # noun tags it makes no sense on (saving a song already saved)
     named: bool = False  # only of a thing named by the user ("Look up Inception on TMDB", not "... its director")
+    library: bool = False  # takes a thing out of the user's library: a thing named is found there, not by a catalog search
 
     @property
     def writes(self) -> bool:
@@ -336,7 +338,15 @@ def _pick_values(rng: random.Random, chain: Sequence[Noun], slot: str, names: Ma
 
 
 def _fits(ask: Ask, chain: Sequence[Noun]) -> bool:
-    return not (ask.avoid & chain[-1].tags) and not (ask.named and not chain[-1].names)
+    """Whether ``ask`` may be of ``chain``'s last noun; "unsave 'Hero'" finds Hero among the saved songs (a search
+    may find another song of that name), and only such an ask reads a name as one in the library."""
+    last = chain[-1]
+    return (
+        not (ask.avoid & last.tags)
+        and not (ask.named and not last.names)
+        and last.library == (ask.library and bool(last.names))
+        and not any(n.library for n in chain[:-1])
+    )
 
 
 def _answerable(ask: Ask) -> bool:
@@ -363,6 +373,8 @@ def compose_part(lexicon: Lexicon, rng: random.Random, names: Mapping[str, Seque
         for at, noun in enumerate(chain):
             before = noun_phrase(chain[:at], templates, picked, SLOTS[s])[0] if at else ""
             fit = [t for t in noun.phrases if at == 0 or (_possessive_ok(t, "x", chain[:at], templates) and _placed(t, "x", before))]
+            if ask.named and at == 0:  # "Look up Friends": the show or the movie? A bare search says what it looks for
+                fit = [t for t in fit if t != "<name>"] or fit
             if not fit:
                 return None
             templates.append(rng.choice(fit))

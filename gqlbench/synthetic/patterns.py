@@ -1,4 +1,4 @@
-"""The patterns the independent reading of issue #32 (round 1) found, in a samples file.
+"""The patterns the independent readings of issue #32 (rounds 1 and 2) found, in a samples file.
 
 Each is a way a generated request read badly to a reviewer; the generator
 (:mod:`.intents`) now avoids each by a general rule, and
@@ -15,7 +15,21 @@ datasheet (before and after):
 - ``stacked_superlatives``: a one-part request with two ranking words;
 - ``deep_long``: three calls deep and over the deep word cap;
 - ``latest_subject``: ``GET_movie_latest``'s response read by a later call;
-- ``bare_pair``: a two-part request of two bare searches.
+- ``bare_pair``: a two-part request of two bare searches;
+
+round 2:
+
+- ``library_by_search``: a song, album or artist taken out of the user's
+  library (unsave, unlike, unfollow) that is a catalog search's top hit: it may
+  be another item of that name, one not saved;
+- ``create_or_play``: "start a playlist called X" (create one, or play one?);
+- ``list_order``: "the first artist I follow", "my following list", "popularity
+  score" (array order and API field names, not what a user says);
+- ``untyped_search``: a bare TMDB search whose words do not say what it looks
+  for ("Search TMDB for Friends.": the show or a movie?).
+
+Writes that change nothing in the mock world need the sandbox to find:
+``scripts/synthetic_idle_writes.py`` counts them.
 """
 
 from __future__ import annotations
@@ -41,7 +55,21 @@ PATTERNS = (
     "deep_long",
     "latest_subject",
     "bare_pair",
+    "library_by_search",
+    "create_or_play",
+    "list_order",
+    "untyped_search",
 )
+_LIBRARY_WRITE = re.compile(r"^DELETE_me_(tracks|albums|following)$")
+_HIT = re.compile(r"^(response_obj\d*)\.\w+\.items\[0\]\.id$")
+_CREATE_OR_PLAY = re.compile(r"\bstart a playlist\b", re.IGNORECASE)
+_LIST_ORDER = re.compile(r"\bfirst artist I follow\b|\bfollowing list\b|\bpopularity score\b", re.IGNORECASE)
+_TYPED_SEARCH = {
+    "GET_search_movie": r"\b(movie|film)\b",
+    "GET_search_tv": r"\b(show|series)\b",
+    "GET_search_company": r"\b(studio|company)\b",
+    "GET_search_collection": r"\bcollection\b",
+}
 _ORDINAL = re.compile(r"\bthe first (movie|film|show|series)\b(?! (of|in)\b)", re.IGNORECASE)
 _VAGUE = re.compile(r"\beveryone(?:'s| is)? watching\b|\bdiscover\b", re.IGNORECASE)
 _CALL = re.compile(r"^(?:(\w+) = )?(\w+)\((.*)\)$")
@@ -105,6 +133,18 @@ def patterns(row: Mapping[str, Any], readers: Mapping[str, list[tuple[re.Pattern
         found.add("deep_long")
     if shape == "two_parts" and len(calls) == 2 and all(f.startswith("GET_search") and "response_obj" not in a for _, f, a in calls):
         found.add("bare_pair")
+    for _, function, args in calls:
+        hits = [m[1] for m in map(_HIT.match, _ARG.findall(args)) if m]  # the search's top hit itself, not its artist
+        if _LIBRARY_WRITE.match(function) and any(functions.get(h, "").startswith("GET_search") for h in hits):
+            found.add("library_by_search")
+    if _CREATE_OR_PLAY.search(text):
+        found.add("create_or_play")
+    if _LIST_ORDER.search(text):
+        found.add("list_order")
+    for var, function, _ in calls:
+        typed = _TYPED_SEARCH.get(function)
+        if typed and var is None and not re.search(typed, text, re.IGNORECASE):  # a search that is the answer itself
+            found.add("untyped_search")
     return found
 
 

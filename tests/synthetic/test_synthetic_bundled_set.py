@@ -15,7 +15,7 @@ from gqlbench.dataset import load_split
 from gqlbench.metrics import analyze
 from gqlbench.mocks.sandbox.pool import SandboxPool
 from gqlbench.specs import load_specs
-from gqlbench.synthetic.by_intent import INTENT_SHAPES, PER_SKELETON, skeleton
+from gqlbench.synthetic.by_intent import INTENT_SHAPES, PER_SKELETON, idle_write, skeleton
 from gqlbench.synthetic.generate import missing_literals, verify
 from gqlbench.synthetic.human import human_utterances, normalize
 from gqlbench.synthetic.quality import measure_items, read_items
@@ -92,6 +92,13 @@ def test_a_random_subset_of_the_gold_runs_on_the_world_and_scores_one_against_it
     with SandboxPool(workers=1, max_result_chars=2_000_000) as pool:
         for row in random.Random(23).sample(rows, 30):
             assert verify(row["domain"], row["output"], row["utterance"], pool, row["synthetic"]["world_seed"]) is None, row["output"]
+
+
+def test_every_gold_write_changes_the_world() -> None:
+    """A write that changes nothing (a follow of an artist already followed) scores the same as leaving it out."""
+    with SandboxPool(workers=1) as pool:
+        idle = [r["utterance"] for r in _rows("test") + _rows("train") if idle_write(r["output"], r["utterance"], r["domain"], pool, 0)[0]]
+    assert idle == []
 
 
 def test_no_utterance_spells_out_the_dataflow_or_pastes_api_boilerplate() -> None:

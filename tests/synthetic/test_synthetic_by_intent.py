@@ -1,4 +1,4 @@
-"""One right program: alternative readings are run, limits must matter, no call repeats; labels read from the program."""
+"""One right program: alternative readings are run, limits and writes must matter, no call repeats; labels read from the program."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from gqlbench.mocks.sandbox.pool import Job, SandboxPool
-from gqlbench.synthetic.by_intent import one_right_program, program_labels, repeated_call
+from gqlbench.synthetic.by_intent import idle_write, one_right_program, program_labels, repeated_call
 from gqlbench.synthetic.intents import Ask, Composed, Noun, Part, call, render, utterance
 
 MOVIE = Noun("movie", ("<name>",), {"id": "<@0>.results[0].id"}, (call("GET_search_movie", query="<name>"),), names="movie")
@@ -61,6 +61,24 @@ def test_a_limit_that_cuts_nothing_is_refused_and_one_that_cuts_is_kept(pool: Sa
 
     assert _check(composed(50), pool, "spotify") == "limit_changes_nothing"
     assert _check(composed(1), pool, "spotify") is None
+
+
+RENAME = 'p = GET_me_playlists()\nPUT_playlists__playlist_id_(playlist_id=p.items[0].id, name="Never Named Before")'
+FOLLOW = 'a = GET_search(q="Queen", type="artist")\nPUT_me_following(type="artist", ids=a.artists.items[0].id)'
+
+
+def test_a_write_that_leaves_the_world_as_it_was_is_idle_whatever_the_clock_says(pool: SandboxPool) -> None:
+    assert idle_write(RENAME, "", "spotify", pool, 0) == (False, 2)
+    assert idle_write(RENAME + "\n" + RENAME.splitlines()[1], "", "spotify", pool, 0)[0]  # the same name again
+    assert idle_write(FOLLOW + "\n" + FOLLOW.splitlines()[1], "", "spotify", pool, 0)[0]  # following twice: the clock ticks
+    assert idle_write("GET_me_playlists()", "", "spotify", pool, 0) == (False, 0)  # no write, no run
+
+
+def test_a_sample_whose_write_changes_nothing_is_refused(pool: SandboxPool) -> None:
+    playing = Ask((), ("Play some music.",), (call("PUT_me_player_play"),))
+    pause = Ask((), ("Pause the music.",), (call("PUT_me_player_pause"),))
+    assert _check(Composed((Part(playing, (), {}, playing.phrases[0], ()),)), pool, "spotify") == "write_changes_nothing"  # already on
+    assert _check(Composed((Part(pause, (), {}, pause.phrases[0], ()),)), pool, "spotify") is None
 
 
 def test_a_call_made_twice_is_found_and_labels_count_the_dataflow() -> None:

@@ -1,4 +1,4 @@
-"""The patterns the independent reading found (issue #32, round 1) never come out of the composer, by general rules."""
+"""The patterns the independent readings found (issue #32, rounds 1 and 2) never come out of the composer, by general rules."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gqlbench.synthetic.by_intent import INTENT_SHAPES, draw, program_labels
+from gqlbench.synthetic.by_intent import INTENT_SHAPES, SHAPE_WEIGHTS, draw, program_labels, shape_order
 from gqlbench.synthetic.intents import Ask, compose
 from gqlbench.synthetic.lexicons import lexicon_for
 from gqlbench.synthetic.literals import names_for
@@ -107,3 +107,47 @@ def test_two_parts_are_never_two_bare_searches_and_mostly_share_a_topic() -> Non
             if both is not None:
                 topics[both.parts[0].ask.topic == both.parts[1].ask.topic] += 1
         assert topics[True] >= topics[False] * 0.4, (domain, topics)
+
+
+# round 2
+
+
+def test_a_named_thing_taken_out_of_the_library_is_found_there_not_by_a_search() -> None:
+    assert _count("library_by_search") == {"spotify": 0, "tmdb": 0}
+    removed = [r for r in _drafts("spotify") if re.search(r"DELETE_me_(tracks|albums|following)\(.*\[\w for \w in", r["output"])]
+    assert removed, "no unsave or unfollow of a thing the user names"
+    assert all(re.search(r"GET_me_(tracks|albums|following)\(", r["output"]) for r in removed)
+    searched = 'response_obj = GET_search(q="Hero", type="track")\nDELETE_me_tracks(ids=response_obj.tracks.items[0].id)'
+    row = {"domain": "spotify", "utterance": "Unlike the song 'Hero'.", "output": searched}
+    assert count([row])["library_by_search"] == 1
+
+
+def test_a_new_playlist_is_asked_for_as_created_and_lists_are_not_said_by_array_order_or_field_name() -> None:
+    assert _count("create_or_play") == {"spotify": 0, "tmdb": 0}
+    assert _count("list_order") == {"spotify": 0, "tmdb": 0}
+    made = [r["utterance"] for r in _drafts("spotify") if "POST_users__user_id__playlists" in r["output"]]
+    assert made and all(re.match(r"(Create|Make)\b", t) or "create" in t.lower() or "make" in t.lower() for t in made), made
+
+
+def test_a_bare_tmdb_search_says_what_it_looks_for() -> None:
+    assert _count("untyped_search") == {"spotify": 0, "tmdb": 0}
+    bare = [r for r in _drafts("tmdb") if r["output"].startswith(("GET_search_movie(", "GET_search_tv("))]
+    assert bare, "no bare movie or show search"
+    row = {"domain": "tmdb", "utterance": "Search TMDB for Friends.", "output": 'GET_search_tv(query="Friends")'}
+    assert count([row])["untyped_search"] == 1 and count([{**row, "utterance": "Look up the show Friends."}])["untyped_search"] == 0
+
+
+def test_two_unrelated_asks_in_one_request_are_at_most_one_in_six() -> None:
+    assert SHAPE_WEIGHTS["two_parts"] / sum(SHAPE_WEIGHTS.values()) <= 1 / 6
+    made: Counter[str] = Counter()
+    for _ in range(600):
+        shape = shape_order(INTENT_SHAPES, made)
+        made[shape] += 1
+    assert made["two_parts"] <= 100, made
+
+
+def test_new_playlists_get_many_names() -> None:
+    lexicon = lexicon_for("spotify")
+    assert lexicon is not None
+    names = {v for a in lexicon.asks for key in ("pname", "newname") for v in a.values.get(key, ())}
+    assert len(names) >= 12, names  # the world's own playlists are three: the names a user gives vary instead

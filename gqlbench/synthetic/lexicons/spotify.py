@@ -2,9 +2,11 @@
 
 Readings follow the human split: "my first playlist" is ``items[0]``, a
 playlist or device named by the user is found by filtering the list by name,
-creating a playlist implies ``GET_me`` first. An ask says which field each
-phrasing reads (``reads``): the engine leaves a lookup out when the response
-that found the thing already has that field.
+and so is a song, album or artist the user takes out of their library ("unsave
+'Hero'": a catalog search may find another 'Hero', one not saved); creating a
+playlist implies ``GET_me`` first. An ask says which field each phrasing reads
+(``reads``): the engine leaves a lookup out when the response that found the
+thing already has that field.
 """
 
 from __future__ import annotations
@@ -22,7 +24,23 @@ def _reading(field: str, *phrases: str) -> dict[str, str]:
     return dict.fromkeys(phrases, field)
 
 
-_NEW_PLAYLISTS = ("Road Trip", "Sunday Morning", "Gym Mix", "Rainy Days", "Old Favourites", "Late Night Drive")
+_NEW_PLAYLISTS = (
+    "Road Trip",
+    "Sunday Morning",
+    "Gym Mix",
+    "Rainy Days",
+    "Old Favourites",
+    "Late Night Drive",
+    "Focus",
+    "Dinner Party",
+    "Summer 2024",
+    "Throwbacks",
+    "Study Beats",
+    "Kitchen Dance",
+    "Morning Run",
+    "Wedding Songs",
+)
+"""Names of a playlist the user creates or renames to (the world's own playlists are only My Rock, My R&B and Chill)."""
 
 NOUNS = (
     # tracks
@@ -32,6 +50,20 @@ NOUNS = (
         {"id": f"{_TRACK}.id", "uri": f"{_TRACK}.uri", "artist": f"{_TRACK}.artists[0].id", "album": f"{_TRACK}.album.id"},
         (call("GET_search", q="<name>", type='"track"'),),
         names="track",
+    ),
+    Noun(  # only for an unsave: a saved song is found among the saved ones
+        "track",
+        ("the song '<name>'", "the track '<name>'"),
+        {
+            "id": "[t for t in <@0>.items if t.track.name == <name>][0].track.id",
+            "uri": "[t for t in <@0>.items if t.track.name == <name>][0].track.uri",
+            "artist": "[t for t in <@0>.items if t.track.name == <name>][0].track.artists[0].id",
+            "album": "[t for t in <@0>.items if t.track.name == <name>][0].track.album.id",
+        },
+        (call("GET_me_tracks"),),
+        names="saved_track",
+        tags=frozenset({"saved"}),
+        library=True,
     ),
     Noun(
         "track",
@@ -106,12 +138,14 @@ NOUNS = (
         (call("GET_me_top__type_", type='"artists"'),),
         possessive=("my top artist's",),
     ),
-    Noun(
+    Noun(  # only for an unfollow: a followed artist is found among those followed
         "artist",
-        ("the first artist I follow", "the first artist in my following list"),
-        {"id": "<@0>.artists.items[0].id"},
+        ("<name>", "the artist <name>"),
+        {"id": "[a for a in <@0>.artists.items if a.name == <name>][0].id"},
         (call("GET_me_following", type='"artist"'),),
+        names="following",
         tags=frozenset({"followed"}),
+        library=True,
     ),
     Noun("artist", ("the artist of <x>", "whoever sings <x>", "the singer of <x>"), {"id": "<x.artist>"}, base="track"),
     Noun("artist", ("the artist behind <x>", "the artist who made <x>"), {"id": "<x.artist>"}, base="album"),
@@ -129,6 +163,18 @@ NOUNS = (
         {"id": "<@0>.albums.items[0].id", "artist": "<@0>.albums.items[0].artists[0].id"},
         (call("GET_search", q="<name>", type='"album"'),),
         names="album",
+    ),
+    Noun(  # only for an unsave: a saved album is found among the saved ones
+        "album",
+        ("the album '<name>'", "the record '<name>'"),
+        {
+            "id": "[a for a in <@0>.items if a.album.name == <name>][0].album.id",
+            "artist": "[a for a in <@0>.items if a.album.name == <name>][0].album.artists[0].id",
+        },
+        (call("GET_me_albums"),),
+        names="saved_album",
+        tags=frozenset({"saved"}),
+        library=True,
     ),
     Noun(
         "album",
@@ -170,6 +216,7 @@ ASKS = (
         ("track",),
         ("Remove <x> from my liked songs.", "Unlike <x>.", "Take <x> out of my saved songs."),
         (call("DELETE_me_tracks", ids="<x.id>"),),
+        library=True,
     ),
     Ask(
         ("track",),
@@ -184,9 +231,9 @@ ASKS = (
     ),
     Ask(
         ("track",),
-        ("How popular is <x>?", "What's the popularity score of <x>?"),
+        ("How popular is <x>?",),
         (call("GET_tracks__id_", id="<x.id>"),),
-        reads=_reading("popularity", "How popular is <x>?", "What's the popularity score of <x>?"),
+        reads=_reading("popularity", "How popular is <x>?"),
     ),
     # about an artist
     Ask(
@@ -221,6 +268,7 @@ ASKS = (
         ("artist",),
         ("Unfollow <x>.", "Stop following <x>.", "I don't want to follow <x> anymore."),
         (call("DELETE_me_following", type='"artist"', ids="<x.id>"),),
+        library=True,
     ),
     Ask(
         ("artist",),
@@ -264,6 +312,7 @@ ASKS = (
         ("album",),
         ("Remove <x> from my saved albums.", "Unsave <x>.", "Take <x> out of my library."),
         (call("DELETE_me_albums", ids="<x.id>"),),
+        library=True,
     ),
     Ask(
         ("album",),
@@ -402,7 +451,7 @@ ASKS = (
     # a new playlist (read what the write returned)
     Ask(
         (),
-        ("Create a playlist called '<pname>'.", "Make me a new playlist named '<pname>'.", "Start a playlist called '<pname>'."),
+        ("Create a playlist called '<pname>'.", "Make me a new playlist named '<pname>'.", "Create a new playlist called '<pname>'."),
         (call("GET_me"), call("POST_users__user_id__playlists", user_id="<@0>.id", name="<pname>")),
         values={"pname": _NEW_PLAYLISTS},
     ),
