@@ -13,12 +13,13 @@ file's ``kinds.<kind>.same`` (a declaration in the world file still wins).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from graphql import GraphQLObjectType, GraphQLSchema
 
-from gqlbench.mocks.engine.kinds import list_object_of
+from gqlbench.mocks.engine.kinds import list_object_of, singular
 from gqlbench.mocks.engine.rules import Rule, payload_type
 
 __all__ = ["component_kinds", "kinds_by_component", "shared_facts", "kind_facts"]
@@ -38,9 +39,12 @@ def component_kinds(schema: GraphQLSchema | None, rules: Mapping[str, Rule], fac
     """Kind -> the kind it is, for kinds whose entities are one component; ``{}`` without facts.
 
     A component's kind is the one a lookup answers with (the key is found
-    there), else the first by name; a kind whose rules see two components,
-    and a component two kinds are looked up as, are left alone (the names
-    decide as before).
+    there), else the kind a word of its name names (GitHub's followers,
+    stargazers and blocks are ``simple-user`` s: users, which
+    ``/users/{username}`` finds, even though that lookup answers with
+    another component), else the first by name; a kind whose rules see two
+    components, and a component two kinds are looked up as, are left alone
+    (the names decide as before).
     """
     if schema is None or not facts:
         return {}
@@ -59,14 +63,25 @@ def component_kinds(schema: GraphQLSchema | None, rules: Mapping[str, Rule], fac
     for kind, components in sorted(seen.items()):
         if len(components) == 1:
             by_component.setdefault(next(iter(components)), []).append(kind)
+    owner = {kind: component for component, kinds in by_component.items() for kind in kinds}
     aliases = {}
-    for kinds in by_component.values():
+    for component, kinds in by_component.items():
         lookups = [k for k in kinds if k in looked_up]
         if len(lookups) > 1:
             continue  # two lookups of one component by different paths: too little to say they are one kind
-        main = lookups[0] if lookups else kinds[0]
+        named = next((w for w in _words(component) if w in seen and owner.get(w, component) == component), None)  # not another's
+        main = lookups[0] if lookups else named or kinds[0]
         aliases.update({k: main for k in kinds if k != main})
     return aliases
+
+
+def _words(component: str) -> list[str]:
+    """The kinds a component's name may name, the last word first: ``nullable-simple-user`` -> ``user``, ``simple``, ...
+
+    ``UserCompact`` gives ``compact``, ``user``: a word that is no kind is skipped.
+    """
+    words = re.split(r"[-_.\s]+|(?<=[a-z0-9])(?=[A-Z])", component)
+    return [singular(w) for w in reversed(words) if w]
 
 
 def kinds_by_component(schema: GraphQLSchema | None, rules: Mapping[str, Rule], facts: Mapping[str, Any]) -> dict[str, str]:

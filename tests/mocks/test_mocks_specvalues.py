@@ -88,3 +88,39 @@ def test_spec_value_order_and_types() -> None:
     uuids = {spec_value({"format": "uuid"}, "String", world, f"k{i}", "v") for i in range(20)}
     assert len(uuids) == 20 and all(re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}", u) for u in uuids)
     assert key_string("example.com", "AbCd") == "example-abcd.com" and key_string("octocat", "AbCd") == "octocat-abcd"
+
+
+def _get(schema: dict, *params: str) -> dict:
+    """A GET operation answering ``schema``, with these path parameters."""
+    return {"get": {
+        "parameters": [{"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params],
+        "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}},
+    }}  # fmt: skip
+
+
+SIMPLE_USER = {"type": "object", "properties": {"login": {"type": "string"}, "id": {"type": "integer"}, "avatar_url": {"type": "string"}}}
+PUBLIC_USER = {"type": "object", "properties": {**SIMPLE_USER["properties"], "bio": {"type": "string"}, "blog": {"type": "string"}}}
+USERS = openapi_doc(
+    {
+        "/user/blocks": _get({"type": "array", "items": {"$ref": "#/components/schemas/simple-user"}}),
+        "/users": _get({"type": "array", "items": {"$ref": "#/components/schemas/simple-user"}}),
+        "/users/{username}": _get({"$ref": "#/components/schemas/public-user"}, "username"),
+        "/users/{username}/followers": _get({"type": "array", "items": {"$ref": "#/components/schemas/simple-user"}}, "username"),
+    },
+    {"simple-user": SIMPLE_USER, "public-user": PUBLIC_USER},
+)
+
+
+def test_a_component_nobody_looks_up_is_the_kind_its_name_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks, followers and users are all ``simple-user`` s: they are users (the kind ``/users/{username}`` finds), not blocks."""
+    file = tmp_path / "api.json"
+    file.write_text(json.dumps(USERS))
+    import_openapi_domain(file, "people", tmp_path)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    runtime = Runtime("people", 0, request="show octocat's followers")
+    api = runtime.namespace
+    follower = api["GET_users__username__followers"](username="octocat")[0]
+    assert api["GET_users__username_"](username=follower.login).login == follower.login
+    blocked = api["GET_user_blocks"]()[0]
+    assert api["GET_users__username_"](username=blocked.login).id == blocked.id
+    assert {"follower", "block"}.isdisjoint(runtime.world.tables)
