@@ -22,7 +22,7 @@ from graphql import GraphQLObjectType, GraphQLSchema
 from gqlbench.mocks.engine.kinds import list_object_of, singular
 from gqlbench.mocks.engine.rules import Rule, payload_type
 
-__all__ = ["component_kinds", "kinds_by_component", "shared_facts", "kind_facts"]
+__all__ = ["component_kinds", "component_splits", "kinds_by_component", "shared_facts", "kind_facts"]
 
 
 def _entity_type(schema: GraphQLSchema, rule: Rule) -> GraphQLObjectType | None:
@@ -73,6 +73,64 @@ def component_kinds(schema: GraphQLSchema | None, rules: Mapping[str, Rule], fac
         main = lookups[0] if lookups else named or kinds[0]
         aliases.update({k: main for k in kinds if k != main})
     return aliases
+
+
+def component_splits(schema: GraphQLSchema | None, rules: Mapping[str, Rule], facts: Mapping[str, Any]) -> dict[str, str]:
+    """Function -> the kind it answers with, for endpoints whose kind (named by their path) answers with another's component.
+
+    The paths name kinds; the components say what the entities are. A kind
+    whose endpoints answer with several components keeps the component its
+    name names (``tag`` keeps ``Tag``; ``user`` keeps ``User``); an endpoint
+    answering with another component moves to that component's kind: the
+    kind its name names (Gitea's ``/user/subscriptions`` lists
+    ``Repository`` s: repositories; its collaborators are ``User`` s), else
+    the one kind that answers with it alone, else, when the kind kept a
+    component of its own that shares less than half of its fields, a kind
+    named after the component (``/git/tags/{sha}`` looks up an
+    ``AnnotatedTag``, which shows a ``sha`` and little of a ``Tag``: an
+    ``annotated_tag``, keyed apart from tags; GitLab's ``GroupDetail`` is a
+    ``Group`` with more fields, and stays a group). Endpoints of a kind
+    none of whose components it names stay.
+    """
+    if schema is None or not facts:
+        return {}
+    answers: dict[str, dict[str, list[str]]] = {}  # kind -> component -> functions
+    shown: dict[str, set[str]] = {}  # component -> the fields its entities show
+    for function in sorted(rules):
+        rule = rules[function]
+        found = _entity_type(schema, rule) if rule.kind and not rule.view else None
+        component = (facts.get(found.name) or {}).get("component") if found is not None else None
+        if found is not None and component is not None:
+            answers.setdefault(rule.kind or "", {}).setdefault(component, []).append(function)
+            shown.setdefault(component, set()).update(found.fields)
+    alone: dict[str, list[str]] = {}  # component -> the kinds that answer with it alone
+    for kind, components in answers.items():
+        if len(components) == 1:
+            alone.setdefault(next(iter(components)), []).append(kind)
+
+    def home(component: str) -> str | None:
+        named = _snake(component)
+        if named in answers:
+            return named
+        only = alone.get(component, [])
+        return only[0] if len(only) == 1 else None
+
+    moves: dict[str, str] = {}
+    for kind, components in answers.items():
+        if len(components) < 2:
+            continue
+        own = next((c for c in components if home(c) == kind), None)
+        for component, functions in components.items():
+            apart = own is not None and 2 * len(shown[own] & shown[component]) < min(len(shown[own]), len(shown[component]))
+            target = home(component) or (_snake(component) if apart else None)
+            if target is not None and target != kind:
+                moves.update(dict.fromkeys(functions, target))
+    return moves
+
+
+def _snake(component: str) -> str:
+    """``AnnotatedTag`` -> ``annotated_tag``, ``simple-user`` -> ``simple_user``: a kind named after a component."""
+    return re.sub(r"[^a-z0-9]+", "_", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", component).lower()).strip("_")
 
 
 def _words(component: str) -> list[str]:

@@ -395,8 +395,13 @@ def _entity_fields(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys
     return found
 
 
-def infer_keys(schema: GraphQLSchema | None, specs: Mapping[str, Any], declared: Mapping[str, str] | None = None) -> dict[str, str]:
+def infer_keys(
+    schema: GraphQLSchema | None, specs: Mapping[str, Any], declared: Mapping[str, str] | None = None, kinds: Mapping[str, str] | None = None
+) -> dict[str, str]:
     """Each kind's key field where a lookup's path parameter names it (``/issues/{issue_number}``: ``number``), then ``declared``.
+
+    A lookup's kind is the one its path names, or ``kinds[function]`` (an
+    endpoint moved to its component's kind, :func:`~gqlbench.mocks.engine.components.component_splits`).
 
     Only keys :func:`~gqlbench.mocks.engine.kinds.entity_kind` would not find
     by itself are named by a parameter (``number``, ``gid``, ``slug``...; see
@@ -413,10 +418,11 @@ def infer_keys(schema: GraphQLSchema | None, specs: Mapping[str, Any], declared:
         if not name.upper().startswith("GET_") or root is None or not segments or not segments[-1].startswith("{"):
             continue
         param = segments[-1][1:-1]
-        kind = _kind_before(segments, len(segments) - 1, param)
+        named = _kind_before(segments, len(segments) - 1, param)
+        kind = (kinds or {}).get(name, named)
         wrapper = envelope_of(root)
         body = object_of(root.fields[wrapper].type) if wrapper is not None else None
-        body = body or (object_of(root.fields[kind].type) if kind in root.fields else None) or root  # {"server": {...}}
+        body = body or (object_of(root.fields[named].type) if named in root.fields else None) or root  # {"server": {...}}
         found = param_key(param, body)
         own = entity_kind(body, kind, declared)
         if found is None and own is None:  # no key of its own: the name it is looked up by
