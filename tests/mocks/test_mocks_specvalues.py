@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.mocks.endpoints import Runtime
+from gqlbench.mocks.engine.fixtures import starter_fixture_files
 from gqlbench.mocks.engine.specvalues import MISSING, key_string, spec_value
 from gqlbench.mocks.engine.world import World
 from gqlbench.schemas.domain_import import import_openapi_domain
@@ -124,3 +125,70 @@ def test_a_component_nobody_looks_up_is_the_kind_its_name_names(tmp_path: Path, 
     blocked = api["GET_user_blocks"]()[0]
     assert api["GET_users__username_"](username=blocked.login).id == blocked.id
     assert {"follower", "block"}.isdisjoint(runtime.world.tables)
+
+
+TAG = {"type": "object", "properties": {"name": {"type": "string"}, "id": {"type": "string"}, "message": {"type": "string"}}}
+ANNOTATED_TAG = {"type": "object", "properties": {"sha": {"type": "string"}, "tag": {"type": "string"}, "message": {"type": "string"}}}
+REPOSITORY = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "full_name": {"type": "string"}}}
+GIT = openapi_doc(
+    {
+        "/repositories/{id}": _get({"$ref": "#/components/schemas/Repository"}, "id"),
+        "/repos/{owner}/{repo}/git/tags/{sha}": _get({"$ref": "#/components/schemas/AnnotatedTag"}, "owner", "repo", "sha"),
+        "/repos/{owner}/{repo}/tags": _get({"type": "array", "items": {"$ref": "#/components/schemas/Tag"}}, "owner", "repo"),
+        "/repos/{owner}/{repo}/tags/{tag}": _get({"$ref": "#/components/schemas/Tag"}, "owner", "repo", "tag"),
+        "/repos/{owner}/{repo}/issues/{index}/subscriptions": _get(
+            {"type": "array", "items": {"$ref": "#/components/schemas/User"}}, "owner", "repo", "index"
+        ),
+        "/users/{username}": _get({"$ref": "#/components/schemas/User"}, "username"),
+        "/user/subscriptions": _get({"type": "array", "items": {"$ref": "#/components/schemas/Repository"}}),
+    },
+    {"Tag": TAG, "AnnotatedTag": ANNOTATED_TAG, "Repository": REPOSITORY, "User": {"type": "object", "properties": {"login": {"type": "string"}, "id": {"type": "integer"}}}},
+)
+
+
+def test_endpoints_answering_another_kinds_component_are_that_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The paths say ``tag`` and ``subscription``, the components ``AnnotatedTag`` and ``Repository``: the components decide.
+
+    A listed tag is found by its name (an annotated tag, keyed by ``sha``, is
+    another kind), and the repositories one watches are repositories.
+    """
+    file = tmp_path / "api.json"
+    file.write_text(json.dumps(GIT))
+    starter = tmp_path / "worlds" / "git.json"
+    import_openapi_domain(file, "git", tmp_path, extra_files=lambda specs, sdls, facts: starter_fixture_files(tmp_path, "git", specs, sdls, facts))
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    for world_file in (True, False):  # as import-openapi writes it, and inferred by the world without it
+        if not world_file:
+            starter.unlink()
+        api = Runtime("git", 0, request="show the tags of octocat/hello").namespace
+        tag = api["GET_repos__owner___repo__tags"](owner="octocat", repo="hello")[0]
+        assert api["GET_repos__owner___repo__tags__tag_"](owner="octocat", repo="hello", tag=tag.name).name == tag.name
+        watched = api["GET_user_subscriptions"]()[0]
+        assert api["GET_repositories__id_"](id=str(watched.id)).full_name == watched.full_name
+
+
+BRANCH = {"type": "object", "properties": {"name": {"type": "string"}, "protected": {"type": "boolean"}}}
+REPO = {"type": "object", "properties": {
+    "id": {"type": "integer"}, "name": {"type": "string"}, "default_branch": {"type": "string", "example": "master"},
+}}  # fmt: skip
+BRANCHES = openapi_doc(
+    {
+        "/repos/{owner}/{repo}": _get({"$ref": "#/components/schemas/Repository"}, "owner", "repo"),
+        "/repos/{owner}/{repo}/branches": _get({"type": "array", "items": {"$ref": "#/components/schemas/Branch"}}, "owner", "repo"),
+        "/repos/{owner}/{repo}/branches/{branch}": _get({"$ref": "#/components/schemas/Branch"}, "owner", "repo", "branch"),
+    },
+    {"Repository": REPO, "Branch": BRANCH},
+)
+
+
+def test_a_text_field_ending_in_a_kind_keyed_by_name_names_that_entity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A repository's ``default_branch`` is the name of one of its branches: listed with them, and found by it."""
+    file = tmp_path / "api.json"
+    file.write_text(json.dumps(BRANCHES))
+    import_openapi_domain(file, "hub", tmp_path, extra_files=lambda specs, sdls, facts: starter_fixture_files(tmp_path, "hub", specs, sdls, facts))
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    api = Runtime("hub", 0, request="the default branch of octocat/hello").namespace
+    repo = api["GET_repos__owner___repo_"](owner="octocat", repo="hello")
+    branch = api["GET_repos__owner___repo__branches__branch_"](owner="octocat", repo="hello", branch=repo.default_branch)
+    assert branch.name == repo.default_branch
+    assert repo.default_branch in [b.name for b in api["GET_repos__owner___repo__branches"](owner="octocat", repo="hello")]
