@@ -95,6 +95,14 @@ class Renderer:
             if b_id not in ids:
                 ids.append(b_id)
 
+    def unlink(self, world: World, kind: str, entity_id: str, other: str, other_id: str) -> None:
+        """Forget that two entities belong together (in both directions)."""
+        links = world.state.setdefault("links", {})
+        for a, a_id, b, b_id in ((kind, entity_id, other, other_id), (other, other_id, kind, entity_id)):
+            ids = links.get(f"{a}:{a_id}", {}).get(b, [])
+            if b_id in ids:
+                ids.remove(b_id)
+
     def unlink_all(self, world: World, kind: str, entity_id: str) -> None:
         """Forget an entity's links (it was deleted)."""
         links = world.state.setdefault("links", {})
