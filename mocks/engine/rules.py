@@ -382,7 +382,10 @@ def _creates(rules: Mapping[str, Rule], paths: Mapping[str, list[str]]) -> dict[
 
 
 def _memberships(rules: Mapping[str, Rule], paths: Mapping[str, list[str]]) -> dict[str, Rule]:
-    """A ``PUT``/``DELETE`` of a key under a parent's list (``/user/tags/{tag_id}/shows/{show_id}`` beside ``GET .../shows``) adds to it or removes from it.
+    """A ``PUT``/``DELETE`` of a key under a parent's list adds to it or removes from it.
+
+    ``PUT /user/tags/{tag_id}/shows/{show_id}`` beside ``GET .../shows``: the
+    show goes on the tag's list.
 
     The rule keeps its action and gains the list's ``parent``: the entity
     is linked to that parent (shown among its children) or unlinked from it,
@@ -417,7 +420,10 @@ def _entity_fields(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys
 
 
 def infer_keys(
-    schema: GraphQLSchema | None, specs: Mapping[str, Any], declared: Mapping[str, str] | None = None, kinds: Mapping[str, str] | None = None
+    schema: GraphQLSchema | None,
+    specs: Mapping[str, Any],
+    declared: Mapping[str, str] | None = None,
+    kinds: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """Each kind's key field where a lookup's path parameter names it (``/issues/{issue_number}``: ``number``), then ``declared``.
 

@@ -127,6 +127,15 @@ def test_a_component_nobody_looks_up_is_the_kind_its_name_names(tmp_path: Path, 
     assert {"follower", "block"}.isdisjoint(runtime.world.tables)
 
 
+def _import_with_starter(file: Path, name: str, catalog: Path) -> None:
+    """Import as ``gqlbench domains import-openapi`` does, with the starter world it writes."""
+
+    def starter(specs: list[dict], sdls: dict[str, str], facts: dict) -> dict[Path, str]:
+        return starter_fixture_files(catalog, name, specs, sdls, facts)
+
+    import_openapi_domain(file, name, catalog, extra_files=starter)
+
+
 TAG = {"type": "object", "properties": {"name": {"type": "string"}, "id": {"type": "string"}, "message": {"type": "string"}}}
 ANNOTATED_TAG = {"type": "object", "properties": {"sha": {"type": "string"}, "tag": {"type": "string"}, "message": {"type": "string"}}}
 REPOSITORY = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "full_name": {"type": "string"}}}
@@ -142,7 +151,7 @@ GIT = openapi_doc(
         "/users/{username}": _get({"$ref": "#/components/schemas/User"}, "username"),
         "/user/subscriptions": _get({"type": "array", "items": {"$ref": "#/components/schemas/Repository"}}),
     },
-    {"Tag": TAG, "AnnotatedTag": ANNOTATED_TAG, "Repository": REPOSITORY, "User": {"type": "object", "properties": {"login": {"type": "string"}, "id": {"type": "integer"}}}},
+    {"Tag": TAG, "AnnotatedTag": ANNOTATED_TAG, "Repository": REPOSITORY, "User": SIMPLE_USER},
 )
 
 
@@ -155,7 +164,7 @@ def test_endpoints_answering_another_kinds_component_are_that_kind(tmp_path: Pat
     file = tmp_path / "api.json"
     file.write_text(json.dumps(GIT))
     starter = tmp_path / "worlds" / "git.json"
-    import_openapi_domain(file, "git", tmp_path, extra_files=lambda specs, sdls, facts: starter_fixture_files(tmp_path, "git", specs, sdls, facts))
+    _import_with_starter(file, "git", tmp_path)
     monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
     for world_file in (True, False):  # as import-openapi writes it, and inferred by the world without it
         if not world_file:
@@ -185,7 +194,7 @@ def test_a_text_field_ending_in_a_kind_keyed_by_name_names_that_entity(tmp_path:
     """A repository's ``default_branch`` is the name of one of its branches: listed with them, and found by it."""
     file = tmp_path / "api.json"
     file.write_text(json.dumps(BRANCHES))
-    import_openapi_domain(file, "hub", tmp_path, extra_files=lambda specs, sdls, facts: starter_fixture_files(tmp_path, "hub", specs, sdls, facts))
+    _import_with_starter(file, "hub", tmp_path)
     monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
     api = Runtime("hub", 0, request="the default branch of octocat/hello").namespace
     repo = api["GET_repos__owner___repo_"](owner="octocat", repo="hello")
