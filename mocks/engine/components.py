@@ -19,7 +19,7 @@ from typing import Any
 
 from graphql import GraphQLObjectType, GraphQLSchema
 
-from gqlbench.mocks.engine.kinds import list_object_of, singular
+from gqlbench.mocks.engine.kinds import list_object_of, object_of, singular
 from gqlbench.mocks.engine.rules import Rule, payload_type
 
 __all__ = ["component_kinds", "component_splits", "kinds_by_component", "shared_facts", "kind_facts"]
@@ -84,18 +84,21 @@ def component_splits(schema: GraphQLSchema | None, rules: Mapping[str, Rule], fa
     answering with another component moves to that component's kind: the
     kind its name names (Gitea's ``/user/subscriptions`` lists
     ``Repository`` s: repositories; its collaborators are ``User`` s), else
-    the one kind that answers with it alone, else, when the kind kept a
+    the one kind that answers with it alone (if that kind is looked up, or
+    this one is not), else, when the kind kept a
     component of its own that shares less than half of its fields, a kind
     named after the component (``/git/tags/{sha}`` looks up an
     ``AnnotatedTag``, which shows a ``sha`` and little of a ``Tag``: an
     ``annotated_tag``, keyed apart from tags; GitLab's ``GroupDetail`` is a
-    ``Group`` with more fields, and stays a group). Endpoints of a kind
+    ``Group`` with more fields, and stays a group; Spotify's saved track
+    ``{added_at, track}`` holds the track it is). Endpoints of a kind
     none of whose components it names stay.
     """
     if schema is None or not facts:
         return {}
     answers: dict[str, dict[str, list[str]]] = {}  # kind -> component -> functions
     shown: dict[str, set[str]] = {}  # component -> the fields its entities show
+    holds: dict[str, set[str]] = {}  # component -> its fields that hold an object
     for function in sorted(rules):
         rule = rules[function]
         found = _entity_type(schema, rule) if rule.kind and not rule.view else None
@@ -103,6 +106,7 @@ def component_splits(schema: GraphQLSchema | None, rules: Mapping[str, Rule], fa
         if found is not None and component is not None:
             answers.setdefault(rule.kind or "", {}).setdefault(component, []).append(function)
             shown.setdefault(component, set()).update(found.fields)
+            holds.setdefault(component, set()).update(n for n, f in found.fields.items() if object_of(f.type) is not None)
     alone: dict[str, list[str]] = {}  # component -> the kinds that answer with it alone
     for kind, components in answers.items():
         if len(components) == 1:
@@ -115,14 +119,22 @@ def component_splits(schema: GraphQLSchema | None, rules: Mapping[str, Rule], fa
         only = alone.get(component, [])
         return only[0] if len(only) == 1 else None
 
+    looked_up = {rule.kind for rule in rules.values() if rule.action == "lookup"}
     moves: dict[str, str] = {}
     for kind, components in answers.items():
         if len(components) < 2:
             continue
         own = next((c for c in components if home(c) == kind), None)
         for component, functions in components.items():
-            apart = own is not None and 2 * len(shown[own] & shown[component]) < min(len(shown[own]), len(shown[component]))
-            target = home(component) or (_snake(component) if apart else None)
+            apart = (
+                own is not None
+                and 2 * len(shown[own] & shown[component]) < min(len(shown[own]), len(shown[component]))
+                and kind not in holds[component]  # a saved item {added_at, track} is the track
+            )
+            found = home(component)
+            if found is not None and kind in looked_up and found not in looked_up:
+                found = None  # a kind one can look up keeps what would move to a kind one cannot (GitHub's orgs)
+            target = found or (_snake(component) if apart else None)
             if target is not None and target != kind:
                 moves.update(dict.fromkeys(functions, target))
     return moves

@@ -581,8 +581,11 @@ class GenericModel:
         kind = rule.kind or "item"
         ids = self.render.linked(world, parent, key, kind, self._numeric(rule, kind))
         text = search_text(str(args.get(rule.text_param or "") or ""), rule.text_param or "q") if rule.text_param else ""
-        if text:  # a filter given: the children it matches
+        if text:  # a filter given: the children it matches, else one named after it (as a search finds one)
             ids = [i for i in ids if self._matches(world, kind, i, world.table(kind).get(i, {}), text, {})]
+            if not ids:
+                ids = [self._create_for(world, rule, text, {})]
+                self.render.link(world, parent, key, kind, ids[0])
         return self._page(world, rule, args, ids)
 
     def _list(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
