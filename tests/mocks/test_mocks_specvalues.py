@@ -91,6 +91,18 @@ def test_spec_value_order_and_types() -> None:
     assert key_string("example.com", "AbCd") == "example-abcd.com" and key_string("octocat", "AbCd") == "octocat-abcd"
 
 
+def _imported(doc: dict, name: str, catalog: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``doc`` imported as ``gqlbench domains import-openapi`` does (with the starter world it writes) and made the catalog."""
+
+    def starter(specs: list[dict], sdls: dict[str, str], facts: dict) -> dict[Path, str]:
+        return starter_fixture_files(catalog, name, specs, sdls, facts)
+
+    file = catalog / "api.json"
+    file.write_text(json.dumps(doc))
+    import_openapi_domain(file, name, catalog, extra_files=starter)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(catalog))
+
+
 def _get(schema: dict, *params: str) -> dict:
     """A GET operation answering ``schema``, with these path parameters."""
     return {"get": {
@@ -114,10 +126,7 @@ USERS = openapi_doc(
 
 def test_a_component_nobody_looks_up_is_the_kind_its_name_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Blocks, followers and users are all ``simple-user`` s: they are users (the kind ``/users/{username}`` finds), not blocks."""
-    file = tmp_path / "api.json"
-    file.write_text(json.dumps(USERS))
-    import_openapi_domain(file, "people", tmp_path)
-    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    _imported(USERS, "people", tmp_path, monkeypatch)
     runtime = Runtime("people", 0, request="show octocat's followers")
     api = runtime.namespace
     follower = api["GET_users__username__followers"](username="octocat")[0]
@@ -125,15 +134,6 @@ def test_a_component_nobody_looks_up_is_the_kind_its_name_names(tmp_path: Path, 
     blocked = api["GET_user_blocks"]()[0]
     assert api["GET_users__username_"](username=blocked.login).id == blocked.id
     assert {"follower", "block"}.isdisjoint(runtime.world.tables)
-
-
-def _import_with_starter(file: Path, name: str, catalog: Path) -> None:
-    """Import as ``gqlbench domains import-openapi`` does, with the starter world it writes."""
-
-    def starter(specs: list[dict], sdls: dict[str, str], facts: dict) -> dict[Path, str]:
-        return starter_fixture_files(catalog, name, specs, sdls, facts)
-
-    import_openapi_domain(file, name, catalog, extra_files=starter)
 
 
 TAG = {"type": "object", "properties": {"name": {"type": "string"}, "id": {"type": "string"}, "message": {"type": "string"}}}
@@ -161,11 +161,8 @@ def test_endpoints_answering_another_kinds_component_are_that_kind(tmp_path: Pat
     A listed tag is found by its name (an annotated tag, keyed by ``sha``, is
     another kind), and the repositories one watches are repositories.
     """
-    file = tmp_path / "api.json"
-    file.write_text(json.dumps(GIT))
+    _imported(GIT, "git", tmp_path, monkeypatch)
     starter = tmp_path / "worlds" / "git.json"
-    _import_with_starter(file, "git", tmp_path)
-    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
     for world_file in (True, False):  # as import-openapi writes it, and inferred by the world without it
         if not world_file:
             starter.unlink()
@@ -192,10 +189,7 @@ BRANCHES = openapi_doc(
 
 def test_a_text_field_ending_in_a_kind_keyed_by_name_names_that_entity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A repository's ``default_branch`` is the name of one of its branches: listed with them, and found by it."""
-    file = tmp_path / "api.json"
-    file.write_text(json.dumps(BRANCHES))
-    _import_with_starter(file, "hub", tmp_path)
-    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    _imported(BRANCHES, "hub", tmp_path, monkeypatch)
     api = Runtime("hub", 0, request="the default branch of octocat/hello").namespace
     repo = api["GET_repos__owner___repo_"](owner="octocat", repo="hello")
     branch = api["GET_repos__owner___repo__branches__branch_"](owner="octocat", repo="hello", branch=repo.default_branch)
