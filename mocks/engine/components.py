@@ -20,7 +20,7 @@ from typing import Any
 from graphql import GraphQLObjectType, GraphQLSchema
 
 from gqlbench.mocks.engine.kinds import list_object_of, object_of, singular
-from gqlbench.mocks.engine.rules import Rule, payload_type
+from gqlbench.mocks.engine.rules import Rule, endpoint_path, payload_type
 
 __all__ = ["component_kinds", "component_splits", "kinds_by_component", "shared_facts", "kind_facts"]
 
@@ -92,17 +92,23 @@ def component_splits(schema: GraphQLSchema | None, rules: Mapping[str, Rule], fa
     ``annotated_tag``, keyed apart from tags; GitLab's ``GroupDetail`` is a
     ``Group`` with more fields, and stays a group; Spotify's saved track
     ``{added_at, track}`` holds the track it is). Endpoints of a kind
-    none of whose components it names stay.
+    none of whose components it names stay, and so do endpoints that show an
+    entity found by a key before their tail (``/editions/{edition_id}/availability``).
     """
     if schema is None or not facts:
         return {}
     answers: dict[str, dict[str, list[str]]] = {}  # kind -> component -> functions
     shown: dict[str, set[str]] = {}  # component -> the fields its entities show
     holds: dict[str, set[str]] = {}  # component -> its fields that hold an object
+    query = schema.query_type.fields if schema.query_type else {}
     for function in sorted(rules):
         rule = rules[function]
         found = _entity_type(schema, rule) if rule.kind and not rule.view else None
         component = (facts.get(found.name) or {}).get("component") if found is not None else None
+        if rule.id_param and rule.action in ("lookup", "update", "delete", "act"):
+            path = endpoint_path(function, query.get(function), [rule.id_param])
+            if path[-1:] != ["{" + rule.id_param + "}"]:
+                continue  # /editions/{edition_id}/availability: the edition, shown in part
         if found is not None and component is not None:
             answers.setdefault(rule.kind or "", {}).setdefault(component, []).append(function)
             shown.setdefault(component, set()).update(found.fields)
