@@ -100,6 +100,7 @@ def component_splits(schema: GraphQLSchema | None, rules: Mapping[str, Rule], fa
     answers: dict[str, dict[str, list[str]]] = {}  # kind -> component -> functions
     shown: dict[str, set[str]] = {}  # component -> the fields its entities show
     holds: dict[str, set[str]] = {}  # component -> its fields that hold an object
+    stays: set[str] = set()
     query = schema.query_type.fields if schema.query_type else {}
     for function in sorted(rules):
         rule = rules[function]
@@ -108,7 +109,7 @@ def component_splits(schema: GraphQLSchema | None, rules: Mapping[str, Rule], fa
         if rule.id_param and rule.action in ("lookup", "update", "delete", "act"):
             path = endpoint_path(function, query.get(function), [rule.id_param])
             if path[-1:] != ["{" + rule.id_param + "}"]:
-                continue  # /editions/{edition_id}/availability: the edition, shown in part
+                stays.add(function)  # /editions/{edition_id}/availability: the edition, shown in part
         if found is not None and component is not None:
             answers.setdefault(rule.kind or "", {}).setdefault(component, []).append(function)
             shown.setdefault(component, set()).update(found.fields)
@@ -142,7 +143,7 @@ def component_splits(schema: GraphQLSchema | None, rules: Mapping[str, Rule], fa
                 found = None  # a kind one can look up keeps what would move to a kind one cannot (GitHub's orgs)
             target = found or (_snake(component) if apart else None)
             if target is not None and target != kind:
-                moves.update(dict.fromkeys(functions, target))
+                moves.update(dict.fromkeys((f for f in functions if f not in stays), target))
     return moves
 
 
