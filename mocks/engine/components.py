@@ -138,10 +138,10 @@ def component_splits(schema: GraphQLSchema | None, rules: Mapping[str, Rule], fa
                 and 2 * len(shown[own] & shown[component]) < min(len(shown[own]), len(shown[component]))
                 and kind not in holds[component]  # a saved item {added_at, track} is the track
             )
-            found = home(component)
-            if found is not None and kind in looked_up and found not in looked_up:
-                found = None  # a kind one can look up keeps what would move to a kind one cannot (GitHub's orgs)
-            target = found or (_snake(component) if apart else None)
+            other = home(component)
+            if other is not None and kind in looked_up and other not in looked_up:
+                other = None  # a kind one can look up keeps what would move to a kind one cannot (GitHub's orgs)
+            target = other or (_snake(component) if apart else None)
             if target is not None and target != kind:
                 moves.update(dict.fromkeys((f for f in functions if f not in stays), target))
     return moves
