@@ -31,7 +31,7 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLOutputType, GraphQLSchema
@@ -70,21 +70,23 @@ class Pair:
 
 @dataclass(frozen=True)
 class _Endpoint:
+    """One endpoint as the probes see it; its views are computed once, as every lookup is matched against every endpoint's objects."""
+
     name: str
     method: str
     segments: tuple[str, ...]
     spec: FunctionSpec
     response: GraphQLOutputType | None
 
-    @property
+    @cached_property
     def path_params(self) -> list[str]:
         return [s[1:-1] for s in self.segments if s.startswith("{")]
 
-    @property
+    @cached_property
     def ends_in_param(self) -> bool:
         return bool(self.segments) and self.segments[-1].startswith("{")
 
-    @property
+    @cached_property
     def payload(self) -> GraphQLObjectType | None:
         """The object answered (inside a ``{"data": ...}`` envelope)."""
         root = object_of(self.response) if self.response is not None else None
@@ -96,7 +98,7 @@ class _Endpoint:
             return object_of(root.fields[noun].type)  # {"server": {...}, "action": ...}: the entity under its kind's name
         return root
 
-    @property
+    @cached_property
     def noun(self) -> str | None:
         """The kind the path names: the singular of its last literal (``servers/{id}``: ``server``; ``.../{repo_slug}/issues``: ``issue``).
 
@@ -107,7 +109,7 @@ class _Endpoint:
         literal = [s for s in self.segments if not s.startswith("{")]
         return singular(literal[-1]).replace("-", "_") if params and literal else None
 
-    @property
+    @cached_property
     def items(self) -> tuple[str | None, GraphQLObjectType] | None:
         """``(field, element type)`` of the listed objects; field None when the answer is the list."""
         if self.response is not None and (element := list_object_of(self.response)) is not None:
@@ -123,7 +125,7 @@ class _Endpoint:
                 return name, element
         return None
 
-    @property
+    @cached_property
     def lists(self) -> bool:
         """Whether the endpoint answers a list (a bare or wrapped list, a plural path tail, or a search)."""
         if self.method != "GET" or self.items is None:
@@ -133,7 +135,7 @@ class _Endpoint:
         tail = next((s for s in reversed(self.segments) if not s.startswith("{")), "")
         return not self.ends_in_param and singular(tail) != tail.lower()
 
-    @property
+    @cached_property
     def text_param(self) -> str | None:
         props = self.spec.parameters.properties
         return next((p for p in TEXT_PARAMS if p in props and p not in self.path_params and props[p].type in ("string", "str")), None)
@@ -354,6 +356,7 @@ class _Prober:
     rules: Mapping[str, Any]  # the world's rules (for a declared check's allowed values, and keys the fixture has)
     fixture: str
     declared: Mapping[str, Any] = field(default_factory=dict)  # the fixture's "endpoints" section
+    _matches: dict[str, _Endpoint | None] = field(default_factory=dict, repr=False)  # type name -> best_match among all lookups
 
     def kind_of(self, function: str) -> str:
         rule = self.rules.get(function)
@@ -396,6 +399,11 @@ class _Prober:
         same = f', "same": ["{other}"]' if other not in ("<kind>", kind) else ""
         return f'declare in {self.fixture}: "kinds": {{"{kind}": {{"key": "{key or "<field>"}"{same}}}}}'
 
+    @cached_property
+    def lookups(self) -> list[_Endpoint]:
+        """The endpoints that look an entity up by its key (see :meth:`_is_lookup`)."""
+        return [e for e in self.endpoints.values() if self._is_lookup(e)]
+
     @staticmethod
     def _is_lookup(e: _Endpoint) -> bool:
         """A GET ending in a path parameter whose answer shows the field that parameter names (an entity by its key)."""
@@ -412,7 +420,7 @@ class _Prober:
         show the lookup's key and mostly its fields (a compact goal is a goal),
         where a lookup of another name must match the whole shape.
         """
-        candidates = [e for e in self.endpoints.values() if self._is_lookup(e) and e.name != source.name]
+        candidates = [e for e in self.lookups if e.name != source.name]
         for e in candidates:
             if e.segments[:-1] == source.segments:
                 return e
@@ -452,7 +460,7 @@ class _Prober:
                 yield self.guard("nested→get", source, lookup, partial(self.nested, source, lookup, path))
         for create in self.endpoints.values():
             if create.method == "POST" and not create.ends_in_param and create.payload is not None:
-                lookup = next((e for e in self.endpoints.values() if self._is_lookup(e) and e.segments[:-1] == create.segments), None)
+                lookup = next((e for e in self.lookups if e.segments[:-1] == create.segments), None)
                 if lookup is not None:
                     yield self.guard("create→get", create, lookup, partial(self.create, create, lookup))
 
@@ -547,8 +555,12 @@ class _Prober:
 
     def best_match(self, part: GraphQLObjectType, candidates: list[_Endpoint] | None = None) -> _Endpoint | None:
         """The lookup whose answer ``part`` is most like (see :func:`alike`) and shows the lookup's key, if any."""
+        if candidates is None:  # among all lookups: asked again for each lookup's nested source, so kept
+            if part.name not in self._matches:
+                self._matches[part.name] = self.best_match(part, self.lookups)
+            return self._matches[part.name]
         scored = []
-        for e in candidates if candidates is not None else [e for e in self.endpoints.values() if self._is_lookup(e)]:
+        for e in candidates:
             score = alike(part, e.payload) if e.payload is not None else None
             if score is not None and key_field(e.path_params[-1], part, e.payload) is not None:  # type: ignore[arg-type]
                 scored.append((score, e.name, e))

@@ -88,12 +88,13 @@ def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:
     return data  # its sections are checked by gqlbench.mocks.engine.worldfile when the world model is built
 
 
-def starter_fixture(rules: Iterable[Any]) -> dict[str, Any]:
-    """A fixture that shows the inferred rule of every endpoint, ready to be edited."""
+def starter_fixture(rules: Iterable[Any], keys: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """A fixture that shows the inferred rule of every endpoint, and ``keys`` as kinds' declarations, ready to be edited."""
     return {
         "description": 'Mock world of this domain: add entities under \'entities\' ({"<kind>": [{"<kind>_id": ...}]}) '
         "and change an endpoint's rule under 'endpoints'; see docs/add-your-own-api.md",
         "entities": {},
+        **({"kinds": {kind: {"key": key} for kind, key in keys.items()}} if keys else {}),
         "endpoints": {rule.function: rule.describe() for rule in rules},
     }
 
@@ -112,7 +113,7 @@ def starter_fixture_files(
     """
     from graphql import build_ast_schema, parse
 
-    from gqlbench.mocks.engine.components import component_kinds, shared_facts
+    from gqlbench.mocks.engine.components import component_kinds, component_splits, shared_facts
     from gqlbench.mocks.engine.rules import infer_keys, infer_rules
     from gqlbench.records import FunctionSpec
     from gqlbench.schemas.merge import merge_sdl
@@ -125,5 +126,10 @@ def starter_fixture_files(
     functions = {spec["name"]: FunctionSpec.model_validate(spec) for spec in specs}
     keys = infer_keys(schema, functions)
     same = component_kinds(schema, infer_rules(schema, functions, keys=keys), shared_facts(facts)) if facts else {}
-    rules = infer_rules(schema, functions, where=str(target), keys=keys, same=same).values()
-    return {target: json.dumps(starter_fixture(rules), indent=2) + "\n"}
+    rules = infer_rules(schema, functions, where=str(target), keys=keys, same=same)
+    moves = component_splits(schema, rules, shared_facts(facts)) if facts else {}
+    split = {*moves.values(), *(rules[f].kind or "" for f in moves)}  # the kinds moved to and from
+    if moves:  # endpoints of another component's kind: their keys and kinds written down, as inference by paths would not find them
+        keys = infer_keys(schema, functions, kinds=moves)
+        rules = infer_rules(schema, functions, {f: {"kind": k} for f, k in moves.items()}, str(target), keys, same)
+    return {target: json.dumps(starter_fixture(rules.values(), {k: keys[k] for k in sorted(split & set(keys))}), indent=2) + "\n"}

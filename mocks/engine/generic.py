@@ -578,7 +578,14 @@ class GenericModel:
         parent = rule.parent or "parent"
         key = self.resolve_key(world, rule, parent, str(args[rule.id_param or "id"]), rule.open, args)
         world.get(parent, key)
-        ids = self.render.linked(world, parent, key, rule.kind or "item", self._numeric(rule, rule.kind or "item"))
+        kind = rule.kind or "item"
+        ids = self.render.linked(world, parent, key, kind, self._numeric(rule, kind))
+        text = search_text(str(args.get(rule.text_param or "") or ""), rule.text_param or "q") if rule.text_param else ""
+        if text:  # a filter given: the children it matches, else one named after it (as a search finds one)
+            ids = [i for i in ids if self._matches(world, kind, i, world.table(kind).get(i, {}), text, {})]
+            if not ids:
+                ids = [self._create_for(world, rule, text, {})]
+                self.render.link(world, parent, key, kind, ids[0])
         return self._page(world, rule, args, ids)
 
     def _list(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
@@ -676,19 +683,33 @@ class GenericModel:
         kind = rule.kind or "item"
         key = self.resolve_key(world, rule, kind, str(args[rule.id_param or "id"]), rule.open, args)
         record = self._scoped(world, rule, kind, key, args)
-        if rule.effects:
+        if rule.parent:  # PUT /user/tags/{tag_id}/shows/{show_id}: the show is now among the tag's
+            parent = self._list_parent(world, rule, args)
+            self.render.link(world, rule.parent, parent, kind, key)
+        elif rule.effects:
             self._change(world, rule, kind, key, record, args)
         else:
             record.update({k: v for k, v in _plain_args(args).items() if k != rule.id_param})
         world.tick()
         return self._entity(world, rule, key)
 
+    def _list_parent(self, world: World, rule: Rule, args: dict[str, Any]) -> str:
+        """The key of the parent whose list an update adds to or a delete removes from (its children made first, so they stay)."""
+        parent = rule.parent or "parent"
+        key = self.resolve_key(world, rule, parent, str(args[rule.scope[-1]]), rule.open, args)
+        world.get(parent, key)
+        self.render.linked(world, parent, key, rule.kind or "item", self._numeric(rule, rule.kind or "item"))
+        return key
+
     def _delete(self, world: World, rule: Rule, args: dict[str, Any]) -> Any:
         kind = rule.kind or "item"
         key = self.resolve_key(world, rule, kind, str(args[rule.id_param or "id"]), rule.open, args)
         world.get(kind, key)
-        del world.table(kind)[key]
-        self.render.unlink_all(world, kind, key)
+        if rule.parent:  # DELETE /user/tags/{tag_id}/shows/{show_id}: off the tag's list, still a show
+            self.render.unlink(world, rule.parent, self._list_parent(world, rule, args), kind, key)
+        else:
+            del world.table(kind)[key]
+            self.render.unlink_all(world, kind, key)
         world.tick()
         return {"ok": True}
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from graphql import GraphQLSchema
 
-from gqlbench.mocks.engine.components import component_kinds, kind_facts, kinds_by_component, shared_facts
+from gqlbench.mocks.engine.components import component_kinds, component_splits, kind_facts, kinds_by_component, shared_facts
 from gqlbench.mocks.engine.declared import paging
 from gqlbench.mocks.engine.declared.bounds import check_bounds
 from gqlbench.mocks.engine.declared.checks import apply_checks
@@ -111,13 +111,20 @@ def world_model(domain: str, fixture_file: Path | None) -> DomainModel:
     if found:
         raise world_error(found, fixture_file)
     kinds = read_kinds(fixture)
-    keys = infer_keys(schema, specs, {kind: declared.key for kind, declared in kinds.items() if declared.key})
+    declared_keys = {kind: declared.key for kind, declared in kinds.items() if declared.key}
+    keys = infer_keys(schema, specs, declared_keys)
     facts = shared_facts(read_facts(schemas_path(domain)))
     rules = infer_rules(schema, specs, fixture.get("endpoints"), where, keys, aliases(kinds))
     named = set(kinds) | {str(e.get("kind")) for e in (fixture.get("endpoints") or {}).values() if isinstance(e, dict) and e.get("kind")}
     components = {k: v for k, v in component_kinds(schema, rules, facts).items() if not {k, v} & named}  # the world file's kinds win
     if components:  # one kind per OpenAPI component (inferred again only then: inference is the slow part of a big spec)
         rules = infer_rules(schema, specs, fixture.get("endpoints"), where, keys, {**components, **aliases(kinds)})
+    pinned = fixture.get("endpoints") or {}
+    moves = {f: k for f, k in component_splits(schema, rules, facts).items() if f not in pinned and not {k, rules[f].kind} & named}
+    if moves:  # an endpoint of another component's kind is that kind's (see component_splits)
+        keys = infer_keys(schema, specs, declared_keys, kinds=moves)
+        overrides = {**{f: {"kind": k} for f, k in moves.items()}, **pinned}
+        rules = infer_rules(schema, specs, overrides, where, keys, {**components, **aliases(kinds)})
     declared = Declarations.read(fixture, getattr(behaviour, "functions", None), where)
     generic = GenericModel(domain, rules, schema, declared, fixture, where, keys)
     model = DomainModel(domain, generic, behaviour, fixture, where)

@@ -12,6 +12,7 @@ they are asked for, deterministically.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 from graphql import GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLType, get_named_type
 
 from gqlbench.mocks.engine.declared.computed import computed
-from gqlbench.mocks.engine.kinds import entity_kind, is_generic, list_object_of, object_of, reference, shape_kind, singular
+from gqlbench.mocks.engine.kinds import NAME_KEYS, entity_kind, is_generic, list_object_of, object_of, reference, shape_kind, singular
 from gqlbench.mocks.engine.specvalues import field_facts
 from gqlbench.mocks.engine.world import World
 from gqlbench.mocks.server.resolvers import generate_value
@@ -94,6 +95,14 @@ class Renderer:
             if b_id not in ids:
                 ids.append(b_id)
 
+    def unlink(self, world: World, kind: str, entity_id: str, other: str, other_id: str) -> None:
+        """Forget that two entities belong together (in both directions)."""
+        links = world.state.setdefault("links", {})
+        for a, a_id, b, b_id in ((kind, entity_id, other, other_id), (other, other_id, kind, entity_id)):
+            ids = links.get(f"{a}:{a_id}", {}).get(b, [])
+            if b_id in ids:
+                ids.remove(b_id)
+
     def unlink_all(self, world: World, kind: str, entity_id: str) -> None:
         """Forget an entity's links (it was deleted)."""
         links = world.state.setdefault("links", {})
@@ -123,6 +132,8 @@ class Renderer:
                 out[name] = self.joined_key(world, kind, entity_id)
             elif (named := reference(name)) is not None and named[0] in self.kinds and named[0] != kind:
                 out[name] = self._reference(world, record, kind, entity_id, name, named[0], field.type)
+            elif (other := self._named_by_tail(name, field.type, kind)) is not None:
+                out[name] = self._reference(world, record, kind, entity_id, name, other, field.type)
             elif id_field is None and (target := object_of(field.type)) is not None and self._is_kind(target, name, kind):
                 out[name] = self.entity(world, target, kind, entity_id, depth)  # a saved item {added_at, track}: the track itself
             else:
@@ -166,6 +177,18 @@ class Renderer:
             record[name] = self.linked(world, kind, entity_id, other, numeric)[0]
         self.ensure(world, other, record[name])
         return record[name]
+
+    def _named_by_tail(self, name: str, graphql_type: GraphQLType, kind: str) -> str | None:
+        """The kind a text field's last word names when that kind is keyed by its name: a repository's ``default_branch`` is a branch.
+
+        Only kinds keyed by a name (:data:`~gqlbench.mocks.engine.kinds.NAME_KEYS`),
+        whose key is the text itself; ``<kind>_id`` fields are :func:`reference` s.
+        """
+        words = re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", name)
+        tail = words[-1].lower()
+        if len(words) < 2 or tail == kind or self.keys.get(tail) not in NAME_KEYS:
+            return None
+        return tail if get_named_type(graphql_type).name in ("String", "ID") and object_of(graphql_type) is None else None
 
     def nested(self, world: World, graphql_type: GraphQLType, kind: str, entity_id: str, name: str, stored: Any, depth: int) -> Any:
         """The entity's field ``name`` when it holds objects: linked entities, or plain objects from stored values.

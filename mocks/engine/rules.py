@@ -14,7 +14,8 @@ response type:
   ``GET /editions/{edition_id}/availability`` (a singular tail) -> ``lookup``
   of the edition, whose fields include the availability;
 * a ``q``/``query``/``name``/``search`` parameter and a list in the response
-  -> ``search``; ``GET /me/loans`` (a list, no path id) -> ``list``; a
+  -> ``search``, or under a parent (``GET /domains/{domain_name}/records?name=``)
+  the parent's ``children`` that the text filters; ``GET /me/loans`` (a list, no path id) -> ``list``; a
   response that is itself a list (``GET /pets`` -> ``[Pet]``) has no
   ``list_field``: the answer is the list;
 * ``POST`` -> ``create``, ``PUT``/``PATCH`` with a path id -> ``update``,
@@ -77,9 +78,9 @@ class Rule:
     action: str
     kind: str | None = None  # the entity kind of the root (lookup, create...) or of the listed items
     id_param: str | None = None  # the path parameter naming the entity (lookup, update, delete) or the parent
-    parent: str | None = None  # the parent's kind (children, create under a parent)
+    parent: str | None = None  # the parent's kind (children, create under a parent; update, delete: add to, remove from its list)
     list_field: str | None = None  # the response field that holds the items (children, search, list)
-    text_param: str | None = None  # the search text (search)
+    text_param: str | None = None  # the search text (search), or a filter of the children (children)
     open: bool = False  # lookup: any key exists (a subject name), instead of not found
     envelope: str | None = None  # the response field that wraps the payload ({"data": {...}})
     view: str | None = None  # the entity's field this endpoint shows (GET /ships/{shipSymbol}/nav -> nav)
@@ -220,6 +221,10 @@ def _infer(
         if root is None and items is None:
             return Rule(function, "echo")
         text = next((p for p in TEXT_PARAMS if p in params and p not in {w[1] for w in where}), None)
+        if text and items and last_param and not ends_in_param and singular(literal[-1]) != literal[-1].lower():
+            index, param = last_param  # /domains/{domain_name}/records?name=: the domain's records, filtered
+            parent = _kind_before(segments, index, param)
+            return Rule(function, "children", kind=items[1], id_param=param, parent=parent, list_field=items[0], text_param=text)
         if text and items:
             return Rule(function, "search", kind=items[1], list_field=items[0], text_param=text)
         if last_param and ends_in_param:
@@ -375,6 +380,25 @@ def _creates(rules: Mapping[str, Rule], paths: Mapping[str, list[str]]) -> dict[
     return out
 
 
+def _memberships(rules: Mapping[str, Rule], paths: Mapping[str, list[str]]) -> dict[str, Rule]:
+    """A ``PUT``/``DELETE`` of a key under a parent's list adds to it or removes from it.
+
+    ``PUT /user/tags/{tag_id}/shows/{show_id}`` beside ``GET .../shows``: the
+    show goes on the tag's list.
+
+    The rule keeps its action and gains the list's ``parent``: the entity
+    is linked to that parent (shown among its children) or unlinked from it,
+    not changed or deleted itself.
+    """
+    lists = {tuple(paths[name]): rule for name, rule in rules.items() if rule.action == "children" and rule.parent and rule.kind}
+    out = dict(rules)
+    for name, rule in rules.items():
+        held = lists.get(tuple(paths[name][:-1])) if paths[name] and paths[name][-1].startswith("{") else None
+        if rule.action in ("update", "delete") and rule.scope and held is not None and held.kind == rule.kind and not rule.parent:
+            out[name] = replace(rule, parent=held.parent)
+    return out
+
+
 def payload_type(schema: GraphQLSchema | None, rule: Rule) -> GraphQLObjectType | None:
     """The object an endpoint answers with, inside its envelope (None for a list or a scalar)."""
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
@@ -394,8 +418,16 @@ def _entity_fields(schema: GraphQLSchema | None, rules: Mapping[str, Rule], keys
     return found
 
 
-def infer_keys(schema: GraphQLSchema | None, specs: Mapping[str, Any], declared: Mapping[str, str] | None = None) -> dict[str, str]:
+def infer_keys(
+    schema: GraphQLSchema | None,
+    specs: Mapping[str, Any],
+    declared: Mapping[str, str] | None = None,
+    kinds: Mapping[str, str] | None = None,
+) -> dict[str, str]:
     """Each kind's key field where a lookup's path parameter names it (``/issues/{issue_number}``: ``number``), then ``declared``.
+
+    A lookup's kind is the one its path names, or ``kinds[function]`` (an
+    endpoint moved to its component's kind, :func:`~gqlbench.mocks.engine.components.component_splits`).
 
     Only keys :func:`~gqlbench.mocks.engine.kinds.entity_kind` would not find
     by itself are named by a parameter (``number``, ``gid``, ``slug``...; see
@@ -412,10 +444,11 @@ def infer_keys(schema: GraphQLSchema | None, specs: Mapping[str, Any], declared:
         if not name.upper().startswith("GET_") or root is None or not segments or not segments[-1].startswith("{"):
             continue
         param = segments[-1][1:-1]
-        kind = _kind_before(segments, len(segments) - 1, param)
+        named = _kind_before(segments, len(segments) - 1, param)
+        kind = (kinds or {}).get(name, named)
         wrapper = envelope_of(root)
         body = object_of(root.fields[wrapper].type) if wrapper is not None else None
-        body = body or (object_of(root.fields[kind].type) if kind in root.fields else None) or root  # {"server": {...}}
+        body = body or (object_of(root.fields[named].type) if named in root.fields else None) or root  # {"server": {...}}
         found = param_key(param, body)
         own = entity_kind(body, kind, declared)
         if found is None and own is None:  # no key of its own: the name it is looked up by
@@ -456,7 +489,7 @@ def infer_rules(
         name: replace(rule, kind=aliases.get(rule.kind or "", rule.kind), parent=aliases.get(rule.parent or "", rule.parent))
         for name, rule in rules.items()
     }
-    rules = _views(rules, paths, _entity_fields(schema, rules, keys))
+    rules = _memberships(_views(rules, paths, _entity_fields(schema, rules, keys)), paths)
     for function, change in (overrides or {}).items():
         if function not in rules:
             raise GqlbenchError(f"{where}: endpoints.{function}: the domain has no such function; use one of its specs' names")

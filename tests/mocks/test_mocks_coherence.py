@@ -107,3 +107,24 @@ def test_a_list_the_world_reads_as_a_lookup_fails_limit_with_the_declaration_of_
     assert not pair.passed and "reads GET_tasks__task_gid__subtasks as a lookup of a task" in pair.reason
     assert pair.fix is not None and "paging" not in pair.fix
     assert '"GET_tasks__task_gid__subtasks": {"action": "children", "kind": "subtask", "id_param": "task_gid", "parent": "task"' in pair.fix
+
+
+def test_pairing_matches_each_nested_object_against_the_lookups_once(catalog: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pairing was quadratic in endpoints: each lookup matched every nested object of every answer against every lookup again.
+
+    Counted, not timed: the shape comparisons (:func:`alike`) made are at most
+    one per (nested object type or listing endpoint, lookup).
+    """
+    from gqlbench.mocks import coherence
+
+    calls = []
+    original = coherence.alike
+    monkeypatch.setattr(coherence, "alike", lambda part, whole: calls.append(1) or original(part, whole))
+    prober = coherence._prober("fleet", 0)
+    assert prober is not None
+    pairs = list(prober.run())
+    gets = [e for e in prober.endpoints.values() if e.method == "GET" and e.payload is not None]
+    nested = {t.name for e in gets for _, t in coherence._nested_objects(e.payload)}  # type: ignore[arg-type]
+    listings = sum(e.lists for e in prober.endpoints.values())
+    lookups = sum(prober._is_lookup(e) for e in prober.endpoints.values())
+    assert pairs and 0 < len(calls) <= (len(nested) + listings) * lookups, (len(calls), len(nested), listings, lookups)

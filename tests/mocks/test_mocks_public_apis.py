@@ -93,3 +93,30 @@ def test_an_entity_keyed_by_a_given_field_is_created_with_it(tmp_path: Path, mon
     assert api["GET_v2_domains__domain_name_"](domain_name="example.com").domain.name == "example.com"
     with pytest.raises(BadArguments, match="exists already"):
         api["POST_v2_domains"](name="example.com")
+
+
+def test_a_list_under_a_parent_with_a_text_filter_lists_that_parents_children(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``GET /v2/domains/{domain_name}/records?name=`` lists the domain's records: a record made in one domain is not another's."""
+    _catalog("digitalocean", tmp_path)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    api = Runtime("digitalocean", 0, request="example.com and example.org").namespace
+    records = api["GET_v2_domains__domain_name__records"]
+    for name in ("example.com", "example.org"):
+        api["POST_v2_domains"](name=name)
+    made = api["POST_v2_domains__domain_name__records"](domain_name="example.com", type="A", name="www", data="1.2.3.4").domain_record
+    assert made.id in [r.id for r in records(domain_name="example.com").domain_records]
+    assert made.id not in [r.id for r in records(domain_name="example.org").domain_records]
+    assert [r.id for r in records(domain_name="example.com", name="www").domain_records] == [made.id]
+
+
+def test_a_put_under_a_parents_list_adds_to_it_and_a_delete_removes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """TVmaze's ``PUT /user/tags/{tag_id}/shows/{show_id}`` puts the show in that tag's shows (only); ``DELETE`` takes it out."""
+    _catalog("tvmaze", tmp_path)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path))
+    api = Runtime("tvmaze", 0, request="tag show 82 as weekend").namespace
+    weekend, other = api["POST_user_tags"](name="weekend"), api["POST_user_tags"](name="other")
+    api["PUT_user_tags__tag_id__shows__show_id_"](tag_id=weekend.id, show_id=82)
+    assert 82 in [s.show_id for s in api["GET_user_tags__tag_id__shows"](tag_id=weekend.id)]
+    assert 82 not in [s.show_id for s in api["GET_user_tags__tag_id__shows"](tag_id=other.id)]
+    api["DELETE_user_tags__tag_id__shows__show_id_"](tag_id=weekend.id, show_id=82)
+    assert 82 not in [s.show_id for s in api["GET_user_tags__tag_id__shows"](tag_id=weekend.id)]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from gqlbench.mocks.endpoints import Runtime
+from gqlbench.mocks.engine.fixtures import starter_fixture_files
 from gqlbench.mocks.engine.specvalues import MISSING, key_string, spec_value
 from gqlbench.mocks.engine.world import World
 from gqlbench.schemas.domain_import import import_openapi_domain
@@ -88,3 +89,109 @@ def test_spec_value_order_and_types() -> None:
     uuids = {spec_value({"format": "uuid"}, "String", world, f"k{i}", "v") for i in range(20)}
     assert len(uuids) == 20 and all(re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}", u) for u in uuids)
     assert key_string("example.com", "AbCd") == "example-abcd.com" and key_string("octocat", "AbCd") == "octocat-abcd"
+
+
+def _imported(doc: dict, name: str, catalog: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``doc`` imported as ``gqlbench domains import-openapi`` does (with the starter world it writes) and made the catalog."""
+
+    def starter(specs: list[dict], sdls: dict[str, str], facts: dict) -> dict[Path, str]:
+        return starter_fixture_files(catalog, name, specs, sdls, facts)
+
+    file = catalog / "api.json"
+    file.write_text(json.dumps(doc))
+    import_openapi_domain(file, name, catalog, extra_files=starter)
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(catalog))
+
+
+def _get(schema: dict, *params: str) -> dict:
+    """A GET operation answering ``schema``, with these path parameters."""
+    return {"get": {
+        "parameters": [{"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params],
+        "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}},
+    }}  # fmt: skip
+
+
+SIMPLE_USER = {"type": "object", "properties": {"login": {"type": "string"}, "id": {"type": "integer"}, "avatar_url": {"type": "string"}}}
+PUBLIC_USER = {"type": "object", "properties": {**SIMPLE_USER["properties"], "bio": {"type": "string"}, "blog": {"type": "string"}}}
+USERS = openapi_doc(
+    {
+        "/user/blocks": _get({"type": "array", "items": {"$ref": "#/components/schemas/simple-user"}}),
+        "/users": _get({"type": "array", "items": {"$ref": "#/components/schemas/simple-user"}}),
+        "/users/{username}": _get({"$ref": "#/components/schemas/public-user"}, "username"),
+        "/users/{username}/followers": _get({"type": "array", "items": {"$ref": "#/components/schemas/simple-user"}}, "username"),
+    },
+    {"simple-user": SIMPLE_USER, "public-user": PUBLIC_USER},
+)
+
+
+def test_a_component_nobody_looks_up_is_the_kind_its_name_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks, followers and users are all ``simple-user`` s: they are users (the kind ``/users/{username}`` finds), not blocks."""
+    _imported(USERS, "people", tmp_path, monkeypatch)
+    runtime = Runtime("people", 0, request="show octocat's followers")
+    api = runtime.namespace
+    follower = api["GET_users__username__followers"](username="octocat")[0]
+    assert api["GET_users__username_"](username=follower.login).login == follower.login
+    blocked = api["GET_user_blocks"]()[0]
+    assert api["GET_users__username_"](username=blocked.login).id == blocked.id
+    assert {"follower", "block"}.isdisjoint(runtime.world.tables)
+
+
+TAG = {"type": "object", "properties": {"name": {"type": "string"}, "id": {"type": "string"}, "message": {"type": "string"}}}
+ANNOTATED_TAG = {"type": "object", "properties": {"sha": {"type": "string"}, "tag": {"type": "string"}, "message": {"type": "string"}}}
+REPOSITORY = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "full_name": {"type": "string"}}}
+GIT = openapi_doc(
+    {
+        "/repositories/{id}": _get({"$ref": "#/components/schemas/Repository"}, "id"),
+        "/repos/{owner}/{repo}/git/tags/{sha}": _get({"$ref": "#/components/schemas/AnnotatedTag"}, "owner", "repo", "sha"),
+        "/repos/{owner}/{repo}/tags": _get({"type": "array", "items": {"$ref": "#/components/schemas/Tag"}}, "owner", "repo"),
+        "/repos/{owner}/{repo}/tags/{tag}": _get({"$ref": "#/components/schemas/Tag"}, "owner", "repo", "tag"),
+        "/repos/{owner}/{repo}/issues/{index}/subscriptions": _get(
+            {"type": "array", "items": {"$ref": "#/components/schemas/User"}}, "owner", "repo", "index"
+        ),
+        "/users/{username}": _get({"$ref": "#/components/schemas/User"}, "username"),
+        "/user/subscriptions": _get({"type": "array", "items": {"$ref": "#/components/schemas/Repository"}}),
+    },
+    {"Tag": TAG, "AnnotatedTag": ANNOTATED_TAG, "Repository": REPOSITORY, "User": SIMPLE_USER},
+)
+
+
+def test_endpoints_answering_another_kinds_component_are_that_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The paths say ``tag`` and ``subscription``, the components ``AnnotatedTag`` and ``Repository``: the components decide.
+
+    A listed tag is found by its name (an annotated tag, keyed by ``sha``, is
+    another kind), and the repositories one watches are repositories.
+    """
+    _imported(GIT, "git", tmp_path, monkeypatch)
+    starter = tmp_path / "worlds" / "git.json"
+    for world_file in (True, False):  # as import-openapi writes it, and inferred by the world without it
+        if not world_file:
+            starter.unlink()
+        api = Runtime("git", 0, request="show the tags of octocat/hello").namespace
+        tag = api["GET_repos__owner___repo__tags"](owner="octocat", repo="hello")[0]
+        assert api["GET_repos__owner___repo__tags__tag_"](owner="octocat", repo="hello", tag=tag.name).name == tag.name
+        watched = api["GET_user_subscriptions"]()[0]
+        assert api["GET_repositories__id_"](id=str(watched.id)).full_name == watched.full_name
+
+
+BRANCH = {"type": "object", "properties": {"name": {"type": "string"}, "protected": {"type": "boolean"}}}
+REPO = {"type": "object", "properties": {
+    "id": {"type": "integer"}, "name": {"type": "string"}, "default_branch": {"type": "string", "example": "master"},
+}}  # fmt: skip
+BRANCHES = openapi_doc(
+    {
+        "/repos/{owner}/{repo}": _get({"$ref": "#/components/schemas/Repository"}, "owner", "repo"),
+        "/repos/{owner}/{repo}/branches": _get({"type": "array", "items": {"$ref": "#/components/schemas/Branch"}}, "owner", "repo"),
+        "/repos/{owner}/{repo}/branches/{branch}": _get({"$ref": "#/components/schemas/Branch"}, "owner", "repo", "branch"),
+    },
+    {"Repository": REPO, "Branch": BRANCH},
+)
+
+
+def test_a_text_field_ending_in_a_kind_keyed_by_name_names_that_entity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A repository's ``default_branch`` is the name of one of its branches: listed with them, and found by it."""
+    _imported(BRANCHES, "hub", tmp_path, monkeypatch)
+    api = Runtime("hub", 0, request="the default branch of octocat/hello").namespace
+    repo = api["GET_repos__owner___repo_"](owner="octocat", repo="hello")
+    branch = api["GET_repos__owner___repo__branches__branch_"](owner="octocat", repo="hello", branch=repo.default_branch)
+    assert branch.name == repo.default_branch
+    assert repo.default_branch in [b.name for b in api["GET_repos__owner___repo__branches"](owner="octocat", repo="hello")]
