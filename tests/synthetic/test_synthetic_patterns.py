@@ -160,8 +160,8 @@ def test_a_saved_list_is_said_by_position_not_by_recency() -> None:
     assert _count("saved_recency") == {"spotify": 0, "tmdb": 0}  # the world lists saved items oldest first
     saved = [r["utterance"] for r in _drafts("spotify") if re.search(r"GET_me_(tracks|albums)\(", r["output"])]
     assert any("first" in t for t in saved), "no saved item said by its position"
-    row = {"domain": "spotify", "utterance": "Unlike the last song I saved.", "output": "GET_me_tracks()"}
-    assert count([row])["saved_recency"] == 1 and count([{**row, "utterance": "What are my 3 most recently liked songs?"}])["saved_recency"] == 1
+    for said in ("Unlike the last song I saved.", "What are my 3 most recently liked songs?"):
+        assert count([{"domain": "spotify", "utterance": said, "output": "GET_me_tracks()"}])["saved_recency"] == 1, said
 
 
 def test_a_popular_list_is_not_said_to_be_weekly() -> None:
