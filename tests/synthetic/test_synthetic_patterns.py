@@ -1,4 +1,4 @@
-"""The patterns the independent readings found (issue #32, rounds 1 and 2) never come out of the composer, by general rules."""
+"""The patterns the independent readings found (issue #32, rounds 1 to 3) never come out of the composer, by general rules."""
 
 from __future__ import annotations
 
