@@ -63,6 +63,8 @@ SAME_TOPIC_WEIGHT = 4
 """How much likelier the second part of a two-part request is to be about the same kind of thing as the first."""
 SUPERLATIVE = re.compile(r"\b(most|best|top|highest|newest|latest|biggest|greatest)\b", re.IGNORECASE)
 """Words that rank a list: one per request part ("the show most similar to the most popular show" stacks two)."""
+TYPE_LABELS = ("film", "movie", "show", "series")
+"""Words that label a name ("the film Heat"): said once in a request ("films like the film Heat" repeats it)."""
 
 
 @dataclass(frozen=True)
@@ -473,12 +475,20 @@ def program_labels(code: str) -> dict[str, int]:
     return {"calls": len(depth), "edges": edges, "depth": max(depth, default=0)}
 
 
+def doubled_label(text: str) -> bool:
+    """Whether a name's type label is said again in ``text`` ("films like the film Heat", "the show X ... the show Y")."""
+    return any(
+        re.search(rf"\bthe {label} [A-Z0-9'\"]", text) and len(re.findall(rf"\b{label}s?\b(?! me\b)", text, re.IGNORECASE)) > 1
+        for label in TYPE_LABELS
+    )
+
+
 def reads_well(composed: Composed) -> bool:
-    """Short enough (:data:`MAX_WORDS`, :data:`MAX_WORDS_DEEP` for a deep part), one ranking word per part, and the
-    site named at most once ("on TMDB" twice is a template's echo)."""
+    """Short enough (:data:`MAX_WORDS`, :data:`MAX_WORDS_DEEP` for a deep part), one ranking word per part, the
+    site named at most once ("on TMDB" twice is a template's echo) and no type label said twice."""
     text = utterance(composed)
     cap = MAX_WORDS_DEEP if any(_deep(p) for p in composed.parts) else MAX_WORDS
-    if len(text.split()) > cap or len(re.findall(SITE_WORDS, text)) > 1:
+    if len(text.split()) > cap or len(re.findall(SITE_WORDS, text)) > 1 or doubled_label(text):
         return False
     return all(len(SUPERLATIVE.findall(utterance(Composed((part,))))) <= 1 for part in composed.parts)
 

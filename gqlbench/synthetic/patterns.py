@@ -1,4 +1,4 @@
-"""The patterns the independent readings of issue #32 (rounds 1 and 2) found, in a samples file.
+"""The patterns the independent readings of issue #32 (rounds 1 to 3) found, in a samples file.
 
 Each is a way a generated request read badly to a reviewer; the generator
 (:mod:`.intents`) now avoids each by a general rule, and
@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gqlbench.synthetic.intents import MAX_WORDS_DEEP, SITE_WORDS, SUPERLATIVE, Lexicon
+from gqlbench.synthetic.intents import MAX_WORDS_DEEP, SITE_WORDS, SUPERLATIVE, Lexicon, doubled_label
 from gqlbench.synthetic.lexicons import lexicon_for
 from gqlbench.synthetic.response_fields import has_field, source_of
 
@@ -59,6 +59,9 @@ PATTERNS = (
     "create_or_play",
     "list_order",
     "untyped_search",
+    "saved_recency",
+    "weekly_popular",
+    "doubled_label",
 )
 _LIBRARY_WRITE = re.compile(r"^DELETE_me_(tracks|albums|following)$")
 _HIT = re.compile(r"^(response_obj\d*)\.\w+\.items\[0\]\.id$")
@@ -70,6 +73,10 @@ _TYPED_SEARCH = {
     "GET_search_company": r"\b(studio|company)\b",
     "GET_search_collection": r"\bcollection\b",
 }
+_SAVED_RECENCY = re.compile(
+    r"\b(?:most recently|last|latest|newest)\b[^.?!]*\b(?:saved|liked)\b|\b(?:saved|liked)\b[^.?!]*\bmost recently\b", re.IGNORECASE
+)
+_WEEKLY_POPULAR = re.compile(r"\bthis week'?s? most popular\b|\bmost popular\b[^.?!]*\bthis week\b", re.IGNORECASE)
 _ORDINAL = re.compile(r"\bthe first (movie|film|show|series)\b(?! (of|in)\b)", re.IGNORECASE)
 _VAGUE = re.compile(r"\beveryone(?:'s| is)? watching\b|\bdiscover\b", re.IGNORECASE)
 _CALL = re.compile(r"^(?:(\w+) = )?(\w+)\((.*)\)$")
@@ -145,6 +152,12 @@ def patterns(row: Mapping[str, Any], readers: Mapping[str, list[tuple[re.Pattern
         typed = _TYPED_SEARCH.get(function)
         if typed and var is None and not re.search(typed, text, re.IGNORECASE):  # a search that is the answer itself
             found.add("untyped_search")
+    if _SAVED_RECENCY.search(text):
+        found.add("saved_recency")
+    if _WEEKLY_POPULAR.search(text):
+        found.add("weekly_popular")
+    if doubled_label(text):
+        found.add("doubled_label")
     return found
 
 

@@ -1,4 +1,4 @@
-"""The patterns the independent readings found (issue #32, rounds 1 and 2) never come out of the composer, by general rules."""
+"""The patterns the independent readings found (issue #32, rounds 1 to 3) never come out of the composer, by general rules."""
 
 from __future__ import annotations
 
@@ -151,3 +151,29 @@ def test_new_playlists_get_many_names() -> None:
     assert lexicon is not None
     names = {v for a in lexicon.asks for key in ("pname", "newname") for v in a.values.get(key, ())}
     assert len(names) >= 12, names  # the world's own playlists are three: the names a user gives vary instead
+
+
+# round 3
+
+
+def test_a_saved_list_is_said_by_position_not_by_recency() -> None:
+    assert _count("saved_recency") == {"spotify": 0, "tmdb": 0}  # the world lists saved items oldest first
+    saved = [r["utterance"] for r in _drafts("spotify") if re.search(r"GET_me_(tracks|albums)\(", r["output"])]
+    assert any("first" in t for t in saved), "no saved item said by its position"
+    for said in ("Unlike the last song I saved.", "What are my 3 most recently liked songs?"):
+        assert count([{"domain": "spotify", "utterance": said, "output": "GET_me_tracks()"}])["saved_recency"] == 1, said
+
+
+def test_a_popular_list_is_not_said_to_be_weekly() -> None:
+    assert _count("weekly_popular") == {"spotify": 0, "tmdb": 0}
+    weekly = [r["output"] for r in _drafts("tmdb") if "this week" in r["utterance"] and "trending" in r["utterance"]]
+    assert any('time_window="week"' in code for code in weekly)  # "this week's top trending" stays
+    row = {"domain": "tmdb", "utterance": "Show me the cast of this week's most popular show.", "output": "GET_tv_popular()"}
+    assert count([row])["weekly_popular"] == 1
+
+
+def test_a_type_label_is_said_once_in_a_request() -> None:
+    assert _count("doubled_label") == {"spotify": 0, "tmdb": 0}
+    row = {"domain": "tmdb", "utterance": "Any films like the film Heat?", "output": ""}
+    assert count([row])["doubled_label"] == 1
+    assert count([{**row, "utterance": "Show me films like the movie Heat."}])["doubled_label"] == 0  # "show me" is no label

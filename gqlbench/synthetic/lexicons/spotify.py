@@ -1,6 +1,8 @@
 """Spotify as a listener says it: songs, artists, albums, playlists, devices, the player.
 
-Readings follow the human split: "my first playlist" is ``items[0]``, a
+Readings follow the human split: "my first playlist" is ``items[0]``, and so
+is "the first song in my library" (never "the last song I saved": the mock
+world lists saved items oldest first, by ``added_at``), a
 playlist or device named by the user is found by filtering the list by name,
 and so is a song, album or artist the user takes out of their library ("unsave
 'Hero'": a catalog search may find another 'Hero', one not saved); creating a
@@ -79,7 +81,7 @@ NOUNS = (
     ),
     Noun(
         "track",
-        ("the song I liked most recently", "my most recently saved song", "the last song I saved"),
+        ("the first song in my library", "the first song in my saved tracks"),
         {
             "id": "<@0>.items[0].track.id",
             "uri": "<@0>.items[0].track.uri",
@@ -178,7 +180,7 @@ NOUNS = (
     ),
     Noun(
         "album",
-        ("the album I saved most recently", "my most recently saved album", "the last album I saved"),
+        ("the first album in my library", "the first album in my saved albums"),
         {"id": "<@0>.items[0].album.id", "artist": "<@0>.items[0].album.artists[0].id"},
         (call("GET_me_albums"),),
         tags=frozenset({"saved"}),
@@ -438,7 +440,7 @@ ASKS = (
     Ask((), ("Which songs have I saved?", "Show me my liked songs.", "List my saved tracks."), (call("GET_me_tracks"),)),
     Ask(
         (),
-        ("Show me the last <k> songs I saved.", "What are my <k> most recently liked songs?"),
+        ("Show me the first <k> songs in my library.", "What are the first <k> songs in my saved tracks?"),
         (call("GET_me_tracks", limit="<k>"),),
         values={"k": (2, 3)},
         limit="k",

@@ -85,7 +85,7 @@ NOUNS = (
     ),
     Noun(
         "tv",
-        ("the most popular TV show right now", "this week's most popular show"),
+        ("the most popular TV show right now", "the most popular show right now"),
         {"id": "<@0>.results[0].id"},
         (call("GET_tv_popular"),),
     ),
