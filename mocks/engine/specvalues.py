@@ -50,9 +50,9 @@ def is_keyish(name: str) -> bool:
 
 
 def _typed(value: Any, scalar: str) -> bool:
-    """Whether a JSON value fits a GraphQL scalar (``JSON`` takes any)."""
+    """Whether a JSON value fits a GraphQL scalar (``JSON`` takes any; ``Int`` is 32-bit, as GraphQL says)."""
     if scalar == "Int":
-        return isinstance(value, int) and not isinstance(value, bool)
+        return isinstance(value, int) and not isinstance(value, bool) and -(2**31) <= value < 2**31
     if scalar == "Float":
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if scalar == "Boolean":
