@@ -125,10 +125,14 @@ def _format_of(examples: list[Any]) -> str | None:
 
 
 def key_string(example: str, token: str) -> str:
-    """A key-like example made unique for its place: ``octocat`` -> ``octocat-k3x9``, ``example.com`` -> ``example-k3x9.com``."""
+    """A key-like example made unique for its place: ``octocat`` -> ``octocat-k3x9``, ``example.com`` -> ``example-k3x9.com``.
+
+    A key goes into a URL path, so an example with spaces or slashes is slugified
+    (``My Pub/Sub hook`` -> ``my-pub-sub-hook-k3x9``).
+    """
     suffix = token[:4].lower()
-    if " " in example:
-        return f"{example} {suffix}"
+    if re.search(r"[^\w.\-]", example):
+        return f"{re.sub(r'[^a-z0-9]+', '-', example.lower()).strip('-') or 'key'}-{suffix}"
     head, dot, tail = example.partition(".")
     if dot and head and tail and "/" not in example:
         return f"{head}-{suffix}.{tail}"
