@@ -99,6 +99,23 @@ class Rule:
         }
 
 
+_PARAM = re.compile(r"\{([^}]+)\}")
+
+
+def path_segments(path: str) -> list[str]:
+    """A path's segments, a parameter always a whole ``{name}`` segment (``{id}.json`` -> ``{id}``).
+
+    Every reader of segments takes ``{name}`` as exactly one parameter; public
+    files also write ``/t/{id}.json`` or ``/{owner}-{repo}``, so a segment holding
+    parameters becomes those parameters alone, its literal remainder dropped.
+    """
+    segments: list[str] = []
+    for segment in (s for s in path.split("/") if s):
+        names = _PARAM.findall(segment)
+        segments += [f"{{{n}}}" for n in names] if names else [segment]
+    return segments
+
+
 def endpoint_path(function: str, field: GraphQLField | None, params: list[str]) -> list[str]:
     """Path segments, parameters as ``{name}``: from ``@rest(endpoint:)``, else from the name."""
     node = field.ast_node if field is not None else None
@@ -106,8 +123,7 @@ def endpoint_path(function: str, field: GraphQLField | None, params: list[str]) 
         for argument in directive.arguments:
             if argument.name.value == "endpoint" and isinstance(argument.value, StringValueNode):
                 url = re.sub(r"^[a-z]+://[^/]+", "", argument.value.value).split("?")[0]
-                url = re.sub(r"\$(\w+);?", r"{\1}", url)
-                return [s for s in url.split("/") if s]
+                return path_segments(re.sub(r"\$(\w+);?", r"{\1}", url))
     rest = function.split("_", 1)[1] if "_" in function else ""
     for param in sorted(params, key=len, reverse=True):
         rest = re.sub(rf"(?:^|_)_{re.escape(param)}_(?=_|$)", f"/{{{param}}}/", rest)

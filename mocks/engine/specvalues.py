@@ -50,9 +50,9 @@ def is_keyish(name: str) -> bool:
 
 
 def _typed(value: Any, scalar: str) -> bool:
-    """Whether a JSON value fits a GraphQL scalar (``JSON`` takes any)."""
+    """Whether a JSON value fits a GraphQL scalar (``JSON`` takes any; ``Int`` is 32-bit, as GraphQL says)."""
     if scalar == "Int":
-        return isinstance(value, int) and not isinstance(value, bool)
+        return isinstance(value, int) and not isinstance(value, bool) and -(2**31) <= value < 2**31
     if scalar == "Float":
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if scalar == "Boolean":
@@ -125,10 +125,14 @@ def _format_of(examples: list[Any]) -> str | None:
 
 
 def key_string(example: str, token: str) -> str:
-    """A key-like example made unique for its place: ``octocat`` -> ``octocat-k3x9``, ``example.com`` -> ``example-k3x9.com``."""
+    """A key-like example made unique for its place: ``octocat`` -> ``octocat-k3x9``, ``example.com`` -> ``example-k3x9.com``.
+
+    A key goes into a URL path, so an example with spaces or slashes is slugified
+    (``My Pub/Sub hook`` -> ``my-pub-sub-hook-k3x9``).
+    """
     suffix = token[:4].lower()
-    if " " in example:
-        return f"{example} {suffix}"
+    if re.search(r"[^\w.\-]", example):
+        return f"{re.sub(r'[^a-z0-9]+', '-', example.lower()).strip('-') or 'key'}-{suffix}"
     head, dot, tail = example.partition(".")
     if dot and head and tail and "/" not in example:
         return f"{head}-{suffix}.{tail}"

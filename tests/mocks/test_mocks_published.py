@@ -19,6 +19,7 @@ passes, and each shape is checked by what a program chaining calls would see.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from gqlbench.mocks.endpoints import Runtime
 from gqlbench.mocks.engine.world import world_model
 from gqlbench.mocks.errors import NotFound
 from gqlbench.schemas.domain_import import import_openapi_domain
+from tests.schemas.test_schemas_openapi_facts import openapi_doc
 
 WORLDS = Path(__file__).parents[1] / "data" / "worlds"
 
@@ -187,3 +189,20 @@ def test_the_starter_world_an_import_writes_holds_the_rules_the_world_infers(tmp
     [(target, text)] = starter_fixture_files(tmp_path, "teams", specs, sdls).items()
     starter = json.loads(text)["endpoints"]
     assert {name: {k: list(v) if isinstance(v, tuple) else v for k, v in rule.items()} for name, rule in inferred.items()} == starter
+
+
+def test_a_parameter_with_a_suffix_in_its_segment_is_a_parameter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discourse writes ``/topics/{id}.json``: the segment's parameter is ``id``, the ``.json`` is no part of its name."""
+    topic = {"type": "object", "properties": {"id": {"type": "integer"}, "title": {"type": "string"}}}
+    ok = {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Topic"}}}}}
+    param = [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}]
+    doc = openapi_doc(
+        {"/topics.json": {"post": {"responses": ok}}, "/topics/{id}.json": {"get": {"parameters": param, "responses": ok}}},
+        {"Topic": topic},
+    )
+    file = tmp_path / "api.json"
+    file.write_text(json.dumps(doc))
+    import_openapi_domain(file, "forum", tmp_path / "out")
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path / "out"))
+    pairs = probe_domain("forum")
+    assert pairs and [f"{p.label}: {p.reason}" for p in pairs if not p.passed] == []

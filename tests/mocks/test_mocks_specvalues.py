@@ -195,3 +195,20 @@ def test_a_text_field_ending_in_a_kind_keyed_by_name_names_that_entity(tmp_path:
     branch = api["GET_repos__owner___repo__branches__branch_"](owner="octocat", repo="hello", branch=repo.default_branch)
     assert branch.name == repo.default_branch
     assert repo.default_branch in [b.name for b in api["GET_repos__owner___repo__branches"](owner="octocat", repo="hello")]
+
+
+def test_a_spec_value_outside_a_32_bit_int_is_not_an_int() -> None:
+    """LaunchDarkly's examples are millisecond timestamps (``1469326565348``): GraphQL's ``Int`` is 32-bit, so they are not taken."""
+    world = World(domain="d")
+    assert spec_value({"examples": [1469326565348]}, "Int", world, "k", "creation_date") is MISSING
+    assert spec_value({"default": 2**31}, "Int", world, "k", "per_page") is MISSING
+    assert spec_value({"enum": [-(2**31) - 1, 5]}, "Int", world, "k", "level") == 5
+    assert spec_value({"default": 2**31 - 1}, "Int", world, "k", "per_page") == 2**31 - 1
+    assert spec_value({"examples": [1469326565348]}, "Float", world, "k", "creation_date") == 1469326565348
+
+
+def test_a_key_like_example_with_spaces_or_slashes_is_slugified() -> None:
+    """A key goes into a URL path: ``Example Google Pub/Sub Destination`` (LaunchDarkly) must not carry a space or a slash."""
+    assert key_string("Example Google Pub/Sub Destination", "AbCd") == "example-google-pub-sub-destination-abcd"
+    assert key_string("My relay proxy config", "AbCd") == "my-relay-proxy-config-abcd"
+    assert key_string("Hello-World", "AbCd") == "Hello-World-abcd"  # already key-like: kept as written
