@@ -33,7 +33,7 @@ from gqlbench.metrics import analyze
 from gqlbench.mocks.engine.fixtures import load_fixture
 from gqlbench.mocks.engine.generic import domain_schema
 from gqlbench.mocks.engine.kinds import KEY_WORDS, is_generic, reference, singular
-from gqlbench.mocks.engine.rules import TEXT_PARAMS, Rule, endpoint_path, infer_rules
+from gqlbench.mocks.engine.rules import TEXT_PARAMS, Rule, endpoint_path, infer_keys, infer_rules
 from gqlbench.records import FunctionSpec
 from gqlbench.specs import CATALOG_ENV, load_specs
 from gqlbench.synthetic.human import human_samples
@@ -157,8 +157,9 @@ def _unwrap(graphql_type: GraphQLType) -> GraphQLType:
     return graphql_type
 
 
-def _id_fields(root: GraphQLObjectType, hint: str | None) -> list[tuple[Path, str, str]]:
-    """``(path, kind, scalar type)`` of every id-like scalar reachable from ``root`` within :data:`MAX_DEPTH` fields."""
+def _id_fields(root: GraphQLObjectType, hint: str | None, keys: Mapping[str, str]) -> list[tuple[Path, str, str]]:
+    """``(path, kind, scalar type)`` of every id-like scalar reachable from ``root`` within :data:`MAX_DEPTH` fields,
+    a kind's key of the world (``keys``: an Asana project's ``gid``) among them."""
     found: list[tuple[Path, str, str]] = []
 
     def walk(obj: GraphQLObjectType, path: Path, hint: str | None, seen: frozenset[str]) -> None:
@@ -177,20 +178,26 @@ def _id_fields(root: GraphQLObjectType, hint: str | None) -> list[tuple[Path, st
                 ref = reference(name)
                 if ref is not None:
                     found.append((path + step, singular(ref[0]), getattr(inner, "name", "")))
-                elif (name in KEY_WORDS or name == "uri") and hint:
+                elif hint and (name in KEY_WORDS or name == "uri" or name == keys.get(hint)):
                     found.append((path + step, hint, getattr(inner, "name", "")))
 
     walk(root, (), hint, frozenset())
     return found
 
 
-def _param_kinds(required: list[str], rule: Rule, segments: list[str]) -> dict[str, str]:
-    """The entity kind each id-like required parameter names (a free name such as a subject names none)."""
+def _param_kinds(required: list[str], rule: Rule, segments: list[str], keys: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The entity kind each id-like required parameter names (a free name such as a subject names none).
+
+    ``keys`` are the world's kinds' keys (:func:`~gqlbench.mocks.engine.rules.infer_keys`): the path parameter of
+    a lookup of a keyed kind names it (``{project_gid}``, the ``gid`` of a project)."""
     kinds: dict[str, str] = {}
+    owner = rule.parent or rule.kind
     for param in required:
         ref = reference(param)
         if ref is not None:  # the name says it: playlist_id names a playlist, whatever the endpoint lists
             kinds[param] = singular(ref[0])
+        elif param == rule.id_param and not rule.open and owner and owner in (keys or {}):
+            kinds[param] = owner
         elif param == rule.id_param and param in KEY_WORDS and not rule.open and (rule.parent or rule.kind):  # an id, not a number or name
             kinds[param] = singular(rule.parent or rule.kind or "")  # GET_artists__id__albums: id of the parent artist
         elif param in KEY_WORDS and f"{{{param}}}" in segments:
@@ -294,7 +301,8 @@ def _build_graph(domain: str, catalog: str) -> DataflowGraph:
     if not specs:
         raise GqlbenchError(f"domain {domain!r} has no endpoints in the catalog; see `gqlbench domains`")
     schema = domain_schema(domain)
-    rules = infer_rules(schema, specs, load_fixture(domain).get("endpoints"))
+    keys = infer_keys(schema, specs)
+    rules = infer_rules(schema, specs, load_fixture(domain).get("endpoints"), keys=keys)
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
     gold_edges, gold_literals = _gold_edges_and_literals(domain, specs)
     endpoints: dict[str, Endpoint] = {}
@@ -310,7 +318,7 @@ def _build_graph(domain: str, catalog: str) -> DataflowGraph:
             name,
             _first_sentence(spec.description) or name,
             tuple(required),
-            _param_kinds(required, rule, segments),
+            _param_kinds(required, rule, segments, keys),
             text,
             rule.kind,
             literals,
@@ -323,13 +331,14 @@ def _build_graph(domain: str, catalog: str) -> DataflowGraph:
             root = _unwrap(root.of_type)
         if isinstance(root, GraphQLObjectType):
             prefix: Path = (0,) if isinstance(_unwrap(query[name].type), GraphQLList) else ()
-            produced[name] = [(prefix + p, k, t) for p, k, t in _id_fields(root, singular(rule.kind) if rule.kind else None)]
+            produced[name] = [(prefix + p, k, t) for p, k, t in _id_fields(root, singular(rule.kind) if rule.kind else None, keys)]
     edges = {(e.producer, e.path, e.consumer, e.param): e for e in gold_edges if e.producer in endpoints and e.consumer in endpoints}
     for producer, fields in produced.items():
         for path, kind, scalar in fields:
             for consumer, endpoint in endpoints.items():
                 for param, param_kind in (*endpoint.param_kinds.items(), *endpoint.extra_kinds.items()):
                     typed = param not in endpoint.extra_kinds or _fits(scalar, specs[consumer].parameters.properties[param].type)
-                    if param_kind == kind and typed and (param in URI_PARAMS) == (path[-1] == "uri"):
+                    keyed = kind not in keys or path[-1] == keys[kind]  # a kind the world keys by a field takes that field
+                    if param_kind == kind and typed and keyed and (param in URI_PARAMS) == (path[-1] == "uri"):
                         edges.setdefault((producer, path, consumer, param), Edge(producer, path, consumer, param, "schema"))
     return DataflowGraph(domain, endpoints, tuple(sorted(edges.values(), key=lambda e: (e.producer, e.consumer, e.param, str(e.path)))))
