@@ -201,7 +201,8 @@ def _id_fields(root: GraphQLObjectType, hint: str | None, keys: Mapping[str, str
 
 def _name_of(obj: GraphQLObjectType) -> str | None:
     """The scalar field that names an entity of this type (a user's ``login``, a repo's ``name``), if any."""
-    return next((n for n in NAME_KEYS if n in obj.fields and not isinstance(_unwrap(obj.fields[n].type), GraphQLList | GraphQLObjectType)), None)
+    scalars = [n for n in NAME_KEYS if n in obj.fields and not isinstance(_unwrap(obj.fields[n].type), GraphQLList | GraphQLObjectType)]
+    return scalars[0] if scalars else None
 
 
 def _scoped_edges(producer: str, root: GraphQLObjectType, prefix: Path, hint: str | None, consumers: Mapping[str, Endpoint]) -> list[Edge]:
@@ -374,7 +375,7 @@ def _build_graph(domain: str, catalog: str) -> DataflowGraph:
             _optional(name, spec, gold_literals),
             _extra_kinds(spec, rule, segments),
             tuple(segments),
-            _scope(rule, segments) if rule.id_param in required and not (rule.parent or rule.kind or "") in keys else (),
+            _scope(rule, segments) if rule.id_param in required and (rule.parent or rule.kind or "") not in keys else (),
         )
         root = _unwrap(query[name].type) if name in query else None
         if isinstance(root, GraphQLList):

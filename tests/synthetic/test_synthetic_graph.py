@@ -73,7 +73,8 @@ def _keyed_by_gid() -> dict:
 
     def get(schema: dict, *params: str) -> dict:
         parameters = [{"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params]
-        return {"get": {"parameters": parameters, "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}}}}
+        content = {"application/json": {"schema": schema}}
+        return {"get": {"parameters": parameters, "responses": {"200": {"description": "ok", "content": content}}}}
 
     return openapi_doc(
         {
@@ -86,7 +87,9 @@ def _keyed_by_gid() -> dict:
     )
 
 
-def test_a_list_with_no_parameters_feeds_a_lookup_by_the_key_its_path_parameter_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_list_with_no_parameters_feeds_a_lookup_by_the_key_its_path_parameter_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "keyed.json").write_text(json.dumps(_keyed_by_gid()))
     import_openapi_domain(tmp_path / "keyed.json", "keyed", tmp_path / "catalog")
     monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path / "catalog"))
@@ -96,3 +99,30 @@ def test_a_list_with_no_parameters_feeds_a_lookup_by_the_key_its_path_parameter_
     assert ("GET_projects__project_gid_", "project_gid", ".data[0].gid") in fed
     assert ("GET_projects__project_gid__tasks", "project_gid", ".data[0].gid") in fed
     assert all(not render_path(e.path).endswith(".name") for e in graph.edges)  # a name is not the key a gid names
+
+
+def test_a_lookup_by_a_name_within_a_scope_is_fed_the_listed_name_and_its_scopes_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/repos/{owner}/{repo}``: a listed repo's ``name`` with its ``owner.login``, from the same element."""
+    owner = {"type": "object", "properties": {"login": {"type": "string"}, "id": {"type": "integer"}}}
+    repo = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "owner": owner}}
+
+    def get(schema: dict, *params: str) -> dict:
+        parameters = [{"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params]
+        content = {"application/json": {"schema": schema}}
+        return {"get": {"parameters": parameters, "responses": {"200": {"description": "ok", "content": content}}}}
+
+    doc = openapi_doc({"/user/repos": get({"type": "array", "items": repo}), "/repos/{owner}/{repo}": get(repo, "owner", "repo")}, {})
+    (tmp_path / "hub.json").write_text(json.dumps(doc))
+    import_openapi_domain(tmp_path / "hub.json", "hub", tmp_path / "catalog")
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path / "catalog"))
+    graph = build_graph("hub")
+    [edge] = graph.edges_from("GET_user_repos")
+    assert (edge.consumer, edge.param, edge.path, edge.scope) == (
+        "GET_repos__owner___repo_",
+        "repo",
+        (0, "name"),
+        (("owner", (0, "owner", "login")),),
+    )
+    assert graph.endpoints["GET_repos__owner___repo_"].literal_params == ()
