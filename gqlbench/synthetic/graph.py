@@ -32,8 +32,8 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.metrics import analyze
 from gqlbench.mocks.engine.fixtures import load_fixture
 from gqlbench.mocks.engine.generic import domain_schema
-from gqlbench.mocks.engine.kinds import KEY_WORDS, is_generic, reference, singular
-from gqlbench.mocks.engine.rules import TEXT_PARAMS, Rule, endpoint_path, infer_rules
+from gqlbench.mocks.engine.kinds import KEY_WORDS, NAME_KEYS, is_generic, reference, singular
+from gqlbench.mocks.engine.rules import TEXT_PARAMS, Rule, endpoint_path, infer_keys, infer_rules
 from gqlbench.records import FunctionSpec
 from gqlbench.specs import CATALOG_ENV, load_specs
 from gqlbench.synthetic.human import human_samples
@@ -63,6 +63,7 @@ class Edge:
     consumer: str
     param: str
     source: str  # "schema" or "gold"
+    scope: tuple[tuple[str, Path], ...] = ()  # parameters fed with it from the same element: (owner, (owner, login))
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class Endpoint:
     optional: Mapping[str, tuple[str | int, ...]] = field(default_factory=dict)  # optional parameters and values to pass
     extra_kinds: Mapping[str, str] = field(default_factory=dict)  # optional parameter -> the kind whose id or uri it takes
     segments: tuple[str, ...] = ()  # path segments, parameters as ``{name}``
+    scoped: tuple[str, ...] = ()  # path parameters an edge feeds with the key: the owner of /repos/{owner}/{repo}
 
     @property
     def writes(self) -> bool:
@@ -93,7 +95,7 @@ class Endpoint:
     @property
     def literal_params(self) -> tuple[str, ...]:
         """Required parameters that take a literal (not an id from a response)."""
-        return tuple(p for p in self.required if p not in self.param_kinds)
+        return tuple(p for p in self.required if p not in self.param_kinds and p not in self.scoped)
 
 
 @dataclass(frozen=True)
@@ -157,13 +159,15 @@ def _unwrap(graphql_type: GraphQLType) -> GraphQLType:
     return graphql_type
 
 
-def _id_fields(root: GraphQLObjectType, hint: str | None) -> list[tuple[Path, str, str]]:
-    """``(path, kind, scalar type)`` of every id-like scalar reachable from ``root`` within :data:`MAX_DEPTH` fields."""
-    found: list[tuple[Path, str, str]] = []
+def _objects(root: GraphQLObjectType, hint: str | None) -> list[tuple[Path, str | None, GraphQLObjectType]]:
+    """``(path, kind, type)`` of every object reachable from ``root`` within :data:`MAX_DEPTH` fields, ``root`` first;
+    an object's kind is its field's name, or its parent's for a generic one (``data``, ``items``)."""
+    found: list[tuple[Path, str | None, GraphQLObjectType]] = []
 
     def walk(obj: GraphQLObjectType, path: Path, hint: str | None, seen: frozenset[str]) -> None:
         if len([p for p in path if isinstance(p, str)]) >= MAX_DEPTH or obj.name in seen:
             return
+        found.append((path, hint, obj))
         for name, fld in obj.fields.items():
             inner = _unwrap(fld.type)
             step: Path = (name,)
@@ -173,24 +177,68 @@ def _id_fields(root: GraphQLObjectType, hint: str | None) -> list[tuple[Path, st
             if isinstance(inner, GraphQLObjectType):
                 own = singular(name)
                 walk(inner, path + step, hint if is_generic(own) else own, seen | {obj.name})
-            elif len(step) == 1:
-                ref = reference(name)
-                if ref is not None:
-                    found.append((path + step, singular(ref[0]), getattr(inner, "name", "")))
-                elif (name in KEY_WORDS or name == "uri") and hint:
-                    found.append((path + step, hint, getattr(inner, "name", "")))
 
     walk(root, (), hint, frozenset())
     return found
 
 
-def _param_kinds(required: list[str], rule: Rule, segments: list[str]) -> dict[str, str]:
-    """The entity kind each id-like required parameter names (a free name such as a subject names none)."""
+def _id_fields(root: GraphQLObjectType, hint: str | None, keys: Mapping[str, str]) -> list[tuple[Path, str, str]]:
+    """``(path, kind, scalar type)`` of every id-like scalar reachable from ``root`` within :data:`MAX_DEPTH` fields,
+    a kind's key of the world (``keys``: an Asana project's ``gid``) among them."""
+    found: list[tuple[Path, str, str]] = []
+    for path, kind, obj in _objects(root, hint):
+        for name, fld in obj.fields.items():
+            inner = _unwrap(fld.type)
+            if isinstance(inner, GraphQLList | GraphQLObjectType):
+                continue
+            ref = reference(name)
+            if ref is not None:
+                found.append(((*path, name), singular(ref[0]), getattr(inner, "name", "")))
+            elif kind and (name in KEY_WORDS or name == "uri" or name == keys.get(kind)):
+                found.append(((*path, name), kind, getattr(inner, "name", "")))
+    return found
+
+
+def _name_of(obj: GraphQLObjectType) -> str | None:
+    """The scalar field that names an entity of this type (a user's ``login``, a repo's ``name``), if any."""
+    scalars = [n for n in NAME_KEYS if n in obj.fields and not isinstance(_unwrap(obj.fields[n].type), GraphQLList | GraphQLObjectType)]
+    return scalars[0] if scalars else None
+
+
+def _scoped_edges(producer: str, root: GraphQLObjectType, prefix: Path, hint: str | None, consumers: Mapping[str, Endpoint]) -> list[Edge]:
+    """Edges into a lookup by a name within object scopes (``/repos/{owner}/{repo}``): an object of the kind
+    (a listed repo) feeds its name, and each scope its object field's name (``owner.login``), as the world keys them."""
+    edges = []
+    for path, kind, obj in _objects(root, hint):
+        name = _name_of(obj)
+        if not kind or name is None:
+            continue
+        for consumer, endpoint in consumers.items():
+            param = next((p for p in endpoint.param_kinds if p not in endpoint.scoped and endpoint.param_kinds[p] == kind), None)
+            scope = []
+            for s in endpoint.scoped:
+                inner = _unwrap(obj.fields[s].type) if s in obj.fields else None
+                key = _name_of(inner) if isinstance(inner, GraphQLObjectType) else None
+                if key is not None:
+                    scope.append((s, (*prefix, *path, s, key)))
+            if param is not None and len(scope) == len(endpoint.scoped):
+                edges.append(Edge(producer, (*prefix, *path, name), consumer, param, "schema", tuple(scope)))
+    return edges
+
+
+def _param_kinds(required: list[str], rule: Rule, segments: list[str], keys: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The entity kind each id-like required parameter names (a free name such as a subject names none).
+
+    ``keys`` are the world's kinds' keys (:func:`~gqlbench.mocks.engine.rules.infer_keys`): the path parameter of
+    a lookup of a keyed kind names it (``{project_gid}``, the ``gid`` of a project)."""
     kinds: dict[str, str] = {}
+    owner = rule.parent or rule.kind
     for param in required:
         ref = reference(param)
         if ref is not None:  # the name says it: playlist_id names a playlist, whatever the endpoint lists
             kinds[param] = singular(ref[0])
+        elif param == rule.id_param and not rule.open and owner and (owner in (keys or {}) or _scope(rule, segments)):
+            kinds[param] = owner
         elif param == rule.id_param and param in KEY_WORDS and not rule.open and (rule.parent or rule.kind):  # an id, not a number or name
             kinds[param] = singular(rule.parent or rule.kind or "")  # GET_artists__id__albums: id of the parent artist
         elif param in KEY_WORDS and f"{{{param}}}" in segments:
@@ -200,6 +248,14 @@ def _param_kinds(required: list[str], rule: Rule, segments: list[str]) -> dict[s
         elif param in ("ids", *URI_PARAMS) and _own_kind(rule, segments):
             kinds[param] = _own_kind(rule, segments) or ""  # PUT_me_tracks(ids=...): ids of tracks
     return kinds
+
+
+def _scope(rule: Rule, segments: list[str]) -> tuple[str, ...]:
+    """The path parameters before the one a name-keyed lookup or list reads (``owner`` of ``/repos/{owner}/{repo}``)."""
+    if rule.action not in ("lookup", "children") or rule.id_param is None or f"{{{rule.id_param}}}" not in segments:
+        return ()
+    at = segments.index(f"{{{rule.id_param}}}")
+    return tuple(s[1:-1] for s in segments[:at] if s.startswith("{"))
 
 
 def _own_kind(rule: Rule, segments: list[str]) -> str | None:
@@ -294,11 +350,13 @@ def _build_graph(domain: str, catalog: str) -> DataflowGraph:
     if not specs:
         raise GqlbenchError(f"domain {domain!r} has no endpoints in the catalog; see `gqlbench domains`")
     schema = domain_schema(domain)
-    rules = infer_rules(schema, specs, load_fixture(domain).get("endpoints"))
+    keys = infer_keys(schema, specs)
+    rules = infer_rules(schema, specs, load_fixture(domain).get("endpoints"), keys=keys)
     query = schema.query_type.fields if schema is not None and schema.query_type else {}
     gold_edges, gold_literals = _gold_edges_and_literals(domain, specs)
     endpoints: dict[str, Endpoint] = {}
     produced: dict[str, list[tuple[Path, str, str]]] = {}
+    scoped_roots: dict[str, tuple[GraphQLObjectType, Path, str | None]] = {}
     for name, spec in specs.items():
         rule = rules[name]
         required = list(spec.parameters.required)
@@ -310,26 +368,36 @@ def _build_graph(domain: str, catalog: str) -> DataflowGraph:
             name,
             _first_sentence(spec.description) or name,
             tuple(required),
-            _param_kinds(required, rule, segments),
+            _param_kinds(required, rule, segments, keys),
             text,
             rule.kind,
             literals,
             _optional(name, spec, gold_literals),
             _extra_kinds(spec, rule, segments),
             tuple(segments),
+            _scope(rule, segments) if rule.id_param in required and (rule.parent or rule.kind or "") not in keys else (),
         )
         root = _unwrap(query[name].type) if name in query else None
         if isinstance(root, GraphQLList):
             root = _unwrap(root.of_type)
         if isinstance(root, GraphQLObjectType):
             prefix: Path = (0,) if isinstance(_unwrap(query[name].type), GraphQLList) else ()
-            produced[name] = [(prefix + p, k, t) for p, k, t in _id_fields(root, singular(rule.kind) if rule.kind else None)]
+            hint = singular(rule.kind) if rule.kind else None
+            produced[name] = [(prefix + p, k, t) for p, k, t in _id_fields(root, hint, keys)]
+            scoped_roots[name] = (root, prefix, hint)
     edges = {(e.producer, e.path, e.consumer, e.param): e for e in gold_edges if e.producer in endpoints and e.consumer in endpoints}
     for producer, fields in produced.items():
         for path, kind, scalar in fields:
             for consumer, endpoint in endpoints.items():
+                if endpoint.scoped:
+                    continue  # fed by a whole element (:func:`_scoped_edges`)
                 for param, param_kind in (*endpoint.param_kinds.items(), *endpoint.extra_kinds.items()):
                     typed = param not in endpoint.extra_kinds or _fits(scalar, specs[consumer].parameters.properties[param].type)
-                    if param_kind == kind and typed and (param in URI_PARAMS) == (path[-1] == "uri"):
+                    keyed = kind not in keys or path[-1] == keys[kind]  # a kind the world keys by a field takes that field
+                    if param_kind == kind and typed and keyed and (param in URI_PARAMS) == (path[-1] == "uri"):
                         edges.setdefault((producer, path, consumer, param), Edge(producer, path, consumer, param, "schema"))
+    scoped = {n: e for n, e in endpoints.items() if e.scoped}
+    for producer, (root, prefix, hint) in scoped_roots.items():
+        for edge in _scoped_edges(producer, root, prefix, hint, scoped):
+            edges.setdefault((edge.producer, edge.path, edge.consumer, edge.param), edge)
     return DataflowGraph(domain, endpoints, tuple(sorted(edges.values(), key=lambda e: (e.producer, e.consumer, e.param, str(e.path)))))

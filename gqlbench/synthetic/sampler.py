@@ -140,6 +140,12 @@ def _fresh_path(response: Any, path: Path, passed: set[Any]) -> Path | None:
     return None
 
 
+def _same_element(old: Path, new: Path, other: Path) -> Path:
+    """``other``, a path into the element ``old`` reads, moved to the element ``new`` reads (``[0]`` -> ``[1]``)."""
+    at = next((i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b), None)
+    return other if at is None or other[:at] != old[:at] else (*other[:at], new[at], *other[at + 1 :])
+
+
 def _is_key(value: Any) -> bool:
     return isinstance(value, str | int) and not isinstance(value, bool) and value != ""
 
@@ -243,7 +249,10 @@ class Sampler:
             return False
         endpoint = self.graph.endpoints[edge.consumer]
         args = {p: self._literal(edge.consumer, p, None) for p in endpoint.literal_params}
-        fed = tuple((p, Ref(step, edge.path) if p == edge.param else args[p]) for p in endpoint.required)
+        refs = {edge.param: Ref(step, edge.path), **{p: Ref(step, path) for p, path in edge.scope}}
+        if not all(_is_key(resolve(draft.responses[step], r.path)) for r in refs.values()):
+            return False
+        fed = tuple((p, refs.get(p) or args[p]) for p in endpoint.required)
         draft.calls.append(Call(edge.consumer, fed + self._optional(edge.consumer)))
         error, response = self._run(draft)
         if error is None:
@@ -314,7 +323,7 @@ class Sampler:
                 continue
             if known is not None and resolve(known, path) == resolve(draft.responses[step], path):
                 continue  # the lookup told nothing new: the list it was picked from already held this value
-            found.append(replace(edge, path=path))
+            found.append(replace(edge, path=path, scope=tuple((p, _same_element(edge.path, path, other)) for p, other in edge.scope)))
         return found
 
     def _known_element(self, draft: Draft, step: int) -> Any:

@@ -129,7 +129,7 @@ class _Phraser:
         verb, into = _WRITE_VERBS.get(endpoint.name.split("_", 1)[0], ("update", "in"))
         words, mine = _path_words(endpoint)
         in_path = {s[1:-1] for s in endpoint.segments if s.startswith("{")}
-        refs = call.refs()
+        refs = self._refs(call)
         owners = [(p, r) for p, r in refs if p in in_path]
         items = [(p, r) for p, r in refs if p not in in_path]
         if owners and endpoint.segments and endpoint.segments[-1].startswith("{"):  # DELETE /loans/{loan_id}: the thing itself
@@ -154,12 +154,17 @@ class _Phraser:
             else:  # a search text that is not a name of that kind (an author searched among books)
                 phrase = f"the first {_noun(kind)} found for {_value(search[0])}"
             return phrase + self._extras(call, phrase + " " + kind)
-        refs = call.refs()
+        refs = self._refs(call)
         if refs and endpoint.lookup:  # GET_movie__movie_id_: the movie itself
             phrase = self.reference(call, *refs[0])
             return phrase + self._extras(call, phrase)
         phrase = self._fill(call, path_noun(endpoint), refs)
         return self._limited(call, phrase) + self._extras(call, phrase)
+
+    def _refs(self, call: Call) -> list[tuple[str, Ref]]:
+        """The values ``call`` reads from responses, but a scope read with its key (the owner of a repo named)."""
+        scoped = self._endpoint(call).scoped
+        return [(p, r) for p, r in call.refs() if p not in scoped]
 
     def _fill(self, call: Call, phrase: str, refs: Sequence[tuple[str, Ref]]) -> str:
         """``phrase`` with each referenced entity put where the description names its kind, else added after it."""
@@ -187,7 +192,7 @@ class _Phraser:
         parts: list[tuple[str, int | None]] = []
         for part in ref.path[:-1]:
             if isinstance(part, int):
-                parts[-1] = (parts[-1][0], part)
+                parts[-1:] = [(parts[-1][0] if parts else "item", part)]  # a response that is a list: its first item
             else:
                 parts.append((singular(part), None))
         merged: list[tuple[str, int | None]] = []

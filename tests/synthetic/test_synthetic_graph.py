@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+
 from gqlbench.mocks.engine.rules import Rule
+from gqlbench.schemas.domain_import import import_openapi_domain
 from gqlbench.synthetic.graph import LIMITS, _first_sentence, _param_kinds, build_graph, render_path
+from tests.schemas.test_schemas_openapi_facts import openapi_doc
 
 
 def test_a_search_result_id_feeds_the_lookup_named_by_its_path_segment() -> None:
@@ -56,3 +63,66 @@ def test_a_call_taking_two_ids_is_a_fan_in_target_only_when_the_types_fit() -> N
     assert tmdb.endpoints["GET_discover_movie"].extra_kinds["with_people"] == "person"
     assert not tmdb.edges_into("GET_discover_movie", "with_people")  # a string parameter; the person ids are integers
     assert tmdb.fan_in_targets() == []
+
+
+def _keyed_by_gid() -> dict:
+    """Projects and their tasks keyed by a ``gid`` (Asana's): a list with no parameters, lookups by ``{project_gid}``."""
+    item = {"type": "object", "properties": {"gid": {"type": "string"}, "name": {"type": "string"}}}
+    listed = {"type": "object", "properties": {"data": {"type": "array", "items": item}}}
+    one = {"type": "object", "properties": {"data": item}}
+
+    def get(schema: dict, *params: str) -> dict:
+        parameters = [{"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params]
+        content = {"application/json": {"schema": schema}}
+        return {"get": {"parameters": parameters, "responses": {"200": {"description": "ok", "content": content}}}}
+
+    return openapi_doc(
+        {
+            "/projects": get(listed),
+            "/projects/{project_gid}": get(one, "project_gid"),
+            "/projects/{project_gid}/tasks": get(listed, "project_gid"),
+            "/tasks/{task_gid}": get(one, "task_gid"),
+        },
+        {},
+    )
+
+
+def test_a_list_with_no_parameters_feeds_a_lookup_by_the_key_its_path_parameter_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "keyed.json").write_text(json.dumps(_keyed_by_gid()))
+    import_openapi_domain(tmp_path / "keyed.json", "keyed", tmp_path / "catalog")
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path / "catalog"))
+    graph = build_graph("keyed")
+    assert "GET_projects" in graph.starts()
+    fed = {(e.consumer, e.param, render_path(e.path)) for e in graph.edges_from("GET_projects")}
+    assert ("GET_projects__project_gid_", "project_gid", ".data[0].gid") in fed
+    assert ("GET_projects__project_gid__tasks", "project_gid", ".data[0].gid") in fed
+    assert all(not render_path(e.path).endswith(".name") for e in graph.edges)  # a name is not the key a gid names
+
+
+def test_a_lookup_by_a_name_within_a_scope_is_fed_the_listed_name_and_its_scopes_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/repos/{owner}/{repo}``: a listed repo's ``name`` with its ``owner.login``, from the same element."""
+    owner = {"type": "object", "properties": {"login": {"type": "string"}, "id": {"type": "integer"}}}
+    repo = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "owner": owner}}
+
+    def get(schema: dict, *params: str) -> dict:
+        parameters = [{"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params]
+        content = {"application/json": {"schema": schema}}
+        return {"get": {"parameters": parameters, "responses": {"200": {"description": "ok", "content": content}}}}
+
+    doc = openapi_doc({"/user/repos": get({"type": "array", "items": repo}), "/repos/{owner}/{repo}": get(repo, "owner", "repo")}, {})
+    (tmp_path / "hub.json").write_text(json.dumps(doc))
+    import_openapi_domain(tmp_path / "hub.json", "hub", tmp_path / "catalog")
+    monkeypatch.setenv("GQLBENCH_CATALOG", str(tmp_path / "catalog"))
+    graph = build_graph("hub")
+    [edge] = graph.edges_from("GET_user_repos")
+    assert (edge.consumer, edge.param, edge.path, edge.scope) == (
+        "GET_repos__owner___repo_",
+        "repo",
+        (0, "name"),
+        (("owner", (0, "owner", "login")),),
+    )
+    assert graph.endpoints["GET_repos__owner___repo_"].literal_params == ()
