@@ -13,7 +13,7 @@ The fixture is a JSON object:
 * ``"shapes"``, ``"vocab"``, ``"generate"`` and an endpoint's ``"respond"``:
   responses and generated values declared as templates (:mod:`gqlbench.mocks.engine.declared.declarations`);
 * ``"computed"``: computed fields per kind (:mod:`gqlbench.mocks.engine.declared.computed`);
-* ``"views"``: named shapes of an entity and what it refers to (:mod:`gqlbench.mocks.engine.declared.views`);
+* ``"views"``: the one way an entity is shown, with what it refers to (:mod:`gqlbench.mocks.engine.declared.views`);
 * ``"make"`` and ``"load"``: how entities are made from readable entries (referring to others by name),
   and which sections of the fixture are made so (:mod:`gqlbench.mocks.engine.declared.make`);
 * ``"behaviour"``: optional Python for what data cannot say, as
@@ -37,6 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from gqlbench.errors import GqlbenchError
+from gqlbench.mocks.engine.jsonpos import duplicate_members
+from gqlbench.mocks.engine.problems import dotted
 from gqlbench.mocks.engine.worldfile import SECTIONS
 
 __all__ = ["GENERIC_KEYS", "fixture_file", "load_fixture", "starter_fixture", "starter_fixture_files"]
@@ -77,15 +79,32 @@ def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:
         if path is not None:
             raise GqlbenchError(f"{file}: no such world fixture; pass an existing JSON file")
         return {}
+    text = file.read_text(encoding="utf-8")
+    twice: list[str] = []
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        data = json.loads(text, object_pairs_hook=lambda pairs: _members(pairs, twice))
     except json.JSONDecodeError as exc:
         raise GqlbenchError(f"{file}:{exc.lineno}: the world fixture is not valid JSON ({exc.msg})") from None
     except RecursionError:
         raise GqlbenchError(f"{file}: the world fixture is nested too deep to read; a world file is at most 64 levels deep") from None
+    if twice:
+        raise GqlbenchError(
+            "\n".join(
+                f"{file}:{line}: {dotted(path)}: written twice in one object (JSON keeps only the last); keep one"
+                for path, line in duplicate_members(text)
+            )
+        )
     if not isinstance(data, dict):
         raise GqlbenchError(f"{file}: a world fixture must be a JSON object (keys: {', '.join(sorted(GENERIC_KEYS))})")
     return data  # its sections are checked by gqlbench.mocks.engine.worldfile when the world model is built
+
+
+def _members(pairs: list[tuple[str, Any]], twice: list[str]) -> dict[str, Any]:
+    """An object of the file, noting a key written twice in it (a second definition would silently replace the first)."""
+    members = dict(pairs)
+    if len(members) < len(pairs):
+        twice.append(next(key for n, (key, _) in enumerate(pairs) if key in dict(pairs[:n])))
+    return members
 
 
 def starter_fixture(rules: Iterable[Any], keys: Mapping[str, str] | None = None) -> dict[str, Any]:

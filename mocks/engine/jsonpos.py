@@ -15,7 +15,7 @@ from json.decoder import scanstring  # type: ignore[attr-defined]  # public sinc
 
 from gqlbench.mocks.engine.problems import Path
 
-__all__ = ["line_of", "value_lines"]
+__all__ = ["duplicate_members", "line_of", "value_lines"]
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _SCALAR = re.compile(r"-?\d+(\.\d+)?([eE][-+]?\d+)?|true|false|null")
@@ -23,8 +23,18 @@ _SCALAR = re.compile(r"-?\d+(\.\d+)?([eE][-+]?\d+)?|true|false|null")
 
 def value_lines(text: str) -> dict[Path, int]:
     """The 1-based line of each path of a valid JSON text (a member's key line, an item's first line)."""
+    return _scan(text)[0]
+
+
+def duplicate_members(text: str) -> list[tuple[Path, int]]:
+    """Each member of a valid JSON text whose key its object already has, with its line (JSON keeps only the last)."""
+    return _scan(text)[1]
+
+
+def _scan(text: str) -> tuple[dict[Path, int], list[tuple[Path, int]]]:
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
     lines: dict[Path, int] = {(): 1}
+    again: list[tuple[Path, int]] = []
 
     def line(pos: int) -> int:
         return bisect.bisect_right(starts, pos)
@@ -40,6 +50,10 @@ def value_lines(text: str) -> dict[Path, int]:
             pos = skip(pos + 1)
             while text[pos] != "}":
                 key, after = scanstring(text, pos + 1)
+                if (*path, key) in lines:  # the object has it already: what the first one held is forgotten, as json forgets it
+                    again.append(((*path, key), line(pos)))
+                    for gone in [p for p in lines if p[: len(path) + 1] == (*path, key)]:
+                        del lines[gone]
                 lines[(*path, key)] = line(pos)
                 pos = skip(value(skip(after) + 1, (*path, key)))  # past the ':'
                 pos = skip(pos + 1) if text[pos] == "," else pos
@@ -59,7 +73,7 @@ def value_lines(text: str) -> dict[Path, int]:
         return match.end()
 
     value(0, ())
-    return lines
+    return lines, again
 
 
 def line_of(lines: dict[Path, int], path: Path) -> int:

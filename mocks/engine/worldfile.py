@@ -24,6 +24,7 @@ A top-level key that is no section below is refused, except the sections the
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -444,8 +445,16 @@ def _unknown_views(template: Any, path: Path, views: Mapping[str, Any]) -> list[
     return [
         FileProblem(at, f"no view {other!r} under views{did_you_mean(str(other), views)}")
         for at, other in _referred(template, path)
-        if other not in views
+        if not _names_a_view(other, views)
     ]
+
+
+def _names_a_view(name: Any, views: Mapping[str, Any]) -> bool:
+    """Whether ``name`` is a view, or a name filled in when it renders (``"{kind}_brief"``) that can be one."""
+    if not isinstance(name, str) or "{" not in name:
+        return name in views
+    pattern = re.compile(".+".join(re.escape(part) for part in re.split(r"\{[\w.]+\}", name)))
+    return any(pattern.fullmatch(view) for view in views)
 
 
 def _referred(template: Any, path: Path) -> list[tuple[Path, Any]]:

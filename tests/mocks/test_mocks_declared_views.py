@@ -277,6 +277,51 @@ def test_views_show_stored_entities_with_what_they_refer_to(tmp_path: Path, monk
         render_view(world, fixture, "song", "nope")
 
 
+def test_a_view_named_by_names_shows_each_entity_its_own_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gqlbench.mocks.engine.declared.views import render_view
+    from gqlbench.mocks.engine.world import World
+
+    views = {
+        **VIEWS,
+        "mix_card": {"kind": "mix", "fields": {"size": {"$count": "$songs"}}},
+        "song_card": {"kind": "song", "fields": {"name": "$name", "tag": {"$vocab": "tags", "key": "$name", "default": "?"}}},
+        "feed": {"kind": "mix", "fields": {"items": {"$each": "$items", "do": {"$view": "{it.0}_card", "of": "$it.1"}}}},
+    }
+    _jukebox(tmp_path, monkeypatch, {**FIXTURE, "views": views, "vocab": {"tags": {"Song 1": "first"}}})
+    world = World.create("jukebox")
+    world.table("mix")["feed1"] = {"id": "feed1", "items": [["song", "s1"], ["mix", "m1"], ["song", "s2"]]}
+    feed = render_view(world, world.model.fixture, "feed", "feed1")  # type: ignore[union-attr]
+    shown = [{k: item[k] for k in ("name", "tag", "size") if k in item} for item in feed["items"]]
+    assert shown == [{"name": "Song 1", "tag": "first"}, {"size": 3}, {"name": "Song 2", "tag": "?"}]  # a view sees vocab
+    world.table("mix")["feed2"] = {"id": "feed2", "items": [["singer", "p1"]]}
+    with pytest.raises(GqlbenchError, match="no view 'singer_card' under views"):
+        render_view(world, world.model.fixture, "feed", "feed2")  # type: ignore[union-attr]
+
+
+def test_an_unknown_id_is_not_found_in_any_view_named_by_its_label(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    endpoints = {**FIXTURE["endpoints"], "GET_songs__id_": {"respond": {"$view": "song_short", "of": "$id", "label": "tune"}}}
+    api = _jukebox(tmp_path, monkeypatch, {**FIXTURE, "views": VIEWS, "endpoints": endpoints})
+    with pytest.raises(NotFound, match="no tune with id 's9'"):  # a view that does not complete: not found all the same
+        api["GET_songs__id_"](id="s9")
+
+
+@pytest.mark.parametrize(
+    ("views", "message"),
+    [
+        (
+            {"a": {"kind": "song", "fields": {"x": {"$view": "b"}}}, "b": {"kind": "song", "base": "a"}},
+            "views.a: shows itself (a -> b -> a)",
+        ),
+        ({"a": {"kind": "song", "fields": {"x": {"$view": "{kind}_card"}}}}, "views.a.fields.x.$view: no view '{kind}_card' under views"),
+    ],
+)
+def test_a_view_that_shows_itself_or_names_no_view_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, views: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(GqlbenchError, match=re.escape(message)):
+        _jukebox(tmp_path, monkeypatch, {**FIXTURE, "views": views})
+
+
 def test_a_view_of_an_undefined_view_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     views = {"song": {"kind": "song", "fields": {"by": {"$view": "singer", "of": "$singers"}}}}
     with pytest.raises(GqlbenchError, match=re.escape("views.song.fields.by.$view: no view 'singer' under views")):

@@ -20,6 +20,17 @@ def test_a_fixture_that_is_not_json_names_the_line(tmp_path: Path) -> None:
         World.create("tmdb", fixture=path)
 
 
+def test_a_key_written_twice_is_refused_with_each_line(tmp_path: Path) -> None:
+    path = tmp_path / "w.json"
+    path.write_text('{"shapes": {"name": 1,\n  "card": {"id": "$id",\n    "id": "$key"},\n  "name": 2}}', encoding="utf-8")
+    with pytest.raises(GqlbenchError) as caught:
+        load_fixture("library", path)
+    assert str(caught.value).splitlines() == [
+        f"{path}:3: shapes.card.id: written twice in one object (JSON keeps only the last); keep one",
+        f"{path}:4: shapes.name: written twice in one object (JSON keeps only the last); keep one",
+    ]
+
+
 def test_the_bundled_domains_read_their_bundled_files() -> None:
     assert fixture_file("spotify").name == "spotify.json" and fixture_file("spotify").is_file()
     assert "entities" in load_fixture("library")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gqlbench.mocks.engine.jsonpos import line_of, value_lines
+from gqlbench.mocks.engine.jsonpos import duplicate_members, line_of, value_lines
 
 
 def test_positions_name_the_line_of_each_key_and_item() -> None:
@@ -20,3 +20,9 @@ def test_a_path_not_written_takes_the_line_of_its_nearest_written_ancestor() -> 
     lines = value_lines('{\n "endpoints": {\n  "GET_x": {}\n }\n}')
     assert line_of(lines, ("endpoints", "GET_x", "respond", "do")) == 3
     assert line_of(lines, ("nowhere",)) == 1
+
+
+def test_a_key_written_twice_in_one_object_is_found_with_its_second_line() -> None:
+    text = '{"a": {"x": 1,\n "y": 2},\n "b": {"x": 1},\n "a": {"x": 3, "x": 4}}'
+    assert duplicate_members(text) == [(("a",), 4), (("a", "x"), 4)]
+    assert duplicate_members('{"a": {"x": 1}, "b": {"x": 1}}') == []  # the same key in two objects is no mistake

@@ -87,6 +87,12 @@ def check_bounds(fixture: Mapping[str, Any], where: str) -> None:
     shapes = fixture.get("shapes")
     if isinstance(shapes, dict):
         _check_cycles({k: _named(v, "$shape") for k, v in shapes.items()}, f"{where}: shapes", "renders itself")
+    views = fixture.get("views")
+    if isinstance(views, dict):
+        shown = {
+            k: _named(v.get("fields"), "$view") | _named({"base": v.get("base")}, "base") for k, v in views.items() if isinstance(v, dict)
+        }
+        _check_cycles(shown, f"{where}: views", "shows itself")
 
 
 def _walk(value: Any, where: str) -> Iterator[tuple[str, Any]]:

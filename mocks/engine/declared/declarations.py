@@ -2,8 +2,9 @@
 
 Besides ``entities`` and ``endpoints``, a fixture may hold:
 
-* ``"shapes"``: named templates (:mod:`gqlbench.mocks.engine.declared.templates`), e.g. how a
-  movie looks in a list, for endpoints and other shapes to use;
+* ``"shapes"``: named templates (:mod:`gqlbench.mocks.engine.declared.templates`) that are
+  not one entity's view (a page of credits, an episode made up from its show), for
+  endpoints, views and other shapes to use with the names they give them;
 * ``"vocab"``: lists and tables the templates pick from or look up in;
 * ``"generate"``: per kind, fields a record gets the first time it is looked
   up, when it has none (``{"movie": {"runtime": {"$int": ["$id", "runtime"], "lo": 85, "hi": 175}}}``),

@@ -11,10 +11,10 @@ say, so a domain's responses need no Python:
 * ``{"$int": [key...], "lo": 1, "hi": 9, "div": 10}`` (or ``"mul"``), ``{"$token": [key...], "length": 27}``,
   ``{"$pick": [key...], "from": "<vocab>"}``, ``{"$date": [key...], "lo": 1980, "hi": 2023}``:
   values derived from the seed and the key, the same on every machine;
-* ``{"$shape": "<name>", "kind": "movie", "id": "$movie_id"}``: another template
-  (``"shapes"`` of the fixture) rendered for one entity, whose fields become names
-  (and ``this`` the record: ``"$this.collection"`` is None when it has none; ``key`` is the id
-  it was looked up by, for records that do not hold their key); ``"of": {...}`` renders names instead;
+* ``{"$shape": "<name>", "of": {"owner": "$id"}}``: a named template (``"shapes"`` of the
+  fixture) evaluated with the names ``of`` gives (and ``this``, the whole object) besides
+  those around it; an entity is shown by a view instead (``{"$view": "card", "of": "$movie_id"}``,
+  :mod:`gqlbench.mocks.engine.declared.views`), the one way to render one;
 * ``{"$each": list, "do": template}`` (names ``it`` and ``i``), ``{"$let": {...}, "in": template}``,
   ``{"$get": "<kind>", "id": ...}`` (the complete record, or not found), ``{"$vocab": "<vocab>", "key": ...}``,
   ``{"$count": x}``, ``{"$add": [a, b]}`` (numbers, or lists joined), ``{"$mul": [a, b]}``,
@@ -326,20 +326,18 @@ def _get(t: dict[str, Any], scope: Scope) -> dict[str, Any]:
 
 
 def _shape_arguments(t: dict[str, Any]) -> str | None:
-    return None if ("kind" in t) == ("id" in t) and not ("kind" in t and "of" in t) else '$shape takes "kind" and "id", or "of"'
+    if {"kind", "id", "label"} & set(t):
+        return 'an entity is shown by a view: {"$view": "<view>", "of": "$movie_id"}; a shape takes names ("of")'
+    return None if "of" in t else '$shape needs "of" (the names the shape sees)'
 
 
-@operation("shape", "kind", "id", "label", "of", literal=("label",), shape=_shape_arguments)
+@operation("shape", "of", "kind", "id", "label", shape=_shape_arguments)
 def _shape(t: dict[str, Any], scope: Scope) -> Any:
     name = evaluate(t["$shape"], scope)
     if name not in scope.shapes:
         raise GqlbenchError(f'world template: no shape {name!r} in the fixture\'s "shapes" ({", ".join(sorted(scope.shapes))})')
-    if "kind" not in t:
-        record = evaluate(t.get("of", "$it"), scope)
-        return evaluate(scope.shapes[name], scope.having(**{**record, "this": record}))
-    key = evaluate(t["id"], scope)
-    record = scope.world.get(evaluate(t["kind"], scope), key, label=t.get("label"))
-    return evaluate(scope.shapes[name], scope.having(**{"key": key, **record, "this": record}))
+    names = evaluate(t["of"], scope)
+    return evaluate(scope.shapes[name], scope.having(**{**names, "this": names}))
 
 
 @operation("each", required=("do",), binds={"do": ("it", "i")})
