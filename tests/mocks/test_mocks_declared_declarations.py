@@ -42,7 +42,7 @@ def test_a_shape_is_a_named_template_that_sees_the_names_it_is_given(tmp_path: P
 
 def test_a_shape_of_an_entity_by_kind_and_id_says_to_use_a_view(tmp_path: Path) -> None:
     endpoints = {"GET_books__book_id_": {"$shape": "card", "kind": "book", "id": "$book_id"}}
-    with pytest.raises(GqlbenchError, match=re.escape('an entity is shown by a view: {"$view": "<view>", "of": "$movie_id"}')) as caught:
+    with pytest.raises(GqlbenchError, match=re.escape('an entity is shown by a view, {"$view": "<view>", "of": "<its id>"}')) as caught:
         world_with(tmp_path, endpoints, shapes={"card": {"title": "$title"}})
     assert len(str(caught.value).splitlines()) == 1 and ":1: endpoints.GET_books__book_id_.respond:" in str(caught.value)
 

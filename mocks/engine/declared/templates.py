@@ -327,7 +327,7 @@ def _get(t: dict[str, Any], scope: Scope) -> dict[str, Any]:
 
 def _shape_arguments(t: dict[str, Any]) -> str | None:
     if {"kind", "id", "label"} & set(t):
-        return 'an entity is shown by a view: {"$view": "<view>", "of": "$movie_id"}; a shape takes names ("of")'
+        return 'an entity is shown by a view, {"$view": "<view>", "of": "<its id>"}; a shape takes names ("of")'
     return None if "of" in t else '$shape needs "of" (the names the shape sees)'
 
 
