@@ -22,7 +22,7 @@ What it works with:
 * entities: :func:`make` (by the kind's recipe in the file), :func:`resolve`
   (a name or id to the id), :func:`invent` (what a search for unknown text makes);
 * how things are shown: :func:`view` (a view of the file), :func:`computed`
-  (a kind's computed fields), :func:`shape` (a shape of the file, with names),
+  (a kind's computed fields), :func:`shape` (a named template of the file, with names),
   :func:`offset_page` (a page of a list);
 * saved lists: :func:`saved`, :func:`save`, :func:`unsave`, and :func:`split_ids`
   for an argument of ids; :func:`check_stored_items` before a behaviour grows a
