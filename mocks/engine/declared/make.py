@@ -75,7 +75,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared.templates import Scope, evaluate, operation
 from gqlbench.mocks.engine.world import World
 
-__all__ = ["invent", "load", "make", "new_id", "resolve", "scope_of"]
+__all__ = ["entities", "invent", "load", "make", "new_id", "resolve", "scope_of"]
 
 _IDS = {"lo": 1_000_000, "hi": 99_999_999}
 _ATTEMPTS = 1000  # a range this full of ids is too small for a graph that keeps growing
@@ -234,19 +234,30 @@ def scope_of(world: World) -> Scope:
     return Scope.of(world, {})
 
 
+def entities(scope: Scope, kind: str, entries: list[Any], where: str) -> list[Any]:
+    """Make the file's own entries of ``kind`` (``entities.<kind>``) by its recipe, in order; their ids.
+
+    Each must be a new entity: a second entry for one would be dropped unseen.
+    """
+    table = scope.world.table(kind)
+    made = []
+    for n, entry in enumerate(entries):
+        at = f"{where}: entities.{kind}[{n}]"
+        before = len(table)
+        made.append(make(scope, kind, entry, at))
+        if len(table) == before:
+            raise GqlbenchError(f"{at}: the {kind} {made[-1]!r} is already defined (two entries with the same name or id); keep one")
+    return made
+
+
 def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:
-    """Run the fixture's ``load`` steps: make or resolve each section's entries, keeping their ids in the state."""
+    """Run the fixture's ``load`` steps: resolve each section's references to ids, kept in the world's state."""
     for step in fixture.get("load") or []:
         section = step["from"]
         given = fixture.get(section, step.get("default"))
         entries = [] if given is None else given if isinstance(given, list) else [given]
         at = f"{where}: {section}"
-        if "with" in step:
-            entries = [_with(scope, step, e) for e in entries]
-        if "make" in step:
-            ids = [_make_new(scope, step["make"], e, f"{at}[{n}]" if isinstance(given, list) else at) for n, e in enumerate(entries)]
-        else:
-            ids = [_resolve_all(scope, step["refer"], e, f"{at}[{n}]") for n, e in enumerate(entries)]
+        ids = [_resolve_all(scope, step["refer"], e, f"{at}[{n}]") for n, e in enumerate(entries)]
         kept: Any = _shaped(scope, step["as"], ids) if "as" in step else ids
         if "state" in step:
             *path, last = step["state"].split(".")
@@ -254,23 +265,6 @@ def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:
             for part in path:
                 holder = holder.setdefault(part, {})
             holder[last] = kept if isinstance(given, list) or given is None else kept[0]
-
-
-def _make_new(scope: Scope, kind: str, entry: Any, where: str) -> Any:
-    """Make an entry of a section, which must be a new entity: a second entry for it would be dropped unseen."""
-    table = scope.world.table(kind)
-    before = len(table)
-    entity_id = make(scope, kind, entry, where)
-    if len(table) == before:
-        raise GqlbenchError(f"{where}: the {kind} {entity_id!r} is already defined (two entries with the same name or id); keep one")
-    return entity_id
-
-
-def _with(scope: Scope, step: Mapping[str, Any], entry: Any) -> Any:
-    """An entry (an object, or a bare name) with the step's ``with`` fields it lacks."""
-    if not isinstance(entry, dict):
-        entry = {(_recipes(scope).get(step.get("make", "")) or {}).get("name", "name"): entry}
-    return {**entry, **{field: evaluate(template, scope) for field, template in step["with"].items() if field not in entry}}
 
 
 def invent(scope: Scope, kind: str, query: str) -> None:
