@@ -10,7 +10,7 @@ at the first mistake:
    is walked with the operations' declared keys, and with the names it sees
    where they are known (an endpoint's ``respond`` sees the endpoint's
    parameters, a view's fields its kind's fields); references between
-   sections (a view's ``base``, a recipe's ``children``, a step's ``make``,
+   sections (a view's ``base``, a recipe's ``children`` or a ref's ``create``,
    an endpoint's function) must name something defined.
 
 :func:`check_world` returns the :class:`~gqlbench.mocks.engine.problems.FileProblem`
@@ -20,6 +20,11 @@ problem, ``file:line: path: message``.
 A top-level key that is no section below is refused, except the sections the
 ``load`` steps read (``"from"``) and those the behaviour declares it reads
 (its ``sections`` attribute: Spotify's ``devices`` and ``player``).
+
+A form that is gone says what to write instead, in one line: a ``load`` step
+that makes a section (``"make"``; its entries go under ``entities.<kind>``,
+made by the kind's recipe) and a step's ``"with"`` (the fields go in the
+entries, or in ``make.<kind>.defaults``), as ``grow``'s old keys do.
 """
 
 from __future__ import annotations

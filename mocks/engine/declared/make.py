@@ -1,12 +1,17 @@
-"""One way to make an entity: a kind's recipe (``make``), the fixture sections made on load, ``$make`` on demand.
+"""One way to make an entity: its kind's recipe (``make``); the file's ``entities``, ``$make`` and growth say when it runs.
 
 A fixture written by hand names things ("the album Midnights by Taylor
 Swift") while the world keys records by ids that are the same for a seed on
 every machine and differ between seeds, so each seed is its own catalogue.
 ``"make"`` says per kind how a record is made from an entry (a name, or an
 object of its own values): it is the one place that says how a new entity of
-a kind looks, whether it comes from the fixture or is made on demand. ``"load"``
-says which sections of the fixture are made, in order, when a world is created::
+a kind looks. It runs when the world is created, for each entry the file
+writes under ``"entities"`` for that kind (:func:`entities`, kinds in file
+order, entries in order: ids depend on the order entities are made; a kind
+without a recipe is stored as written), and while the world runs: a
+template's ``$make``, a ref's ``create``, a search's ``invent`` and the
+``grow`` steps (:mod:`gqlbench.mocks.engine.declared.growth`). ``"load"``
+then keeps references in the world's state (``refer`` steps, below)::
 
     "make": {
       "artist": {"id": {"$token": ["artist", "$name"]}, "complete": false,
@@ -17,8 +22,8 @@ says which sections of the fixture are made, in order, when a world is created::
                 "defaults": {"album": "$parent.id", "artists": "$parent.artists", "track_number": "$position"}},
       "person": {"key": ["$name"], "complete": false, "defaults": {"name": {"$shape": "person_name", "of": {"key": ["$id"]}}}}
     },
-    "load": [{"make": "artist", "from": "artists"}, {"make": "album", "from": "albums"},
-             {"refer": "track", "from": "saved_tracks", "state": "lists.saved_tracks",
+    "entities": {"artist": ["Taylor Swift"], "album": [{"name": "Midnights", "artists": ["Taylor Swift"], "tracks": ["Karma"]}]},
+    "load": [{"refer": "track", "from": "saved_tracks", "state": "lists.saved_tracks",
               "as": {"id": "$it", "added_at": {"$tick": null}}}]
 
 A record is made in this order: ``refs`` (a field holding a name or an id, or
@@ -47,13 +52,17 @@ an artist's first albums). ``ids`` (``{"lo": 1000000, "hi": 99999999}``) is the
 range of the kind's keyed ids. ``invent`` is a template (the name ``query``)
 that makes what a search for unknown text finds (:func:`invent`).
 
-A load step makes each entry of the fixture's section ``from`` (a list, or one
-object: ``"default"`` stands in when the section is missing) or, with
-``refer``, resolves each to an id (each made entry must be a new entity: two
-for one are refused; ``with`` gives each made entry the fields it lacks, e.g.
-``{"companies": []}``); ``state`` keeps the ids (or ``as`` entries)
-in the world's state under that dotted name (``lists.saved_tracks`` is the saved
-list the ``save`` actions and ``$saved`` use, :mod:`gqlbench.mocks.engine.declared.lists`).
+Each entry of the file's own must be a new entity: two for one are refused
+(an entry written after a ref created its entity is one of them). A field
+only the file's entries have is written in them; ``defaults`` are for every
+entity of the kind. A ``load`` step resolves each entry of the fixture's
+section ``from`` (a name or an id; a list, or one: ``"default"`` stands in
+when the section is missing) to an id, after all the file's entities are
+made; ``state`` keeps the ids (or ``as`` entries) in the world's state under
+that dotted name (``lists.saved_tracks`` is the saved list the ``save``
+actions and ``$saved`` use, :mod:`gqlbench.mocks.engine.declared.lists`; a
+section of one name keeps one id, as Spotify's ``"me"``). A recipe's default
+that reads the state sees it only once the load is done.
 
 Templates make entities on demand: ``{"$make": "artist", "entry": {"name": "$q"}}``
 is the made one's id. With ``"key": ["movie", "$id", "cast", "$n"]`` the id is
