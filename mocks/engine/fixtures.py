@@ -5,17 +5,20 @@ fixture at ``worlds/<domain>.json``, next to ``specs/`` and ``schemas/``; the
 bundled catalog keeps them in the package at ``mocks/worlds/<domain>.json``.
 The fixture is a JSON object:
 
-* ``"entities"``: ``{"<kind>": [records]}``; a record names its key as
-  its API does (``<kind>_id``, ``id``, ``symbol``, ``login``...), and an entity written inside another one
-  (``"authors": [{"author_id": "A1", "name": "..."}]``) is loaded and linked;
+* ``"entities"``: ``{"<kind>": [records]}``, the one place a file writes its own entities,
+  in file order: a kind with a ``make`` recipe is made by it from each entry (a name or an
+  object, :mod:`gqlbench.mocks.engine.declared.make`); any other record is stored as written,
+  naming its key as its API does (``<kind>_id``, ``id``, ``symbol``, ``login``...), and an entity
+  written inside another one (``"authors": [{"author_id": "A1", "name": "..."}]``) is loaded and linked;
 * ``"endpoints"``: per-function overrides of the inferred rules
   (:mod:`gqlbench.mocks.engine.rules`);
 * ``"shapes"``, ``"vocab"``, ``"generate"`` and an endpoint's ``"respond"``:
   responses and generated values declared as templates (:mod:`gqlbench.mocks.engine.declared.declarations`);
 * ``"computed"``: computed fields per kind (:mod:`gqlbench.mocks.engine.declared.computed`);
 * ``"views"``: the one way an entity is shown, with what it refers to (:mod:`gqlbench.mocks.engine.declared.views`);
-* ``"make"`` and ``"load"``: how entities are made from readable entries (referring to others by name),
-  and which sections of the fixture are made so (:mod:`gqlbench.mocks.engine.declared.make`);
+* ``"make"``: per kind, how an entity is made from a readable entry (referring to others by name),
+  whether the file writes it or the world makes it while it runs; ``"load"``: the names the world's
+  state keeps (a saved list, the current user), resolved to ids (:mod:`gqlbench.mocks.engine.declared.make`);
 * ``"behaviour"``: optional Python for what data cannot say, as
   ``"module:object"`` or ``"file.py:object"`` (a file relative to the fixture);
   see :mod:`gqlbench.mocks.engine.registry`;

@@ -293,10 +293,14 @@ class GenericModel:
 
         ``handled`` endpoints are answered by a behaviour, which seeds its own.
         """
-        for kind, records in (fixture.get("entities") or {}).items():
-            for record in records:
-                self._load_entity(world, kind, record)
-        make.load(self.declared.scope(world, {}), fixture, self.source)  # the readable sections (declared.make)
+        scope, recipes = self.declared.scope(world, {}), fixture.get("make") or {}
+        for kind, records in (fixture.get("entities") or {}).items():  # in file order: ids depend on the order of making
+            if kind in recipes:
+                make.entities(scope, kind, records, self.source)  # made by the kind's recipe (declared.make)
+            else:
+                for record in records:
+                    self._load_entity(world, kind, record)  # stored as written
+        make.load(scope, fixture, self.source)  # the state's references to them (declared.make)
         for rule in self.rules.values():
             declared = rule.function in handled or rule.respond is not None  # answered by a behaviour or a template
             if rule.action in ("list", "search") and rule.kind and not declared and not rule.collection and not world.table(rule.kind):

@@ -10,7 +10,7 @@ at the first mistake:
    is walked with the operations' declared keys, and with the names it sees
    where they are known (an endpoint's ``respond`` sees the endpoint's
    parameters, a view's fields its kind's fields); references between
-   sections (a view's ``base``, a recipe's ``children``, a step's ``make``,
+   sections (a view's ``base``, a recipe's ``children`` or a ref's ``create``,
    an endpoint's function) must name something defined.
 
 :func:`check_world` returns the :class:`~gqlbench.mocks.engine.problems.FileProblem`
@@ -20,6 +20,11 @@ problem, ``file:line: path: message``.
 A top-level key that is no section below is refused, except the sections the
 ``load`` steps read (``"from"``) and those the behaviour declares it reads
 (its ``sections`` attribute: Spotify's ``devices`` and ``player``).
+
+A form that is gone says what to write instead, in one line: a ``load`` step
+that makes a section (``"make"``; its entries go under ``entities.<kind>``,
+made by the kind's recipe) and a step's ``"with"`` (the fields go in the
+entries, or in ``make.<kind>.defaults``), as ``grow``'s old keys do.
 """
 
 from __future__ import annotations
@@ -153,23 +158,25 @@ class Recipe(_Section):
 
 
 class LoadStep(_Section):
-    """One step of ``load``: make (or resolve) each entry of a section."""
+    """One step of ``load``: resolve each entry of a section (a name or an id) and keep the ids in the world's state."""
 
-    make: str | None = None
-    refer: RecipeRef | None = None
+    refer: RecipeRef
     from_: str = Field(alias="from")
     state: str | None = None
     as_: Template = Field(None, alias="as")
     default: Template = None
-    with_: dict[str, Template] | None = Field(None, alias="with")
 
-    @model_validator(mode="after")
-    def _one(self) -> LoadStep:
-        if (self.make is None) == (self.refer is None):
-            raise ValueError('a step has either "make" or "refer" (a kind)')
-        if self.with_ is not None and self.make is None:
-            raise ValueError('only a "make" step gives its entries fields ("with")')
-        return self
+    @model_validator(mode="before")
+    @classmethod
+    def _moved(cls, value: Any) -> Any:
+        if isinstance(value, dict) and isinstance(value.get("make"), str):  # the old way of making a file's entities
+            kind, section = value["make"], value.get("from", "...")
+            kept = f'; keep their ids with {{"refer": "{kind}", "from": <a section of their names>, "state": ...}}'
+            moved = f"a file's entities are written under entities: move {section!r} to entities.{kind} (made by make.{kind})"
+            raise ValueError(moved + (kept if "state" in value else ""))
+        if isinstance(value, dict) and "with" in value:
+            raise ValueError("the fields an entry lacks are written in the entry under entities.<kind>, or in make.<kind>.defaults")
+        return value
 
 
 class Referring(_Section):
@@ -231,7 +238,7 @@ class WorldFile(_Section):
 
     description: str | None = None
     behaviour: str | None = None
-    entities: dict[str, list[dict[str, Any]]] = {}
+    entities: dict[str, list[dict[str, Any] | str]] = {}  # a name only for a kind with a recipe (make)
     endpoints: dict[str, EndpointRule] = {}
     shapes: dict[str, Template] = {}
     vocab: dict[str, Any] = {}
@@ -272,7 +279,7 @@ def check_world(
         if not all(isinstance(s, str) for s in read):  # a step without "from": which sections it reads is unknown
             problems = [p for p in problems if len(p.line_path()) > 1]
         found += problems
-    found += _entity_problems(data.get("entities"), data.get("kinds"))
+    found += _entity_problems(data.get("entities"), data.get("kinds"), _dicts(data.get("make")))
     found += _kind_problems(data.get("kinds"))
     found += _meaning(data, parameters, kind_fields or {})
     return found
@@ -319,13 +326,19 @@ def _model_or_item(annotation: Any, step: str | int | None) -> Any:
     return Any
 
 
-def _entity_problems(entities: Any, kinds: Any) -> list[FileProblem]:
+def _entity_problems(entities: Any, kinds: Any, recipes: Mapping[str, Any]) -> list[FileProblem]:
+    """An entity stored as written (its kind has no recipe) that has no key, or is a bare name."""
     found = []
     for kind, records in entities.items() if isinstance(entities, dict) else ():
+        if kind in recipes:
+            continue  # made by the recipe, which gives it its id
         own = kinds.get(kind) if isinstance(kinds, dict) else None
         declared = own.get("key") if isinstance(own, dict) else None
         for n, record in enumerate(records if isinstance(records, list) else []):
-            if isinstance(record, dict) and not any(
+            if isinstance(record, str):
+                message = f'a name makes an entity only by a recipe: declare "make": {{"{kind}": {{...}}}}, or write an object with its key'
+                found.append(FileProblem(("entities", kind, n), message))
+            elif isinstance(record, dict) and not any(
                 name in KEY_WORDS or name == declared or reference(name) == (kind, "id") for name in record
             ):
                 keys = declared or f"{kind}_id, id, symbol, slug, login, ..."
@@ -408,13 +421,7 @@ def _meaning(
                     )
                 )
     for n, step in enumerate(_steps(data)):
-        step = _dicts(step)
-        if isinstance(step.get("make"), str) and step["make"] not in recipes:
-            found.append(
-                FileProblem(("load", n, "make"), f"kind {step['make']!r} has no entry under make{did_you_mean(step['make'], recipes)}")
-            )
-        found += template_problems(step.get("as"), ("load", n, "as"))
-        found += template_problems(step.get("with"), ("load", n, "with"))
+        found += template_problems(_dicts(step).get("as"), ("load", n, "as"))
     for kind, steps in _dicts(_dicts(data.get("grow")).get("fill")).items():
         for n, step in enumerate(steps if isinstance(steps, list) else []):
             found += template_problems(_dicts(step).get("add"), ("grow", "fill", kind, n, "add"))
@@ -477,12 +484,6 @@ def _fields_of(kind: str, data: Mapping[str, Any], kind_fields: Mapping[str, Ite
     names.add(str(recipe.get("name", "name")))
     for section in ("generate", "computed"):
         names.update(_dicts(_dicts(data.get(section)).get(kind)))
-    for step in _steps(data):
-        if isinstance(step, dict) and step.get("make") == kind:
-            entries = data.get(str(step.get("from")), step.get("default"))
-            for entry in entries if isinstance(entries, list) else [entries]:
-                names.update(_dicts(entry))
-            names.update(_dicts(step.get("with")))
     for step in _dicts(_dicts(data.get("grow")).get("fill")).get(kind) or []:
         names.add(str(_dicts(step).get("fill")))
     return frozenset(names)

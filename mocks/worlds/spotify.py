@@ -11,10 +11,11 @@ saved lists, :mod:`gqlbench.mocks.engine.declared.lists`), an artist's albums ne
 and its top tracks by popularity, its related artists (a shared genre, three
 "Radio" artists made when none), the saved and top lists, the user and
 their playlists and a playlist's items (``respond`` templates). How the
-catalogue is made is declared too (``make`` and ``load``,
-:mod:`gqlbench.mocks.engine.declared.make`): the readable entries (artists,
-albums with their tracks inside, playlists, saved and top lists, names for
-ids), ids and values derived from the seed, and what a search for an unknown
+catalogue is made is declared too (``make``, ``entities`` and ``load``,
+:mod:`gqlbench.mocks.engine.declared.make`): the readable entries (the user,
+artists, albums with their tracks inside, playlists, made by the recipes), the
+state's references to them (``me``, the user's playlists, saved and top lists,
+names for ids), ids and values derived from the seed, and what a search for an unknown
 query invents per type; the two albums an artist made by a search gets when
 first looked up are a ``grow.fill`` step (:mod:`gqlbench.mocks.engine.declared.growth`).
 See docs/add-your-own-api.md.

@@ -2,8 +2,8 @@
 
 Every TMDB endpoint but ``discover`` is answered by a template of the fixture (``"respond"``),
 every generated value is a ``"generate"`` template, the fixture's people,
-companies, networks, collections, movies and shows are made by its ``"make"``
-recipes and ``"load"`` steps (a name in a cast, crew or company list becomes
+companies, networks, collections, movies and shows (``"entities"``) are made
+by its ``"make"`` recipes, in file order (a name in a cast, crew or company list becomes
 one entity with a stable id wherever it is mentioned, created on first
 mention; a collection lists the movies that name it), and the graph grows as
 declared in ``"grow"`` (:mod:`gqlbench.mocks.engine.declared.growth`): a movie
@@ -17,7 +17,7 @@ generic engine also reads the graph both ways, checks season and episode
 numbers, and filters, sorts and pages. What stays here, and why:
 
 * the named lists (``"lists"``): each list's kind is read from its name
-  (``movie_popular``, ``trending_tv_week``), which a load step cannot say;
+  (``movie_popular``, ``trending_tv_week``), which a ``load`` step cannot say;
 * ``search``: the words of the query against a name, ranked exact name first,
   then by popularity, and an unknown query makes a title (or person, company)
   named after it, which later searches and lookups find;

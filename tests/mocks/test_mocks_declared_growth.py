@@ -61,10 +61,10 @@ def test_the_same_key_gives_the_same_id_and_keeps_the_first_record(tmp_path: Pat
 
 
 def test_a_new_entity_never_takes_an_id_the_fixture_has(tmp_path: Path) -> None:
-    taken = [{"label_id": str(n), "text": "fixture"} for n in (1, 2, 3)]
+    taken = [{"id": n, "text": "fixture"} for n in (1, 2, 3)]  # made by the label recipe, with the ids they give
     world = world_with(tmp_path, {}, {"label": {"ids": {"lo": 1, "hi": 4}}}, label=taken)
     assert made(world, {"$make": "label", "key": ["x"]}) == 4  # the only id of 1..4 the fixture does not use
-    assert world.table("label")["1"] == {"text": "fixture"}
+    assert world.table("label")["1"] == {"id": 1, "text": "fixture"}
     with pytest.raises(GqlbenchError, match=r"no free id for a new label in 1\.\.4 .*widen the fixture's make\.label\.ids"):
         made(world, {"$make": "label", "key": ["y"]})
 
@@ -77,7 +77,7 @@ def test_fill_where_counts_matching_entries_and_referring_counts_the_entities_th
         "add": {"$make": "book", "key": ["$id", "$n"], "entry": {"shelves": [{"shelf": "$id"}]}},
     }
     shelf = {**SHELF, "crew": [{"job": "Producer"}]}
-    fixture_book = {"book_id": "B1", "title": "Dune", "shelves": [{"shelf": 7}]}
+    fixture_book = {"id": "B1", "title": "Dune", "shelves": [{"shelf": 7}]}  # made by the book recipe: its id is "id"
     world = world_with(tmp_path, {"fill": {"shelf": [crew, books]}}, shelf=[shelf], book=[fixture_book])
     record = world.get("shelf", "S1")
     assert record["crew"] == [{"job": "Director", "n": 0}, {"job": "Producer"}]

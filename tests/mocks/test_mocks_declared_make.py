@@ -1,4 +1,4 @@
-"""Entities a fixture makes from readable entries (``make`` and ``load``), on a small world of novels nobody bundled.
+"""Entities a fixture makes from readable entries (``entities`` by ``make``, then ``load``), on a small world of novels nobody bundled.
 
 The ``library`` domain gets a fixture whose writers, novels and chapters are
 written by name, as a person would write them; what is asserted is that the
@@ -52,8 +52,7 @@ GROW = {  # a writer with no novel gets one on first lookup (a referring step ov
     }
 }
 LOAD = [
-    {"make": "writer", "from": "writers"},
-    {"make": "novel", "from": "novels", "state": "novels"},
+    {"refer": "novel", "from": "shelf", "state": "novels"},
     {"refer": "novel", "from": "reading", "state": "lists.reading", "as": {"id": "$it", "added_at": {"$tick": None}}},
 ]
 WRITERS: list[Any] = [{"name": "Ursula Le Guin", "born": 1929}, "Frank Herbert", "Mary Shelley"]
@@ -63,14 +62,15 @@ NOVELS = [
 ]
 
 
-def write(tmp_path: Path, **changes: Any) -> Path:
+def write(tmp_path: Path, writers: list[Any] = WRITERS, novels: list[Any] = NOVELS, **changes: Any) -> Path:
+    """The fixture, its entities being ``writers`` and ``novels`` (made by the recipes in this order)."""
     fixture = {
         "make": MAKE,
         "grow": GROW,
+        "entities": {"writer": writers, "novel": novels},
         "load": LOAD,
-        "writers": WRITERS,
-        "novels": NOVELS,
-        "reading": ["The Dispossessed", "Dune"],
+        "shelf": [n["name"] for n in novels if isinstance(n, dict) and isinstance(n.get("name"), str)],
+        "reading": ["The Dispossessed", "Dune"] if novels is NOVELS else [],
         **changes,
     }
     path = tmp_path / f"library{len(list(tmp_path.iterdir()))}.json"  # a new file: models are cached per file version
@@ -142,12 +142,18 @@ def test_a_template_makes_an_entity_on_demand(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"novels": [{"name": "X", "writers": ["Nobody"]}]}, r"novels\[0\]\.writers: no writer named 'Nobody'; refer to a writer"),
-        ({"writers": ["Frank Herbert", {"name": "Frank Herbert", "id": "fh2"}]}, r"novels\[0\]\.writers: 2 writer named 'Frank Herbert'"),
-        ({"novels": [{"name": "X", "writers": [], "chapters": [7]}]}, r"novels\[0\]\.chapters\[0\]: an entry of chapter must be a name"),
+        ({"novels": [{"name": "X", "writers": ["Nobody"]}]}, r"entities\.novel\[0\]\.writers: no writer named 'Nobody'; refer to a writer"),
+        (
+            {"writers": ["Frank Herbert", {"name": "Frank Herbert", "id": "fh2"}]},
+            r"entities\.novel\[0\]\.writers: 2 writer named 'Frank Herbert'",
+        ),
+        (
+            {"novels": [{"name": "X", "writers": [], "chapters": [7]}]},
+            r"entities\.novel\[0\]\.chapters\[0\]: an entry of chapter must be a name",
+        ),
         (
             {"make": {**MAKE, "chapter": {**MAKE["chapter"], "defaults": {"n": "$nmae"}}}},
-            r"novels\[0\]\.chapters\[0\]: world template: unknown name 'nmae'",
+            r"entities\.novel\[0\]\.chapters\[0\]: world template: unknown name 'nmae'",
         ),
         (
             {"make": {**MAKE, "writer": {**MAKE["writer"], "defaults": {"born": {"$nope": 1}}}}},
@@ -155,8 +161,9 @@ def test_a_template_makes_an_entity_on_demand(tmp_path: Path) -> None:
         ),
         ({"make": {**MAKE, "novel": {**MAKE["novel"], "children": {"chapters": "page"}}}}, r"make\.novel\.children\.chapters: kind 'page'"),
         ({"make": {**MAKE, "writer": {**MAKE["writer"], "colour": 1}}}, r"make\.writer: unknown key 'colour'"),
-        ({"load": [{"make": "writer"}]}, r"load\[0\]: 'from' is missing"),
-        ({"load": [{"make": "poet", "from": "writers"}]}, r"load\[0\]\.make: kind 'poet' has no entry under make"),
+        ({"load": [{"refer": "writer"}]}, r"load\[0\]: 'from' is missing"),
+        ({"load": [*LOAD, {"refer": "writer", "from": "shelf"}]}, r"shelf\[0\]: no writer named 'Dune'"),
+        ({"writers": ["Frank Herbert", "Frank Herbert"]}, r"entities\.writer\[1\]: the writer '\w+' is already defined"),
     ],
 )
 def test_a_mistake_stops_the_load_with_one_line_naming_the_file_and_entry(tmp_path: Path, changes: dict[str, Any], message: str) -> None:
@@ -169,9 +176,7 @@ def test_a_mistake_stops_the_load_with_one_line_naming_the_file_and_entry(tmp_pa
 def test_a_recipe_sees_only_its_entry_not_the_names_of_the_template_that_makes_it(tmp_path: Path) -> None:
     recipes = {**MAKE, "chapter": {**MAKE["chapter"], "defaults": {"title": "$q"}}}  # q is the caller's, not the chapter's
     made = {"$make": "novel", "entry": {"name": "$q", "writers": [], "chapters": ["One"]}}
-    world = World.create(
-        "library", fixture=write(tmp_path, make=recipes, novels=[], reading=[], endpoints={"GET_search_books": {"respond": made}})
-    )
+    world = World.create("library", fixture=write(tmp_path, make=recipes, novels=[], endpoints={"GET_search_books": {"respond": made}}))
     handler = world.handler("GET_search_books")
     assert handler is not None
     with pytest.raises(GqlbenchError, match=r"chapters\[0\]: world template: unknown name 'q'"):
@@ -196,10 +201,11 @@ def test_a_key_gives_a_recipe_with_references_and_children_one_collision_free_id
 FILMS: dict[str, Any] = {  # a world whose people, series and films are named by the films that mention them
     "make": {
         "person": {"key": ["$name"], "complete": False},
-        "series": {"key": ["$name"]},
+        "series": {"key": ["$name"], "defaults": {"parts": []}},
         "film": {
             "name": "title",
             "key": ["$title"],
+            "defaults": {"cast": []},
             "refs": {
                 "cast": {
                     "kind": "person",
@@ -211,19 +217,21 @@ FILMS: dict[str, Any] = {  # a world whose people, series and films are named by
             },
         },
     },
-    "load": [
-        {"make": "person", "from": "people"},
-        {"make": "series", "from": "series", "with": {"parts": []}},
-        {"make": "film", "from": "films", "with": {"cast": []}},
-    ],
-    "people": [{"name": "Ann", "born": 1970}],
-    "series": ["Saga", "Empty"],
-    "films": [
-        {"title": "One", "cast": [["Ann", "Lead"], ["Bob", "Friend"]], "series": "Saga"},
-        {"title": "Two", "series": "Saga"},
-        {"title": "Zed", "series": "Other"},
-    ],
+    "entities": {
+        "person": [{"name": "Ann", "born": 1970}],
+        "series": ["Saga", "Empty"],
+        "film": [
+            {"title": "One", "cast": [["Ann", "Lead"], ["Bob", "Friend"]], "series": "Saga"},
+            {"title": "Two", "series": "Saga"},
+            {"title": "Zed", "series": "Other"},
+        ],
+    },
 }
+
+
+def entities(**changes: Any) -> dict[str, Any]:
+    """FILMS' entities with some kinds' entries changed."""
+    return {**FILMS["entities"], **changes}
 
 
 def films(tmp_path: Path, **changes: Any) -> Path:
@@ -240,7 +248,7 @@ def test_a_ref_creates_what_it_names_reads_pairs_and_links_back(tmp_path: Path) 
     assert (ann["id"], bob["id"]) == (registry['["person", "Ann"]'], registry['["person", "Bob"]'])  # the recipe's key
     one, two, zed = (world.find("film", lambda r, t=t: r["title"] == t)[0] for t in ("One", "Two", "Zed"))
     assert one["cast"] == [{"person": ann["id"], "role": "Lead"}, {"person": bob["id"], "role": "Friend"}]
-    assert two["cast"] == []  # the step's "with": what an entry lacks
+    assert two["cast"] == []  # the recipe's default: what an entry lacks
     assert named(world, "series", "Saga")["parts"] == [one["id"], two["id"]]  # "back": the series lists its films
     assert named(world, "series", "Other")["parts"] == [zed["id"]] and named(world, "series", "Empty")["parts"] == []
     assert isinstance(one["id"], int) and one["series"] == named(world, "series", "Saga")["id"]  # ids as stored, not text
@@ -251,10 +259,18 @@ def test_a_ref_creates_what_it_names_reads_pairs_and_links_back(tmp_path: Path) 
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"films": [{"title": "One", "cast": ["Ann"]}]}, r"films\[0\]\.cast: write each item as a list or an object here"),
-        ({"films": [{"title": "One", "cast": [["Ann"]]}]}, r"films\[0\]\.cast: cannot read \['Ann'\] \(IndexError"),
-        ({"load": [{"refer": "person", "from": "people", "with": {"x": 1}}]}, r'load\[0\]: only a "make" step gives its entries fields'),
-        ({"people": [{"name": "Ann"}, {"name": "Ann", "born": 1970}]}, r"people\[1\]: the person \d+ is already defined \(two entries"),
+        (
+            {"entities": entities(film=[{"title": "One", "cast": ["Ann"]}])},
+            r"entities\.film\[0\]\.cast: write each item as a list or an object here",
+        ),
+        (
+            {"entities": entities(film=[{"title": "One", "cast": [["Ann"]]}])},
+            r"entities\.film\[0\]\.cast: cannot read \['Ann'\] \(IndexError",
+        ),
+        (
+            {"entities": entities(person=[{"name": "Ann"}, {"name": "Ann", "born": 1970}])},
+            r"entities\.person\[1\]: the person \d+ is already defined \(two entries",
+        ),
         (
             {"make": {**FILMS["make"], "film": {"refs": {"cast": {"kind": "person", "creat": True}}}}},
             r"make\.film\.refs\.cast: unknown key 'creat'; did you mean 'create'\?",
@@ -278,3 +294,23 @@ def _one_line_says(error: GqlbenchError, path: Path, message: str) -> None:
     lines = str(error).splitlines()
     assert all(line.startswith(f"{path}:") for line in lines), lines
     assert any(re.match(f"{re.escape(str(path))}(:\\d+)?: {message}", line) for line in lines), lines
+
+
+def test_the_files_entities_are_made_in_file_order_and_a_kind_without_a_recipe_is_stored_as_written(tmp_path: Path) -> None:
+    world = World.create("library", fixture=films(tmp_path))
+    registry = list(world.state["generated_ids"])  # the keys in the order their ids were drawn
+    assert registry.index('["person", "Ann"]') < registry.index('["series", "Saga"]') < registry.index('["film", "One"]')
+    assert registry.index('["person", "Bob"]') == registry.index('["film", "One"]') - 1  # made by One's ref, just before One
+    assert named(world, "person", "Ann")["born"] == 1970  # written before the films, so made from its own entry
+    stored = {"book": [{"book_id": "B1", "title": "Dune", "pages": "412"}]}
+    mixed = World.create("library", fixture=films(tmp_path, entities={**stored, **FILMS["entities"]}))
+    assert mixed.table("book") == {"B1": {"title": "Dune", "pages": "412"}}  # no recipe: stored as written, keyed by its key
+    assert len(mixed.table("film")) == 3
+
+
+def test_a_file_that_names_an_entity_before_its_own_entry_is_refused(tmp_path: Path) -> None:
+    later = {"film": FILMS["entities"]["film"], "person": FILMS["entities"]["person"]}  # Ann is made by One's cast first
+    path = films(tmp_path, entities=later)
+    with pytest.raises(GqlbenchError) as caught:
+        World.create("library", fixture=path)
+    _one_line_says(caught.value, path, r"entities\.person\[0\]: the person \d+ is already defined")

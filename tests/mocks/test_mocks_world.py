@@ -88,7 +88,8 @@ def test_lazy_completion_does_not_depend_on_call_order() -> None:
 
 def test_a_fixture_reference_to_nothing_is_a_clear_error(tmp_path) -> None:
     fixture = load_fixture("spotify")
-    fixture["playlists"] = [{"name": "Broken", "tracks": ["No Such Song"]}]
+    fixture["entities"]["playlist"] = [{"name": "Broken", "tracks": ["No Such Song"]}]
+    fixture["playlists"] = ["Broken"]
     path = tmp_path / "spotify.json"
     path.write_text(json.dumps(fixture))
     with pytest.raises(GqlbenchError, match="no track named 'No Such Song'"):
@@ -99,7 +100,10 @@ def test_a_fixture_reference_to_nothing_is_a_clear_error(tmp_path) -> None:
     ("change", "message"),
     [
         ({"lists": {"movie_popular": ["No Such Film"]}}, r"tmdb\.json: lists\.movie_popular: no movie named 'No Such Film'"),
-        ({"movies": [{"id": 1, "title": "Solo", "cast": ["Just A Name"]}]}, r"tmdb\.json: movies\[0\]\.cast: write each item as a list"),
+        (
+            {"entities": {**load_fixture("tmdb")["entities"], "movie": [{"id": 1, "title": "Solo", "cast": ["Just A Name"]}]}},
+            r"tmdb\.json: entities\.movie\[0\]\.cast: write each item as a list",
+        ),
     ],
 )
 def test_a_tmdb_fixture_mistake_is_one_line_naming_the_entry(tmp_path, change: dict[str, Any], message: str) -> None:

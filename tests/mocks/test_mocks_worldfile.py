@@ -95,6 +95,49 @@ def test_an_unknown_section_is_refused_with_the_nearest_name(tmp_path: Path) -> 
         World.create("library", fixture=path)
 
 
+# the old ways of making a file's entities (issue 31): each step is one line saying what to write instead
+OLD_LOAD = [
+    (
+        {"make": {"shelf": {"id": "$name"}}, "shelves": ["A"], "load": [{"make": "shelf", "from": "shelves"}]},
+        '"make": "shelf"',
+        "load[0]: a file's entities are written under entities: move 'shelves' to entities.shelf (made by make.shelf)",
+    ),
+    (
+        {"make": {"shelf": {"id": "$name"}}, "mine": ["A"], "load": [{"make": "shelf", "from": "mine", "state": "mine"}]},
+        '"make": "shelf"',
+        "load[0]: a file's entities are written under entities: move 'mine' to entities.shelf (made by make.shelf); "
+        'keep their ids with {"refer": "shelf", "from": <a section of their names>, "state": ...}',
+    ),
+    (
+        {"make": {"shelf": {"id": "$name"}}, "mine": ["A"], "load": [{"refer": "shelf", "from": "mine", "with": {"x": 1}}]},
+        '"refer": "shelf"',
+        "load[0]: the fields an entry lacks are written in the entry under entities.<kind>, or in make.<kind>.defaults",
+    ),
+]
+
+
+@pytest.mark.parametrize(("sections", "text", "message"), OLD_LOAD, ids=["make-step", "make-step-state", "with"])
+def test_an_old_way_of_making_entities_is_one_line_saying_what_to_write(tmp_path: Path, sections: Any, text: str, message: str) -> None:
+    path = library_with(tmp_path, **sections)
+    with pytest.raises(GqlbenchError) as caught:
+        World.create("library", fixture=path)
+    assert str(caught.value) == f"{path}:{line_with(path, text) - 1}: {message}"  # the line the step opens on
+
+
+def test_a_bare_name_is_an_entity_only_of_a_kind_with_a_recipe(tmp_path: Path) -> None:
+    path = library_with(tmp_path, entities={"book": ["Dune"]})
+    with pytest.raises(GqlbenchError) as caught:
+        World.create("library", fixture=path)
+    dune = line_with(path, '"Dune"')
+    assert str(caught.value) == (
+        f"{path}:{dune}: entities.book[0]: a name makes an entity only by a recipe: "
+        'declare "make": {"book": {...}}, or write an object with its key'
+    )
+    made = library_with(tmp_path, entities={"book": ["Dune"]}, make={"book": {"id": {"$token": ["book", "$name"]}}})
+    assert World.create("library", fixture=made).find("book", lambda r: r["name"] == "Dune")  # the recipe makes it
+    assert check_world({"entities": {"book": [{"title": "Dune"}]}, "make": {"book": {"id": "$title"}}}) == []  # its id: the recipe's
+
+
 def test_a_missing_required_key_and_a_wrong_shape_are_named() -> None:
     found = check_world({"endpoints": {BOOK: {"respond": {"$if": True}, "paging": {"limit": 0}}}}, parameters={BOOK: ["book_id"]})
     assert [(p.path, p.message) for p in found] == [

@@ -1,12 +1,17 @@
-"""One way to make an entity: a kind's recipe (``make``), the fixture sections made on load, ``$make`` on demand.
+"""One way to make an entity: its kind's recipe (``make``); the file's ``entities``, ``$make`` and growth say when it runs.
 
 A fixture written by hand names things ("the album Midnights by Taylor
 Swift") while the world keys records by ids that are the same for a seed on
 every machine and differ between seeds, so each seed is its own catalogue.
 ``"make"`` says per kind how a record is made from an entry (a name, or an
 object of its own values): it is the one place that says how a new entity of
-a kind looks, whether it comes from the fixture or is made on demand. ``"load"``
-says which sections of the fixture are made, in order, when a world is created::
+a kind looks. It runs when the world is created, for each entry the file
+writes under ``"entities"`` for that kind (:func:`entities`, kinds in file
+order, entries in order: ids depend on the order entities are made; a kind
+without a recipe is stored as written), and while the world runs: a
+template's ``$make``, a ref's ``create``, a search's ``invent`` and the
+``grow`` steps (:mod:`gqlbench.mocks.engine.declared.growth`). ``"load"``
+then keeps references in the world's state (``refer`` steps, below)::
 
     "make": {
       "artist": {"id": {"$token": ["artist", "$name"]}, "complete": false,
@@ -17,8 +22,8 @@ says which sections of the fixture are made, in order, when a world is created::
                 "defaults": {"album": "$parent.id", "artists": "$parent.artists", "track_number": "$position"}},
       "person": {"key": ["$name"], "complete": false, "defaults": {"name": {"$shape": "person_name", "of": {"key": ["$id"]}}}}
     },
-    "load": [{"make": "artist", "from": "artists"}, {"make": "album", "from": "albums"},
-             {"refer": "track", "from": "saved_tracks", "state": "lists.saved_tracks",
+    "entities": {"artist": ["Taylor Swift"], "album": [{"name": "Midnights", "artists": ["Taylor Swift"], "tracks": ["Karma"]}]},
+    "load": [{"refer": "track", "from": "saved_tracks", "state": "lists.saved_tracks",
               "as": {"id": "$it", "added_at": {"$tick": null}}}]
 
 A record is made in this order: ``refs`` (a field holding a name or an id, or
@@ -47,13 +52,17 @@ an artist's first albums). ``ids`` (``{"lo": 1000000, "hi": 99999999}``) is the
 range of the kind's keyed ids. ``invent`` is a template (the name ``query``)
 that makes what a search for unknown text finds (:func:`invent`).
 
-A load step makes each entry of the fixture's section ``from`` (a list, or one
-object: ``"default"`` stands in when the section is missing) or, with
-``refer``, resolves each to an id (each made entry must be a new entity: two
-for one are refused; ``with`` gives each made entry the fields it lacks, e.g.
-``{"companies": []}``); ``state`` keeps the ids (or ``as`` entries)
-in the world's state under that dotted name (``lists.saved_tracks`` is the saved
-list the ``save`` actions and ``$saved`` use, :mod:`gqlbench.mocks.engine.declared.lists`).
+Each entry of the file's own must be a new entity: two for one are refused
+(an entry written after a ref created its entity is one of them). A field
+only the file's entries have is written in them; ``defaults`` are for every
+entity of the kind. A ``load`` step resolves each entry of the fixture's
+section ``from`` (a name or an id; a list, or one: ``"default"`` stands in
+when the section is missing) to an id, after all the file's entities are
+made; ``state`` keeps the ids (or ``as`` entries) in the world's state under
+that dotted name (``lists.saved_tracks`` is the saved list the ``save``
+actions and ``$saved`` use, :mod:`gqlbench.mocks.engine.declared.lists`; a
+section of one name keeps one id, as Spotify's ``"me"``). A recipe's default
+that reads the state sees it only once the load is done.
 
 Templates make entities on demand: ``{"$make": "artist", "entry": {"name": "$q"}}``
 is the made one's id. With ``"key": ["movie", "$id", "cast", "$n"]`` the id is
@@ -75,7 +84,7 @@ from gqlbench.errors import GqlbenchError
 from gqlbench.mocks.engine.declared.templates import Scope, evaluate, operation
 from gqlbench.mocks.engine.world import World
 
-__all__ = ["invent", "load", "make", "new_id", "resolve", "scope_of"]
+__all__ = ["entities", "invent", "load", "make", "new_id", "resolve", "scope_of"]
 
 _IDS = {"lo": 1_000_000, "hi": 99_999_999}
 _ATTEMPTS = 1000  # a range this full of ids is too small for a graph that keeps growing
@@ -234,19 +243,30 @@ def scope_of(world: World) -> Scope:
     return Scope.of(world, {})
 
 
+def entities(scope: Scope, kind: str, entries: list[Any], where: str) -> list[Any]:
+    """Make the file's own entries of ``kind`` (``entities.<kind>``) by its recipe, in order; their ids.
+
+    Each must be a new entity: a second entry for one would be dropped unseen.
+    """
+    table = scope.world.table(kind)
+    made = []
+    for n, entry in enumerate(entries):
+        at = f"{where}: entities.{kind}[{n}]"
+        before = len(table)
+        made.append(make(scope, kind, entry, at))
+        if len(table) == before:
+            raise GqlbenchError(f"{at}: the {kind} {made[-1]!r} is already defined (two entries with the same name or id); keep one")
+    return made
+
+
 def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:
-    """Run the fixture's ``load`` steps: make or resolve each section's entries, keeping their ids in the state."""
+    """Run the fixture's ``load`` steps: resolve each section's references to ids, kept in the world's state."""
     for step in fixture.get("load") or []:
         section = step["from"]
         given = fixture.get(section, step.get("default"))
         entries = [] if given is None else given if isinstance(given, list) else [given]
         at = f"{where}: {section}"
-        if "with" in step:
-            entries = [_with(scope, step, e) for e in entries]
-        if "make" in step:
-            ids = [_make_new(scope, step["make"], e, f"{at}[{n}]" if isinstance(given, list) else at) for n, e in enumerate(entries)]
-        else:
-            ids = [_resolve_all(scope, step["refer"], e, f"{at}[{n}]") for n, e in enumerate(entries)]
+        ids = [_resolve_all(scope, step["refer"], e, f"{at}[{n}]") for n, e in enumerate(entries)]
         kept: Any = _shaped(scope, step["as"], ids) if "as" in step else ids
         if "state" in step:
             *path, last = step["state"].split(".")
@@ -254,23 +274,6 @@ def load(scope: Scope, fixture: Mapping[str, Any], where: str) -> None:
             for part in path:
                 holder = holder.setdefault(part, {})
             holder[last] = kept if isinstance(given, list) or given is None else kept[0]
-
-
-def _make_new(scope: Scope, kind: str, entry: Any, where: str) -> Any:
-    """Make an entry of a section, which must be a new entity: a second entry for it would be dropped unseen."""
-    table = scope.world.table(kind)
-    before = len(table)
-    entity_id = make(scope, kind, entry, where)
-    if len(table) == before:
-        raise GqlbenchError(f"{where}: the {kind} {entity_id!r} is already defined (two entries with the same name or id); keep one")
-    return entity_id
-
-
-def _with(scope: Scope, step: Mapping[str, Any], entry: Any) -> Any:
-    """An entry (an object, or a bare name) with the step's ``with`` fields it lacks."""
-    if not isinstance(entry, dict):
-        entry = {(_recipes(scope).get(step.get("make", "")) or {}).get("name", "name"): entry}
-    return {**entry, **{field: evaluate(template, scope) for field, template in step["with"].items() if field not in entry}}
 
 
 def invent(scope: Scope, kind: str, query: str) -> None:
