@@ -13,6 +13,9 @@ and the final world digest.
     python scripts/gold_dumps.py compare /tmp/before.jsonl /tmp/after.jsonl
 
 ``compare`` names each program whose dump differs and exits 1 when any does.
+``--data FOLDER`` (repeatable) adds the gold programs of another sample
+folder (``test.jsonl``, ``train.jsonl``), e.g. an earlier synthetic set taken
+out of git history, as fixed inputs.
 """
 
 from __future__ import annotations
@@ -54,8 +57,8 @@ def make_runtime(domain: str, seed: int = 0, request: str = "") -> HashingRuntim
     return HashingRuntime(domain, seed, request=request)
 
 
-def dump(out: Path) -> int:
-    named = [(f"{folder.name}:{s.id}", s) for folder in DATA for s in load_samples(folder) if s.gold_code.strip()]
+def dump(out: Path, extra: tuple[Path, ...] = ()) -> int:
+    named = [(f"{folder.name}:{s.id}", s) for folder in (*DATA, *extra) for s in load_samples(folder) if s.gold_code.strip()]
     samples = [s for _, s in named]
     runtime = f"{Path(__file__).resolve()}:make_runtime"
     jobs = [Job(code=s.gold_code, domain=s.domain, seed=0, sample_id=s.id, runtime=runtime, request=s.utterance) for s in samples]
@@ -85,12 +88,14 @@ def compare(before: Path, after: Path) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("dump").add_argument("out", type=Path)
+    one = sub.add_parser("dump")
+    one.add_argument("out", type=Path)
+    one.add_argument("--data", type=Path, action="append", default=[], help="another sample folder whose gold programs to add")
     pair = sub.add_parser("compare")
     pair.add_argument("before", type=Path)
     pair.add_argument("after", type=Path)
     args = parser.parse_args()
-    return dump(args.out) if args.command == "dump" else compare(args.before, args.after)
+    return dump(args.out, tuple(args.data)) if args.command == "dump" else compare(args.before, args.after)
 
 
 if __name__ == "__main__":
