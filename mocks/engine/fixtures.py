@@ -83,7 +83,7 @@ def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:
             raise GqlbenchError(f"{file}: no such world fixture; pass an existing JSON file")
         return {}
     text = file.read_text(encoding="utf-8")
-    twice: list[str] = []
+    twice: list[bool] = []  # set when an object has a key twice; duplicate_members then finds where
     try:
         data = json.loads(text, object_pairs_hook=lambda pairs: _members(pairs, twice))
     except json.JSONDecodeError as exc:
@@ -102,11 +102,11 @@ def load_fixture(domain: str, path: Path | str | None = None) -> dict[str, Any]:
     return data  # its sections are checked by gqlbench.mocks.engine.worldfile when the world model is built
 
 
-def _members(pairs: list[tuple[str, Any]], twice: list[str]) -> dict[str, Any]:
+def _members(pairs: list[tuple[str, Any]], twice: list[bool]) -> dict[str, Any]:
     """An object of the file, noting a key written twice in it (a second definition would silently replace the first)."""
     members = dict(pairs)
     if len(members) < len(pairs):
-        twice.append(next(key for n, (key, _) in enumerate(pairs) if key in dict(pairs[:n])))
+        twice.append(True)
     return members
 
 

@@ -89,9 +89,7 @@ def check_bounds(fixture: Mapping[str, Any], where: str) -> None:
         _check_cycles({k: _named(v, "$shape") for k, v in shapes.items()}, f"{where}: shapes", "renders itself")
     views = fixture.get("views")
     if isinstance(views, dict):
-        shown = {
-            k: _named(v.get("fields"), "$view") | _named({"base": v.get("base")}, "base") for k, v in views.items() if isinstance(v, dict)
-        }
+        shown = {k: _named(v.get("fields"), "$view") | _base(v) for k, v in views.items() if isinstance(v, dict)}
         _check_cycles(shown, f"{where}: views", "shows itself")
 
 
@@ -130,6 +128,11 @@ def _check_literals(template: dict[str, Any], path: str) -> None:
         error = over_made(count or 0, f"{path}.{name}")
         if error is not None:
             raise error
+
+
+def _base(view: Mapping[str, Any]) -> set[str]:
+    """The view a view extends (``base``), if it names one."""
+    return {view["base"]} if isinstance(view.get("base"), str) else set()
 
 
 def _named(template: Any, operation: str) -> set[str]:

@@ -56,12 +56,10 @@ def render_view(world: World, fixture: Mapping[str, Any], name: str, entity_id: 
         raise GqlbenchError(f"world template: no view {name!r} under views ({', '.join(sorted(views))})")
     view = views[name]
     kind = view["kind"]
-    if view.get("complete"):
+    if view.get("complete") or not world.has(kind, entity_id):  # completed first; an unknown id is NotFound, as a lookup says it
         stored = world.get(kind, entity_id, label=label)
-    elif world.has(kind, entity_id):
-        stored = world.table(kind)[str(entity_id)]
     else:
-        world.get(kind, entity_id, label=label)  # NotFound, the same words as a lookup's
+        stored = world.table(kind)[str(entity_id)]
     record = {"id": str(entity_id), **stored}
     out = render_view(world, fixture, view["base"], entity_id, label=label) if view.get("base") else {}
     out.update(computed(fixture, kind, record, world))
